@@ -1,0 +1,10 @@
+/**
+ * Canonical JSON and `sha256:` digests, byte-compatible with premath (DIGESTS.md).
+ *
+ * @module
+ */
+export { JsonNumber, JsonInputError, parseJson, duplicateKeysOf } from './json.ts';
+export type { JsonValue, JsonInputErrorCode } from './json.ts';
+export { formatF64, formatNumberLiteral, formatJsonNumber } from './number.ts';
+export { canonicalJson, digest, digestText, prettyJson } from './canonical.ts';
+export { trimWhiteSpace, asciiLowercase, compareUtf8, sortUtf8 } from './text.ts';

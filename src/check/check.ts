@@ -1,0 +1,413 @@
+/**
+ * The join check: normalized evidence + constraints -> report with failure classes.
+ *
+ * @module
+ */
+import { JsonInputError, parseJson, prettyJson, trimWhiteSpace, asciiLowercase, type JsonValue } from '../canonical/index.ts';
+import {
+  decodeJoinCheckInput,
+  EvidenceInputError,
+  type DecompositionConstraintsInput,
+  type EvidenceInput,
+  type GovernanceProfileInput,
+  type HandoffConstraintsInput,
+  type JoinCheckInput,
+  type ToolResultInput,
+} from '../evidence/index.ts';
+import type { Failure, FailureClass } from '../failures/index.ts';
+import { normalizeEvidence, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
+import {
+  GOVERNANCE_PROFILE_CLAIM_ID,
+  HANDLED_STOP_REASONS,
+  JOIN_CHECK_WITNESS_KIND,
+  type JoinCheckReport,
+  type JoinInput,
+  type MutationInput,
+} from './types.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The outcome of {@link joinCheck}: a report (accepted or rejected), or an input error. */
+export type JoinCheckOutcome =
+  | { readonly ok: true; readonly report: JoinCheckReport }
+  | { readonly ok: false; readonly error: EvidenceInputError };
+
+function nonBlank(values: readonly string[]): Set<string> {
+  const set = new Set<string>();
+  for (const value of values) {
+    const trimmed = trimWhiteSpace(value);
+    if (trimmed !== '') set.add(trimmed);
+  }
+  return set;
+}
+
+function optionalTrim(value: string | null | undefined): string {
+  return value === null || value === undefined ? '' : trimWhiteSpace(value);
+}
+
+function withList<T extends object, K extends keyof T>(target: Mutable<T>, key: K, list: readonly string[] | undefined): void {
+  if (list !== undefined && list.length > 0) target[key] = list as T[K];
+}
+
+function joinInputOf(n: NormalizedEvidence): JoinInput {
+  const d = n.digests;
+  const out: Mutable<JoinInput> = {
+    requestSetDigest: d.requestSetDigest,
+    resultSetDigest: d.resultSetDigest,
+    useSetDigest: d.useSetDigest,
+    toolRenderSetDigest: d.toolRenderSetDigest,
+    reminderQueueSetDigest: d.reminderQueueSetDigest,
+    stateViewSetDigest: d.stateViewSetDigest,
+    protocolStateDigest: d.protocolStateDigest,
+    joinSetDigest: d.joinSetDigest,
+    reminderQueuePolicyDigest: n.callSpec.reminderQueuePolicyDigest,
+    toolRenderProtocolDigest: n.callSpec.toolRenderProtocolDigest,
+    stateViewPolicyDigest: n.callSpec.stateViewPolicyDigest,
+    decompositionPolicyDigest: n.callSpec.decompositionPolicyDigest,
+    queueReductionPresent: n.contextState.queueReductionPresent,
+    stateViewPresent: n.contextState.stateViewPresent,
+    renderPolicyValid: n.contextState.renderPolicyValid,
+    queuePolicyValid: n.contextState.queuePolicyValid,
+    stateViewPolicyValid: n.contextState.stateViewPolicyValid,
+    continuationContextReady: n.contextState.continuationContextReady,
+    joinClosed: n.joinState.joinClosed,
+  };
+  if (d.handoffDigest !== undefined) out.handoffDigest = d.handoffDigest;
+  withList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
+  withList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
+  withList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
+  withList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
+  withList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
+  return out;
+}
+
+function mutationInputOf(n: NormalizedEvidence): MutationInput {
+  const out: Mutable<MutationInput> = {
+    joinClosed: n.joinState.joinClosed,
+    continuationAllowed: n.protocolState.continuationAllowed,
+    continuationContextReady: n.contextState.continuationContextReady,
+    queueReductionPresent: n.contextState.queueReductionPresent,
+    stateViewPresent: n.contextState.stateViewPresent,
+    renderPolicyValid: n.contextState.renderPolicyValid,
+    queuePolicyValid: n.contextState.queuePolicyValid,
+    stateViewPolicyValid: n.contextState.stateViewPolicyValid,
+    mutationPolicyDigest: n.callSpec.mutationPolicyDigest,
+    governancePolicyDigest: n.callSpec.governancePolicyDigest,
+    normalizerId: n.callSpec.normalizerId,
+  };
+  withList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
+  withList(out, 'sessionRefs', n.sessionRefs);
+  withList(out, 'trajectoryRefs', n.trajectoryRefs);
+  withList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
+  withList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
+  withList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
+  withList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
+  return out;
+}
+
+/** Collects failures; one entry per class, ids merged. */
+class Failures {
+  private readonly byClass = new Map<FailureClass, { details: string[]; ids: Set<string> }>();
+  add(failureClass: FailureClass, detail: string, ids: readonly string[] = []): void {
+    let entry = this.byClass.get(failureClass);
+    if (entry === undefined) this.byClass.set(failureClass, (entry = { details: [], ids: new Set() }));
+    if (!entry.details.includes(detail)) entry.details.push(detail);
+    for (const id of ids) entry.ids.add(id);
+  }
+  list(): Failure[] {
+    return [...this.byClass.keys()].sort().map((failureClass) => {
+      const entry = this.byClass.get(failureClass) as { details: string[]; ids: Set<string> };
+      const failure: Mutable<Failure> = { class: failureClass, detail: entry.details.join(' ') };
+      if (entry.ids.size > 0) failure.ids = [...entry.ids].sort();
+      return failure;
+    });
+  }
+}
+
+function checkJoin(n: NormalizedEvidence, out: Failures): void {
+  const j = n.joinState;
+  const missing = j.missingResultCallIds ?? [];
+  const orphan = j.orphanResultCallIds ?? [];
+  const useMissing = j.missingUseCallIds ?? [];
+  const unknownUse = j.unknownUseCallIds ?? [];
+  if (missing.length > 0) out.add('tool.result_missing', 'Requested tool calls have no terminal result.', missing);
+  if (orphan.length > 0) out.add('tool.result_orphan', 'Results answer tool calls that were never requested.', orphan);
+  if (useMissing.length > 0) out.add('tool.use_missing', 'Terminal results have no tool-use disposition.', useMissing);
+  if (unknownUse.length > 0) out.add('tool.use_without_result', 'Tool-use rows name tool calls without a terminal result.', unknownUse);
+  if (!j.joinClosed) {
+    out.add('tool.join_incomplete', 'The request/result/use join is not closed.', [...missing, ...orphan, ...useMissing, ...unknownUse]);
+  }
+}
+
+function checkStopReason(n: NormalizedEvidence, out: Failures): void {
+  const stopReason = n.protocolState.stopReason;
+  if (!(HANDLED_STOP_REASONS as readonly string[]).includes(stopReason)) {
+    out.add(
+      'protocol.stop_reason_unhandled',
+      `Stop reason \`${stopReason}\` is not one of ${HANDLED_STOP_REASONS.join(', ')}.`,
+    );
+  }
+}
+
+function checkDecomposition(c: DecompositionConstraintsInput | null | undefined, n: NormalizedEvidence, out: Failures): void {
+  if (c === null || c === undefined) return;
+  const kind = 'coordination.decomposition_policy_violation';
+  if (c.admissible === false) {
+    out.add(kind, 'Decomposition constraints mark this turn inadmissible.');
+    return;
+  }
+  const pattern = optionalTrim(c.expectedExecutionPattern);
+  if (pattern !== '' && n.callSpec.executionPattern !== asciiLowercase(pattern)) {
+    out.add(kind, `Execution pattern \`${n.callSpec.executionPattern}\` is not the expected \`${asciiLowercase(pattern)}\`.`);
+  }
+  const policy = optionalTrim(c.expectedPolicyDigest);
+  if (policy !== '' && n.callSpec.decompositionPolicyDigest !== policy) {
+    out.add(kind, `Decomposition policy digest \`${n.callSpec.decompositionPolicyDigest}\` is not the expected \`${policy}\`.`);
+  }
+}
+
+function checkContext(n: NormalizedEvidence, out: Failures): void {
+  const needsContext = n.protocolState.continuationAllowed || (n.toolUse ?? []).some((u) => u.disposition === 'consumed');
+  if (!needsContext) return;
+  const c = n.contextState;
+  const missingRender = c.missingRenderCallIds ?? [];
+  if (missingRender.length > 0 || !c.stateViewPresent) {
+    const causes: string[] = [];
+    if (missingRender.length > 0) causes.push('results have no tool-render row');
+    if (!c.stateViewPresent) causes.push('no state view is present');
+    out.add('context.injection_point_missing', `Context must be rebuilt but ${causes.join(' and ')}.`, missingRender);
+  }
+  if (!c.queueReductionPresent || !c.renderPolicyValid || !c.queuePolicyValid || !c.stateViewPolicyValid) {
+    const causes: string[] = [];
+    if (!c.queueReductionPresent) causes.push('no reminder queue reduction is present');
+    if (!c.renderPolicyValid) causes.push('a render row is bound to another policy digest');
+    if (!c.queuePolicyValid) causes.push('a queue row is bound to another policy digest');
+    if (!c.stateViewPolicyValid) causes.push('a state view is bound to another policy digest');
+    out.add('context.queue_policy_violation', `Context must be rebuilt but ${causes.join(', ')}.`);
+  }
+}
+
+function checkHandoff(c: HandoffConstraintsInput | null | undefined, handoff: NormalizedHandoff | undefined, out: Failures): void {
+  if (c === null || c === undefined) return;
+  const requiredRefs = nonBlank(c.requiredArtifactRefs);
+  const allowedTargets = nonBlank(c.allowedTargets);
+  if (handoff === undefined) {
+    if (requiredRefs.size > 0) {
+      out.add('handoff.required_artifact_missing', 'Artifacts are required but the turn has no handoff packet.', [...requiredRefs]);
+    }
+    if (c.requireReturnPath) out.add('handoff.return_path_missing', 'A return path is required but the turn has no handoff packet.');
+    if (allowedTargets.size > 0) out.add('handoff.target_not_allowed', 'Targets are constrained but the turn has no handoff packet.');
+    return;
+  }
+  if (requiredRefs.size > 0) {
+    const provided = nonBlank(handoff.requiredArtifactRefs ?? []);
+    const absent = [...requiredRefs].filter((ref) => !provided.has(ref));
+    if (absent.length > 0) out.add('handoff.required_artifact_missing', 'The handoff packet lacks required artifacts.', absent);
+  }
+  const target = trimWhiteSpace(handoff.target);
+  if (allowedTargets.size > 0 && !allowedTargets.has(target)) {
+    out.add('handoff.target_not_allowed', `Handoff target \`${target}\` is not an allowed target.`, [target]);
+  }
+  if (c.requireReturnPath && optionalTrim(handoff.returnPathRef) === '') {
+    out.add('handoff.return_path_missing', 'The handoff packet names no return path.');
+  }
+}
+
+/** premath reads a result as an error from its raw row: status `error`, or no status and any error field. */
+function isErrorRow(row: ToolResultInput): boolean {
+  const status = asciiLowercase(optionalTrim(row.status));
+  if (status === 'error') return true;
+  if (status === 'ok') return false;
+  return (
+    optionalTrim(row.errorCode) !== '' ||
+    (row.retryable !== undefined && row.retryable !== null) ||
+    optionalTrim(row.errorMessage) !== '' ||
+    (row.rawError !== undefined && row.rawError !== null)
+  );
+}
+
+function rawErrorString(raw: unknown, keys: readonly string[]): boolean {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  return keys.some((key) => {
+    const value = Object.hasOwn(raw, key) ? (raw as Record<string, unknown>)[key] : undefined;
+    return typeof value === 'string' && trimWhiteSpace(value) !== '';
+  });
+}
+
+function rawErrorBool(raw: unknown, key: string): boolean {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  return Object.hasOwn(raw, key) && typeof (raw as Record<string, unknown>)[key] === 'boolean';
+}
+
+function checkErrorEnvelopes(evidence: EvidenceInput, out: Failures): void {
+  for (const row of evidence.toolResults) {
+    if (!isErrorRow(row)) continue;
+    const absent: string[] = [];
+    if (optionalTrim(row.errorCode) === '' && !rawErrorString(row.rawError, ['errorCode', 'code'])) absent.push('errorCode');
+    if ((row.retryable === undefined || row.retryable === null) && !rawErrorBool(row.rawError, 'retryable')) absent.push('retryable');
+    if (optionalTrim(row.errorMessage) === '' && !rawErrorString(row.rawError, ['errorMessage', 'message'])) absent.push('errorMessage');
+    if (absent.length > 0) {
+      out.add('tool.schema_invalid', `Error results lack a machine-readable envelope (missing ${absent.join(', ')}).`, [trimWhiteSpace(row.toolCallId)]);
+    }
+  }
+}
+
+function checkGovernance(profile: GovernanceProfileInput | null | undefined, out: Failures): void {
+  if (profile === null || profile === undefined) return;
+  const claimId = optionalTrim(profile.claimId);
+  if (claimId !== '' && claimId !== GOVERNANCE_PROFILE_CLAIM_ID) {
+    out.add('governance.claim_id_invalid', `Claim id \`${claimId}\` is not \`${GOVERNANCE_PROFILE_CLAIM_ID}\`.`);
+    return;
+  }
+  if (!profile.claimed) return;
+  const provenance = profile.policyProvenance;
+  if (provenance === null || provenance === undefined) {
+    out.add('governance.policy_package_unpinned', 'The governance profile is claimed but has no policy provenance.');
+    return;
+  }
+  const packageRef = optionalTrim(provenance.packageRef);
+  const expected = optionalTrim(provenance.expectedDigest);
+  const bound = optionalTrim(provenance.boundDigest);
+  if (!provenance.pinned || packageRef === '' || expected === '' || bound === '') {
+    out.add('governance.policy_package_unpinned', 'The governance policy package is not pinned (pinned, packageRef, expectedDigest and boundDigest are all required).');
+    return;
+  }
+  if (expected !== bound) {
+    out.add('governance.policy_package_mismatch', `Bound policy digest \`${bound}\` is not the expected \`${expected}\`.`);
+  }
+}
+
+/**
+ * Runs the join check on a decoded input. This is the one implementation of the rules; the
+ * CLI, the typestate transitions and the chat layer all call it.
+ *
+ * @param input - A decoded input (see {@link decodeJoinCheckInput}).
+ * @returns The report.
+ * @throws {@link EvidenceInputError} or {@link JsonInputError} as {@link normalizeEvidence}.
+ */
+export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
+  const normalized = normalizeEvidence(input.evidence);
+  const failures = new Failures();
+  checkJoin(normalized, failures);
+  checkStopReason(normalized, failures);
+  if (input.protocolConstraints?.parallelTransportOrderValid === false) {
+    failures.add('protocol.parallel_transport_order_invalid', 'Protocol constraints mark the parallel transport order invalid.');
+  }
+  checkDecomposition(input.decompositionConstraints, normalized, failures);
+  checkContext(normalized, failures);
+  checkHandoff(input.handoffConstraints, normalized.handoff, failures);
+  const truncation = input.truncationConstraints;
+  if (truncation !== null && truncation !== undefined && truncation.required && !truncation.valid) {
+    failures.add('tool.response_truncation_policy_violation', 'Truncation is required but the truncated responses are not policy-valid.');
+  }
+  checkErrorEnvelopes(input.evidence, failures);
+  checkGovernance(input.governanceProfile, failures);
+
+  const list = failures.list();
+  const accepted = list.length === 0;
+  return {
+    action: 'harness-join-check',
+    result: accepted ? 'accepted' : 'rejected',
+    failureClasses: list.map((f) => f.class),
+    joinClosed: accepted,
+    witness: {
+      schema: 1,
+      witnessKind: JOIN_CHECK_WITNESS_KIND,
+      digests: normalized.digests,
+      joinInput: joinInputOf(normalized),
+      mutationInput: mutationInputOf(normalized),
+    },
+    normalized,
+    failures: list,
+  };
+}
+
+/**
+ * Checks one turn's evidence: normalizes it and decides `JoinClosed` under HARNESS-TYPESTATE
+ * §5, with the optional constraint blocks (governance profile, protocol, handoff, truncation,
+ * decomposition). Never throws: input that is not a well-formed turn gives `{ ok: false }`.
+ *
+ * Failure classes it can emit: `tool.result_missing`, `tool.result_orphan`,
+ * `tool.use_missing`, `tool.use_without_result`, `tool.join_incomplete`,
+ * `tool.schema_invalid` (error row without envelope), `tool.response_truncation_policy_violation`,
+ * `protocol.stop_reason_unhandled`, `protocol.parallel_transport_order_invalid`,
+ * `context.injection_point_missing`, `context.queue_policy_violation`,
+ * `coordination.decomposition_policy_violation`, `handoff.required_artifact_missing`,
+ * `handoff.target_not_allowed`, `handoff.return_path_missing`, `governance.claim_id_invalid`,
+ * `governance.policy_package_unpinned`, `governance.policy_package_mismatch`.
+ *
+ * Source: HARNESS-TYPESTATE §4–§5, §8; premath `harness-join-check`.
+ *
+ * @param input - The join-check input: `{ evidence, governanceProfile?, protocolConstraints?,
+ *   handoffConstraints?, truncationConstraints?, decompositionConstraints? }`, as parsed JSON
+ *   ({@link parseJson}) or built in code.
+ * @returns `{ ok: true, report }` (accepted or rejected), or `{ ok: false, error }`.
+ * @example
+ * ```ts
+ * import { joinCheck } from 'turngate';
+ * const outcome = joinCheck({ evidence: {
+ *   callSpec: { callId: 'c', modelRef: 'm', actionMode: 'json', executionPattern: 'single',
+ *     normalizerId: 'n', mutationPolicyDigest: 'p', governancePolicyDigest: 'g',
+ *     toolRenderProtocolDigest: 'r', reminderQueuePolicyDigest: 'q',
+ *     stateViewPolicyDigest: 's', decompositionPolicyDigest: 'd' },
+ *   toolRequests: [{ toolCallId: 'tc-1', toolName: 'fs.read' }],
+ *   protocolState: { stopReason: 'tool_use' },
+ * } });
+ * if (outcome.ok) outcome.report.failureClasses; //=> ['tool.join_incomplete', 'tool.result_missing']
+ * ```
+ */
+export function joinCheck(input: unknown): JoinCheckOutcome {
+  const decoded = decodeJoinCheckInput(input);
+  if (!decoded.ok) return decoded;
+  try {
+    return { ok: true, report: checkDecoded(decoded.value) };
+  } catch (error) {
+    if (error instanceof EvidenceInputError) return { ok: false, error };
+    if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('evidence', error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Parses JSON text (losslessly, with premath's acceptance rules) and runs {@link joinCheck}.
+ *
+ * @param text - The input as JSON text or UTF-8 bytes.
+ * @returns As {@link joinCheck}; JSON that does not parse is `{ ok: false }` with field `''`.
+ * @example
+ * ```ts
+ * import { joinCheckText } from 'turngate';
+ * joinCheckText('{"evidence": ').ok; //=> false
+ * ```
+ */
+export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('', `invalid JSON: ${error.message}`) };
+    throw error;
+  }
+  return joinCheck(value);
+}
+
+/**
+ * The report as premath's `harness-join-check --json` prints it: `action`, `failureClasses`,
+ * `joinClosed`, `normalized`, `result`, `witness`, keys sorted, two-space indentation, final
+ * newline. Byte-for-byte premath's output for every input premath accepts.
+ *
+ * Source: DIGESTS.md "Output".
+ *
+ * @param report - A join-check report.
+ * @returns The JSON text, ending in `\n`.
+ * @example
+ * ```ts
+ * import { joinCheck, renderJoinCheckJson } from 'turngate';
+ * declare const input: unknown;
+ * const outcome = joinCheck(input);
+ * if (outcome.ok) process.stdout.write(renderJoinCheckJson(outcome.report));
+ * ```
+ */
+export function renderJoinCheckJson(report: JoinCheckReport): string {
+  const { action, result, failureClasses, joinClosed, witness, normalized } = report;
+  return prettyJson({ action, result, failureClasses, joinClosed, witness, normalized }) + '\n';
+}

@@ -1,0 +1,9 @@
+/**
+ * The join check: the one runtime authority on `JoinClosed`.
+ *
+ * @module
+ */
+export { joinCheck, joinCheckText, checkDecoded, renderJoinCheckJson } from './check.ts';
+export type { JoinCheckOutcome } from './check.ts';
+export { JOIN_CHECK_WITNESS_KIND, GOVERNANCE_PROFILE_CLAIM_ID, HANDLED_STOP_REASONS } from './types.ts';
+export type { JoinCheckReport, JoinCheckWitness, JoinInput, MutationInput } from './types.ts';

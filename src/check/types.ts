@@ -1,0 +1,97 @@
+/**
+ * Shapes of the join-check report and its witness.
+ *
+ * @module
+ */
+import type { Failure, FailureClass } from '../failures/index.ts';
+import type { DigestBundle, NormalizedEvidence } from '../normalize/index.ts';
+
+/** The witness kind of a join check. Source: premath `harness-join-check`. */
+export const JOIN_CHECK_WITNESS_KIND = 'premath.harness.join_check.v1';
+
+/** The governance profile claim id that gates the governance classes. Source: HARNESS-TYPESTATE §8. */
+export const GOVERNANCE_PROFILE_CLAIM_ID = 'profile.doctrine_inf_governance.v0';
+
+/** The stop reasons the protocol policy handles. Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1 (`protocolStatePolicy`). */
+export const HANDLED_STOP_REASONS = ['tool_use', 'pause_turn', 'max_tokens', 'end_turn'] as const;
+
+/** The join-gate input: what `JoinClosed` is decided on. Lists are absent when empty. */
+export interface JoinInput {
+  readonly requestSetDigest: string;
+  readonly resultSetDigest: string;
+  readonly useSetDigest: string;
+  readonly toolRenderSetDigest: string;
+  readonly reminderQueueSetDigest: string;
+  readonly stateViewSetDigest: string;
+  readonly protocolStateDigest: string;
+  readonly handoffDigest?: string;
+  readonly joinSetDigest: string;
+  readonly reminderQueuePolicyDigest: string;
+  readonly toolRenderProtocolDigest: string;
+  readonly stateViewPolicyDigest: string;
+  readonly decompositionPolicyDigest: string;
+  readonly missingResultCallIds?: readonly string[];
+  readonly orphanResultCallIds?: readonly string[];
+  readonly missingUseCallIds?: readonly string[];
+  readonly unknownUseCallIds?: readonly string[];
+  readonly missingRenderCallIds?: readonly string[];
+  readonly queueReductionPresent: boolean;
+  readonly stateViewPresent: boolean;
+  readonly renderPolicyValid: boolean;
+  readonly queuePolicyValid: boolean;
+  readonly stateViewPolicyValid: boolean;
+  readonly continuationContextReady: boolean;
+  readonly joinClosed: boolean;
+}
+
+/** The mutation-gate input: what `MutationReady` is decided on. Lists are absent when empty. */
+export interface MutationInput {
+  readonly joinClosed: boolean;
+  readonly continuationAllowed: boolean;
+  readonly continuationContextReady: boolean;
+  readonly queueReductionPresent: boolean;
+  readonly stateViewPresent: boolean;
+  readonly renderPolicyValid: boolean;
+  readonly queuePolicyValid: boolean;
+  readonly stateViewPolicyValid: boolean;
+  readonly missingRenderCallIds?: readonly string[];
+  readonly mutationPolicyDigest: string;
+  readonly governancePolicyDigest: string;
+  readonly normalizerId: string;
+  readonly sessionRefs?: readonly string[];
+  readonly trajectoryRefs?: readonly string[];
+  readonly missingResultCallIds?: readonly string[];
+  readonly orphanResultCallIds?: readonly string[];
+  readonly missingUseCallIds?: readonly string[];
+  readonly unknownUseCallIds?: readonly string[];
+}
+
+/** The witness of one join check: digests plus the join and mutation gate inputs. */
+export interface JoinCheckWitness {
+  readonly schema: 1;
+  readonly witnessKind: typeof JOIN_CHECK_WITNESS_KIND;
+  readonly digests: DigestBundle;
+  readonly joinInput: JoinInput;
+  readonly mutationInput: MutationInput;
+}
+
+/**
+ * The report of one join check. Every field but `failures` is what premath's
+ * `harness-join-check --json` prints; `failures` adds the ids and a sentence per class.
+ */
+export interface JoinCheckReport {
+  /** Always `harness-join-check`. */
+  readonly action: 'harness-join-check';
+  /** `accepted` when no failure class is active. */
+  readonly result: 'accepted' | 'rejected';
+  /** The active failure classes, sorted and unique. */
+  readonly failureClasses: readonly FailureClass[];
+  /** True exactly when `result` is `accepted` (every HARNESS-TYPESTATE §5 condition holds). */
+  readonly joinClosed: boolean;
+  /** The witness. */
+  readonly witness: JoinCheckWitness;
+  /** The normalized evidence. */
+  readonly normalized: NormalizedEvidence;
+  /** One entry per active class with its cause and ids, in `failureClasses` order. Not printed by `--json`. */
+  readonly failures: readonly Failure[];
+}

@@ -1,0 +1,40 @@
+/**
+ * The typed error for input that is not a well-formed turn: the one kind of fault the join
+ * check reports instead of a failure class (premath exits 2 on it).
+ *
+ * @module
+ */
+
+/**
+ * Evidence that cannot be read as a turn: a missing or blank required field, a value of the
+ * wrong type, an unknown enum value, a repeated field, conflicting duplicate rows, or JSON
+ * text that does not parse. Evidence that reads but does not close is not this error: it is a
+ * rejected report with failure classes.
+ *
+ * Source: premath `harness-join-check` (exit 2, `harness_join_check_invalid:`).
+ *
+ * @example
+ * ```ts
+ * import { joinCheck } from 'turngate';
+ * const outcome = joinCheck({ evidence: {} });
+ * if (!outcome.ok) outcome.error.field; //=> 'evidence.callSpec'
+ * ```
+ */
+export class EvidenceInputError extends Error {
+  /** The path of the offending field, e.g. `evidence.toolRequests[1].toolName`; `''` for the whole input. */
+  readonly field: string;
+  /** What was expected there, in words (e.g. `a non-blank string`). */
+  readonly expected: string;
+  /**
+   * Creates an evidence input error.
+   *
+   * @param field - The path of the offending field.
+   * @param expected - What was expected, and what was found when it helps.
+   */
+  constructor(field: string, expected: string) {
+    super(field === '' ? expected : `${field}: ${expected}`);
+    this.name = 'EvidenceInputError';
+    this.field = field;
+    this.expected = expected;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The serde-derived struct rules that premath's input rows follow, as one valibot wrapper.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { duplicateKeysOf } from '../canonical/index.ts';
+
+/**
+ * Wraps an object schema with the rules serde applies to a derived struct:
+ * - a repeated known field is an input error (`duplicate field`), unknown fields are ignored;
+ * - the struct may also be written as an array of its fields in declaration order, with
+ *   trailing defaulted fields left out (serde's sequence form);
+ * - anything else (string, number, null) is a type error.
+ *
+ * @param name - The struct name used in messages (e.g. `toolRequests[] row`).
+ * @param entries - The field schemas, in premath's declaration order.
+ * @returns A valibot schema whose output is the object schema's output.
+ */
+export function struct<const TEntries extends v.ObjectEntries>(name: string, entries: TEntries) {
+  const fields = Object.keys(entries);
+  return v.pipe(
+    v.unknown(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const input = dataset.value;
+      if (Array.isArray(input)) {
+        if (input.length > fields.length) {
+          addIssue({
+            message: `expected ${name} as an object, or as an array of at most ${fields.length} fields, received an array of ${input.length}`,
+          });
+          return NEVER;
+        }
+        const object: Record<string, unknown> = {};
+        input.forEach((item, index) => {
+          object[fields[index] as string] = item;
+        });
+        return object;
+      }
+      if (input !== null && typeof input === 'object') {
+        const repeated = duplicateKeysOf(input);
+        if (repeated !== undefined) {
+          for (const field of fields) {
+            if (repeated.has(field)) {
+              addIssue({ message: `duplicate field \`${field}\``, path: [pathItem(input, field)] });
+              return NEVER;
+            }
+          }
+        }
+      }
+      return input;
+    }),
+    v.object(entries),
+  );
+}
+
+function pathItem(input: object, key: string): v.ObjectPathItem {
+  return { type: 'object', origin: 'value', input: input as Record<string, unknown>, key, value: (input as Record<string, unknown>)[key] };
+}

@@ -1,0 +1,441 @@
+/**
+ * Evidence input -> normalized evidence with its digest bundle, join state and context state.
+ *
+ * @module
+ */
+import { asciiLowercase, digest, digestText, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { EvidenceInputError } from '../evidence/errors.ts';
+import type {
+  CallSpecInput,
+  EvidenceInput,
+  HandoffInput,
+  ReminderQueueInput,
+  StateViewInput,
+  ToolRenderInput,
+  ToolRequestInput,
+  ToolResultInput,
+  ToolUseInput,
+} from '../evidence/schemas.ts';
+import {
+  NORMALIZED_KIND,
+  TOOL_USE_DISPOSITIONS,
+  type ContextState,
+  type DigestBundle,
+  type JoinState,
+  type NormalizedCallSpec,
+  type NormalizedEvidence,
+  type NormalizedHandoff,
+  type NormalizedReminderQueue,
+  type NormalizedStateView,
+  type NormalizedToolErrorEnvelope,
+  type NormalizedToolRender,
+  type NormalizedToolRequest,
+  type NormalizedToolResult,
+  type NormalizedToolUse,
+  type ToolUseDisposition,
+} from './types.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function required(value: string, field: string): string {
+  const trimmed = trimWhiteSpace(value);
+  if (trimmed === '') throw new EvidenceInputError(field, 'expected a non-blank string');
+  return trimmed;
+}
+
+function optional(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const trimmed = trimWhiteSpace(value);
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * Normalizes a refs list (`sessionRefs`, `trajectoryRefs`, `requiredArtifactRefs`,
+ * `sourceRefs`): trims each entry, drops blanks, deduplicates, sorts by UTF-8 byte order.
+ *
+ * Source: DIGESTS.md "What is digested".
+ *
+ * @param values - The raw refs.
+ * @returns The normalized refs (possibly empty).
+ * @example
+ * ```ts
+ * import { normalizeRefs } from 'turngate';
+ * normalizeRefs([' b ', 'a', 'b', ' ']); //=> ['a', 'b']
+ * ```
+ */
+export function normalizeRefs(values: readonly string[]): string[] {
+  const set = new Set<string>();
+  for (const value of values) {
+    const trimmed = trimWhiteSpace(value);
+    if (trimmed !== '') set.add(trimmed);
+  }
+  return sortUtf8([...set]);
+}
+
+function setOptional<T extends object, K extends keyof T>(target: Mutable<T>, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) target[key] = value;
+}
+
+function setList<T extends object, K extends keyof T>(target: Mutable<T>, key: K, value: readonly string[]): void {
+  if (value.length > 0) target[key] = value as T[K];
+}
+
+function normalizeCallSpec(spec: CallSpecInput): NormalizedCallSpec {
+  const at = (name: string) => `evidence.callSpec.${name}`;
+  return {
+    callId: required(spec.callId, at('callId')),
+    modelRef: required(spec.modelRef, at('modelRef')),
+    actionMode: asciiLowercase(required(spec.actionMode, at('actionMode'))),
+    executionPattern: asciiLowercase(required(spec.executionPattern, at('executionPattern'))),
+    normalizerId: required(spec.normalizerId, at('normalizerId')),
+    mutationPolicyDigest: required(spec.mutationPolicyDigest, at('mutationPolicyDigest')),
+    governancePolicyDigest: required(spec.governancePolicyDigest, at('governancePolicyDigest')),
+    toolRenderProtocolDigest: required(spec.toolRenderProtocolDigest, at('toolRenderProtocolDigest')),
+    reminderQueuePolicyDigest: required(spec.reminderQueuePolicyDigest, at('reminderQueuePolicyDigest')),
+    stateViewPolicyDigest: required(spec.stateViewPolicyDigest, at('stateViewPolicyDigest')),
+    decompositionPolicyDigest: required(spec.decompositionPolicyDigest, at('decompositionPolicyDigest')),
+  };
+}
+
+function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequest {
+  const out: Mutable<NormalizedToolRequest> = {
+    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
+    toolName: required(row.toolName, `${at}.toolName`),
+  };
+  setOptional(out, 'schemaDigest', optional(row.schemaDigest));
+  setOptional(out, 'callerId', optional(row.callerId));
+  setOptional(out, 'searchRefDigest', optional(row.searchRefDigest));
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** premath's `rawError` fallbacks for normalization: `errorCode` else `code`, `errorMessage` else `message`. */
+function rawErrorFields(raw: unknown): { code?: string; retryable?: boolean; message?: string } {
+  if (!isPlainObject(raw)) return {};
+  const pick = (first: string, second: string): string | undefined => {
+    // The first key wins when present at all, even when it is not a usable string.
+    const value = Object.hasOwn(raw, first) ? raw[first] : raw[second];
+    return typeof value === 'string' ? optional(value) : undefined;
+  };
+  const out: { code?: string; retryable?: boolean; message?: string } = {};
+  setOptional(out, 'code', pick('errorCode', 'code'));
+  if (typeof raw['retryable'] === 'boolean') out.retryable = raw['retryable'];
+  setOptional(out, 'message', pick('errorMessage', 'message'));
+  return out;
+}
+
+function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult {
+  const raw = rawErrorFields(row.rawError);
+  const errorCode = optional(row.errorCode) ?? raw.code;
+  const retryable = row.retryable ?? raw.retryable;
+  const errorMessage = optional(row.errorMessage) ?? raw.message;
+  const hasErrorMaterial = errorCode !== undefined || retryable !== undefined || errorMessage !== undefined;
+
+  const givenStatus = optional(row.status);
+  const status = givenStatus === undefined ? (hasErrorMaterial ? 'error' : 'ok') : asciiLowercase(givenStatus);
+  if (status !== 'ok' && status !== 'error') {
+    throw new EvidenceInputError(`${at}.status`, `expected \`ok\` or \`error\`, received \`${status}\``);
+  }
+
+  let resultDigest = optional(row.resultDigest);
+  if (resultDigest === undefined && row.payload !== undefined && row.payload !== null) {
+    resultDigest = digest(row.payload);
+  }
+
+  const out: Mutable<NormalizedToolResult> = {
+    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
+    status,
+  };
+  setOptional(out, 'resultDigest', resultDigest);
+  if (status === 'error') {
+    const error: NormalizedToolErrorEnvelope = {
+      errorCode: errorCode ?? 'unknown_error',
+      retryable: retryable ?? false,
+      errorMessageDigest: digestText(errorMessage ?? ''),
+    };
+    out.error = error;
+  }
+  return out;
+}
+
+function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
+  const disposition = asciiLowercase(required(row.disposition, `${at}.disposition`)) as ToolUseDisposition;
+  if (!TOOL_USE_DISPOSITIONS.includes(disposition)) {
+    throw new EvidenceInputError(
+      `${at}.disposition`,
+      `expected one of ${TOOL_USE_DISPOSITIONS.join('|')}, received \`${disposition}\``,
+    );
+  }
+  const out: Mutable<NormalizedToolUse> = {
+    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
+    disposition,
+  };
+  setOptional(out, 'resultDigest', optional(row.resultDigest));
+  if (disposition === 'discarded_with_reason' || disposition === 'retry_scheduled') {
+    const reason = row.reasonCode;
+    if (reason !== undefined && reason !== null && typeof reason !== 'string') {
+      throw new EvidenceInputError(`${at}.reasonCode`, 'expected a string reason code');
+    }
+    const reasonCode = optional(reason);
+    if (reasonCode === undefined && disposition === 'discarded_with_reason') {
+      throw new EvidenceInputError(`${at}.reasonCode`, 'expected a non-blank reason code for disposition `discarded_with_reason`');
+    }
+    setOptional(out, 'reasonCode', reasonCode);
+  }
+  return out;
+}
+
+function normalizeRender(row: ToolRenderInput, at: string): NormalizedToolRender {
+  return {
+    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
+    operatorPayloadDigest: required(row.operatorPayloadDigest, `${at}.operatorPayloadDigest`),
+    reminderRenderDigest: required(row.reminderRenderDigest, `${at}.reminderRenderDigest`),
+    injectionPoint: asciiLowercase(required(row.injectionPoint, `${at}.injectionPoint`)),
+    policyDigest: required(row.policyDigest, `${at}.policyDigest`),
+  };
+}
+
+function normalizeQueue(row: ReminderQueueInput, at: string): NormalizedReminderQueue {
+  return {
+    queueId: required(row.queueId, `${at}.queueId`),
+    reducedDigest: required(row.reducedDigest, `${at}.reducedDigest`),
+    policyDigest: required(row.policyDigest, `${at}.policyDigest`),
+  };
+}
+
+function normalizeStateView(row: StateViewInput, at: string): NormalizedStateView {
+  const out: Mutable<NormalizedStateView> = {
+    viewId: required(row.viewId, `${at}.viewId`),
+    viewDigest: required(row.viewDigest, `${at}.viewDigest`),
+    policyDigest: required(row.policyDigest, `${at}.policyDigest`),
+  };
+  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs));
+  return out;
+}
+
+function normalizeHandoff(row: HandoffInput): NormalizedHandoff {
+  const out: Mutable<NormalizedHandoff> = { target: required(row.target, 'evidence.handoff.target') };
+  setList(out, 'requiredArtifactRefs', normalizeRefs(row.requiredArtifactRefs));
+  setOptional(out, 'returnPathRef', optional(row.returnPathRef));
+  return out;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  }
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  return (
+    keysA.length === keysB.length &&
+    keysA.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+  );
+}
+
+/**
+ * Normalizes rows of one surface, deduplicates them by id (identical repeats collapse,
+ * differing repeats are an input error) and sorts them by id in UTF-8 byte order.
+ */
+function keyedRows<TIn, TOut>(
+  rows: readonly TIn[],
+  surface: string,
+  idField: string,
+  normalizeRow: (row: TIn, at: string) => TOut,
+  idOf: (row: TOut) => string,
+): TOut[] {
+  const byId = new Map<string, { row: TOut; index: number }>();
+  rows.forEach((input, index) => {
+    const row = normalizeRow(input, `evidence.${surface}[${index}]`);
+    const id = idOf(row);
+    const existing = byId.get(id);
+    if (existing === undefined) {
+      byId.set(id, { row, index });
+    } else if (!sameValue(existing.row, row)) {
+      throw new EvidenceInputError(
+        `evidence.${surface}`,
+        `conflicting duplicate ${idField} ${JSON.stringify(id)}: rows ${existing.index} and ${index} differ after normalization`,
+      );
+    }
+  });
+  return sortUtf8([...byId.keys()]).map((id) => (byId.get(id) as { row: TOut }).row);
+}
+
+function difference(left: readonly string[], right: ReadonlySet<string>): string[] {
+  return left.filter((id) => !right.has(id));
+}
+
+/**
+ * Normalizes one turn's evidence into `premath.harness.typestate_normalized.v1`: trims and
+ * lowercases as premath does, deduplicates and sorts every keyed row set, computes result
+ * digests from payloads, derives the join and context state, and binds every surface with a
+ * `sha256:` digest. Equivalent inputs (row order, repeats, white space, case of enum fields)
+ * give byte-identical output.
+ *
+ * Source: HARNESS-TYPESTATE §4 (normalization), §5 (join state); DIGESTS.md.
+ *
+ * @param evidence - Decoded evidence (see {@link decodeJoinCheckInput}).
+ * @returns The normalized evidence. Its optional lists are absent when empty.
+ * @throws {@link EvidenceInputError} for a blank required field, an unknown `status` or
+ *   `disposition`, a `discarded_with_reason` row without `reasonCode`, or conflicting rows
+ *   that share an id.
+ * @throws {@link JsonInputError} when a payload built in code holds a non-finite number or a
+ *   lone surrogate.
+ * @example
+ * ```ts
+ * import { decodeJoinCheckInput, normalizeEvidence } from 'turngate';
+ * const decoded = decodeJoinCheckInput({ evidence: {
+ *   callSpec: { callId: 'c', modelRef: 'm', actionMode: 'JSON', executionPattern: 'single',
+ *     normalizerId: 'n', mutationPolicyDigest: 'p', governancePolicyDigest: 'g',
+ *     toolRenderProtocolDigest: 'r', reminderQueuePolicyDigest: 'q',
+ *     stateViewPolicyDigest: 's', decompositionPolicyDigest: 'd' },
+ *   protocolState: { stopReason: 'end_turn' },
+ * } });
+ * if (decoded.ok) normalizeEvidence(decoded.value.evidence).callSpec.actionMode; //=> 'json'
+ * ```
+ */
+export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
+  const callSpec = normalizeCallSpec(evidence.callSpec);
+  const toolRequests = keyedRows(evidence.toolRequests, 'toolRequests', 'toolCallId', normalizeRequest, (r) => r.toolCallId);
+  const toolResults = keyedRows(evidence.toolResults, 'toolResults', 'toolCallId', normalizeResult, (r) => r.toolCallId);
+  const toolUse = keyedRows(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
+  const toolRender = keyedRows(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
+  const reminderQueue = keyedRows(evidence.reminderQueue, 'reminderQueue', 'queueId', normalizeQueue, (r) => r.queueId);
+  const stateViews = keyedRows(evidence.stateViews, 'stateViews', 'viewId', normalizeStateView, (r) => r.viewId);
+  const protocolState = {
+    stopReason: asciiLowercase(required(evidence.protocolState.stopReason, 'evidence.protocolState.stopReason')),
+    continuationAllowed: evidence.protocolState.continuationAllowed,
+  };
+  const handoff = evidence.handoff === undefined || evidence.handoff === null ? undefined : normalizeHandoff(evidence.handoff);
+
+  const requestedCallIds = toolRequests.map((r) => r.toolCallId);
+  const resultCallIds = toolResults.map((r) => r.toolCallId);
+  const usedCallIds = toolUse.map((r) => r.toolCallId);
+  const renderCallIds = toolRender.map((r) => r.toolCallId);
+  const queueIds = reminderQueue.map((r) => r.queueId);
+  const stateViewIds = stateViews.map((r) => r.viewId);
+
+  const requestedSet = new Set(requestedCallIds);
+  const resultSet = new Set(resultCallIds);
+  const usedSet = new Set(usedCallIds);
+  const renderSet = new Set(renderCallIds);
+  const missingResultCallIds = difference(requestedCallIds, resultSet);
+  const orphanResultCallIds = difference(resultCallIds, requestedSet);
+  const missingUseCallIds = difference(resultCallIds, usedSet);
+  const unknownUseCallIds = difference(usedCallIds, resultSet);
+  const missingRenderCallIds = difference(resultCallIds, renderSet);
+
+  const joinClosed =
+    missingResultCallIds.length === 0 &&
+    orphanResultCallIds.length === 0 &&
+    missingUseCallIds.length === 0 &&
+    unknownUseCallIds.length === 0;
+  const renderPolicyValid = toolRender.every((r) => r.policyDigest === callSpec.toolRenderProtocolDigest);
+  const queuePolicyValid = reminderQueue.every((r) => r.policyDigest === callSpec.reminderQueuePolicyDigest);
+  const stateViewPolicyValid = stateViews.every((r) => r.policyDigest === callSpec.stateViewPolicyDigest);
+  const queueReductionPresent = reminderQueue.length > 0;
+  const stateViewPresent = stateViews.length > 0;
+  const continuationContextReady =
+    !protocolState.continuationAllowed ||
+    (missingRenderCallIds.length === 0 &&
+      queueReductionPresent &&
+      stateViewPresent &&
+      renderPolicyValid &&
+      queuePolicyValid &&
+      stateViewPolicyValid);
+
+  const requestSetDigest = digest(toolRequests);
+  const resultSetDigest = digest(toolResults);
+  const useSetDigest = digest(toolUse);
+  const toolRenderSetDigest = digest(toolRender);
+  const reminderQueueSetDigest = digest(reminderQueue);
+  const stateViewSetDigest = digest(stateViews);
+  const protocolStateDigest = digest(protocolState);
+  const handoffDigest = handoff === undefined ? undefined : digest(handoff);
+  const joinSetDigest = digest({
+    requestSetDigest,
+    resultSetDigest,
+    useSetDigest,
+    toolRenderSetDigest,
+    reminderQueueSetDigest,
+    stateViewSetDigest,
+    protocolStateDigest,
+    handoffDigest: handoffDigest ?? null,
+    requestedCallIds,
+    resultCallIds,
+    usedCallIds,
+    renderCallIds,
+    queueIds,
+    stateViewIds,
+    missingResultCallIds,
+    orphanResultCallIds,
+    missingUseCallIds,
+    unknownUseCallIds,
+    missingRenderCallIds,
+    queueReductionPresent,
+    stateViewPresent,
+    renderPolicyValid,
+    queuePolicyValid,
+    stateViewPolicyValid,
+    continuationContextReady,
+  });
+
+  const digests: Mutable<DigestBundle> = {
+    callSpecDigest: digest(callSpec),
+    requestSetDigest,
+    resultSetDigest,
+    useSetDigest,
+    toolRenderSetDigest,
+    reminderQueueSetDigest,
+    stateViewSetDigest,
+    protocolStateDigest,
+    joinSetDigest,
+  };
+  setOptional(digests, 'handoffDigest', handoffDigest);
+
+  const joinState: Mutable<JoinState> = { joinClosed };
+  setList(joinState, 'requestedCallIds', requestedCallIds);
+  setList(joinState, 'resultCallIds', resultCallIds);
+  setList(joinState, 'usedCallIds', usedCallIds);
+  setList(joinState, 'missingResultCallIds', missingResultCallIds);
+  setList(joinState, 'orphanResultCallIds', orphanResultCallIds);
+  setList(joinState, 'missingUseCallIds', missingUseCallIds);
+  setList(joinState, 'unknownUseCallIds', unknownUseCallIds);
+
+  const contextState: Mutable<ContextState> = {
+    queueReductionPresent,
+    stateViewPresent,
+    renderPolicyValid,
+    queuePolicyValid,
+    stateViewPolicyValid,
+    continuationContextReady,
+  };
+  setList(contextState, 'renderCallIds', renderCallIds);
+  setList(contextState, 'queueIds', queueIds);
+  setList(contextState, 'stateViewIds', stateViewIds);
+  setList(contextState, 'missingRenderCallIds', missingRenderCallIds);
+
+  const normalized: Mutable<NormalizedEvidence> = {
+    schema: 1,
+    kind: NORMALIZED_KIND,
+    callSpec,
+    protocolState,
+    digests,
+    joinState,
+    contextState,
+  };
+  if (toolRequests.length > 0) normalized.toolRequests = toolRequests;
+  if (toolResults.length > 0) normalized.toolResults = toolResults;
+  if (toolUse.length > 0) normalized.toolUse = toolUse;
+  setOptional(normalized, 'handoff', handoff);
+  if (toolRender.length > 0) normalized.toolRender = toolRender;
+  if (reminderQueue.length > 0) normalized.reminderQueue = reminderQueue;
+  if (stateViews.length > 0) normalized.stateViews = stateViews;
+  setList(normalized, 'sessionRefs', normalizeRefs(evidence.sessionRefs));
+  setList(normalized, 'trajectoryRefs', normalizeRefs(evidence.trajectoryRefs));
+  return normalized;
+}
