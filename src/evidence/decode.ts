@@ -28,7 +28,7 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
 
 function describe(issue: v.BaseIssue<unknown>): string {
   if (issue.kind !== 'schema') return issue.message;
-  if (issue.received === 'undefined') return `required field is missing (expected ${issue.expected})`;
+  if (issue.received === 'undefined') return 'required field is missing';
   return `expected ${issue.expected}, received ${issue.received}`;
 }
 

@@ -1,0 +1,86 @@
+/**
+ * The `harness-join-check` command, as a pure function from input bytes to output text.
+ *
+ * @module
+ */
+import { joinCheckText, renderJoinCheckJson } from '../check/check.ts';
+import type { JoinCheckReport } from '../check/types.ts';
+
+/** What a command writes and how it exits. */
+export interface CommandOutput {
+  /** Text for standard output. */
+  readonly stdout: string;
+  /** Text for standard error (one line, or empty). */
+  readonly stderr: string;
+  /** The exit code: 0 report printed, 1 rejected under `--fail-on-reject`, 2 invalid input. */
+  readonly exitCode: 0 | 1 | 2;
+}
+
+/** Options of {@link harnessJoinCheck}. */
+export interface HarnessJoinCheckOptions {
+  /** Print premath's JSON report instead of the summary. */
+  readonly json: boolean;
+  /** Exit 1 when the report is rejected. */
+  readonly failOnReject: boolean;
+  /** How the input is named in the summary and in errors (a path, or `-`). */
+  readonly inputLabel: string;
+}
+
+/** The prefix of every input-error line, as premath writes it. */
+export const INVALID_PREFIX = 'harness_join_check_invalid:';
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+/**
+ * The human-readable summary: result, then each failure class with the ids that caused it.
+ *
+ * @param report - A join-check report.
+ * @param inputLabel - How to name the input.
+ * @returns Lines ending in `\n`.
+ */
+export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: string): string {
+  const lines = [
+    'turngate harness-join-check',
+    `  Input: ${inputLabel}`,
+    `  Result: ${report.result}`,
+    `  Join-set digest: ${report.witness.digests.joinSetDigest}`,
+    `  Failure Classes: ${report.failures.length}`,
+  ];
+  for (const failure of report.failures) {
+    const ids = failure.ids === undefined ? '' : ` [${failure.ids.join(', ')}]`;
+    lines.push(`  - ${failure.class}${ids}: ${failure.detail}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Runs `harness-join-check` on input bytes: the JSON report (byte-for-byte premath's) or a
+ * summary; input premath refuses gives exit 2 and one stderr line starting
+ * `harness_join_check_invalid:` that names the field and what was expected.
+ *
+ * @param input - The input file's bytes (or text).
+ * @param options - Output options.
+ * @returns What to print and the exit code.
+ */
+export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoinCheckOptions): CommandOutput {
+  const outcome = joinCheckText(input);
+  if (!outcome.ok) {
+    return { stdout: '', stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)} (input ${options.inputLabel})\n`, exitCode: 2 };
+  }
+  const { report } = outcome;
+  const stdout = options.json ? renderJoinCheckJson(report) : renderJoinCheckSummary(report, options.inputLabel);
+  return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
+}
+
+/**
+ * The input-error result for an input that could not be read.
+ *
+ * @param inputLabel - The path given.
+ * @param reason - Why it could not be read.
+ * @returns Exit 2 with one stderr line.
+ */
+export function unreadableInput(inputLabel: string, reason: string): CommandOutput {
+  return { stdout: '', stderr: `${INVALID_PREFIX} failed to read input ${inputLabel}: ${oneLine(reason)}\n`, exitCode: 2 };
+}

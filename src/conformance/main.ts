@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * `npm run conformance -- <suite-dir> [--reference <dir>]`: runs a conformance suite and
+ * prints one line per vector and a closing `N passed, N failed` line; exit 1 on any failure.
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runPremathSuite, type VectorVerdict } from './premath-suite.ts';
+
+function main(): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: process.argv.slice(2),
+      options: { reference: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    process.stderr.write(`conformance: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const [suiteDir, ...extra] = parsed.positionals;
+  if (suiteDir === undefined || extra.length > 0) {
+    process.stderr.write('usage: npm run conformance -- <suite-dir> [--reference <dir>]\n');
+    return 2;
+  }
+  let verdicts: VectorVerdict[];
+  if (existsSync(join(suiteDir, 'manifest.json'))) {
+    verdicts = runPremathSuite(suiteDir, parsed.values.reference);
+  } else {
+    process.stderr.write(`conformance: ${suiteDir} holds no manifest.json (premath harness-typestate format)\n`);
+    return 2;
+  }
+  let passed = 0;
+  for (const verdict of verdicts) {
+    if (verdict.passed) passed++;
+    process.stdout.write(`${verdict.passed ? 'ok  ' : 'FAIL'} ${verdict.id}: ${verdict.note}\n`);
+  }
+  process.stdout.write(`${passed} passed, ${verdicts.length - passed} failed\n`);
+  return passed === verdicts.length ? 0 : 1;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  process.stderr.write(`conformance: ${(error as Error).message}\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,127 @@
+/**
+ * Runner for suites in premath's harness-typestate format: `manifest.json` listing vector ids,
+ * each `<id>/case.json` (`input`: the join-check input) and `<id>/expect.json`.
+ *
+ * `expect.json` fields: `result` (`accepted | rejected`, or `invalid` for input the check must
+ * refuse: an extension of ours), `expectedFailureClasses`, `expectedJoinClosed`; ours may add
+ * `expectedInvalidField` (the field an `invalid` vector names) and `expectedNormalized` (a
+ * subset the normalized evidence must contain, for normalization rules).
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson, parseJson, type JsonValue } from '../canonical/index.ts';
+import { joinCheck, renderJoinCheckJson } from '../check/check.ts';
+
+/** The verdict on one vector. */
+export interface VectorVerdict {
+  readonly id: string;
+  readonly passed: boolean;
+  /** What matched, or what did not. */
+  readonly note: string;
+}
+
+type Json = Record<string, JsonValue>;
+
+function readJson(path: string): Json {
+  return parseJson(readFileSync(path)) as Json;
+}
+
+function plain(value: unknown): unknown {
+  return JSON.parse(canonicalJson(value as JsonValue));
+}
+
+/**
+ * Returns the first path where `expected` is not contained in `actual`: objects by subset of
+ * keys, arrays element by element with equal length, everything else by equality.
+ */
+function subsetMismatch(expected: unknown, actual: unknown, path: string): string | undefined {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return path;
+    for (let i = 0; i < expected.length; i++) {
+      const miss = subsetMismatch(expected[i], actual[i], `${path}[${i}]`);
+      if (miss !== undefined) return miss;
+    }
+    return undefined;
+  }
+  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return path;
+    for (const [key, value] of Object.entries(expected)) {
+      const miss = subsetMismatch(value, (actual as Record<string, unknown>)[key], `${path}.${key}`);
+      if (miss !== undefined) return miss;
+    }
+    return undefined;
+  }
+  return JSON.stringify(expected) === JSON.stringify(actual) ? undefined : path;
+}
+
+function checkVector(suiteDir: string, id: string, referenceDir: string | undefined): VectorVerdict {
+  const fail = (note: string): VectorVerdict => ({ id, passed: false, note });
+  let testCase: Json;
+  let expect: Json;
+  try {
+    testCase = readJson(join(suiteDir, id, 'case.json'));
+    expect = readJson(join(suiteDir, id, 'expect.json'));
+  } catch (error) {
+    return fail(`cannot read vector: ${(error as Error).message}`);
+  }
+  const outcome = joinCheck(testCase['input']);
+  const expectedResult = expect['result'];
+  if (!outcome.ok) {
+    if (expectedResult !== 'invalid') return fail(`input refused (${outcome.error.message}), expected ${String(expectedResult)}`);
+    const field = expect['expectedInvalidField'];
+    if (field !== undefined && field !== outcome.error.field) {
+      return fail(`refused on field \`${outcome.error.field}\`, expected \`${String(field)}\``);
+    }
+    return { id, passed: true, note: `invalid (${outcome.error.field})` };
+  }
+  const { report } = outcome;
+  if (expectedResult === 'invalid') return fail(`report ${report.result}, expected the input to be refused`);
+  if (report.result !== expectedResult) return fail(`result ${report.result}, expected ${String(expectedResult)}`);
+  const classes = plain(expect['expectedFailureClasses']);
+  if (JSON.stringify(report.failureClasses) !== JSON.stringify(classes)) {
+    return fail(`failure classes ${JSON.stringify(report.failureClasses)}, expected ${JSON.stringify(classes)}`);
+  }
+  if (report.joinClosed !== expect['expectedJoinClosed']) {
+    return fail(`joinClosed ${report.joinClosed}, expected ${String(expect['expectedJoinClosed'])}`);
+  }
+  const expectedNormalized = expect['expectedNormalized'];
+  if (expectedNormalized !== undefined) {
+    const miss = subsetMismatch(plain(expectedNormalized), plain(report.normalized), 'normalized');
+    if (miss !== undefined) return fail(`${miss} differs from expectedNormalized`);
+  }
+  let note = `${report.result} ${JSON.stringify(report.failureClasses)}`;
+  if (referenceDir !== undefined) {
+    let reference: Buffer;
+    try {
+      reference = readFileSync(join(referenceDir, `${id}.json`));
+    } catch (error) {
+      return fail(`no reference output: ${(error as Error).message}`);
+    }
+    const rendered = Buffer.from(renderJoinCheckJson(report), 'utf8');
+    if (!rendered.equals(reference)) {
+      let at = 0;
+      while (at < rendered.length && rendered[at] === reference[at]) at++;
+      return fail(`--json output differs from the reference at byte ${at} (${rendered.length} vs ${reference.length} bytes)`);
+    }
+    note += `, ${rendered.length} bytes identical to the reference`;
+  }
+  return { id, passed: true, note };
+}
+
+/**
+ * Runs every vector a premath-format suite's `manifest.json` lists.
+ *
+ * @param suiteDir - The folder holding `manifest.json`.
+ * @param referenceDir - A folder of `<vectorId>.json` reference outputs to compare bytes with.
+ * @returns One verdict per vector, in manifest order.
+ */
+export function runPremathSuite(suiteDir: string, referenceDir?: string): VectorVerdict[] {
+  const manifest = readJson(join(suiteDir, 'manifest.json'));
+  const vectors = manifest['vectors'];
+  if (!Array.isArray(vectors) || !vectors.every((v) => typeof v === 'string')) {
+    throw new Error(`${join(suiteDir, 'manifest.json')}: expected \`vectors\` to be a list of vector ids`);
+  }
+  return (vectors as string[]).map((id) => checkVector(suiteDir, id, referenceDir));
+}
