@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import {
+  JsonInputError,
+  JsonNumber,
+  asciiLowercase,
+  canonicalJson,
+  compareUtf8,
+  digest,
+  digestText,
+  duplicateKeysOf,
+  formatF64,
+  formatNumberLiteral,
+  parseJson,
+  prettyJson,
+  trimWhiteSpace,
+} from './index.ts';
+
+const refused = (text: string | Uint8Array) => () => parseJson(text);
+
+describe('parseJson', () => {
+  it('keeps number literals, so integers beyond 2^53 survive', () => {
+    const value = parseJson('{"a": 9007199254740993, "b": 1.0, "c": -0}') as Record<string, JsonNumber>;
+    expect(value['a']?.raw).toBe('9007199254740993');
+    expect(value['b']?.raw).toBe('1.0');
+    expect(canonicalJson(value)).toBe('{"a":9007199254740993,"b":1.0,"c":-0.0}');
+  });
+
+  it('keeps the last value of a repeated key and reports the key', () => {
+    const value = parseJson('{"k": 1, "k": 2, "j": 0}') as Record<string, JsonNumber>;
+    expect(value['k']?.raw).toBe('2');
+    expect([...(duplicateKeysOf(value) ?? [])]).toEqual(['k']);
+    expect(duplicateKeysOf(parseJson('{"k": 1}') as object)).toBeUndefined();
+  });
+
+  it('treats __proto__ and constructor as ordinary own keys', () => {
+    const value = parseJson('{"__proto__": {"polluted": true}, "constructor": 1}') as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('decodes escapes and surrogate pairs', () => {
+    expect(parseJson('"a\\u00e9\\ud83d\\ude00\\n\\/"')).toBe('aé😀\n/');
+  });
+
+  it.each([
+    ['a leading byte-order mark', '\ufeff{}', 'json_syntax'],
+    ['a lone leading surrogate escape', '"\\ud800"', 'json_syntax'],
+    ['a lone trailing surrogate escape', '"\\udc00x"', 'json_syntax'],
+    ['a leading surrogate before a non-surrogate escape', '"\\ud800\\u0041"', 'json_syntax'],
+    ['trailing characters', '{} x', 'json_syntax'],
+    ['a raw control character in a string', '"a\tb"', 'json_syntax'],
+    ['a leading zero', '01', 'json_syntax'],
+    ['a bare decimal point', '1.', 'json_syntax'],
+    ['a trailing comma', '[1,]', 'json_syntax'],
+    ['empty input', '', 'json_syntax'],
+    ['non-JSON white space', '\u00a0{}', 'json_syntax'],
+    ['a number too large for an f64', '1e400', 'number_out_of_range'],
+    ['an invalid escape', '"\\x"', 'json_syntax'],
+  ])('refuses %s', (_what, text, code) => {
+    expect(refused(text)).toThrow(JsonInputError);
+    try {
+      parseJson(text);
+    } catch (error) {
+      expect((error as JsonInputError).code).toBe(code);
+    }
+  });
+
+  it('refuses invalid UTF-8 bytes and lone surrogates in string input', () => {
+    expect(refused(new Uint8Array([0x22, 0xff, 0x22]))).toThrow(/not valid UTF-8/);
+    expect(refused('"\ud800"')).toThrow(/lone UTF-16 surrogate/);
+  });
+
+  it('accepts 127 nested levels and refuses the 128th, as serde_json', () => {
+    expect(() => parseJson('['.repeat(127) + ']'.repeat(127))).not.toThrow();
+    expect(refused('['.repeat(128) + ']'.repeat(128))).toThrow(/nesting deeper than 127/);
+  });
+
+  it('names the line and column of a fault', () => {
+    expect(refused('{\n  "a": tru\n}')).toThrow(/line 2 column 8/);
+  });
+
+  it('reads what JSON.parse reads, apart from number fidelity', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = JSON.stringify(value);
+        expect(JSON.parse(JSON.stringify(parseJson(text), (_k, v) => (v instanceof JsonNumber ? v.toNumber() : v)))).toEqual(
+          JSON.parse(text),
+        );
+      }),
+    );
+  });
+});
+
+describe('numbers as serde_json writes them', () => {
+  it.each([
+    ['0', '0'],
+    ['-12', '-12'],
+    ['18446744073709551615', '18446744073709551615'],
+    ['18446744073709551616', '1.8446744073709552e+19'],
+    ['-9223372036854775808', '-9223372036854775808'],
+    ['-9223372036854775809', '-9.223372036854776e+18'],
+    ['-0', '-0.0'],
+    ['-0.0', '-0.0'],
+    ['1.0', '1.0'],
+    ['1e0', '1.0'],
+    ['1E2', '100.0'],
+    ['0.1', '0.1'],
+    ['0.00001', '0.00001'],
+    ['0.000001', '1e-6'],
+    ['1.5e-7', '1.5e-7'],
+    ['1e15', '1000000000000000.0'],
+    ['1e16', '1e+16'],
+    ['1e21', '1e+21'],
+    ['123456.789e3', '123456789.0'],
+    ['-12345678901234567890.5', '-1.2345678901234567e+19'],
+    ['1e-400', '0.0'],
+  ])('%s -> %s', (raw, text) => {
+    expect(formatNumberLiteral(raw)).toBe(text);
+  });
+
+  it('writes shortest round-trip digits for any finite double', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const text = formatF64(x);
+        expect(Number(text)).toBe(x);
+        expect(text).toMatch(/^-?(\d+\.\d+|\d(\.\d+)?e[+-]\d+)$/);
+      }),
+    );
+  });
+
+  it('reads code-built numbers as the literal JSON.stringify writes', () => {
+    expect(canonicalJson([1, 1.5, -0, 2 ** 60, 1e21, 10n ** 20n])).toBe(
+      '[1,1.5,0,1152921504606847000,1e+21,1e+20]',
+    );
+    expect(() => canonicalJson([Number.NaN])).toThrow(JsonInputError);
+  });
+});
+
+describe('canonical bytes and digests', () => {
+  it('sorts keys by UTF-8 bytes, not UTF-16 code units', () => {
+    expect(canonicalJson({ '\u{1F600}': 1, '\uFF21': 2, a: 3 })).toBe('{"a":3,"\uFF21":2,"\u{1F600}":1}');
+  });
+
+  it('orders strings exactly as their UTF-8 encodings compare', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        expect(Math.sign(compareUtf8(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+    );
+  });
+
+  it('escapes only quote, backslash and control characters', () => {
+    expect(canonicalJson('"\\\b\f\n\r\t\u0000\u001f\u007f\u2028é')).toBe('"\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f\u007f\u2028é"');
+  });
+
+  it('refuses a lone surrogate from code', () => {
+    expect(() => canonicalJson({ a: '\ud800' })).toThrow(/lone UTF-16 surrogate/);
+  });
+
+  it('hashes the canonical text with SHA-256', () => {
+    const value = { b: [true, null], a: 'x' };
+    const expected = createHash('sha256').update('{"a":"x","b":[true,null]}').digest('hex');
+    expect(digest(value)).toBe(`sha256:${expected}`);
+    expect(digestText('')).toBe('sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+
+  it('pretty-prints as serde_json: sorted keys, two spaces, empty containers inline', () => {
+    expect(prettyJson({ b: [], a: { d: {}, c: [1, 'x'] } })).toBe(
+      '{\n  "a": {\n    "c": [\n      1,\n      "x"\n    ],\n    "d": {}\n  },\n  "b": []\n}',
+    );
+  });
+
+  it('prints what it digests: pretty and canonical text parse to the same value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(JSON.parse(prettyJson(value as object))).toEqual(JSON.parse(canonicalJson(value as object)));
+      }),
+    );
+  });
+});
+
+describe('text with Rust semantics', () => {
+  it('trims Unicode White_Space: U+0085 and U+3000 yes, U+FEFF no', () => {
+    expect(trimWhiteSpace('\u0085\u3000 a b\t\n\u2029')).toBe('a b');
+    expect(trimWhiteSpace('\ufeffa\ufeff')).toBe('\ufeffa\ufeff');
+    expect(trimWhiteSpace(' \u00a0 ')).toBe('');
+  });
+
+  it('lowercases ASCII letters only', () => {
+    expect(asciiLowercase('Tool_USE')).toBe('tool_use');
+    expect(asciiLowercase('\u212A\u00C9')).toBe('\u212A\u00C9');
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { joinCheckText, renderJoinCheckJson } from '../src/index.ts';
+import { callSpec } from './arbitraries.ts';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
+});
+
+describe('turngate harness-join-check', () => {
+  const examples = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+
+  it.each(examples)('--json prints the same bytes as the library for %s', (file) => {
+    const path = join(EXAMPLES, file);
+    const outcome = joinCheckText(readFileSync(path));
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    const r = run(['harness-join-check', '--input', path, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(renderJoinCheckJson(outcome.report));
+  });
+
+  it('summarizes a rejected turn with each class and its ids', () => {
+    const r = run(['harness-join-check', '--input', join(EXAMPLES, 'dangling-tool-call-turn.json')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Result: rejected');
+    expect(r.stdout).toMatch(/- tool\.result_missing \[toolu_03Cd\]: /);
+  });
+
+  it('exits 1 on a rejected report only with --fail-on-reject', () => {
+    expect(run(['harness-join-check', '--input', join(EXAMPLES, 'dangling-tool-call-turn.json'), '--fail-on-reject']).code).toBe(1);
+    expect(run(['harness-join-check', '--input', join(EXAMPLES, 'handoff-turn.json'), '--fail-on-reject']).code).toBe(0);
+  });
+
+  it('reads standard input with --input -', () => {
+    const r = run(['harness-join-check', '--input', '-', '--json'], readFileSync(join(EXAMPLES, 'handoff-turn.json'), 'utf8'));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe('accepted');
+  });
+
+  it.each([
+    ['bad JSON', '{"evidence": [', /^harness_join_check_invalid: invalid JSON: /],
+    ['a missing required field', JSON.stringify({ evidence: { callSpec } }), /evidence\.protocolState: required field is missing/],
+    ['a bad enum value', JSON.stringify({ evidence: { callSpec, protocolState: { stopReason: 'x' }, toolResults: [{ toolCallId: 'a', status: 'maybe' }] } }), /evidence\.toolResults\[0\]\.status: expected `ok` or `error`/],
+    ['conflicting duplicate ids', JSON.stringify({ evidence: { callSpec, protocolState: { stopReason: 'x' }, toolRequests: [{ toolCallId: 'a', toolName: 'x' }, { toolCallId: 'a', toolName: 'y' }] } }), /conflicting duplicate toolCallId "a"/],
+  ])('refuses %s with exit 2 and one stderr line', (_what, input, message) => {
+    const r = run(['harness-join-check', '--input', '-', '--json'], input);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr).toMatch(/^harness_join_check_invalid: /);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an unreadable file with exit 2', () => {
+    const r = run(['harness-join-check', '--input', '/nonexistent/turn.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^harness_join_check_invalid: failed to read input \/nonexistent\/turn\.json: ENOENT/);
+  });
+
+  it('refuses bad usage with exit 2', () => {
+    expect(run(['harness-join-check']).code).toBe(2);
+    expect(run(['harness-join-check', '--input', 'x', '--bogus']).stderr).toMatch(/^turngate: Unknown option '--bogus'/);
+    expect(run(['launch-missiles']).code).toBe(2);
+    expect(run(['--help']).stdout).toMatch(/^Usage: turngate harness-join-check/);
+  });
+
+  it('delivers a large report whole to a slow pipe before exiting', () => {
+    const n = 10_000;
+    const ids = Array.from({ length: n }, (_, i) => `toolu_${String(i).padStart(6, '0')}`);
+    const input = {
+      evidence: {
+        callSpec,
+        toolRequests: ids.map((id) => ({ toolCallId: id, toolName: 'fs.read' })),
+        toolResults: ids.map((id) => ({ toolCallId: id, status: 'ok', resultDigest: `sha256:${id}` })),
+        toolUse: ids.map((id) => ({ toolCallId: id, disposition: 'observed' })),
+        protocolState: { stopReason: 'end_turn', continuationAllowed: false },
+      },
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-'));
+    const path = join(dir, 'large.json');
+    writeFileSync(path, JSON.stringify(input));
+    const outcome = joinCheckText(readFileSync(path));
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    const expected = Buffer.byteLength(renderJoinCheckJson(outcome.report));
+    expect(expected).toBeGreaterThan(1_000_000);
+    const counted = execFileSync('sh', ['-c', `"${process.execPath}" "${CLI}" harness-join-check --input "${path}" --json | (sleep 0.5; wc -c)`], {
+      encoding: 'utf8',
+    });
+    expect(Number(counted.trim())).toBe(expected);
+  });
+});
