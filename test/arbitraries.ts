@@ -15,7 +15,10 @@ export const callSpec = {
   decompositionPolicyDigest: 'pol.decomp',
 } as const;
 
-const ids = fc.subarray(['tc-a', 'tc-b', 'tc-c', 'tc-d']);
+const POOL = ['tc-a', 'tc-b', 'tc-c', 'tc-d'];
+const ids = fc.subarray(POOL);
+/** Usually the same ids as `base` (so joins close often), sometimes any subset of the pool. */
+const usually = (base: string[]) => fc.oneof({ arbitrary: fc.constant(base), weight: 3 }, { arbitrary: ids, weight: 1 });
 const policy = (good: string) => fc.constantFrom(good, good, good, 'pol.other');
 
 export const resultRow = (id: string) =>
@@ -34,11 +37,14 @@ export const resultRow = (id: string) =>
 /** Arbitrary evidence; with `okResultsOnly` every result is an `ok` row (no error envelope). */
 export function evidence(okResultsOnly = false) {
   return fc
-    .record({
-      requested: ids,
-      resulted: ids,
-      used: ids,
-      rendered: ids,
+    .record({ requested: ids })
+    .chain(({ requested }) => fc.record({ requested: fc.constant(requested), resulted: usually(requested) }))
+    .chain(({ requested, resulted }) =>
+      fc.record({
+        requested: fc.constant(requested),
+        resulted: fc.constant(resulted),
+        used: usually(resulted),
+        rendered: usually(resulted),
       dispositions: fc.array(fc.constantFrom('consumed', 'observed', 'discarded', 'observed_only', 'retry_scheduled'), {
         minLength: 4,
         maxLength: 4,
@@ -46,10 +52,11 @@ export function evidence(okResultsOnly = false) {
       stopReason: fc.constantFrom('tool_use', 'end_turn', 'pause_turn', 'max_tokens', 'refusal'),
       continuationAllowed: fc.boolean(),
       renderPolicy: policy('pol.render'),
-      queues: fc.array(fc.record({ queueId: fc.constantFrom('q1', 'q2'), reducedDigest: fc.constant('sha256:q'), policyDigest: policy('pol.queue') }), { maxLength: 2 }),
+      queues: fc.array(fc.record({ queueId: fc.constantFrom('q1', 'q2'), reducedDigest: fc.constant('sha256:q'), policyDigest: policy('pol.queue') }), { minLength: 0, maxLength: 2 }),
       views: fc.array(fc.record({ viewId: fc.constantFrom('v1', 'v2'), viewDigest: fc.constant('sha256:v'), policyDigest: policy('pol.view') }), { maxLength: 2 }),
       sessionRefs: fc.array(fc.constantFrom('s://1', ' s://2 ', ''), { maxLength: 3 }),
-    })
+      }),
+    )
     .chain((shape) =>
       fc
         .tuple(...shape.resulted.map((id) => (okResultsOnly ? fc.constant({ toolCallId: id, status: 'ok', resultDigest: `sha256:${id}` }) : resultRow(id))))

@@ -3,12 +3,22 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** SHA-256 hex of a string's UTF-8 bytes; one-shot `crypto.hash` where Node has it (>= 20.12). */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 import { JsonInputError, JsonNumber, type JsonValue } from './json.ts';
 import { formatJsonNumber } from './number.ts';
 import { sortUtf8 } from './text.ts';
 
+/** Characters that need an escape, or a well-formedness check (surrogates). */
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 function quote(value: string): string {
+  if (!NEEDS_CARE.test(value)) return '"' + value + '"';
   // JSON.stringify escapes exactly `"`, `\` and U+0000–U+001F (as \b \t \n \f \r or a
   // lowercase \u00xx), like serde_json; a lone surrogate is the one input it escapes that
   // serde_json cannot hold, so it is refused.
@@ -18,12 +28,47 @@ function quote(value: string): string {
   return JSON.stringify(value);
 }
 
-function sortedKeys(object: object): string[] {
-  const keys: string[] = [];
-  for (const key of Object.keys(object)) {
-    if ((object as Record<string, unknown>)[key] !== undefined) keys.push(key);
+/** Quoted object keys: the same few dozen names recur in every row. */
+const quotedKeys = new Map<string, string>();
+
+function quoteKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = quote(key);
+    if (quotedKeys.size < 4096) quotedKeys.set(key, quoted);
   }
-  return sortUtf8(keys);
+  return quoted;
+}
+
+/** Sorted key lists by insertion-order signature: rows of one shape sort once. */
+const sortedBySignature = new Map<string, string[]>();
+
+function sortedKeys(object: object): string[] {
+  let keys = Object.keys(object);
+  for (let i = 0; i < keys.length; i++) {
+    if ((object as Record<string, unknown>)[keys[i] as string] === undefined) {
+      keys = keys.filter((key) => (object as Record<string, unknown>)[key] !== undefined);
+      break;
+    }
+  }
+  if (keys.length < 2) return keys;
+  const signature = keys.join('\u0000');
+  let sorted = sortedBySignature.get(signature);
+  if (sorted === undefined) {
+    sorted = sortUtf8(keys);
+    if (sortedBySignature.size < 4096) sortedBySignature.set(signature, sorted);
+  }
+  return sorted;
+}
+
+function notJson(value: object): JsonInputError {
+  const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+  return new JsonInputError(`a ${name} is not a JSON value`, 'json_syntax');
+}
+
+function isPlainRecord(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function writeCanonical(value: unknown): string {
@@ -46,12 +91,13 @@ function writeCanonical(value: unknown): string {
         }
         return out + ']';
       }
+      if (!isPlainRecord(value)) throw notJson(value);
+      const keys = sortedKeys(value);
       let out = '{';
-      let first = true;
-      for (const key of sortedKeys(value)) {
-        if (!first) out += ',';
-        first = false;
-        out += quote(key) + ':' + writeCanonical((value as Record<string, unknown>)[key]);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        if (i > 0) out += ',';
+        out += quoteKey(key) + ':' + writeCanonical((value as Record<string, unknown>)[key]);
       }
       return out + '}';
     }
@@ -96,7 +142,7 @@ export function canonicalJson(value: JsonValue | object): string {
  * ```
  */
 export function digest(value: JsonValue | object): string {
-  return 'sha256:' + createHash('sha256').update(writeCanonical(value), 'utf8').digest('hex');
+  return 'sha256:' + sha256Hex(writeCanonical(value));
 }
 
 /**
@@ -114,42 +160,40 @@ export function digest(value: JsonValue | object): string {
  * ```
  */
 export function digestText(value: string): string {
-  return 'sha256:' + createHash('sha256').update(value, 'utf8').digest('hex');
+  return 'sha256:' + sha256Hex(value);
 }
 
-function writePretty(value: unknown, indent: string, parts: string[]): void {
-  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) {
-    parts.push(writeCanonical(value));
-    return;
+const INDENTS: string[] = ['\n'];
+
+function newline(depth: number): string {
+  let indent = INDENTS[depth];
+  if (indent === undefined) {
+    indent = '\n' + '  '.repeat(depth);
+    INDENTS[depth] = indent;
   }
-  const inner = indent + '  ';
+  return indent;
+}
+
+function writePretty(value: unknown, depth: number): string {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return writeCanonical(value);
+  const inner = newline(depth + 1);
   if (Array.isArray(value)) {
-    if (value.length === 0) {
-      parts.push('[]');
-      return;
-    }
-    parts.push('[\n');
+    if (value.length === 0) return '[]';
+    let out = '[';
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) parts.push(',\n');
-      parts.push(inner);
-      writePretty(value[i] === undefined ? null : value[i], inner, parts);
+      out += (i > 0 ? ',' : '') + inner + writePretty(value[i] === undefined ? null : value[i], depth + 1);
     }
-    parts.push('\n', indent, ']');
-    return;
+    return out + newline(depth) + ']';
   }
+  if (!isPlainRecord(value)) throw notJson(value);
   const keys = sortedKeys(value);
-  if (keys.length === 0) {
-    parts.push('{}');
-    return;
-  }
-  parts.push('{\n');
+  if (keys.length === 0) return '{}';
+  let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    if (i > 0) parts.push(',\n');
-    parts.push(inner, quote(key), ': ');
-    writePretty((value as Record<string, unknown>)[key], inner, parts);
+    out += (i > 0 ? ',' : '') + inner + quoteKey(key) + ': ' + writePretty((value as Record<string, unknown>)[key], depth + 1);
   }
-  parts.push('\n', indent, '}');
+  return out + newline(depth) + '}';
 }
 
 /**
@@ -169,7 +213,5 @@ function writePretty(value: unknown, indent: string, parts: string[]): void {
  * ```
  */
 export function prettyJson(value: JsonValue | object): string {
-  const parts: string[] = [];
-  writePretty(value, '', parts);
-  return parts.join('');
+  return writePretty(value, 0);
 }

@@ -110,6 +110,9 @@ export function duplicateKeysOf(value: object): ReadonlySet<string> | undefined 
 /** serde_json's recursion limit: the 128th nested array or object is refused. */
 const MAX_DEPTH = 127;
 
+/** A run of string characters that need no attention: no quote, backslash or control character. */
+const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
@@ -334,26 +337,23 @@ class Parser {
   private parseString(): string {
     const text = this.text;
     let pos = this.pos + 1; // opening quote
-    let chunkStart = pos;
     let out = '';
     for (;;) {
-      const c = text.charCodeAt(pos);
+      PLAIN_RUN.lastIndex = pos;
+      PLAIN_RUN.test(text);
+      const end = PLAIN_RUN.lastIndex;
+      const c = text.charCodeAt(end);
       if (c === 0x22) {
-        out += text.slice(chunkStart, pos);
-        this.pos = pos + 1;
-        return out;
+        this.pos = end + 1;
+        return out === '' ? text.slice(pos, end) : out + text.slice(pos, end);
       }
+      out += text.slice(pos, end);
       if (c === 0x5c) {
-        out += text.slice(chunkStart, pos);
-        pos = this.parseEscape(pos + 1, (s) => (out += s));
-        chunkStart = pos;
+        pos = this.parseEscape(end + 1, (s) => (out += s));
         continue;
       }
-      if (c < 0x20) {
-        this.fail('control character (U+0000–U+001F) inside a string', 'json_syntax', pos);
-      }
-      if (Number.isNaN(c)) this.fail('unexpected end of input inside a string', 'json_syntax', pos);
-      pos++;
+      if (Number.isNaN(c)) this.fail('unexpected end of input inside a string', 'json_syntax', end);
+      return this.fail('control character (U+0000–U+001F) inside a string', 'json_syntax', end);
     }
   }
 

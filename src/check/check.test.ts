@@ -184,8 +184,9 @@ describe('joinCheck properties', () => {
         }
         expect(outcome.report.joinClosed).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
-    expect(accepted).toBeGreaterThan(0);
+    // The generator closes joins often, so both verdicts are exercised in every run.
+    expect(accepted).toBeGreaterThan(20);
   });
 });

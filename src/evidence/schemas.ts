@@ -14,10 +14,9 @@
 import * as v from 'valibot';
 import { struct } from './struct.ts';
 
-const text = v.pipe(
-  v.string(),
-  v.check((value: string) => value.isWellFormed(), 'expected a string of valid Unicode (no lone surrogates)'),
-);
+// Strings are checked for lone surrogates where they are trimmed (normalization), which names
+// the field; parsed JSON text cannot hold them at all.
+const text = v.string();
 const optionalText = v.optional(v.nullable(text));
 const optionalBool = v.optional(v.nullable(v.boolean()));
 const defaultBool = v.optional(v.boolean(), false);

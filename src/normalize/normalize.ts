@@ -37,15 +37,20 @@ import {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+function wellFormed(value: string, field: string): string {
+  if (!value.isWellFormed()) throw new EvidenceInputError(field, 'expected a string of valid Unicode (it holds a lone surrogate)');
+  return value;
+}
+
 function required(value: string, field: string): string {
-  const trimmed = trimWhiteSpace(value);
+  const trimmed = trimWhiteSpace(wellFormed(value, field));
   if (trimmed === '') throw new EvidenceInputError(field, 'expected a non-blank string');
   return trimmed;
 }
 
-function optional(value: string | null | undefined): string | undefined {
+function optional(value: string | null | undefined, field: string): string | undefined {
   if (value === null || value === undefined) return undefined;
-  const trimmed = trimWhiteSpace(value);
+  const trimmed = trimWhiteSpace(wellFormed(value, field));
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -56,6 +61,7 @@ function optional(value: string | null | undefined): string | undefined {
  * Source: DIGESTS.md "What is digested".
  *
  * @param values - The raw refs.
+ * @param field - The field name used in the error for a lone surrogate.
  * @returns The normalized refs (possibly empty).
  * @example
  * ```ts
@@ -63,10 +69,10 @@ function optional(value: string | null | undefined): string | undefined {
  * normalizeRefs([' b ', 'a', 'b', ' ']); //=> ['a', 'b']
  * ```
  */
-export function normalizeRefs(values: readonly string[]): string[] {
+export function normalizeRefs(values: readonly string[], field = 'refs'): string[] {
   const set = new Set<string>();
   for (const value of values) {
-    const trimmed = trimWhiteSpace(value);
+    const trimmed = trimWhiteSpace(wellFormed(value, field));
     if (trimmed !== '') set.add(trimmed);
   }
   return sortUtf8([...set]);
@@ -102,9 +108,9 @@ function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequ
     toolCallId: required(row.toolCallId, `${at}.toolCallId`),
     toolName: required(row.toolName, `${at}.toolName`),
   };
-  setOptional(out, 'schemaDigest', optional(row.schemaDigest));
-  setOptional(out, 'callerId', optional(row.callerId));
-  setOptional(out, 'searchRefDigest', optional(row.searchRefDigest));
+  setOptional(out, 'schemaDigest', optional(row.schemaDigest, `${at}.schemaDigest`));
+  setOptional(out, 'callerId', optional(row.callerId, `${at}.callerId`));
+  setOptional(out, 'searchRefDigest', optional(row.searchRefDigest, `${at}.searchRefDigest`));
   return out;
 }
 
@@ -113,12 +119,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** premath's `rawError` fallbacks for normalization: `errorCode` else `code`, `errorMessage` else `message`. */
-function rawErrorFields(raw: unknown): { code?: string; retryable?: boolean; message?: string } {
+function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: boolean; message?: string } {
   if (!isPlainObject(raw)) return {};
   const pick = (first: string, second: string): string | undefined => {
     // The first key wins when present at all, even when it is not a usable string.
     const value = Object.hasOwn(raw, first) ? raw[first] : raw[second];
-    return typeof value === 'string' ? optional(value) : undefined;
+    return typeof value === 'string' ? optional(value, `${at}.rawError.${Object.hasOwn(raw, first) ? first : second}`) : undefined;
   };
   const out: { code?: string; retryable?: boolean; message?: string } = {};
   setOptional(out, 'code', pick('errorCode', 'code'));
@@ -128,19 +134,19 @@ function rawErrorFields(raw: unknown): { code?: string; retryable?: boolean; mes
 }
 
 function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult {
-  const raw = rawErrorFields(row.rawError);
-  const errorCode = optional(row.errorCode) ?? raw.code;
+  const raw = rawErrorFields(row.rawError, at);
+  const errorCode = optional(row.errorCode, `${at}.errorCode`) ?? raw.code;
   const retryable = row.retryable ?? raw.retryable;
-  const errorMessage = optional(row.errorMessage) ?? raw.message;
+  const errorMessage = optional(row.errorMessage, `${at}.errorMessage`) ?? raw.message;
   const hasErrorMaterial = errorCode !== undefined || retryable !== undefined || errorMessage !== undefined;
 
-  const givenStatus = optional(row.status);
+  const givenStatus = optional(row.status, `${at}.status`);
   const status = givenStatus === undefined ? (hasErrorMaterial ? 'error' : 'ok') : asciiLowercase(givenStatus);
   if (status !== 'ok' && status !== 'error') {
     throw new EvidenceInputError(`${at}.status`, `expected \`ok\` or \`error\`, received \`${status}\``);
   }
 
-  let resultDigest = optional(row.resultDigest);
+  let resultDigest = optional(row.resultDigest, `${at}.resultDigest`);
   if (resultDigest === undefined && row.payload !== undefined && row.payload !== null) {
     resultDigest = digest(row.payload);
   }
@@ -173,13 +179,13 @@ function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
     toolCallId: required(row.toolCallId, `${at}.toolCallId`),
     disposition,
   };
-  setOptional(out, 'resultDigest', optional(row.resultDigest));
+  setOptional(out, 'resultDigest', optional(row.resultDigest, `${at}.resultDigest`));
   if (disposition === 'discarded_with_reason' || disposition === 'retry_scheduled') {
     const reason = row.reasonCode;
     if (reason !== undefined && reason !== null && typeof reason !== 'string') {
       throw new EvidenceInputError(`${at}.reasonCode`, 'expected a string reason code');
     }
-    const reasonCode = optional(reason);
+    const reasonCode = optional(reason, `${at}.reasonCode`);
     if (reasonCode === undefined && disposition === 'discarded_with_reason') {
       throw new EvidenceInputError(`${at}.reasonCode`, 'expected a non-blank reason code for disposition `discarded_with_reason`');
     }
@@ -212,14 +218,14 @@ function normalizeStateView(row: StateViewInput, at: string): NormalizedStateVie
     viewDigest: required(row.viewDigest, `${at}.viewDigest`),
     policyDigest: required(row.policyDigest, `${at}.policyDigest`),
   };
-  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs));
+  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs, `${at}.sourceRefs`));
   return out;
 }
 
 function normalizeHandoff(row: HandoffInput): NormalizedHandoff {
   const out: Mutable<NormalizedHandoff> = { target: required(row.target, 'evidence.handoff.target') };
-  setList(out, 'requiredArtifactRefs', normalizeRefs(row.requiredArtifactRefs));
-  setOptional(out, 'returnPathRef', optional(row.returnPathRef));
+  setList(out, 'requiredArtifactRefs', normalizeRefs(row.requiredArtifactRefs, 'evidence.handoff.requiredArtifactRefs'));
+  setOptional(out, 'returnPathRef', optional(row.returnPathRef, 'evidence.handoff.returnPathRef'));
   return out;
 }
 
@@ -280,7 +286,7 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
  *
  * @param evidence - Decoded evidence (see {@link decodeJoinCheckInput}).
  * @returns The normalized evidence. Its optional lists are absent when empty.
- * @throws {@link EvidenceInputError} for a blank required field, an unknown `status` or
+ * @throws {@link EvidenceInputError} for a blank required field, a string with a lone surrogate, an unknown `status` or
  *   `disposition`, a `discarded_with_reason` row without `reasonCode`, or conflicting rows
  *   that share an id.
  * @throws {@link JsonInputError} when a payload built in code holds a non-finite number or a
@@ -435,7 +441,7 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   if (toolRender.length > 0) normalized.toolRender = toolRender;
   if (reminderQueue.length > 0) normalized.reminderQueue = reminderQueue;
   if (stateViews.length > 0) normalized.stateViews = stateViews;
-  setList(normalized, 'sessionRefs', normalizeRefs(evidence.sessionRefs));
-  setList(normalized, 'trajectoryRefs', normalizeRefs(evidence.trajectoryRefs));
+  setList(normalized, 'sessionRefs', normalizeRefs(evidence.sessionRefs, 'evidence.sessionRefs'));
+  setList(normalized, 'trajectoryRefs', normalizeRefs(evidence.trajectoryRefs, 'evidence.trajectoryRefs'));
   return normalized;
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite, as the README's test command runs it: build, typecheck (TypeScript 6),
+# unit + property tests (vitest), type tests (tsd), TypeScript 7 over the public types, our
+# conformance vectors, and the upstream suites when ../shared/upstream is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm run -s build
+node node_modules/typescript/bin/tsc -p tsconfig.json
+node_modules/.bin/vitest run
+node_modules/.bin/tsd
+node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public types, type tests and examples check"
+
+node dist/conformance/main.js conformance/harness-typestate
+
+upstream="${TURNGATE_UPSTREAM:-../shared/upstream}"
+premath="$upstream/premath"
+if [ -d "$premath/tests/conformance/fixtures/harness-typestate" ]; then
+  node dist/conformance/main.js "$premath/tests/conformance/fixtures/harness-typestate" --reference "$premath/reference-output"
+else
+  echo "upstream suites not found at $upstream: ran without them (our own vectors passed)"
+fi

@@ -1,0 +1,48 @@
+/**
+ * Type tests of the evidence pipeline's public API. Each negative case uses
+ * `@ts-expect-error`, so tsd (TypeScript 5.9/6.0) and TypeScript 7 check the same file.
+ */
+import { expectAssignable, expectType } from 'tsd';
+import {
+  joinCheck,
+  describeFailureClass,
+  type EvidenceInputError,
+  type FailureClass,
+  type JoinCheckReport,
+  type NormalizedToolResult,
+  type ToolUseDisposition,
+} from 'turngate';
+
+const outcome = joinCheck({ evidence: {} });
+
+// The report exists only behind the `ok` discriminant.
+if (outcome.ok) {
+  expectType<JoinCheckReport>(outcome.report);
+  expectType<'accepted' | 'rejected'>(outcome.report.result);
+  expectType<readonly FailureClass[]>(outcome.report.failureClasses);
+} else {
+  expectType<EvidenceInputError>(outcome.error);
+  expectType<string>(outcome.error.field);
+}
+// @ts-expect-error -- `report` is not there until `ok` is checked
+outcome.report;
+
+// Failure classes are a closed union of the spec's names.
+expectAssignable<FailureClass>('tool.result_missing');
+// @ts-expect-error -- an invented class name is not a FailureClass
+const invented: FailureClass = 'tool.result_lost';
+describeFailureClass('mutation.policy_digest_mismatch');
+// @ts-expect-error -- describeFailureClass takes only known classes
+describeFailureClass('tool.result_lost');
+
+// Result status and dispositions are literal unions.
+declare const result: NormalizedToolResult;
+expectType<'ok' | 'error'>(result.status);
+expectAssignable<ToolUseDisposition>('discarded_with_reason');
+// @ts-expect-error -- not a disposition of premath or seed 001
+const unknownDisposition: ToolUseDisposition = 'used';
+
+// Normalized lists are read-only: a report cannot be edited after the check.
+declare const report: JoinCheckReport;
+// @ts-expect-error -- readonly array
+report.failureClasses.push('tool.result_missing');
