@@ -194,7 +194,7 @@ vector('reject/opaque_raw_error_counts_as_error_row', turn(('e1',), results=[
 vector('reject/uppercase_error_status_without_envelope', turn(('e1',), results=[{'toolCallId': 'e1', 'status': ' ERROR '}],
     uses=[{'toolCallId': 'e1', 'disposition': 'observed'}]), 'rejected', ['tool.schema_invalid'],
     normalized={'toolResults': [{'toolCallId': 'e1', 'status': 'error', 'error': {'errorCode': 'unknown_error', 'retryable': False, 'errorMessageDigest': sha('')}}]})
-vector('reject/raw_error_code_not_a_string_but_code_is', turn(('e1',), results=[
+vector('normalize/raw_error_code_not_a_string_falls_back_only_in_the_check', turn(('e1',), results=[
     {'toolCallId': 'e1', 'rawError': {'errorCode': 503, 'code': 'unavailable', 'retryable': True, 'message': 'try later'}}],
     uses=[{'toolCallId': 'e1', 'disposition': 'observed'}]), 'accepted',
     normalized={'toolResults': [{'status': 'error', 'error': {'errorCode': 'unknown_error', 'retryable': True, 'errorMessageDigest': sha('try later')}}]})

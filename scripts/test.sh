@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 npm run -s build
 node node_modules/typescript/bin/tsc -p tsconfig.json
+node scripts/check-doc-examples.mjs
 node_modules/.bin/vitest run
 node_modules/.bin/tsd
 node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public types, type tests and examples check"
