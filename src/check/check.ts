@@ -15,6 +15,7 @@ import {
   type ToolResultInput,
 } from '../evidence/index.ts';
 import type { Failure, FailureClass } from '../failures/index.ts';
+import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import { normalizeEvidence, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
 import {
   GOVERNANCE_PROFILE_CLAIM_ID,
@@ -25,7 +26,6 @@ import {
   type MutationInput,
 } from './types.ts';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The outcome of {@link joinCheck}: a report (accepted or rejected), or an input error. */
 export type JoinCheckOutcome =
@@ -43,10 +43,6 @@ function nonBlank(values: readonly string[]): Set<string> {
 
 function optionalTrim(value: string | null | undefined): string {
   return value === null || value === undefined ? '' : trimWhiteSpace(value);
-}
-
-function withList<T extends object, K extends keyof T>(target: Mutable<T>, key: K, list: readonly string[] | undefined): void {
-  if (list !== undefined && list.length > 0) target[key] = list as T[K];
 }
 
 function joinInputOf(n: NormalizedEvidence): JoinInput {
@@ -72,12 +68,12 @@ function joinInputOf(n: NormalizedEvidence): JoinInput {
     continuationContextReady: n.contextState.continuationContextReady,
     joinClosed: n.joinState.joinClosed,
   };
-  if (d.handoffDigest !== undefined) out.handoffDigest = d.handoffDigest;
-  withList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
-  withList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
-  withList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
-  withList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
-  withList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
+  setOptional(out, 'handoffDigest', d.handoffDigest);
+  setList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
+  setList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
+  setList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
+  setList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
+  setList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
   return out;
 }
 
@@ -95,13 +91,13 @@ function mutationInputOf(n: NormalizedEvidence): MutationInput {
     governancePolicyDigest: n.callSpec.governancePolicyDigest,
     normalizerId: n.callSpec.normalizerId,
   };
-  withList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
-  withList(out, 'sessionRefs', n.sessionRefs);
-  withList(out, 'trajectoryRefs', n.trajectoryRefs);
-  withList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
-  withList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
-  withList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
-  withList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
+  setList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
+  setList(out, 'sessionRefs', n.sessionRefs);
+  setList(out, 'trajectoryRefs', n.trajectoryRefs);
+  setList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
+  setList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
+  setList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
+  setList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
   return out;
 }
 

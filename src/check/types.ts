@@ -15,17 +15,12 @@ export const GOVERNANCE_PROFILE_CLAIM_ID = 'profile.doctrine_inf_governance.v0';
 /** The stop reasons the protocol policy handles. Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1 (`protocolStatePolicy`). */
 export const HANDLED_STOP_REASONS = ['tool_use', 'pause_turn', 'max_tokens', 'end_turn'] as const;
 
-/** The join-gate input: what `JoinClosed` is decided on. Lists are absent when empty. */
-export interface JoinInput {
-  readonly requestSetDigest: string;
-  readonly resultSetDigest: string;
-  readonly useSetDigest: string;
-  readonly toolRenderSetDigest: string;
-  readonly reminderQueueSetDigest: string;
-  readonly stateViewSetDigest: string;
-  readonly protocolStateDigest: string;
-  readonly handoffDigest?: string;
-  readonly joinSetDigest: string;
+/**
+ * The join-gate input: what `JoinClosed` is decided on: every digest of the bundle but the
+ * CallSpec's, the CallSpec's context policies, the missing-id lists and the context flags.
+ * Lists are absent when empty.
+ */
+export interface JoinInput extends Omit<DigestBundle, 'callSpecDigest'> {
   readonly reminderQueuePolicyDigest: string;
   readonly toolRenderProtocolDigest: string;
   readonly stateViewPolicyDigest: string;

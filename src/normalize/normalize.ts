@@ -5,6 +5,7 @@
  */
 import { asciiLowercase, digest, digestText, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
 import { EvidenceInputError } from '../evidence/errors.ts';
+import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import type {
   CallSpecInput,
   EvidenceInput,
@@ -35,7 +36,6 @@ import {
   type ToolUseDisposition,
 } from './types.ts';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function wellFormed(value: string, field: string): string {
   if (!value.isWellFormed()) throw new EvidenceInputError(field, 'expected a string of valid Unicode (it holds a lone surrogate)');
@@ -76,14 +76,6 @@ export function normalizeRefs(values: readonly string[], field = 'refs'): string
     if (trimmed !== '') set.add(trimmed);
   }
   return sortUtf8([...set]);
-}
-
-function setOptional<T extends object, K extends keyof T>(target: Mutable<T>, key: K, value: T[K] | undefined): void {
-  if (value !== undefined) target[key] = value;
-}
-
-function setList<T extends object, K extends keyof T>(target: Mutable<T>, key: K, value: readonly string[]): void {
-  if (value.length > 0) target[key] = value as T[K];
 }
 
 function normalizeCallSpec(spec: CallSpecInput): NormalizedCallSpec {
