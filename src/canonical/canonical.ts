@@ -40,8 +40,18 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
-/** Sorted key lists by insertion-order signature: rows of one shape sort once. */
-const sortedBySignature = new Map<string, string[]>();
+/**
+ * Sorted key lists, looked up by the object's own key list: rows of one shape sort once. The
+ * lookup compares key arrays element by element (keys are interned strings), so it allocates
+ * nothing on a hit.
+ */
+const sortedByFirstKey = new Map<string, { keys: string[]; sorted: string[] }[]>();
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function sortedKeys(object: object): string[] {
   let keys = Object.keys(object);
@@ -52,12 +62,15 @@ function sortedKeys(object: object): string[] {
     }
   }
   if (keys.length < 2) return keys;
-  const signature = keys.join('\u0000');
-  let sorted = sortedBySignature.get(signature);
-  if (sorted === undefined) {
-    sorted = sortUtf8(keys);
-    if (sortedBySignature.size < 4096) sortedBySignature.set(signature, sorted);
+  const first = keys[0] as string;
+  let entries = sortedByFirstKey.get(first);
+  if (entries !== undefined) {
+    for (const entry of entries) if (sameKeys(entry.keys, keys)) return entry.sorted;
+  } else if (sortedByFirstKey.size < 1024) {
+    sortedByFirstKey.set(first, (entries = []));
   }
+  const sorted = sortUtf8([...keys]);
+  if (entries !== undefined && entries.length < 16) entries.push({ keys, sorted });
   return sorted;
 }
 
