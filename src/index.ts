@@ -8,3 +8,5 @@ export * from './evidence/index.ts';
 export * from './failures/index.ts';
 export * from './normalize/index.ts';
 export * from './check/index.ts';
+export * from './typestate/index.ts';
+export * from './builder/index.ts';

@@ -15,10 +15,15 @@ import { duplicateKeysOf } from '../canonical/index.ts';
  *
  * @param name - The struct name used in messages (e.g. `toolRequests[] row`).
  * @param entries - The field schemas, in premath's declaration order.
- * @returns A valibot schema whose output is the object schema's output.
+ * @returns A valibot schema whose input and output types are the object schema's.
  */
-export function struct<const TEntries extends v.ObjectEntries>(name: string, entries: TEntries) {
+export function struct<const TEntries extends v.ObjectEntries>(
+  name: string,
+  entries: TEntries,
+): v.GenericSchema<v.InferInput<v.ObjectSchema<TEntries, undefined>>, v.InferOutput<v.ObjectSchema<TEntries, undefined>>> {
   const fields = Object.keys(entries);
+  // Typed as the object schema: the positional-array form is accepted at run time for premath
+  // compatibility but is not part of the typed (wire) API.
   return v.pipe(
     v.unknown(),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -50,7 +55,7 @@ export function struct<const TEntries extends v.ObjectEntries>(name: string, ent
       return input;
     }),
     v.object(entries),
-  );
+  ) as unknown as v.GenericSchema<v.InferInput<v.ObjectSchema<TEntries, undefined>>, v.InferOutput<v.ObjectSchema<TEntries, undefined>>>;
 }
 
 function pathItem(input: object, key: string): v.ObjectPathItem {
