@@ -8,7 +8,7 @@ import type { Failure, Result } from '../failures/index.ts';
 import { mint, mintedState, spend, type Branded } from './brand.ts';
 import { TypestateError } from './errors.ts';
 import { expectMinted, type JoinClosed } from './states.ts';
-import { validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
+import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
 
 /** The active mutation policy and the capability claims presented for this mutation. */
 export interface MutationPolicy {
@@ -199,9 +199,9 @@ export async function performMutationTool<TTools extends ToolDefinitions, TName 
   const definition = tools.definitions[name];
   if (definition?.mutation !== true) throw new TypeError(`performMutationTool: ${JSON.stringify(name)} is not a mutation tool`);
   const checkedInput = validateWith(definition.input, input);
-  if (!checkedInput.ok) throw new TypeError(`performMutationTool: input of ${name} does not match its schema: ${checkedInput.issues.map((i) => i.message).join('; ')}`);
+  if (!checkedInput.ok) throw new TypeError(`performMutationTool: input of ${name} does not match its schema: ${formatIssues(checkedInput.issues)}`);
   const performed = await performMutation(ready, (witness) => execute(checkedInput.value as ToolInput<TTools, TName>, witness));
   const output = validateWith(definition.output, performed.value);
-  if (!output.ok) throw new TypeError(`performMutationTool: output of ${name} does not match its schema: ${output.issues.map((i) => i.message).join('; ')}`);
+  if (!output.ok) throw new TypeError(`performMutationTool: output of ${name} does not match its schema: ${formatIssues(output.issues)}`);
   return { value: output.value as ToolOutput<TTools, TName>, witness: performed.witness };
 }

@@ -17,7 +17,7 @@ import type { Failure, FailureClass, Result } from '../failures/index.ts';
 import type { NormalizedCallSpec, NormalizedEvidence, ToolUseDisposition } from '../normalize/index.ts';
 import { mint, mintedState, type Branded, type TurnStateName } from './brand.ts';
 import { TypestateError } from './errors.ts';
-import { validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
+import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
 
 /** The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5. */
 export type ActionMode = 'code' | 'json' | 'text';
@@ -291,8 +291,7 @@ function validateRequests<TTools extends ToolDefinitions>(
     }
     const input = validateWith(definition.input, request.input);
     if (!input.ok) {
-      const issues = input.issues.map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
-      failures.push(fail('tool.schema_invalid', `input of ${request.toolName} does not match its schema: ${issues}`, [request.toolCallId]));
+      failures.push(fail('tool.schema_invalid', `input of ${request.toolName} does not match its schema: ${formatIssues(input.issues)}`, [request.toolCallId]));
       continue;
     }
     const row = { toolCallId: request.toolCallId, toolName: request.toolName, input: input.value };
@@ -392,8 +391,7 @@ export function recordResults<TTools extends ToolDefinitions>(
       const definition = request === undefined ? undefined : requests.tools.definitions[request.toolName];
       const output = definition === undefined ? { ok: true as const, value: result.output } : validateWith(definition.output, result.output);
       if (!output.ok) {
-        const issues = output.issues.map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
-        failures.push(fail('tool.schema_invalid', `output of ${toolName} does not match its schema: ${issues}`, [result.toolCallId]));
+        failures.push(fail('tool.schema_invalid', `output of ${toolName} does not match its schema: ${formatIssues(output.issues)}`, [result.toolCallId]));
         continue;
       }
       typed.push({ toolCallId: result.toolCallId, toolName, status: 'ok', output: output.value, resultDigest: '' } as never);

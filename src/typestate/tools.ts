@@ -111,3 +111,13 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
     })),
   };
 }
+
+/**
+ * Formats schema issues as one line: `path: message; path: message`.
+ *
+ * @param issues - The issues from {@link validateWith}.
+ * @returns The line.
+ */
+export function formatIssues(issues: readonly SchemaIssue[]): string {
+  return issues.map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
+}
