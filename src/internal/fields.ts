@@ -5,7 +5,10 @@
  * @module
  */
 
-/** `T` with its `readonly` modifiers removed, for building a value before it is returned. */
+/**
+ * `T` with its `readonly` modifiers removed, for building a value before it is returned.
+ * (type-fest's `Writable` cannot be indexed by a generic key inside the helpers below, TS2536.)
+ */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Sets `target[key]` only when `value` is defined. */

@@ -15,7 +15,7 @@ import { decodeJoinCheckInput, EvidenceInputError } from '../evidence/index.ts';
 import type { EvidenceInput, JoinCheckInput, JoinCheckInputWire } from '../evidence/index.ts';
 import type { Failure, FailureClass, Result } from '../failures/index.ts';
 import type { NormalizedCallSpec, NormalizedEvidence, ToolUseDisposition } from '../normalize/index.ts';
-import { mint, mintedState, type Branded, type TurnStateName } from './brand.ts';
+import { deepFreeze, mint, mintedState, type Branded, type TurnStateName } from './brand.ts';
 import { TypestateError } from './errors.ts';
 import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
 
@@ -238,7 +238,7 @@ export function callSpec<const TMode extends string>(
   if (spec.actionMode !== 'code' && spec.actionMode !== 'json' && spec.actionMode !== 'text') {
     return failed([fail('tool.schema_invalid', `callSpec.actionMode must be code, json or text, not \`${spec.actionMode}\``)]);
   }
-  return { ok: true, value: mint('CallSpec', { spec: spec as CallSpec<Lowercase<TMode> & ActionMode>['spec'] }) };
+  return { ok: true, value: mint('CallSpec', { spec: deepFreeze(spec) as CallSpec<Lowercase<TMode> & ActionMode>['spec'] }) };
 }
 
 /** A request as a caller hands it in: tool name and input not yet validated. */
@@ -298,7 +298,7 @@ function validateRequests<TTools extends ToolDefinitions>(
     typed.push((request.callerId === undefined ? row : { ...row, callerId: request.callerId }) as AnyToolRequest<TTools>);
   }
   if (failures.length > 0) return failed(failures);
-  const value = mint('ToolRequests', { callSpec: spec, tools, requests: Object.freeze(typed) });
+  const value = mint('ToolRequests', { callSpec: spec, tools, requests: deepFreeze(typed) });
   const checked = check({ evidence: { callSpec: spec.spec, toolRequests: requestRows(value), protocolState: STAGE_PROTOCOL } });
   if (!checked.ok) return failed([checked.failure]);
   return { ok: true, value };
@@ -407,7 +407,7 @@ export function recordResults<TTools extends ToolDefinitions>(
   if (stage.length > 0) return failed([...stage]);
   const digests = new Map((checked.report.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
   const bound = typed.map((r) => (r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) as string } : r)) as ToolResult<TTools>[];
-  return { ok: true, value: mint('ToolResults', { requests, results: Object.freeze(bound) }) };
+  return { ok: true, value: mint('ToolResults', { requests, results: deepFreeze(bound) }) };
 }
 
 /**
@@ -445,7 +445,7 @@ export function recordUse<TTools extends ToolDefinitions>(results: ToolResults<T
   if (!checked.ok) return failed([checked.failure]);
   const stage = checked.report.failures.filter((f) => f.class === 'tool.use_without_result');
   if (stage.length > 0) return failed([...stage]);
-  return { ok: true, value: mint('ToolUse', { results, uses: Object.freeze(rows) }) };
+  return { ok: true, value: mint('ToolUse', { results, uses: deepFreeze(rows) }) };
 }
 
 /**
@@ -482,5 +482,6 @@ export function closeJoin<TTools extends ToolDefinitions>(use: ToolUse<TTools>, 
   if (!checked.ok) return failed([checked.failure]);
   const { report } = checked;
   if (report.result !== 'accepted') return failed([...report.failures]);
+  deepFreeze(report);
   return { ok: true, value: mint('JoinClosed', { use, report, normalized: report.normalized, results: use.results.results }) };
 }

@@ -53,6 +53,18 @@ describe('transitions', () => {
     if (ok?.status === 'ok') expect(ok.resultDigest).toBe(closed.normalized.toolResults?.[0]?.resultDigest);
   });
 
+  it('freeze the evidence a state holds, so it cannot be edited past the gate', () => {
+    const closed = closedTurn();
+    expect(() => {
+      (closed.normalized.callSpec as { mutationPolicyDigest: string }).mutationPolicyDigest = 'pol.other';
+    }).toThrow(TypeError);
+    expect(() => {
+      (closed.results as unknown[]).push({});
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(closed.report.witness.digests)).toBe(true);
+    expect(Object.isFrozen(tools.definitions['fs.read'])).toBe(false);
+  });
+
   it('refuse a CallSpec with a blank field or an unknown action mode', () => {
     const base = { ...specFor('code').spec };
     expect(classes(callSpec({ ...base, callId: ' ' }))).toEqual(['tool.schema_invalid']);
