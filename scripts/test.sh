@@ -16,8 +16,10 @@ node dist/conformance/main.js conformance/harness-typestate
 
 upstream="${TURNGATE_UPSTREAM:-../shared/upstream}"
 premath="$upstream/premath"
-if [ -d "$premath/tests/conformance/fixtures/harness-typestate" ]; then
+chat="$upstream/openarmature/spec/harness-chat/conformance"
+if [ -d "$premath/tests/conformance/fixtures/harness-typestate" ] && [ -d "$chat" ]; then
   node dist/conformance/main.js "$premath/tests/conformance/fixtures/harness-typestate" --reference "$premath/reference-output"
+  node dist/conformance/main.js "$chat"
 else
   echo "upstream suites not found at $upstream: ran without them (our own vectors passed)"
 fi

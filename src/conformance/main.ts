@@ -8,9 +8,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isChatSuite, runChatSuite } from './chat-suite.ts';
 import { runPremathSuite, type VectorVerdict } from './premath-suite.ts';
 
-function main(): number {
+async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -31,8 +32,10 @@ function main(): number {
   let verdicts: VectorVerdict[];
   if (existsSync(join(suiteDir, 'manifest.json'))) {
     verdicts = runPremathSuite(suiteDir, parsed.values.reference);
+  } else if (isChatSuite(suiteDir)) {
+    verdicts = await runChatSuite(suiteDir);
   } else {
-    process.stderr.write(`conformance: ${suiteDir} holds no manifest.json (premath harness-typestate format)\n`);
+    process.stderr.write(`conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate) nor *.yaml (harness-chat)\n`);
     return 2;
   }
   let passed = 0;
@@ -44,9 +47,12 @@ function main(): number {
   return passed === verdicts.length ? 0 : 1;
 }
 
-try {
-  process.exitCode = main();
-} catch (error) {
-  process.stderr.write(`conformance: ${(error as Error).message}\n`);
-  process.exitCode = 2;
-}
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`conformance: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,116 @@
+/**
+ * `ChatMessage`: the llm-provider §3 message shape, wire field names unchanged (`role`,
+ * `content`, `tool_calls`, `tool_call_id`), validated with valibot.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+
+const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
+
+/** A text block (llm-provider §3.1.1). */
+export const TextBlockSchema = v.object({ type: v.literal('text'), text: nonEmpty, signature: v.optional(v.string()) });
+/** An image source: a URL, or inline base64 bytes (llm-provider §3.1.3). */
+export const ImageSourceSchema = v.variant('type', [
+  v.object({ type: v.literal('url'), url: nonEmpty }),
+  v.object({ type: v.literal('inline'), base64_data: nonEmpty }),
+]);
+/** An image block (llm-provider §3.1.2); `media_type` is required for inline sources. */
+export const ImageBlockSchema = v.pipe(
+  v.object({
+    type: v.literal('image'),
+    source: ImageSourceSchema,
+    media_type: v.optional(nonEmpty),
+    detail: v.optional(v.picklist(['auto', 'low', 'high'])),
+  }),
+  v.check((block) => block.source.type !== 'inline' || block.media_type !== undefined, 'an inline image needs media_type'),
+);
+/** A thinking block (llm-provider §3.1.4). */
+export const ThinkingBlockSchema = v.object({ type: v.literal('thinking'), text: nonEmpty, signature: v.optional(v.string()) });
+/** A redacted thinking block (llm-provider §3.1.5). */
+export const RedactedThinkingBlockSchema = v.object({ type: v.literal('redacted_thinking'), data: nonEmpty });
+
+/** A tool call on an assistant message (llm-provider §3): `id`, `name`, `arguments`. */
+export const ToolCallSchema = v.object({
+  id: nonEmpty,
+  name: nonEmpty,
+  arguments: v.nullable(v.record(v.string(), v.unknown())),
+  signature: v.optional(v.string()),
+});
+
+const userBlocks = v.pipe(v.array(v.variant('type', [TextBlockSchema, ImageBlockSchema])), v.minLength(1, 'expected at least one content block'));
+const assistantBlocks = v.pipe(
+  v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
+  v.minLength(1, 'expected at least one content block'),
+);
+
+/** A system message: non-empty string content. */
+export const SystemMessageSchema = v.strictObject({ role: v.literal('system'), content: nonEmpty });
+/** A user message: a non-empty string, or text and image blocks. */
+export const UserMessageSchema = v.strictObject({ role: v.literal('user'), content: v.union([nonEmpty, userBlocks]) });
+/**
+ * An assistant message: text (string or text/thinking blocks), and/or `tool_calls`; content may
+ * be empty (`''` or `[]`) only when `tool_calls` is non-empty.
+ */
+export const AssistantMessageSchema = v.pipe(
+  v.strictObject({
+    role: v.literal('assistant'),
+    content: v.optional(v.union([v.string(), v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema]))])),
+    tool_calls: v.optional(v.array(ToolCallSchema)),
+  }),
+  v.check((m) => {
+    const calls = m.tool_calls ?? [];
+    if (calls.length > 0) return true;
+    return (typeof m.content === 'string' && m.content !== '') || (Array.isArray(m.content) && v.is(assistantBlocks, m.content));
+  }, 'an assistant message without tool_calls needs non-empty content'),
+  v.check((m) => new Set((m.tool_calls ?? []).map((c) => c.id)).size === (m.tool_calls ?? []).length, 'tool call ids must be unique within the message'),
+);
+/** A tool message: string content answering the assistant tool call `tool_call_id`. */
+export const ToolMessageSchema = v.strictObject({ role: v.literal('tool'), tool_call_id: nonEmpty, content: v.string() });
+
+/** Any chat message, discriminated on `role` (harness-chat §3; llm-provider §3). */
+export const ChatMessageSchema = v.variant('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
+
+/** A chat message. Wire field names as llm-provider §3 writes them. */
+export type ChatMessage = v.InferOutput<typeof ChatMessageSchema>;
+/** An assistant tool call. */
+export type ToolCall = v.InferOutput<typeof ToolCallSchema>;
+/** A content block of any of the four types. */
+export type ContentBlock =
+  | v.InferOutput<typeof TextBlockSchema>
+  | v.InferOutput<typeof ImageBlockSchema>
+  | v.InferOutput<typeof ThinkingBlockSchema>
+  | v.InferOutput<typeof RedactedThinkingBlockSchema>;
+
+/** The result of {@link validateChatMessage}. */
+export type ChatMessageCheck = { readonly ok: true; readonly message: ChatMessage } | { readonly ok: false; readonly diagnostic: string };
+
+/**
+ * Validates a value as a `ChatMessage` (harness-chat §3.1): the role, the per-role content
+ * rules, the content blocks, `tool_calls` only on assistant messages, `tool_call_id` on tool
+ * messages.
+ *
+ * @param value - Any value.
+ * @returns The message, or a one-line diagnostic naming the field.
+ * @example
+ * ```ts
+ * import { validateChatMessage } from 'turngate/chat';
+ * validateChatMessage({ role: 'tool', content: 'done' }).ok; //=> false (no tool_call_id)
+ * ```
+ */
+export function validateChatMessage(value: unknown): ChatMessageCheck {
+  const result = v.safeParse(ChatMessageSchema, value);
+  if (result.success) return { ok: true, message: result.output };
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue);
+  const what = issue.kind === 'schema' && issue.received === 'undefined' ? `${path ?? 'field'} is required` : issue.message;
+  return { ok: false, diagnostic: path === null || what.startsWith(path) ? what : `${path}: ${what}` };
+}
+
+/** The text of a message's content: the string, or its text blocks joined by newlines. */
+export function messageText(message: ChatMessage): string {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((block: { type: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : '')).filter((t) => t !== '').join('\n');
+}
