@@ -164,6 +164,21 @@ async function runCase(testCase: Yaml): Promise<void> {
   const store = buildStore(testCase['session_store']);
   const harness = createChatHarness({ graph, store, initialState: initial });
   const fired = new Map<string, ChatTurnOutcome[]>();
+  const signalSessions = new Map<string, string>();
+  const arrivals = (testCase['signal_arrivals'] ?? []) as Yaml[];
+  const deliver = async (arrival: Yaml): Promise<void> => {
+    assertKeys(arrival, ['signal_id', 'signal_payload', 'expected_listener_callback', 'after_turn'], 'signal_arrivals[]');
+    const signalId = String(arrival['signal_id']);
+    const expected = arrival['expected_listener_callback'] as Yaml | undefined;
+    const listenerName = String((expected ?? {})['listener']);
+    const before = fired.get(listenerName)?.length ?? 0;
+    await harness.signal(signalId, (arrival['signal_payload'] ?? {}) as Yaml);
+    if (expected === undefined) return;
+    const calls = fired.get(listenerName);
+    if (calls === undefined) throw new Mismatch(`listener ${listenerName} was never subscribed`);
+    if (calls.length !== before + 1) throw new Mismatch(`listener ${listenerName} fired ${calls.length - before} times for signal ${signalId}, expected once`);
+    await checkOutcome(`signal_arrivals.${signalId}`, expected, calls[calls.length - 1] as ChatTurnOutcome, store, signalSessions.get(signalId) ?? '');
+  };
   for (const turn of (testCase['chat_turns'] ?? []) as Yaml[]) {
     assertKeys(turn, ['name', 'session_id', 'user_message', 'expected', 'subscribe_listener'], 'chat_turns[]');
     const sessionId = String(turn['session_id']);
@@ -173,20 +188,11 @@ async function runCase(testCase: Yaml): Promise<void> {
       harness.subscribe(sessionId, (outcome) => fired.get(String(listener))?.push(outcome));
     }
     const outcome = await harness.send(sessionId, turn['user_message']);
+    if (outcome.outcome === 'suspended') signalSessions.set(outcome.signalDescriptor.signal_id, sessionId);
     await checkOutcome(`chat_turns.${String(turn['name'])}`, (turn['expected'] ?? {}) as Yaml, outcome, store, sessionId);
+    for (const arrival of arrivals.filter((a) => a['after_turn'] === turn['name'])) await deliver(arrival);
   }
-  for (const arrival of (testCase['signal_arrivals'] ?? []) as Yaml[]) {
-    assertKeys(arrival, ['signal_id', 'signal_payload', 'expected_listener_callback'], 'signal_arrivals[]');
-    const listenerName = String(((arrival['expected_listener_callback'] ?? {}) as Yaml)['listener']);
-    const before = fired.get(listenerName)?.length ?? 0;
-    await harness.signal(String(arrival['signal_id']), (arrival['signal_payload'] ?? {}) as Yaml);
-    const expected = arrival['expected_listener_callback'] as Yaml | undefined;
-    if (expected === undefined) continue;
-    const calls = fired.get(listenerName);
-    if (calls === undefined) throw new Mismatch(`listener ${listenerName} was never subscribed`);
-    if (calls.length !== before + 1) throw new Mismatch(`listener ${listenerName} fired ${calls.length - before} times for signal ${String(arrival['signal_id'])}, expected once`);
-    await checkOutcome(`signal_arrivals.${String(arrival['signal_id'])}`, expected, calls[calls.length - 1] as ChatTurnOutcome, store, '');
-  }
+  for (const arrival of arrivals.filter((a) => a['after_turn'] === undefined)) await deliver(arrival);
 }
 
 /**
