@@ -16,3 +16,18 @@ describe('examples/agent-loop.ts', () => {
     expect(log).toHaveLength(7);
   });
 });
+
+import { runChatExample } from '../examples/chat.ts';
+
+describe('examples/chat.ts', () => {
+  it('suspends for approval, resumes through the listener, and refuses malformed input', async () => {
+    expect(await runChatExample()).toEqual([
+      'completed: assistant',
+      'suspended on refund:A-1001 with 4 pending messages',
+      'errored (user_correctable/chat_message_shape_invalid): That request couldn\'t be processed: tool calls call_refund await their tool replies. Please adjust your message and try again.',
+      'listener: completed: tool > assistant',
+      'order status: refunded',
+      'errored (user_correctable/chat_message_shape_invalid): That request couldn\'t be processed: content: expected a non-empty string. Please adjust your message and try again.',
+    ]);
+  });
+});
