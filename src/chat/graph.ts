@@ -18,10 +18,14 @@ export interface ResumeRequest {
   readonly signalPayload: Readonly<Record<string, unknown>>;
 }
 
-/** What one graph invocation returns; errors are thrown with a `category`. */
+/**
+ * What one graph invocation returns; errors are thrown with a `category`. `appendOnly: true`
+ * promises that `state.messages` begins with the invoked state's messages, unchanged (the append
+ * reducer); the harness then need not compare the history to save only the new messages.
+ */
 export type GraphOutcome =
-  | { readonly outcome: 'completed'; readonly state: ChatState }
-  | { readonly outcome: 'suspended'; readonly state: ChatState; readonly descriptor: SignalDescriptor; readonly node: string };
+  | { readonly outcome: 'completed'; readonly state: ChatState; readonly appendOnly?: boolean }
+  | { readonly outcome: 'suspended'; readonly state: ChatState; readonly descriptor: SignalDescriptor; readonly node: string; readonly appendOnly?: boolean };
 
 /**
  * A chat graph: `invoke(state, { invocationId, resume? })` runs one invocation over the session
@@ -108,13 +112,13 @@ export function sequentialGraph(definition: SequentialGraphDefinition): ChatGrap
           state = applyUpdate(state, await body(state));
         } catch (error) {
           if (error !== null && typeof error === 'object' && SUSPEND in error) {
-            return { outcome: 'suspended', state, descriptor: (error as unknown as { descriptor: SignalDescriptor }).descriptor, node };
+            return { outcome: 'suspended', state, descriptor: (error as unknown as { descriptor: SignalDescriptor }).descriptor, node, appendOnly: true };
           }
           throw error;
         }
         node = next(node);
       }
-      return { outcome: 'completed', state };
+      return { outcome: 'completed', state, appendOnly: true };
     },
   };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { deepFreeze } from '../internal/freeze.ts';
 import { checkClosure } from './closure.ts';
 import { bucketOf, categorize, DEFAULT_REPLY_TEMPLATES, replyFor, type ErrorBucket, type ReplyTemplates } from './errors.ts';
 import type { ChatGraph, ResumeRequest } from './graph.ts';
@@ -19,7 +20,7 @@ export interface ChatTurnCompleted {
   readonly outcome: 'completed';
   /** The messages this turn added (the tail past the pre-invoke history), all roles; may be empty. */
   readonly replies: readonly ChatMessage[];
-  /** The session state after the turn. */
+  /** The session state after the turn (a copy, made when read). */
   readonly finalState: ChatState;
   readonly dispatchPath: DispatchPath;
 }
@@ -61,6 +62,11 @@ export interface ChatHarnessOptions {
   readonly initialState?: Readonly<Record<string, unknown>>;
   /** Reply texts per bucket; default harness-chat §10's. */
   readonly replyTemplates?: ReplyTemplates;
+  /**
+   * How many sessions' last records the harness keeps in memory (least recently used first
+   * out); default 10,000. A kept session is not reloaded while the store's `version` matches.
+   */
+  readonly cacheSize?: number;
 }
 
 /** A chat harness. */
@@ -127,6 +133,15 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   const locks = new Map<string, Promise<unknown>>();
   const listeners = new Map<string, Set<ChatListener>>();
   const waiting = new Map<string, string>(); // signal id -> session id
+  const cacheSize = options.cacheSize ?? 10_000;
+  const cache = new Map<string, SessionRecord>(); // session id -> last record loaded or saved (frozen)
+
+  /** Keeps the last record of a session; a record loaded from the store is frozen first. */
+  function remember(sessionId: string, record: SessionRecord, loaded: boolean): void {
+    cache.delete(sessionId);
+    cache.set(sessionId, loaded ? deepFreeze(record) : record);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+  }
 
   function serialized<T>(sessionId: string, body: () => Promise<T>): Promise<T> {
     const previous = locks.get(sessionId) ?? Promise.resolve();
@@ -147,16 +162,45 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
 
   async function load(sessionId: string): Promise<SessionRecord | undefined> {
     try {
-      return await store.load(sessionId);
+      const cached = cache.get(sessionId);
+      if (cached !== undefined && store.version !== undefined && (await store.version(sessionId)) === cached.version) return cached;
+      cache.delete(sessionId);
+      const record = await store.load(sessionId);
+      if (record !== undefined) remember(sessionId, record, true);
+      return record;
     } catch (error) {
       throw new TurnError('session_load_failed', categorize(error).diagnostic);
     }
   }
 
-  async function save(sessionId: string, record: Omit<SessionRecord, 'version'>, version: number, path: DispatchPath): Promise<void> {
+  /**
+   * Saves a turn's record. `history` is the history the turn started from (frozen messages
+   * from the cache); when the new state keeps it as its prefix, only the new messages are
+   * frozen here and the store is told it may append.
+   */
+  async function save(
+    sessionId: string,
+    record: Omit<SessionRecord, 'version'>,
+    version: number,
+    path: DispatchPath,
+    history: readonly ChatMessage[],
+    appendOnly: boolean,
+  ): Promise<void> {
+    const { messages, ...fields } = record.state;
+    let kept = messages.length >= history.length;
+    for (let i = 0; kept && !appendOnly && i < history.length; i++) kept = messages[i] === history[i];
+    // Messages are frozen once, when a turn adds them. The array itself is not frozen (that
+    // costs O(history)); no caller ever holds it: finalState is a copy made on read, and a
+    // resumed graph gets a copy of the state.
+    for (let i = kept ? history.length : 0; i < messages.length; i++) deepFreeze(messages[i]);
+    deepFreeze(fields);
+    if (record.paused !== undefined) deepFreeze(record.paused);
+    if (record.openToolCalls !== undefined) deepFreeze(record.openToolCalls);
     try {
-      await store.save(sessionId, record, version);
+      const saved = await store.save(sessionId, record, version, kept && version > 0 ? { unchangedPrefix: history.length } : undefined);
+      remember(sessionId, { ...record, version: saved }, false);
     } catch (error) {
+      cache.delete(sessionId);
       const { category, diagnostic } = categorize(error);
       throw new TurnError(category === 'session_write_conflict' ? category : 'session_save_failed', diagnostic, path);
     }
@@ -186,13 +230,16 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     if (!closure.ok) return errored(closure.failureClass, closure.detail, path);
     const version = record?.version ?? 0;
     if (result.outcome === 'completed') {
-      await save(sessionId, { state: result.state }, version, path);
-      return { outcome: 'completed', replies: tail, finalState: result.state, dispatchPath: path };
+      await save(sessionId, { state: result.state }, version, path, record?.state.messages ?? [], result.appendOnly === true);
+      const finalState = result.state;
+      const outcome = { outcome: 'completed', replies: tail, dispatchPath: path } as Omit<ChatTurnCompleted, 'finalState'>;
+      Object.defineProperty(outcome, 'finalState', { enumerable: true, get: () => ({ ...finalState, messages: [...finalState.messages] }) });
+      return outcome as ChatTurnCompleted;
     }
     const paused = { invocationId, node: result.node, descriptor: result.descriptor };
     const next: Omit<SessionRecord, 'version'> =
       closure.openToolCalls.length > 0 ? { state: result.state, paused, openToolCalls: closure.openToolCalls } : { state: result.state, paused };
-    await save(sessionId, next, version, path);
+    await save(sessionId, next, version, path, record?.state.messages ?? [], result.appendOnly === true);
     waiting.set(result.descriptor.signal_id, sessionId);
     return { outcome: 'suspended', signalDescriptor: result.descriptor, pendingMessages: tail, invocationId, dispatchPath: path };
   }
@@ -265,7 +312,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
             waiting.delete(signalId);
             return errored('suspension_record_invalid', `no turn of session ${sessionId} is suspended on signal ${signalId}`, '3.3');
           }
-          const resumed = await runTurn(sessionId, record, record.state, record.state.messages.length, record.openToolCalls ?? [], [], '3.3', paused.invocationId, {
+          const state = { ...record.state, messages: [...record.state.messages] };
+          const resumed = await runTurn(sessionId, record, state, record.state.messages.length, record.openToolCalls ?? [], [], '3.3', paused.invocationId, {
             invocationId: paused.invocationId,
             node: paused.node,
             signalPayload: payload,

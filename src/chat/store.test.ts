@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChatHarness, InMemorySessionStore, SessionWriteConflict, sequentialGraph, type SessionStore } from './index.ts';
+import { createChatHarness, InMemorySessionStore, SessionWriteConflict, sequentialGraph, type ChatGraph, type SessionStore } from './index.ts';
 import { SqliteSessionStore } from './sqlite.ts';
 
 const stores: [string, () => SessionStore][] = [
@@ -33,6 +33,30 @@ describe.each(stores)('%s session store', (_name, make) => {
     expect((await store.load('s'))?.state.messages).toHaveLength(1);
   });
 
+  it('appends only new messages, and still saves a history a graph rewrote', async () => {
+    const store = make();
+    let rewrite = false;
+    const graph: ChatGraph = {
+      async invoke(state) {
+        if (rewrite) return { outcome: 'completed', state: { ...state, messages: [{ role: 'system', content: 'summary of earlier turns' }, ...state.messages.slice(-1)] } };
+        return sequentialGraph({ entry: 'n', nodes: { n: () => ({ messages: [{ role: 'assistant', content: 'ok' }] }) }, edges: [] }).invoke(state, { invocationId: 'i' });
+      },
+    };
+    const harness = createChatHarness({ graph, store });
+    for (let i = 0; i < 5; i++) await harness.send('s', { role: 'user', content: `m${i}` });
+    expect((await store.load('s'))?.state.messages).toHaveLength(10);
+    rewrite = true;
+    await harness.send('s', { role: 'user', content: 'last' });
+    expect((await store.load('s'))?.state.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it('ignores an unchangedPrefix hint that does not match what it stores', async () => {
+    const store = make();
+    await store.save('s', { state: { messages: [{ role: 'user', content: 'a' }] } }, 0);
+    await store.save('s', { state: { messages: [{ role: 'user', content: 'b' }, { role: 'user', content: 'c' }] } }, 1, { unchangedPrefix: 7 });
+    expect((await store.load('s'))?.state.messages.map((m) => (m as { content: string }).content)).toEqual(['b', 'c']);
+  });
+
   it('leaves the stored session byte-identical when a save fails inside the harness', async () => {
     const store = make();
     const graph = sequentialGraph({
@@ -60,7 +84,7 @@ describe('SqliteSessionStore', () => {
     second.close();
   });
 
-  it('refuses a table name that is not an identifier', () => {
-    expect(() => new SqliteSessionStore(':memory:', { table: 'x; DROP TABLE y' })).toThrow(TypeError);
+  it('refuses a table prefix that is not an identifier', () => {
+    expect(() => new SqliteSessionStore(':memory:', { tablePrefix: 'x; DROP TABLE y' })).toThrow(TypeError);
   });
 });

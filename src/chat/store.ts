@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { deepFreeze } from '../internal/freeze.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 
 /** A suspended turn waiting for its signal. */
@@ -54,20 +55,45 @@ export class SessionWriteConflict extends Error {
 /**
  * A session store. `save` is atomic: it writes the whole record or nothing, and refuses (with
  * {@link SessionWriteConflict}) when the stored version is not `expectedVersion` (0 for a new
- * session). Stores must not keep references to the records they are given or return.
+ * session). What a store returns must not change when a caller changes what it gave or got.
+ *
+ * Histories only grow, so a caller that knows it may say so: `hint.unchangedPrefix` is the
+ * number of leading messages that are exactly the stored messages of `expectedVersion`. A store
+ * may then write only the messages after them (it must ignore a hint that does not match its
+ * own message count). `version` lets the harness skip loading a session it already holds.
  */
 export interface SessionStore {
   /** Loads a session, or `undefined` when it does not exist. */
   load(sessionId: string): Promise<SessionRecord | undefined>;
   /** Saves a session; returns the new version (`expectedVersion + 1`). */
-  save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number): Promise<number>;
+  save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number, hint?: SaveHint): Promise<number>;
   /** Deletes a session; deleting a missing session is not an error. */
   delete(sessionId: string): Promise<void>;
+  /** The stored version (0 when the session does not exist), without loading the record. */
+  version?(sessionId: string): Promise<number>;
+}
+
+/** What a caller knows about a save (see {@link SessionStore}). */
+export interface SaveHint {
+  /** How many leading messages are unchanged since `expectedVersion`. */
+  readonly unchangedPrefix: number;
+}
+
+interface StoredSession {
+  version: number;
+  /** The store's own copies, frozen; shared with loads (they cannot change). */
+  messages: ChatMessage[];
+  rest: Omit<SessionRecord, 'version' | 'state'> & { state: Record<string, unknown> };
+}
+
+function deepFrozenCopy<T>(value: T): T {
+  return deepFreeze(structuredClone(value));
 }
 
 /**
- * The default store: sessions in memory, copied on the way in and out (`structuredClone`), so
- * no caller can change what is stored except through `save`.
+ * The default store: sessions in memory. Messages are copied once, on the save that adds them,
+ * and kept frozen; other state is copied on every save and load. A save whose history extends
+ * the previous one costs only its new messages.
  *
  * @example
  * ```ts
@@ -77,25 +103,40 @@ export interface SessionStore {
  * ```
  */
 export class InMemorySessionStore implements SessionStore {
-  private readonly records = new Map<string, SessionRecord>();
+  private readonly sessions = new Map<string, StoredSession>();
 
-  /** Loads a copy of the session record. */
+  /** Loads the session record (a new record object; messages are shared frozen copies). */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
-    const record = this.records.get(sessionId);
-    return record === undefined ? undefined : structuredClone(record);
+    const stored = this.sessions.get(sessionId);
+    if (stored === undefined) return undefined;
+    const rest = structuredClone(stored.rest);
+    return { ...rest, version: stored.version, state: { ...rest.state, messages: [...stored.messages] } };
   }
 
-  /** Saves a copy of the record when the stored version is `expectedVersion`. */
-  async save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number): Promise<number> {
-    const actual = this.records.get(sessionId)?.version ?? 0;
+  /** Saves the record when the stored version is `expectedVersion`. */
+  async save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number, hint?: SaveHint): Promise<number> {
+    const stored = this.sessions.get(sessionId);
+    const actual = stored?.version ?? 0;
     if (actual !== expectedVersion) throw new SessionWriteConflict(sessionId, expectedVersion, actual);
+    const { messages, ...fields } = record.state;
+    const { state: _state, ...others } = record;
+    const rest = structuredClone({ ...others, state: fields });
+    const append = stored !== undefined && hint !== undefined && hint.unchangedPrefix === stored.messages.length && messages.length >= hint.unchangedPrefix;
+    const added = messages.slice(append ? hint.unchangedPrefix : 0).map((m) => deepFrozenCopy(m));
+    const kept = append ? stored.messages : [];
+    kept.push(...added);
     const version = expectedVersion + 1;
-    this.records.set(sessionId, structuredClone({ ...record, version }));
+    this.sessions.set(sessionId, { version, messages: kept, rest });
     return version;
   }
 
   /** Deletes the session. */
   async delete(sessionId: string): Promise<void> {
-    this.records.delete(sessionId);
+    this.sessions.delete(sessionId);
+  }
+
+  /** The stored version, 0 for a missing session. */
+  async version(sessionId: string): Promise<number> {
+    return this.sessions.get(sessionId)?.version ?? 0;
   }
 }

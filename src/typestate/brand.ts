@@ -10,6 +10,8 @@
  * @module
  */
 
+export { deepFreeze } from '../internal/freeze.ts';
+
 declare const stateBrand: unique symbol;
 
 /** The names of the turn states, in chain order. Source: HARNESS-TYPESTATE §2. */
@@ -22,18 +24,6 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
 export type Branded<TState extends TurnStateName, TData> = TData & { readonly [stateBrand]: { readonly [K in TState]: true } };
 
 const minted = new WeakMap<object, TurnStateName>();
-
-/**
- * Freezes plain data (objects and arrays) all the way down, so evidence a state holds cannot be
- * edited after the check that minted it. Tool registries are passed over: they belong to the
- * caller and hold schemas.
- */
-export function deepFreeze<T>(value: T, skip?: object): T {
-  if (value === null || typeof value !== 'object' || value === skip || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key], skip);
-  return value;
-}
 
 /**
  * Freezes a value, records it as minted for `state`, and brands its type. Internal: only
