@@ -21,7 +21,16 @@ import { expectMinted } from '../typestate/states.ts';
 import type { ToolDefinitions } from '../typestate/tools.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 
-/** The error code of a `mutation: true` tool that `settle` refuses to run before `MutationReady`. */
+/**
+ * The error code of a `mutation: true` tool that `settle` refuses to run before `MutationReady`.
+ *
+ * @example
+ * ```ts
+ * import { MUTATION_NOT_ADMITTED, type ToolDefinitions, type ToolResult } from 'turngate';
+ * declare const result: ToolResult<ToolDefinitions>;
+ * const skipped = result.status === 'error' && result.error.errorCode === MUTATION_NOT_ADMITTED;
+ * ```
+ */
 export const MUTATION_NOT_ADMITTED = 'mutation_not_admitted';
 
 function envelopeOf(error: unknown): ToolErrorEnvelope {

@@ -68,6 +68,16 @@ export type JsonInputErrorCode = 'utf8_invalid' | 'json_syntax' | 'number_out_of
  * The error thrown for JSON text that premath's parser (serde_json) would refuse: invalid
  * UTF-8, a byte-order mark, syntax errors, lone surrogate escapes, trailing characters,
  * numbers too large for an f64, nesting deeper than 127 levels.
+ *
+ * @example
+ * ```ts
+ * import { JsonInputError, parseJson } from 'turngate';
+ * try {
+ *   parseJson('{"a": 1e400}');
+ * } catch (error) {
+ *   if (error instanceof JsonInputError) error.code; //=> 'number_out_of_range'
+ * }
+ * ```
  */
 export class JsonInputError extends Error {
   /** The kind of fault. */
@@ -102,6 +112,13 @@ const duplicateKeys = new WeakMap<object, Set<string>>();
  *
  * @param value - An object returned (or nested in a value returned) by {@link parseJson}.
  * @returns The repeated keys, or `undefined` when there were none.
+ *
+ * @example
+ * ```ts
+ * import { duplicateKeysOf, parseJson } from 'turngate';
+ * const value = parseJson('{"k": 1, "k": 2}') as object;
+ * duplicateKeysOf(value); //=> Set { 'k' }
+ * ```
  */
 export function duplicateKeysOf(value: object): ReadonlySet<string> | undefined {
   return duplicateKeys.get(value);

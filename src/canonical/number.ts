@@ -96,6 +96,14 @@ export function formatNumberLiteral(raw: string): string {
  * @param value - The number.
  * @returns The canonical text.
  * @throws {@link JsonInputError} (`number_out_of_range`) for non-finite numbers.
+ *
+ * @example
+ * ```ts
+ * import { formatJsonNumber, JsonNumber } from 'turngate';
+ * formatJsonNumber(1.5); //=> '1.5'
+ * formatJsonNumber(10n ** 20n); //=> '1e+20'
+ * formatJsonNumber(new JsonNumber('1.0')); //=> '1.0'
+ * ```
  */
 export function formatJsonNumber(value: number | bigint | JsonNumber): string {
   if (value instanceof JsonNumber) return formatNumberLiteral(value.raw);

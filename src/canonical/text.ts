@@ -116,6 +116,12 @@ const SURROGATE = /[\ud800-\udfff]/;
  *
  * @param values - The strings to sort; the array is sorted in place.
  * @returns The same array.
+ *
+ * @example
+ * ```ts
+ * import { sortUtf8 } from 'turngate';
+ * sortUtf8(['b', '\u{1F600}', '\uFF21', 'a']); //=> ['a', 'b', '\uFF21', '\u{1F600}']
+ * ```
  */
 export function sortUtf8<T extends string>(values: T[]): T[] {
   for (const value of values) {

@@ -38,6 +38,13 @@ const CALL_SPEC = {
  * @param tail - The turn's new messages, the inbound message included.
  * @param allowOpen - `true` for a suspending turn, which may leave calls open.
  * @returns The calls still open, or the first failure class with its detail.
+ *
+ * @example
+ * ```ts
+ * import { checkClosure } from 'turngate/chat';
+ * const check = checkClosure([], [{ role: 'assistant', content: [], tool_calls: [{ id: 'c1', name: 'search', arguments: {} }] }], false);
+ * check.ok; //=> false (tool.result_missing)
+ * ```
  */
 export function checkClosure(open: readonly ToolCall[], tail: readonly ChatMessage[], allowOpen: boolean): ClosureCheck {
   const calls: ToolCall[] = [...open];

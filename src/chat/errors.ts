@@ -13,6 +13,12 @@ export type ErrorBucket = 'session_terminating' | 'retryable_transient' | 'user_
  * and §10, sessions §10, suspension §9, llm-provider §7, and this library's closure check.
  * Where harness §7.2 calls `session_save_failed` transient "if transient", harness-chat §10.1
  * lists it as session-terminating; the chat table follows harness-chat.
+ *
+ * @example
+ * ```ts
+ * import { ERROR_BUCKETS } from 'turngate/chat';
+ * ERROR_BUCKETS.provider_rate_limit; //=> 'retryable_transient'
+ * ```
  */
 export const ERROR_BUCKETS = {
   // harness-chat §10.1 / harness §7.1 / sessions §10 / suspension §9 / harness §10
@@ -55,7 +61,15 @@ export const ERROR_BUCKETS = {
 /** A category named in {@link ERROR_BUCKETS}. */
 export type KnownErrorCategory = keyof typeof ERROR_BUCKETS;
 
-/** The bucket of a category no spec names: the graph failed in a way nobody classified; retrying may help. */
+/**
+ * The bucket of a category no spec names: the graph failed in a way nobody classified; retrying may help.
+ *
+ * @example
+ * ```ts
+ * import { bucketOf, UNKNOWN_CATEGORY_BUCKET } from 'turngate/chat';
+ * bucketOf('something_new') === UNKNOWN_CATEGORY_BUCKET; //=> true
+ * ```
+ */
 export const UNKNOWN_CATEGORY_BUCKET: ErrorBucket = 'retryable_transient';
 
 /**
@@ -80,7 +94,16 @@ export interface ReplyTemplates {
   readonly user_correctable: (diagnostic: string) => string;
 }
 
-/** The harness-chat §10 default replies. */
+/**
+ * The harness-chat §10 default replies.
+ *
+ * @example
+ * ```ts
+ * import { createChatHarness, DEFAULT_REPLY_TEMPLATES, type ChatGraph } from 'turngate/chat';
+ * declare const graph: ChatGraph;
+ * createChatHarness({ graph, replyTemplates: { ...DEFAULT_REPLY_TEMPLATES, retryable_transient: () => 'Un instant, je réessaie.' } });
+ * ```
+ */
 export const DEFAULT_REPLY_TEMPLATES: ReplyTemplates = {
   session_terminating: () => "This conversation can't continue. Please start a new one.",
   retryable_transient: () => 'I had trouble responding. Try again in a moment.',
@@ -113,7 +136,15 @@ export class ChatError extends Error {
   }
 }
 
-/** Reads a thrown value's category and diagnostic. */
+/**
+ * Reads a thrown value's category and diagnostic.
+ *
+ * @example
+ * ```ts
+ * import { categorize, ChatError } from 'turngate/chat';
+ * categorize(new ChatError('provider_unavailable', '503')); //=> { category: 'provider_unavailable', diagnostic: '503' }
+ * ```
+ */
 export function categorize(error: unknown): { category: string; diagnostic: string } {
   const e = error as { category?: unknown; message?: unknown } | null;
   const category = e !== null && typeof e === 'object' && typeof e.category === 'string' ? e.category : 'graph_error';
@@ -121,7 +152,15 @@ export function categorize(error: unknown): { category: string; diagnostic: stri
   return { category, diagnostic };
 }
 
-/** The system reply for a bucket. */
+/**
+ * The system reply for a bucket.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_REPLY_TEMPLATES, replyFor } from 'turngate/chat';
+ * replyFor('user_correctable', 'the image is too large', DEFAULT_REPLY_TEMPLATES).role; //=> 'system'
+ * ```
+ */
 export function replyFor(bucket: ErrorBucket, diagnostic: string, templates: ReplyTemplates): ChatMessage {
   const content = bucket === 'user_correctable' ? templates.user_correctable(diagnostic) : templates[bucket]();
   return { role: 'system', content };

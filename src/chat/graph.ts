@@ -38,7 +38,19 @@ export interface ChatGraph {
 
 const SUSPEND = Symbol('turngate.suspend');
 
-/** What a node calls to pause the turn (suspension §3): never returns. */
+/**
+ * What a node calls to pause the turn (suspension §3): never returns.
+ *
+ * @example
+ * ```ts
+ * import { sequentialGraph, suspend } from 'turngate/chat';
+ * sequentialGraph({
+ *   entry: 'gate',
+ *   nodes: { gate: (state) => (state['approved'] === true ? undefined : suspend({ signal_id: 'approval-1', metadata: { action: 'send_email' } })) },
+ *   edges: [],
+ * });
+ * ```
+ */
 export function suspend(descriptor: SignalDescriptor): never {
   throw { [SUSPEND]: true, descriptor };
 }
@@ -58,7 +70,15 @@ export interface SequentialGraphDefinition {
   readonly stateSchema?: StandardSchemaV1;
 }
 
-/** The node name that ends a run. */
+/**
+ * The node name that ends a run.
+ *
+ * @example
+ * ```ts
+ * import { END, sequentialGraph } from 'turngate/chat';
+ * sequentialGraph({ entry: 'a', nodes: { a: () => undefined }, edges: [{ from: 'a', to: END }] });
+ * ```
+ */
 export const END = 'END';
 
 function applyUpdate(state: ChatState, update: Partial<ChatState> | void): ChatState {

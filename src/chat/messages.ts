@@ -8,14 +8,41 @@ import * as v from 'valibot';
 
 const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
 
-/** A text block (llm-provider §3.1.1). */
+/**
+ * A text block (llm-provider §3.1.1).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { TextBlockSchema } from 'turngate/chat';
+ * v.is(TextBlockSchema, { type: 'text', text: 'hi' }); //=> true
+ * ```
+ */
 export const TextBlockSchema = v.object({ type: v.literal('text'), text: nonEmpty, signature: v.optional(v.string()) });
-/** An image source: a URL, or inline base64 bytes (llm-provider §3.1.3). */
+/**
+ * An image source: a URL, or inline base64 bytes (llm-provider §3.1.3).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ImageSourceSchema } from 'turngate/chat';
+ * v.is(ImageSourceSchema, { type: 'url', url: 'https://example.com/a.png' }); //=> true
+ * ```
+ */
 export const ImageSourceSchema = v.variant('type', [
   v.object({ type: v.literal('url'), url: nonEmpty }),
   v.object({ type: v.literal('inline'), base64_data: nonEmpty }),
 ]);
-/** An image block (llm-provider §3.1.2); `media_type` is required for inline sources. */
+/**
+ * An image block (llm-provider §3.1.2); `media_type` is required for inline sources.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ImageBlockSchema } from 'turngate/chat';
+ * v.is(ImageBlockSchema, { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0' } }); //=> false (needs media_type)
+ * ```
+ */
 export const ImageBlockSchema = v.pipe(
   v.object({
     type: v.literal('image'),
@@ -25,12 +52,39 @@ export const ImageBlockSchema = v.pipe(
   }),
   v.check((block) => block.source.type !== 'inline' || block.media_type !== undefined, 'an inline image needs media_type'),
 );
-/** A thinking block (llm-provider §3.1.4). */
+/**
+ * A thinking block (llm-provider §3.1.4).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ThinkingBlockSchema } from 'turngate/chat';
+ * v.is(ThinkingBlockSchema, { type: 'thinking', text: 'Let me check the order first.' }); //=> true
+ * ```
+ */
 export const ThinkingBlockSchema = v.object({ type: v.literal('thinking'), text: nonEmpty, signature: v.optional(v.string()) });
-/** A redacted thinking block (llm-provider §3.1.5). */
+/**
+ * A redacted thinking block (llm-provider §3.1.5).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { RedactedThinkingBlockSchema } from 'turngate/chat';
+ * v.is(RedactedThinkingBlockSchema, { type: 'redacted_thinking', data: 'EqQBCgIYAhIM' }); //=> true
+ * ```
+ */
 export const RedactedThinkingBlockSchema = v.object({ type: v.literal('redacted_thinking'), data: nonEmpty });
 
-/** A tool call on an assistant message (llm-provider §3): `id`, `name`, `arguments`. */
+/**
+ * A tool call on an assistant message (llm-provider §3): `id`, `name`, `arguments`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ToolCallSchema } from 'turngate/chat';
+ * v.is(ToolCallSchema, { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }); //=> true
+ * ```
+ */
 export const ToolCallSchema = v.object({
   id: nonEmpty,
   name: nonEmpty,
@@ -44,13 +98,38 @@ const assistantBlocks = v.pipe(
   v.minLength(1, 'expected at least one content block'),
 );
 
-/** A system message: non-empty string content. */
+/**
+ * A system message: non-empty string content.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { SystemMessageSchema } from 'turngate/chat';
+ * v.is(SystemMessageSchema, { role: 'system', content: '' }); //=> false (content must be non-empty)
+ * ```
+ */
 export const SystemMessageSchema = v.strictObject({ role: v.literal('system'), content: nonEmpty });
-/** A user message: a non-empty string, or text and image blocks. */
+/**
+ * A user message: a non-empty string, or text and image blocks.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { UserMessageSchema } from 'turngate/chat';
+ * v.is(UserMessageSchema, { role: 'user', content: [{ type: 'text', text: 'Hello' }] }); //=> true
+ * ```
+ */
 export const UserMessageSchema = v.strictObject({ role: v.literal('user'), content: v.union([nonEmpty, userBlocks]) });
 /**
  * An assistant message: text (string or text/thinking blocks), and/or `tool_calls`; content may
  * be empty (`''` or `[]`) only when `tool_calls` is non-empty.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { AssistantMessageSchema } from 'turngate/chat';
+ * v.is(AssistantMessageSchema, { role: 'assistant', content: [], tool_calls: [{ id: 'c', name: 'n', arguments: {} }] }); //=> true
+ * ```
  */
 export const AssistantMessageSchema = v.pipe(
   v.strictObject({
@@ -65,10 +144,28 @@ export const AssistantMessageSchema = v.pipe(
   }, 'an assistant message without tool_calls needs non-empty content'),
   v.check((m) => new Set((m.tool_calls ?? []).map((c) => c.id)).size === (m.tool_calls ?? []).length, 'tool call ids must be unique within the message'),
 );
-/** A tool message: string content answering the assistant tool call `tool_call_id`. */
+/**
+ * A tool message: string content answering the assistant tool call `tool_call_id`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ToolMessageSchema } from 'turngate/chat';
+ * v.is(ToolMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' }); //=> true
+ * ```
+ */
 export const ToolMessageSchema = v.strictObject({ role: v.literal('tool'), tool_call_id: nonEmpty, content: v.string() });
 
-/** Any chat message, discriminated on `role` (harness-chat §3; llm-provider §3). */
+/**
+ * Any chat message, discriminated on `role` (harness-chat §3; llm-provider §3).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ChatMessageSchema } from 'turngate/chat';
+ * const message = v.parse(ChatMessageSchema, { role: 'user', content: 'Hello' });
+ * ```
+ */
 export const ChatMessageSchema = v.variant('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
 
 /** A chat message. Wire field names as llm-provider §3 writes them. */
@@ -107,7 +204,15 @@ export function validateChatMessage(value: unknown): ChatMessageCheck {
   return { ok: false, diagnostic: path === null || what.startsWith(path) ? what : `${path}: ${what}` };
 }
 
-/** The text of a message's content: the string, or its text blocks joined by newlines. */
+/**
+ * The text of a message's content: the string, or its text blocks joined by newlines.
+ *
+ * @example
+ * ```ts
+ * import { messageText } from 'turngate/chat';
+ * messageText({ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'url', url: 'u' } }] }); //=> 'a'
+ * ```
+ */
 export function messageText(message: ChatMessage): string {
   const content = (message as { content?: unknown }).content;
   if (typeof content === 'string') return content;

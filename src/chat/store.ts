@@ -42,7 +42,17 @@ export interface SessionRecord {
   readonly openToolCalls?: readonly ToolCall[];
 }
 
-/** Thrown by `save` when the stored version is not the expected one. */
+/**
+ * Thrown by `save` when the stored version is not the expected one.
+ *
+ * @example
+ * ```ts
+ * import { InMemorySessionStore, SessionWriteConflict } from 'turngate/chat';
+ * const store = new InMemorySessionStore();
+ * await store.save('s', { state: { messages: [] } }, 0);
+ * await store.save('s', { state: { messages: [] } }, 0).catch((e: unknown) => e instanceof SessionWriteConflict); //=> true
+ * ```
+ */
 export class SessionWriteConflict extends Error {
   /** Always `session_write_conflict` (sessions §10). */
   readonly category = 'session_write_conflict';

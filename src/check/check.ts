@@ -280,6 +280,14 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
  * @param input - A decoded input (see {@link decodeJoinCheckInput}).
  * @returns The report.
  * @throws {@link EvidenceInputError} or {@link JsonInputError} as {@link normalizeEvidence}.
+ *
+ * @example
+ * ```ts
+ * import { checkDecoded, decodeJoinCheckInput } from 'turngate';
+ * declare const input: unknown;
+ * const decoded = decodeJoinCheckInput(input);
+ * if (decoded.ok) checkDecoded(decoded.value).result;
+ * ```
  */
 export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
   const normalized = normalizeEvidence(input.evidence);

@@ -6,13 +6,39 @@
 import type { Failure, FailureClass } from '../failures/index.ts';
 import type { DigestBundle, NormalizedEvidence } from '../normalize/index.ts';
 
-/** The witness kind of a join check. Source: premath `harness-join-check`. */
+/**
+ * The witness kind of a join check. Source: premath `harness-join-check`.
+ *
+ * @example
+ * ```ts
+ * import { JOIN_CHECK_WITNESS_KIND, type JoinCheckReport } from 'turngate';
+ * declare const report: JoinCheckReport;
+ * report.witness.witnessKind === JOIN_CHECK_WITNESS_KIND; //=> true
+ * ```
+ */
 export const JOIN_CHECK_WITNESS_KIND = 'premath.harness.join_check.v1';
 
-/** The governance profile claim id that gates the governance classes. Source: HARNESS-TYPESTATE §8. */
+/**
+ * The governance profile claim id that gates the governance classes. Source: HARNESS-TYPESTATE §8.
+ *
+ * @example
+ * ```ts
+ * import { GOVERNANCE_PROFILE_CLAIM_ID, joinCheck } from 'turngate';
+ * declare const evidence: unknown;
+ * joinCheck({ evidence, governanceProfile: { claimId: GOVERNANCE_PROFILE_CLAIM_ID, claimed: false } });
+ * ```
+ */
 export const GOVERNANCE_PROFILE_CLAIM_ID = 'profile.doctrine_inf_governance.v0';
 
-/** The stop reasons the protocol policy handles. Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1 (`protocolStatePolicy`). */
+/**
+ * The stop reasons the protocol policy handles. Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1 (`protocolStatePolicy`).
+ *
+ * @example
+ * ```ts
+ * import { HANDLED_STOP_REASONS } from 'turngate';
+ * HANDLED_STOP_REASONS.includes('end_turn'); //=> true
+ * ```
+ */
 export const HANDLED_STOP_REASONS = ['tool_use', 'pause_turn', 'max_tokens', 'end_turn'] as const;
 
 /**

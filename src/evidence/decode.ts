@@ -15,6 +15,14 @@ export type DecodeResult = { readonly ok: true; readonly value: JoinCheckInput }
  *
  * @param issue - A valibot issue.
  * @returns The dotted path, `''` at the root.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { issuePath, JoinCheckInputSchema } from 'turngate';
+ * const result = v.safeParse(JoinCheckInputSchema, { evidence: { toolRequests: [{}] } });
+ * if (!result.success) issuePath(result.issues[0]); //=> 'evidence.callSpec'
+ * ```
  */
 export function issuePath(issue: v.BaseIssue<unknown>): string {
   let out = '';

@@ -31,6 +31,15 @@ function rows<TSchema extends v.GenericSchema>(schema: TSchema) {
 /**
  * The `callSpec` row: the seed-000 §3.1 minimum binding fields. Every field is a required,
  * non-blank string.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { CallSpecInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(CallSpecInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
  */
 export const CallSpecInputSchema = struct('callSpec', {
   callId: text,
@@ -46,7 +55,18 @@ export const CallSpecInputSchema = struct('callSpec', {
   decompositionPolicyDigest: text,
 });
 
-/** A `toolRequests[]` row: one tool call the model asked for, keyed by `toolCallId`. */
+/**
+ * A `toolRequests[]` row: one tool call the model asked for, keyed by `toolCallId`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ToolRequestInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ToolRequestInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const ToolRequestInputSchema = struct('toolRequests[] row', {
   toolCallId: text,
   toolName: text,
@@ -59,6 +79,15 @@ export const ToolRequestInputSchema = struct('toolRequests[] row', {
  * A `toolResults[]` row: the terminal result of one tool call. An error row carries the
  * machine-readable envelope (`errorCode`, `retryable`, `errorMessage`) directly or inside
  * `rawError` (`errorCode`/`code`, `retryable`, `errorMessage`/`message`).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ToolResultInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ToolResultInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
  */
 export const ToolResultInputSchema = struct('toolResults[] row', {
   toolCallId: text,
@@ -75,6 +104,15 @@ export const ToolResultInputSchema = struct('toolResults[] row', {
  * A `toolUse[]` row: what the turn did with one terminal result. `reasonCode` (a non-blank
  * string) is read only for seed 001's `discarded_with_reason` (where it is required) and `retry_scheduled`; on other
  * dispositions it is ignored, as premath ignores unknown fields.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ToolUseInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ToolUseInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
  */
 export const ToolUseInputSchema = struct('toolUse[] row', {
   toolCallId: text,
@@ -83,20 +121,53 @@ export const ToolUseInputSchema = struct('toolUse[] row', {
   reasonCode: anyJson,
 });
 
-/** The `protocolState` row: the provider stop reason and whether the loop may continue. */
+/**
+ * The `protocolState` row: the provider stop reason and whether the loop may continue.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ProtocolStateInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ProtocolStateInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const ProtocolStateInputSchema = struct('protocolState', {
   stopReason: text,
   continuationAllowed: defaultBool,
 });
 
-/** The optional `handoff` packet: transfer target, required artifacts, return path. */
+/**
+ * The optional `handoff` packet: transfer target, required artifacts, return path.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { HandoffInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(HandoffInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const HandoffInputSchema = struct('handoff', {
   target: text,
   requiredArtifactRefs: textList,
   returnPathRef: optionalText,
 });
 
-/** A `toolRender[]` row: the dual rendering of one tool result (operator + model-facing). */
+/**
+ * A `toolRender[]` row: the dual rendering of one tool result (operator + model-facing).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ToolRenderInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ToolRenderInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const ToolRenderInputSchema = struct('toolRender[] row', {
   toolCallId: text,
   operatorPayloadDigest: text,
@@ -105,14 +176,36 @@ export const ToolRenderInputSchema = struct('toolRender[] row', {
   policyDigest: text,
 });
 
-/** A `reminderQueue[]` row: one reduced reminder queue. */
+/**
+ * A `reminderQueue[]` row: one reduced reminder queue.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ReminderQueueInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ReminderQueueInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const ReminderQueueInputSchema = struct('reminderQueue[] row', {
   queueId: text,
   reducedDigest: text,
   policyDigest: text,
 });
 
-/** A `stateViews[]` row: one conversation-state view used for stop/continue decisions. */
+/**
+ * A `stateViews[]` row: one conversation-state view used for stop/continue decisions.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { StateViewInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(StateViewInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const StateViewInputSchema = struct('stateViews[] row', {
   viewId: text,
   viewDigest: text,
@@ -120,7 +213,18 @@ export const StateViewInputSchema = struct('stateViews[] row', {
   sourceRefs: textList,
 });
 
-/** The `evidence` object of one turn (HARNESS-TYPESTATE §3.2). */
+/**
+ * The `evidence` object of one turn (HARNESS-TYPESTATE §3.2).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { EvidenceInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(EvidenceInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const EvidenceInputSchema = struct('evidence', {
   callSpec: CallSpecInputSchema,
   toolRequests: rows(ToolRequestInputSchema),
@@ -135,7 +239,18 @@ export const EvidenceInputSchema = struct('evidence', {
   trajectoryRefs: textList,
 });
 
-/** The governance policy provenance of a claimed governance profile. */
+/**
+ * The governance policy provenance of a claimed governance profile.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { PolicyProvenanceInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(PolicyProvenanceInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const PolicyProvenanceInputSchema = struct('policyProvenance', {
   pinned: v.boolean(),
   packageRef: optionalText,
@@ -143,39 +258,105 @@ export const PolicyProvenanceInputSchema = struct('policyProvenance', {
   boundDigest: optionalText,
 });
 
-/** The optional `governanceProfile` block (claim `profile.doctrine_inf_governance.v0`). */
+/**
+ * The optional `governanceProfile` block (claim `profile.doctrine_inf_governance.v0`).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { GovernanceProfileInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(GovernanceProfileInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const GovernanceProfileInputSchema = struct('governanceProfile', {
   claimId: optionalText,
   claimed: v.boolean(),
   policyProvenance: v.optional(v.nullable(PolicyProvenanceInputSchema)),
 });
 
-/** The optional `protocolConstraints` block. */
+/**
+ * The optional `protocolConstraints` block.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { ProtocolConstraintsInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(ProtocolConstraintsInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const ProtocolConstraintsInputSchema = struct('protocolConstraints', {
   parallelTransportOrderValid: optionalBool,
 });
 
-/** The optional `handoffConstraints` block: required artifacts, allowed targets, return path. */
+/**
+ * The optional `handoffConstraints` block: required artifacts, allowed targets, return path.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { HandoffConstraintsInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(HandoffConstraintsInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const HandoffConstraintsInputSchema = struct('handoffConstraints', {
   requiredArtifactRefs: textList,
   allowedTargets: textList,
   requireReturnPath: defaultBool,
 });
 
-/** The optional `truncationConstraints` block. */
+/**
+ * The optional `truncationConstraints` block.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { TruncationConstraintsInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(TruncationConstraintsInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const TruncationConstraintsInputSchema = struct('truncationConstraints', {
   required: defaultBool,
   valid: defaultBool,
 });
 
-/** The optional `decompositionConstraints` block. */
+/**
+ * The optional `decompositionConstraints` block.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { DecompositionConstraintsInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(DecompositionConstraintsInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const DecompositionConstraintsInputSchema = struct('decompositionConstraints', {
   admissible: optionalBool,
   expectedExecutionPattern: optionalText,
   expectedPolicyDigest: optionalText,
 });
 
-/** The whole `harness-join-check` input: evidence plus optional constraint blocks. */
+/**
+ * The whole `harness-join-check` input: evidence plus optional constraint blocks.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { JoinCheckInputSchema } from 'turngate';
+ * declare const wire: unknown;
+ * const row = v.safeParse(JoinCheckInputSchema, wire);
+ * if (row.success) row.output;
+ * ```
+ */
 export const JoinCheckInputSchema = struct('join-check input', {
   evidence: EvidenceInputSchema,
   governanceProfile: v.optional(v.nullable(GovernanceProfileInputSchema)),

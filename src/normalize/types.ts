@@ -6,7 +6,16 @@
  * @module
  */
 
-/** The normalization kind string. Source: HARNESS-TYPESTATE §4. */
+/**
+ * The normalization kind string. Source: HARNESS-TYPESTATE §4.
+ *
+ * @example
+ * ```ts
+ * import { NORMALIZED_KIND, type JoinCheckReport } from 'turngate';
+ * declare const report: JoinCheckReport;
+ * report.normalized.kind === NORMALIZED_KIND; //=> true
+ * ```
+ */
 export const NORMALIZED_KIND = 'premath.harness.typestate_normalized.v1';
 
 /** The seed-000 §3.1 CallSpec binding fields, trimmed; `actionMode` and `executionPattern` lowercased. */
@@ -83,7 +92,15 @@ export type ToolUseDisposition =
   | 'discarded_with_reason'
   | 'retry_scheduled';
 
-/** The dispositions accepted in `toolUse[].disposition`, premath's first. */
+/**
+ * The dispositions accepted in `toolUse[].disposition`, premath's first.
+ *
+ * @example
+ * ```ts
+ * import { TOOL_USE_DISPOSITIONS } from 'turngate';
+ * TOOL_USE_DISPOSITIONS.includes('retry_scheduled'); //=> true
+ * ```
+ */
 export const TOOL_USE_DISPOSITIONS: readonly ToolUseDisposition[] = [
   'consumed',
   'observed',

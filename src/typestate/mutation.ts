@@ -188,6 +188,16 @@ const spent = new WeakSet<object>();
  * @returns The validated output and the witness.
  * @throws {@link TypestateError} as {@link performMutation}; `TypeError` when the tool is not a
  *   mutation tool or the input or output fails its schema (the effect does not run on bad input).
+ *
+ * @example
+ * ```ts
+ * import { performMutationTool, type MutationReady, type ToolRegistry } from 'turngate';
+ * import type * as v from 'valibot';
+ * type Tools = { 'issues.update': { input: v.ObjectSchema<{ id: v.StringSchema<undefined> }, undefined>; output: v.ObjectSchema<{ ok: v.BooleanSchema<undefined> }, undefined>; mutation: true } };
+ * declare const ready: MutationReady<Tools>;
+ * declare const tools: ToolRegistry<Tools>;
+ * const { value } = await performMutationTool(ready, tools, 'issues.update', { id: 'BILL-7' }, async () => ({ ok: true }));
+ * ```
  */
 export async function performMutationTool<TTools extends ToolDefinitions, TName extends ToolName<TTools>>(
   ready: MutationReady<TTools>,

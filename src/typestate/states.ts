@@ -319,6 +319,16 @@ function validateRequests<TTools extends ToolDefinitions>(
  * @param requests - The requested calls.
  * @returns `ToolRequests`, or failures.
  * @throws {@link TypestateError} when `spec` was not minted by {@link callSpec}.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, requestTools, type CallSpec } from 'turngate';
+ * declare const spec: CallSpec;
+ * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } });
+ * const requests = requestTools(spec, tools, [{ toolCallId: 'toolu_01', toolName: 'fs.read', input: { path: 'README.md' } }]);
+ * if (!requests.ok) requests.failures.map((f) => f.class);
+ * ```
  */
 export function requestTools<TTools extends ToolDefinitions>(
   spec: CallSpec,
@@ -343,6 +353,18 @@ export function requestTools<TTools extends ToolDefinitions>(
  * @param text - The model's text action.
  * @returns `ToolRequests`, or failures.
  * @throws {@link TypestateError} when `spec` was not minted by {@link callSpec}.
+ *
+ * @example
+ * ```ts
+ * import { adaptText, type CallSpec, type ToolRegistry } from 'turngate';
+ * declare const textSpec: CallSpec<'text'>;
+ * declare const tools: ToolRegistry;
+ * const profile = {
+ *   profileId: 'read-tag.v1',
+ *   parse: (text: string) => [...text.matchAll(/<read id="(\w+)">([^<]*)<\/read>/g)].map((m) => ({ toolCallId: m[1] ?? '', toolName: 'fs.read', input: { path: m[2] } })),
+ * };
+ * adaptText(textSpec, tools, profile, 'Let me look: <read id="t1">README.md</read>');
+ * ```
  */
 export function adaptText<TTools extends ToolDefinitions>(
   spec: CallSpec,
@@ -375,6 +397,16 @@ export function adaptText<TTools extends ToolDefinitions>(
  * @param results - One result per call answered so far.
  * @returns `ToolResults`, or failures.
  * @throws {@link TypestateError} when `requests` was not minted by {@link requestTools}.
+ *
+ * @example
+ * ```ts
+ * import { recordResults, type ToolRequests } from 'turngate';
+ * declare const requests: ToolRequests;
+ * recordResults(requests, [
+ *   { toolCallId: 'toolu_01', status: 'ok', output: { text: '# turngate' } },
+ *   { toolCallId: 'toolu_02', status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'no answer in 5 s' } },
+ * ]);
+ * ```
  */
 export function recordResults<TTools extends ToolDefinitions>(
   requests: ToolRequests<TTools>,
@@ -424,6 +456,16 @@ export function recordResults<TTools extends ToolDefinitions>(
  * @param uses - The dispositions.
  * @returns `ToolUse`, or failures.
  * @throws {@link TypestateError} when `results` was not minted by {@link recordResults}.
+ *
+ * @example
+ * ```ts
+ * import { recordUse, type ToolResults } from 'turngate';
+ * declare const results: ToolResults;
+ * recordUse(results, [
+ *   { toolCallId: 'toolu_01', disposition: 'consumed', evidence: { summaryRef: 'summary://turn-1' } },
+ *   { toolCallId: 'toolu_02', disposition: 'discarded_with_reason', reasonCode: 'stale' },
+ * ]);
+ * ```
  */
 export function recordUse<TTools extends ToolDefinitions>(results: ToolResults<TTools>, uses: readonly ToolUseInputRow[]): Result<ToolUse<TTools>> {
   expectMinted(results, 'ToolResults');
@@ -463,6 +505,14 @@ export function recordUse<TTools extends ToolDefinitions>(results: ToolResults<T
  *   `stateViews`, `handoff`, `sessionRefs`, `trajectoryRefs`) plus optional constraint blocks.
  * @returns `JoinClosed`, or the report's failures.
  * @throws {@link TypestateError} when `use` was not minted by {@link recordUse}.
+ *
+ * @example
+ * ```ts
+ * import { closeJoin, type ToolUse } from 'turngate';
+ * declare const use: ToolUse;
+ * const closed = closeJoin(use, { protocolState: { stopReason: 'end_turn' }, sessionRefs: ['session://1'], trajectoryRefs: ['trajectory://1/1'] });
+ * if (!closed.ok) closed.failures.map((f) => `${f.class} ${f.ids?.join(',') ?? ''}`);
+ * ```
  */
 export function closeJoin<TTools extends ToolDefinitions>(use: ToolUse<TTools>, context: CloseContext): Result<JoinClosed<TTools>> {
   expectMinted(use, 'ToolUse');

@@ -96,6 +96,13 @@ export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { rea
  * @param schema - The schema.
  * @param value - The value.
  * @returns The parsed value, or the issues. An asynchronous schema is reported as an issue.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { validateWith } from 'turngate';
+ * validateWith(v.object({ path: v.string() }), { path: 3 }).ok; //=> false
+ * ```
  */
 export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
   const result = schema['~standard'].validate(value);
@@ -117,6 +124,12 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
  *
  * @param issues - The issues from {@link validateWith}.
  * @returns The line.
+ *
+ * @example
+ * ```ts
+ * import { formatIssues } from 'turngate';
+ * formatIssues([{ path: 'path', message: 'Invalid type' }]); //=> 'path: Invalid type'
+ * ```
  */
 export function formatIssues(issues: readonly SchemaIssue[]): string {
   return issues.map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
