@@ -82,7 +82,15 @@ export async function settle<TTools extends ToolDefinitions>(
   return recordResults(requests, results);
 }
 
-/** A decision about one result: a disposition, or a disposition with reason code and evidence. */
+/**
+ * A decision about one result: a disposition, or a disposition with reason code and evidence.
+ *
+ * @example
+ * ```ts
+ * import type { UseDecision } from 'turngate';
+ * const decisions: UseDecision[] = ['observed', { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } }];
+ * ```
+ */
 export type UseDecision = ToolUseDisposition | Omit<ToolUseInputRow, 'toolCallId'>;
 
 /**

@@ -29,6 +29,13 @@ import type { ToolDefinitions, ToolInput, ToolName, ToolOutput, ToolRegistry } f
 /**
  * The type of `.close` on a turn whose join is open: not callable, and its name carries the
  * failure class and the ids, e.g. `JoinIncomplete<'tool.result_missing', 'tc-2'>`.
+ *
+ * @example
+ * ```ts
+ * import type { JoinIncomplete } from 'turngate';
+ * // What the editor shows for .close on a turn whose call tc-2 has no result:
+ * type Shown = JoinIncomplete<'tool.result_missing', 'tc-2'>;
+ * ```
  */
 export interface JoinIncomplete<TFailureClass extends FailureClass, TIds extends string> {
   /** The failure class `close` would fail with. */
@@ -37,21 +44,53 @@ export interface JoinIncomplete<TFailureClass extends FailureClass, TIds extends
   readonly ids: TIds;
 }
 
-/** The type of a builder method that the turn's action mode forbids: not callable, it says why. */
+/**
+ * The type of a builder method that the turn's action mode forbids: not callable, it says why.
+ *
+ * @example
+ * ```ts
+ * import type { TurnMisuse } from 'turngate';
+ * type Shown = TurnMisuse<'json mode: one tool invocation per action (tool.parallel_policy_violation)'>;
+ * ```
+ */
 export interface TurnMisuse<TMessage extends string> {
   /** Why this call is not allowed. */
   readonly 'not allowed': TMessage;
 }
 
-/** The outcome of one tool call as the builder takes it: the tool's typed output, or an error envelope. */
+/**
+ * The outcome of one tool call as the builder takes it: the tool's typed output, or an error envelope.
+ *
+ * @example
+ * ```ts
+ * import type { ResultOutcome, ToolDefinitions } from 'turngate';
+ * const failed: ResultOutcome<ToolDefinitions, string> = { status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'slow' } };
+ * ```
+ */
 export type ResultOutcome<TTools extends ToolDefinitions, TName extends ToolName<TTools>> =
   | { readonly status: 'ok'; readonly output: ToolOutput<TTools, TName> }
   | { readonly status: 'error'; readonly error: ToolErrorEnvelope };
 
-/** The message a `.result` for an unrequested id shows. */
+/**
+ * The message a `.result` for an unrequested id shows.
+ *
+ * @example
+ * ```ts
+ * import type { ResultOrphanMessage } from 'turngate';
+ * type Example = ResultOrphanMessage<never>;
+ * ```
+ */
 export type ResultOrphanMessage<TId extends string> = `tool.result_orphan: ${TId} was never requested`;
 
-/** The message a `.use` for an id without a result shows. */
+/**
+ * The message a `.use` for an id without a result shows.
+ *
+ * @example
+ * ```ts
+ * import type { UseWithoutResultMessage } from 'turngate';
+ * type Example = UseWithoutResultMessage<never>;
+ * ```
+ */
 export type UseWithoutResultMessage<TId extends string> = `tool.use_without_result: ${TId} has no result`;
 
 type RequestMethod<
@@ -86,6 +125,15 @@ type CloseMethod<TTools extends ToolDefinitions, TRequested extends string, TRes
  * - `use(id, disposition, evidence?)`: only an id with a result (else `tool.use_without_result`).
  * - `close(context)`: callable only when requested = resulted = used; otherwise its type is
  *   `JoinIncomplete<'tool.result_missing' | 'tool.use_missing', ids>`.
+ *
+ * @example
+ * ```ts
+ * import type { CallSpec, ToolRegistry, TurnBuilder } from 'turngate';
+ * import { turn } from 'turngate';
+ * declare const spec: CallSpec<'code'>;
+ * declare const tools: ToolRegistry;
+ * const builder: TurnBuilder<ToolRegistry['definitions'], 'code', {}, never, never> = turn(spec, tools);
+ * ```
  */
 export interface TurnBuilder<
   TTools extends ToolDefinitions,

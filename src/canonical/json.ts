@@ -50,6 +50,13 @@ const NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * A JSON value as this library reads and digests it: a parsed number is a {@link JsonNumber};
  * values built in code may also use `number` (read as the literal `JSON.stringify` writes for
  * it) and `bigint` (an integer).
+ *
+ * @example
+ * ```ts
+ * import { canonicalJson, JsonNumber, type JsonValue } from 'turngate';
+ * const payload: JsonValue = { big: new JsonNumber('18446744073709551615'), ratio: 0.5, tags: ['a'] };
+ * canonicalJson(payload); //=> '{"big":18446744073709551615,"ratio":0.5,"tags":["a"]}'
+ * ```
  */
 export type JsonValue =
   | null
@@ -61,7 +68,16 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue };
 
-/** The machine-readable kind of a {@link JsonInputError}. */
+/**
+ * The machine-readable kind of a {@link JsonInputError}.
+ *
+ * @example
+ * ```ts
+ * import type { JsonInputErrorCode } from 'turngate';
+ * declare const value: JsonInputErrorCode;
+ * void value;
+ * ```
+ */
 export type JsonInputErrorCode = 'utf8_invalid' | 'json_syntax' | 'number_out_of_range' | 'depth_exceeded';
 
 /**

@@ -9,7 +9,16 @@ import { decodeJoinCheckInput } from '../evidence/index.ts';
 import type { FailureClass } from '../failures/index.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 
-/** The outcome of a closure check over a turn. */
+/**
+ * The outcome of a closure check over a turn.
+ *
+ * @example
+ * ```ts
+ * import type { ClosureCheck } from 'turngate/chat';
+ * declare const value: ClosureCheck;
+ * void value;
+ * ```
+ */
 export type ClosureCheck =
   | { readonly ok: true; readonly openToolCalls: readonly ToolCall[] }
   | { readonly ok: false; readonly failureClass: FailureClass; readonly detail: string };

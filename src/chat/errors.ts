@@ -5,7 +5,15 @@
  */
 import type { ChatMessage } from './messages.ts';
 
-/** The three error buckets of harness §7. */
+/**
+ * The three error buckets of harness §7.
+ *
+ * @example
+ * ```ts
+ * import { bucketOf, type ErrorBucket } from 'turngate/chat';
+ * const bucket: ErrorBucket = bucketOf('provider_invalid_request'); //=> 'user_correctable'
+ * ```
+ */
 export type ErrorBucket = 'session_terminating' | 'retryable_transient' | 'user_correctable';
 
 /**
@@ -58,7 +66,16 @@ export const ERROR_BUCKETS = {
   'tool.schema_invalid': 'retryable_transient',
 } as const satisfies Record<string, ErrorBucket>;
 
-/** A category named in {@link ERROR_BUCKETS}. */
+/**
+ * A category named in {@link ERROR_BUCKETS}.
+ *
+ * @example
+ * ```ts
+ * import type { KnownErrorCategory } from 'turngate/chat';
+ * declare const value: KnownErrorCategory;
+ * void value;
+ * ```
+ */
 export type KnownErrorCategory = keyof typeof ERROR_BUCKETS;
 
 /**
@@ -87,7 +104,19 @@ export function bucketOf(category: string): ErrorBucket {
   return Object.hasOwn(ERROR_BUCKETS, category) ? ERROR_BUCKETS[category as KnownErrorCategory] : UNKNOWN_CATEGORY_BUCKET;
 }
 
-/** Reply texts per bucket. `user_correctable` receives the upstream diagnostic. */
+/**
+ * Reply texts per bucket. `user_correctable` receives the upstream diagnostic.
+ *
+ * @example
+ * ```ts
+ * import type { ReplyTemplates } from 'turngate/chat';
+ * const fr: ReplyTemplates = {
+ *   session_terminating: () => 'Cette conversation ne peut pas continuer.',
+ *   retryable_transient: () => 'Réessayez dans un instant.',
+ *   user_correctable: (d) => `Demande impossible : ${d}. Modifiez votre message.`,
+ * };
+ * ```
+ */
 export interface ReplyTemplates {
   readonly session_terminating: () => string;
   readonly retryable_transient: () => string;

@@ -8,7 +8,16 @@ import { validateWith, formatIssues } from '../typestate/tools.ts';
 import { ChatError } from './errors.ts';
 import type { ChatState, SignalDescriptor } from './store.ts';
 
-/** How a resumed invocation continues. */
+/**
+ * How a resumed invocation continues.
+ *
+ * @example
+ * ```ts
+ * import type { ResumeRequest } from 'turngate/chat';
+ * declare const value: ResumeRequest;
+ * value.invocationId;
+ * ```
+ */
 export interface ResumeRequest {
   /** The paused invocation's id. */
   readonly invocationId: string;
@@ -22,6 +31,13 @@ export interface ResumeRequest {
  * What one graph invocation returns; errors are thrown with a `category`. `appendOnly: true`
  * promises that `state.messages` begins with the invoked state's messages, unchanged (the append
  * reducer); the harness then need not compare the history to save only the new messages.
+ *
+ * @example
+ * ```ts
+ * import type { GraphOutcome } from 'turngate/chat';
+ * declare const value: GraphOutcome;
+ * void value;
+ * ```
  */
 export type GraphOutcome =
   | { readonly outcome: 'completed'; readonly state: ChatState; readonly appendOnly?: boolean }
@@ -31,6 +47,16 @@ export type GraphOutcome =
  * A chat graph: `invoke(state, { invocationId, resume? })` runs one invocation over the session
  * state and returns `completed` or `suspended`; it throws a categorized error (`{ category }`,
  * e.g. {@link ChatError}) on failure.
+ *
+ * @example
+ * ```ts
+ * import type { ChatGraph } from 'turngate/chat';
+ * const graph: ChatGraph = {
+ *   async invoke(state) {
+ *     return { outcome: 'completed', state: { ...state, messages: [...state.messages, { role: 'assistant', content: 'ok' }] }, appendOnly: true };
+ *   },
+ * };
+ * ```
  */
 export interface ChatGraph {
   invoke(state: ChatState, options: { readonly invocationId: string; readonly resume?: ResumeRequest }): Promise<GraphOutcome>;
@@ -55,10 +81,27 @@ export function suspend(descriptor: SignalDescriptor): never {
   throw { [SUSPEND]: true, descriptor };
 }
 
-/** A node: reads the state, returns a partial update (or nothing), or calls {@link suspend}. */
+/**
+ * A node: reads the state, returns a partial update (or nothing), or calls {@link suspend}.
+ *
+ * @example
+ * ```ts
+ * import type { ChatNode } from 'turngate/chat';
+ * const reply: ChatNode = (state) => ({ messages: [{ role: 'assistant', content: `You said ${state.messages.length} things.` }] });
+ * ```
+ */
 export type ChatNode = (state: ChatState) => Partial<ChatState> | void | Promise<Partial<ChatState> | void>;
 
-/** The definition of a sequential graph. */
+/**
+ * The definition of a sequential graph.
+ *
+ * @example
+ * ```ts
+ * import type { SequentialGraphDefinition } from 'turngate/chat';
+ * declare const value: SequentialGraphDefinition;
+ * value.entry;
+ * ```
+ */
 export interface SequentialGraphDefinition {
   /** The first node. */
   readonly entry: string;

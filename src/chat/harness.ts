@@ -12,10 +12,28 @@ import type { ChatGraph, ResumeRequest } from './graph.ts';
 import { validateChatMessage, type ChatMessage, type ToolCall } from './messages.ts';
 import { InMemorySessionStore, type ChatState, type SessionRecord, type SessionStore, type SignalDescriptor } from './store.ts';
 
-/** The inbound dispatch path of a turn (harness §3): 3.1 new session, 3.2 existing, 3.3 signal-resume. */
+/**
+ * The inbound dispatch path of a turn (harness §3): 3.1 new session, 3.2 existing, 3.3 signal-resume.
+ *
+ * @example
+ * ```ts
+ * import type { DispatchPath } from 'turngate/chat';
+ * declare const value: DispatchPath;
+ * void value;
+ * ```
+ */
 export type DispatchPath = '3.1' | '3.2' | '3.3';
 
-/** A turn that completed: its new messages, in execution order. */
+/**
+ * A turn that completed: its new messages, in execution order.
+ *
+ * @example
+ * ```ts
+ * import type { ChatTurnCompleted } from 'turngate/chat';
+ * declare const value: ChatTurnCompleted;
+ * value.outcome;
+ * ```
+ */
 export interface ChatTurnCompleted {
   readonly outcome: 'completed';
   /** The messages this turn added (the tail past the pre-invoke history), all roles; may be empty. */
@@ -25,7 +43,16 @@ export interface ChatTurnCompleted {
   readonly dispatchPath: DispatchPath;
 }
 
-/** A turn that errored: the bucket, the category, and a system reply for the user. */
+/**
+ * A turn that errored: the bucket, the category, and a system reply for the user.
+ *
+ * @example
+ * ```ts
+ * import type { ChatTurnErrored } from 'turngate/chat';
+ * declare const value: ChatTurnErrored;
+ * value.outcome;
+ * ```
+ */
 export interface ChatTurnErrored {
   readonly outcome: 'errored';
   readonly errorBucket: ErrorBucket;
@@ -36,7 +63,16 @@ export interface ChatTurnErrored {
   readonly dispatchPath?: DispatchPath;
 }
 
-/** A turn that suspended: the descriptor, the pending messages, the paused invocation. */
+/**
+ * A turn that suspended: the descriptor, the pending messages, the paused invocation.
+ *
+ * @example
+ * ```ts
+ * import type { ChatTurnSuspended } from 'turngate/chat';
+ * declare const value: ChatTurnSuspended;
+ * value.outcome;
+ * ```
+ */
 export interface ChatTurnSuspended {
   readonly outcome: 'suspended';
   readonly signalDescriptor: SignalDescriptor;
@@ -46,13 +82,47 @@ export interface ChatTurnSuspended {
   readonly dispatchPath: DispatchPath;
 }
 
-/** The outcome of `send()` (harness-chat §5.2), discriminated on `outcome`. */
+/**
+ * The outcome of `send()` (harness-chat §5.2), discriminated on `outcome`.
+ *
+ * @example
+ * ```ts
+ * import { match } from 'ts-pattern';
+ * import type { ChatTurnOutcome } from 'turngate/chat';
+ * declare const outcome: ChatTurnOutcome;
+ * match(outcome)
+ *   .with({ outcome: 'completed' }, (o) => o.replies.length)
+ *   .with({ outcome: 'suspended' }, (o) => o.pendingMessages.length)
+ *   .with({ outcome: 'errored' }, () => 0)
+ *   .exhaustive();
+ * ```
+ */
 export type ChatTurnOutcome = ChatTurnCompleted | ChatTurnErrored | ChatTurnSuspended;
 
-/** A subscribed listener: receives each resumed turn's `completed` or `errored` outcome. */
+/**
+ * A subscribed listener: receives each resumed turn's `completed` or `errored` outcome.
+ *
+ * @example
+ * ```ts
+ * import type { ChatListener } from 'turngate/chat';
+ * const listener: ChatListener = (outcome) => {
+ *   if (outcome.outcome === 'completed') console.log(outcome.replies);
+ * };
+ * ```
+ */
 export type ChatListener = (outcome: ChatTurnCompleted | ChatTurnErrored) => void;
 
-/** Options of {@link createChatHarness}. */
+/**
+ * Options of {@link createChatHarness}.
+ *
+ * @example
+ * ```ts
+ * import { createChatHarness, InMemorySessionStore, type ChatGraph, type ChatHarnessOptions } from 'turngate/chat';
+ * declare const graph: ChatGraph;
+ * const options: ChatHarnessOptions = { graph, store: new InMemorySessionStore(), initialState: { approved: false }, cacheSize: 1000 };
+ * createChatHarness(options);
+ * ```
+ */
 export interface ChatHarnessOptions {
   /** The graph each turn invokes. */
   readonly graph: ChatGraph;
@@ -69,7 +139,18 @@ export interface ChatHarnessOptions {
   readonly cacheSize?: number;
 }
 
-/** A chat harness. */
+/**
+ * A chat harness.
+ *
+ * @example
+ * ```ts
+ * import type { ChatHarness } from 'turngate/chat';
+ * declare const harness: ChatHarness;
+ * const stop = harness.subscribe('conv-1', (outcome) => console.log(outcome.outcome));
+ * await harness.send('conv-1', { role: 'user', content: 'Hello' });
+ * stop();
+ * ```
+ */
 export interface ChatHarness {
   /** Sends one inbound message on a session and returns the turn's outcome. Never rejects. */
   send(sessionId: string, message: unknown): Promise<ChatTurnOutcome>;

@@ -168,18 +168,56 @@ export const ToolMessageSchema = v.strictObject({ role: v.literal('tool'), tool_
  */
 export const ChatMessageSchema = v.variant('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
 
-/** A chat message. Wire field names as llm-provider §3 writes them. */
+/**
+ * A chat message. Wire field names as llm-provider §3 writes them.
+ *
+ * @example
+ * ```ts
+ * import type { ChatMessage } from 'turngate/chat';
+ * const loop: ChatMessage[] = [
+ *   { role: 'assistant', content: [], tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+ *   { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+ * ];
+ * ```
+ */
 export type ChatMessage = v.InferOutput<typeof ChatMessageSchema>;
-/** An assistant tool call. */
+/**
+ * An assistant tool call.
+ *
+ * @example
+ * ```ts
+ * import type { ToolCall } from 'turngate/chat';
+ * declare const value: ToolCall;
+ * void value;
+ * ```
+ */
 export type ToolCall = v.InferOutput<typeof ToolCallSchema>;
-/** A content block of any of the four types. */
+/**
+ * A content block of any of the four types.
+ *
+ * @example
+ * ```ts
+ * import type { ContentBlock } from 'turngate/chat';
+ * declare const value: ContentBlock;
+ * void value;
+ * ```
+ */
 export type ContentBlock =
   | v.InferOutput<typeof TextBlockSchema>
   | v.InferOutput<typeof ImageBlockSchema>
   | v.InferOutput<typeof ThinkingBlockSchema>
   | v.InferOutput<typeof RedactedThinkingBlockSchema>;
 
-/** The result of {@link validateChatMessage}. */
+/**
+ * The result of {@link validateChatMessage}.
+ *
+ * @example
+ * ```ts
+ * import type { ChatMessageCheck } from 'turngate/chat';
+ * declare const value: ChatMessageCheck;
+ * void value;
+ * ```
+ */
 export type ChatMessageCheck = { readonly ok: true; readonly message: ChatMessage } | { readonly ok: false; readonly diagnostic: string };
 
 /**

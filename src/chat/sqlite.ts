@@ -8,7 +8,16 @@ import Database from 'better-sqlite3';
 import type { ChatMessage } from './messages.ts';
 import { SessionWriteConflict, type SaveHint, type SessionRecord, type SessionStore } from './store.ts';
 
-/** Options of {@link SqliteSessionStore}. */
+/**
+ * Options of {@link SqliteSessionStore}.
+ *
+ * @example
+ * ```ts
+ * import type { SqliteSessionStoreOptions } from 'turngate/chat/sqlite';
+ * declare const value: SqliteSessionStoreOptions;
+ * value.tablePrefix;
+ * ```
+ */
 export interface SqliteSessionStoreOptions {
   /** The prefix of the two table names (`<prefix>_sessions`, `<prefix>_messages`); default `turngate`. */
   readonly tablePrefix?: string;

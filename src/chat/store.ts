@@ -6,7 +6,16 @@
 import { deepFreeze } from '../internal/freeze.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 
-/** A suspended turn waiting for its signal. */
+/**
+ * A suspended turn waiting for its signal.
+ *
+ * @example
+ * ```ts
+ * import type { PausedTurn } from 'turngate/chat';
+ * declare const value: PausedTurn;
+ * value.invocationId;
+ * ```
+ */
 export interface PausedTurn {
   /** The paused invocation's id (stable across suspend and resume). */
   readonly invocationId: string;
@@ -16,7 +25,15 @@ export interface PausedTurn {
   readonly descriptor: SignalDescriptor;
 }
 
-/** A suspension's signal descriptor (suspension §4). */
+/**
+ * A suspension's signal descriptor (suspension §4).
+ *
+ * @example
+ * ```ts
+ * import type { SignalDescriptor } from 'turngate/chat';
+ * const descriptor: SignalDescriptor = { signal_id: 'approval-001', metadata: { action: 'send_email' } };
+ * ```
+ */
 export interface SignalDescriptor {
   /** The correlation token the signal must carry. */
   readonly signal_id: string;
@@ -24,13 +41,30 @@ export interface SignalDescriptor {
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
-/** The state of a chat session: `messages` (append reducer) plus any other fields. */
+/**
+ * The state of a chat session: `messages` (append reducer) plus any other fields.
+ *
+ * @example
+ * ```ts
+ * import type { ChatState } from 'turngate/chat';
+ * const state: ChatState = { messages: [{ role: 'user', content: 'hi' }], approved: false };
+ * ```
+ */
 export interface ChatState {
   readonly messages: readonly ChatMessage[];
   readonly [field: string]: unknown;
 }
 
-/** What a store keeps per session. */
+/**
+ * What a store keeps per session.
+ *
+ * @example
+ * ```ts
+ * import type { SessionRecord } from 'turngate/chat';
+ * declare const value: SessionRecord;
+ * value.version;
+ * ```
+ */
 export interface SessionRecord {
   /** Incremented by every save; the optimistic-concurrency token. */
   readonly version: number;
@@ -71,6 +105,14 @@ export class SessionWriteConflict extends Error {
  * number of leading messages that are exactly the stored messages of `expectedVersion`. A store
  * may then write only the messages after them (it must ignore a hint that does not match its
  * own message count). `version` lets the harness skip loading a session it already holds.
+ *
+ * @example
+ * ```ts
+ * import { InMemorySessionStore, type SessionStore } from 'turngate/chat';
+ * const store: SessionStore = new InMemorySessionStore();
+ * await store.save('conv-1', { state: { messages: [] } }, 0);
+ * (await store.load('conv-1'))?.version; //=> 1
+ * ```
  */
 export interface SessionStore {
   /** Loads a session, or `undefined` when it does not exist. */
@@ -83,7 +125,16 @@ export interface SessionStore {
   version?(sessionId: string): Promise<number>;
 }
 
-/** What a caller knows about a save (see {@link SessionStore}). */
+/**
+ * What a caller knows about a save (see {@link SessionStore}).
+ *
+ * @example
+ * ```ts
+ * import type { SaveHint } from 'turngate/chat';
+ * declare const value: SaveHint;
+ * value.unchangedPrefix;
+ * ```
+ */
 export interface SaveHint {
   /** How many leading messages are unchanged since `expectedVersion`. */
   readonly unchangedPrefix: number;

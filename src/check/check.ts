@@ -27,7 +27,17 @@ import {
 } from './types.ts';
 
 
-/** The outcome of {@link joinCheck}: a report (accepted or rejected), or an input error. */
+/**
+ * The outcome of {@link joinCheck}: a report (accepted or rejected), or an input error.
+ *
+ * @example
+ * ```ts
+ * import { joinCheck, type JoinCheckOutcome } from 'turngate';
+ * declare const input: unknown;
+ * const outcome: JoinCheckOutcome = joinCheck(input);
+ * const verdict = outcome.ok ? outcome.report.result : `invalid: ${outcome.error.field}`;
+ * ```
+ */
 export type JoinCheckOutcome =
   | { readonly ok: true; readonly report: JoinCheckReport }
   | { readonly ok: false; readonly error: EvidenceInputError };

@@ -45,6 +45,13 @@ export const HANDLED_STOP_REASONS = ['tool_use', 'pause_turn', 'max_tokens', 'en
  * The join-gate input: what `JoinClosed` is decided on: every digest of the bundle but the
  * CallSpec's, the CallSpec's context policies, the missing-id lists and the context flags.
  * Lists are absent when empty.
+ *
+ * @example
+ * ```ts
+ * import type { JoinInput } from 'turngate';
+ * declare const value: JoinInput;
+ * value.reminderQueuePolicyDigest;
+ * ```
  */
 export interface JoinInput extends Omit<DigestBundle, 'callSpecDigest'> {
   readonly reminderQueuePolicyDigest: string;
@@ -65,7 +72,16 @@ export interface JoinInput extends Omit<DigestBundle, 'callSpecDigest'> {
   readonly joinClosed: boolean;
 }
 
-/** The mutation-gate input: what `MutationReady` is decided on. Lists are absent when empty. */
+/**
+ * The mutation-gate input: what `MutationReady` is decided on. Lists are absent when empty.
+ *
+ * @example
+ * ```ts
+ * import type { MutationInput } from 'turngate';
+ * declare const value: MutationInput;
+ * value.joinClosed;
+ * ```
+ */
 export interface MutationInput {
   readonly joinClosed: boolean;
   readonly continuationAllowed: boolean;
@@ -87,7 +103,16 @@ export interface MutationInput {
   readonly unknownUseCallIds?: readonly string[];
 }
 
-/** The witness of one join check: digests plus the join and mutation gate inputs. */
+/**
+ * The witness of one join check: digests plus the join and mutation gate inputs.
+ *
+ * @example
+ * ```ts
+ * import type { JoinCheckWitness } from 'turngate';
+ * declare const value: JoinCheckWitness;
+ * value.schema;
+ * ```
+ */
 export interface JoinCheckWitness {
   readonly schema: 1;
   readonly witnessKind: typeof JOIN_CHECK_WITNESS_KIND;
@@ -99,6 +124,15 @@ export interface JoinCheckWitness {
 /**
  * The report of one join check. Every field but `failures` is what premath's
  * `harness-join-check --json` prints; `failures` adds the ids and a sentence per class.
+ *
+ * @example
+ * ```ts
+ * import { joinCheck, type JoinCheckReport } from 'turngate';
+ * declare const input: unknown;
+ * const outcome = joinCheck(input);
+ * const report: JoinCheckReport | undefined = outcome.ok ? outcome.report : undefined;
+ * report?.failures.map((f) => f.ids);
+ * ```
  */
 export interface JoinCheckReport {
   /** Always `harness-join-check`. */

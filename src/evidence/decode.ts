@@ -7,7 +7,16 @@ import * as v from 'valibot';
 import { EvidenceInputError } from './errors.ts';
 import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
 
-/** The result of {@link decodeJoinCheckInput}. */
+/**
+ * The result of {@link decodeJoinCheckInput}.
+ *
+ * @example
+ * ```ts
+ * import type { DecodeResult } from 'turngate';
+ * declare const value: DecodeResult;
+ * void value;
+ * ```
+ */
 export type DecodeResult = { readonly ok: true; readonly value: JoinCheckInput } | { readonly ok: false; readonly error: EvidenceInputError };
 
 /**

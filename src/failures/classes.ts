@@ -5,7 +5,16 @@
  * @module
  */
 
-/** Where a failure class is defined. */
+/**
+ * Where a failure class is defined.
+ *
+ * @example
+ * ```ts
+ * import type { FailureClassSource } from 'turngate';
+ * declare const value: FailureClassSource;
+ * void value;
+ * ```
+ */
 export type FailureClassSource =
   | 'HARNESS-TYPESTATE §8'
   | 'TOOL-CALLING-HARNESS-TYPESTATE §7'
@@ -76,10 +85,25 @@ export const FAILURE_CLASSES = [
  * A machine-readable fail-closed class, e.g. `tool.result_missing`.
  *
  * Source: HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7.
+ *
+ * @example
+ * ```ts
+ * import type { FailureClass } from 'turngate';
+ * const handled: FailureClass[] = ['tool.result_missing', 'tool.result_orphan'];
+ * ```
  */
 export type FailureClass = (typeof FAILURE_CLASSES)[number]['class'];
 
-/** One entry of {@link FAILURE_CLASSES}. */
+/**
+ * One entry of {@link FAILURE_CLASSES}.
+ *
+ * @example
+ * ```ts
+ * import type { FailureClassInfo } from 'turngate';
+ * declare const value: FailureClassInfo;
+ * void value;
+ * ```
+ */
 export type FailureClassInfo = (typeof FAILURE_CLASSES)[number];
 
 const BY_CLASS: ReadonlyMap<string, FailureClassInfo> = new Map(FAILURE_CLASSES.map((entry) => [entry.class, entry]));
@@ -118,6 +142,12 @@ export function describeFailureClass(failureClass: FailureClass): FailureClassIn
 /**
  * One fail-closed failure: its class, a sentence on what caused it, and the ids involved
  * (tool call ids, artifact refs) when there are any.
+ *
+ * @example
+ * ```ts
+ * import type { Failure } from 'turngate';
+ * const failure: Failure = { class: 'tool.result_missing', detail: 'Requested tool calls have no terminal result.', ids: ['tc-2'] };
+ * ```
  */
 export interface Failure {
   /** The failure class. */
@@ -132,5 +162,14 @@ export interface Failure {
  * A result of a fail-closed step: a value, or the failures that stopped it.
  *
  * Source: ARCHITECTURE.md "Failures".
+ *
+ * @example
+ * ```ts
+ * import type { Result } from 'turngate';
+ * function unwrap<T>(result: Result<T>): T {
+ *   if (result.ok) return result.value;
+ *   throw new Error(result.failures.map((f) => f.class).join(', '));
+ * }
+ * ```
  */
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failures: readonly Failure[] };

@@ -18,7 +18,16 @@
  */
 export const NORMALIZED_KIND = 'premath.harness.typestate_normalized.v1';
 
-/** The seed-000 §3.1 CallSpec binding fields, trimmed; `actionMode` and `executionPattern` lowercased. */
+/**
+ * The seed-000 §3.1 CallSpec binding fields, trimmed; `actionMode` and `executionPattern` lowercased.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedCallSpec } from 'turngate';
+ * declare const value: NormalizedCallSpec;
+ * value.callId;
+ * ```
+ */
 export interface NormalizedCallSpec {
   /** The deterministic turn identity. */
   readonly callId: string;
@@ -44,7 +53,16 @@ export interface NormalizedCallSpec {
   readonly decompositionPolicyDigest: string;
 }
 
-/** One requested tool call. */
+/**
+ * One requested tool call.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedToolRequest } from 'turngate';
+ * declare const value: NormalizedToolRequest;
+ * value.toolCallId;
+ * ```
+ */
 export interface NormalizedToolRequest {
   /** The tool call id (trimmed, non-blank). */
   readonly toolCallId: string;
@@ -58,7 +76,16 @@ export interface NormalizedToolRequest {
   readonly searchRefDigest?: string;
 }
 
-/** The machine-readable error envelope of an error result. Source: HARNESS-TYPESTATE §3.2. */
+/**
+ * The machine-readable error envelope of an error result. Source: HARNESS-TYPESTATE §3.2.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedToolErrorEnvelope } from 'turngate';
+ * declare const value: NormalizedToolErrorEnvelope;
+ * value.errorCode;
+ * ```
+ */
 export interface NormalizedToolErrorEnvelope {
   /** The error code; `unknown_error` when the row gave none. */
   readonly errorCode: string;
@@ -68,7 +95,16 @@ export interface NormalizedToolErrorEnvelope {
   readonly errorMessageDigest: string;
 }
 
-/** One terminal tool result. */
+/**
+ * One terminal tool result.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedToolResult } from 'turngate';
+ * declare const value: NormalizedToolResult;
+ * value.toolCallId;
+ * ```
+ */
 export interface NormalizedToolResult {
   /** The tool call id this result answers. */
   readonly toolCallId: string;
@@ -83,6 +119,13 @@ export interface NormalizedToolResult {
 /**
  * A tool-use disposition: premath's `consumed | observed | discarded`, and seed 001 §4.4's
  * `observed_only | discarded_with_reason | retry_scheduled`.
+ *
+ * @example
+ * ```ts
+ * import type { ToolUseDisposition } from 'turngate';
+ * declare const value: ToolUseDisposition;
+ * void value;
+ * ```
  */
 export type ToolUseDisposition =
   | 'consumed'
@@ -110,7 +153,16 @@ export const TOOL_USE_DISPOSITIONS: readonly ToolUseDisposition[] = [
   'retry_scheduled',
 ];
 
-/** What the turn did with one terminal result. */
+/**
+ * What the turn did with one terminal result.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedToolUse } from 'turngate';
+ * declare const value: NormalizedToolUse;
+ * value.toolCallId;
+ * ```
+ */
 export interface NormalizedToolUse {
   /** The tool call id whose result was used. */
   readonly toolCallId: string;
@@ -122,7 +174,16 @@ export interface NormalizedToolUse {
   readonly reasonCode?: string;
 }
 
-/** The provider protocol state at the end of the turn. */
+/**
+ * The provider protocol state at the end of the turn.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedProtocolState } from 'turngate';
+ * declare const value: NormalizedProtocolState;
+ * value.stopReason;
+ * ```
+ */
 export interface NormalizedProtocolState {
   /** The stop reason, lowercased. Handled: `tool_use | pause_turn | max_tokens | end_turn`. */
   readonly stopReason: string;
@@ -130,7 +191,16 @@ export interface NormalizedProtocolState {
   readonly continuationAllowed: boolean;
 }
 
-/** The handoff packet. */
+/**
+ * The handoff packet.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedHandoff } from 'turngate';
+ * declare const value: NormalizedHandoff;
+ * value.target;
+ * ```
+ */
 export interface NormalizedHandoff {
   /** The transfer target. */
   readonly target: string;
@@ -140,7 +210,16 @@ export interface NormalizedHandoff {
   readonly returnPathRef?: string;
 }
 
-/** The dual rendering of one tool result. */
+/**
+ * The dual rendering of one tool result.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedToolRender } from 'turngate';
+ * declare const value: NormalizedToolRender;
+ * value.toolCallId;
+ * ```
+ */
 export interface NormalizedToolRender {
   /** The tool call id rendered. */
   readonly toolCallId: string;
@@ -154,7 +233,16 @@ export interface NormalizedToolRender {
   readonly policyDigest: string;
 }
 
-/** One reduced reminder queue. */
+/**
+ * One reduced reminder queue.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedReminderQueue } from 'turngate';
+ * declare const value: NormalizedReminderQueue;
+ * value.queueId;
+ * ```
+ */
 export interface NormalizedReminderQueue {
   /** The queue id. */
   readonly queueId: string;
@@ -164,7 +252,16 @@ export interface NormalizedReminderQueue {
   readonly policyDigest: string;
 }
 
-/** One state view. */
+/**
+ * One state view.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedStateView } from 'turngate';
+ * declare const value: NormalizedStateView;
+ * value.viewId;
+ * ```
+ */
 export interface NormalizedStateView {
   /** The view id. */
   readonly viewId: string;
@@ -176,7 +273,16 @@ export interface NormalizedStateView {
   readonly sourceRefs?: readonly string[];
 }
 
-/** The digest bundle: one `sha256:` digest per normalized surface plus the join-set digest. */
+/**
+ * The digest bundle: one `sha256:` digest per normalized surface plus the join-set digest.
+ *
+ * @example
+ * ```ts
+ * import type { DigestBundle } from 'turngate';
+ * declare const value: DigestBundle;
+ * value.callSpecDigest;
+ * ```
+ */
 export interface DigestBundle {
   /** Digest of the normalized CallSpec. */
   readonly callSpecDigest: string;
@@ -200,7 +306,16 @@ export interface DigestBundle {
   readonly joinSetDigest: string;
 }
 
-/** The join state: which ids were requested, answered and used, and what is missing. */
+/**
+ * The join state: which ids were requested, answered and used, and what is missing.
+ *
+ * @example
+ * ```ts
+ * import type { JoinState } from 'turngate';
+ * declare const value: JoinState;
+ * value.requestedCallIds;
+ * ```
+ */
 export interface JoinState {
   /** Requested tool call ids, sorted; absent when empty. */
   readonly requestedCallIds?: readonly string[];
@@ -220,7 +335,16 @@ export interface JoinState {
   readonly joinClosed: boolean;
 }
 
-/** The context-reconstruction state used before continuing an iterative loop. */
+/**
+ * The context-reconstruction state used before continuing an iterative loop.
+ *
+ * @example
+ * ```ts
+ * import type { ContextState } from 'turngate';
+ * declare const value: ContextState;
+ * value.renderCallIds;
+ * ```
+ */
 export interface ContextState {
   /** Ids with a tool-render row, sorted; absent when empty. */
   readonly renderCallIds?: readonly string[];
@@ -244,7 +368,16 @@ export interface ContextState {
   readonly continuationContextReady: boolean;
 }
 
-/** Normalized evidence of one turn, kind `premath.harness.typestate_normalized.v1`. */
+/**
+ * Normalized evidence of one turn, kind `premath.harness.typestate_normalized.v1`.
+ *
+ * @example
+ * ```ts
+ * import type { NormalizedEvidence } from 'turngate';
+ * declare const value: NormalizedEvidence;
+ * value.schema;
+ * ```
+ */
 export interface NormalizedEvidence {
   /** Always 1. */
   readonly schema: 1;

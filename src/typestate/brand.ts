@@ -14,12 +14,27 @@ export { deepFreeze } from '../internal/freeze.ts';
 
 declare const stateBrand: unique symbol;
 
-/** The names of the turn states, in chain order. Source: HARNESS-TYPESTATE §2. */
+/**
+ * The names of the turn states, in chain order. Source: HARNESS-TYPESTATE §2.
+ *
+ * @example
+ * ```ts
+ * import type { TurnStateName } from 'turngate';
+ * const chain: TurnStateName[] = ['CallSpec', 'ToolRequests', 'ToolResults', 'ToolUse', 'JoinClosed', 'MutationReady'];
+ * ```
+ */
 export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolUse' | 'JoinClosed' | 'MutationReady';
 
 /**
  * A value of turn state `TState`: the data `TData` plus a phantom brand only the transition
  * functions can give.
+ *
+ * @example
+ * ```ts
+ * import type { Branded, JoinClosed } from 'turngate';
+ * // JoinClosed is Branded<'JoinClosed', {...}>: no object literal can be one.
+ * type IsBranded = JoinClosed extends Branded<'JoinClosed', object> ? true : false; //=> true
+ * ```
  */
 export type Branded<TState extends TurnStateName, TData> = TData & { readonly [stateBrand]: { readonly [K in TState]: true } };
 

@@ -6,7 +6,16 @@
 import type { FailureClass } from '../failures/index.ts';
 import type { TurnStateName } from './brand.ts';
 
-/** Why a state value was refused. */
+/**
+ * Why a state value was refused.
+ *
+ * @example
+ * ```ts
+ * import type { TypestateErrorCode } from 'turngate';
+ * declare const value: TypestateErrorCode;
+ * void value;
+ * ```
+ */
 export type TypestateErrorCode = 'forged' | 'wrong_state' | 'spent';
 
 /**

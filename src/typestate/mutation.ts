@@ -10,7 +10,15 @@ import { TypestateError } from './errors.ts';
 import { expectMinted, type JoinClosed } from './states.ts';
 import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
 
-/** The active mutation policy and the capability claims presented for this mutation. */
+/**
+ * The active mutation policy and the capability claims presented for this mutation.
+ *
+ * @example
+ * ```ts
+ * import type { MutationPolicy } from 'turngate';
+ * const policy: MutationPolicy = { mutationPolicyDigest: 'pol.issues-write.v2', requiredCapabilities: ['issues:write'], capabilityClaims: ['issues:write'] };
+ * ```
+ */
 export interface MutationPolicy {
   /** The active instruction-linked mutation policy digest; must equal the turn's `mutationPolicyDigest`. */
   readonly mutationPolicyDigest: string;
@@ -20,7 +28,16 @@ export interface MutationPolicy {
   readonly capabilityClaims?: readonly string[];
 }
 
-/** The witness of an admitted (and, once performed, executed) mutation. */
+/**
+ * The witness of an admitted (and, once performed, executed) mutation.
+ *
+ * @example
+ * ```ts
+ * import type { MutationWitness } from 'turngate';
+ * declare const value: MutationWitness;
+ * value.witnessKind;
+ * ```
+ */
 export interface MutationWitness {
   /** Always `turngate.mutation.v1`. */
   readonly witnessKind: 'turngate.mutation.v1';
@@ -38,7 +55,16 @@ export interface MutationWitness {
   readonly trajectoryRefs: readonly string[];
 }
 
-/** A closed turn admitted for one mutation. Single-use: `performMutation` spends it. */
+/**
+ * A closed turn admitted for one mutation. Single-use: `performMutation` spends it.
+ *
+ * @example
+ * ```ts
+ * import { performMutation, type MutationReady } from 'turngate';
+ * declare const ready: MutationReady;
+ * await performMutation(ready, (witness) => witness.callId);
+ * ```
+ */
 export type MutationReady<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
   'MutationReady',
   { readonly joinClosed: JoinClosed<TTools>; readonly witness: MutationWitness }
@@ -137,7 +163,15 @@ function mergeByClass(failures: Failure[]): Failure[] {
   return [...byClass.values()].sort((a, b) => (a.class < b.class ? -1 : 1));
 }
 
-/** What `performMutation` returns: the effect's value and the witness it ran under. */
+/**
+ * What `performMutation` returns: the effect's value and the witness it ran under.
+ *
+ * @example
+ * ```ts
+ * import type { PerformedMutation } from 'turngate';
+ * type Example = PerformedMutation<never>;
+ * ```
+ */
 export interface PerformedMutation<TValue> {
   /** The effect's (awaited) return value. */
   readonly value: TValue;

@@ -19,17 +19,42 @@ import { deepFreeze, mint, mintedState, type Branded, type TurnStateName } from 
 import { TypestateError } from './errors.ts';
 import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
 
-/** The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5. */
+/**
+ * The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5.
+ *
+ * @example
+ * ```ts
+ * import type { ActionMode } from 'turngate';
+ * declare const value: ActionMode;
+ * void value;
+ * ```
+ */
 export type ActionMode = 'code' | 'json' | 'text';
 
 /**
  * A CallSpec: the seed-000 §3.1 binding fields, normalized, with a known action mode. `TMode`
  * is the action mode as a literal type when the input gave one, so the builder can type the
  * mode's rules.
+ *
+ * @example
+ * ```ts
+ * import { turn, type CallSpec, type ToolRegistry } from 'turngate';
+ * declare const spec: CallSpec<'json'>;
+ * declare const tools: ToolRegistry;
+ * turn(spec, tools); // json mode: at most one request
+ * ```
  */
 export type CallSpec<TMode extends ActionMode = ActionMode> = Branded<'CallSpec', { readonly spec: NormalizedCallSpec & { readonly actionMode: TMode } }>;
 
-/** One requested tool call, typed by its tool. */
+/**
+ * One requested tool call, typed by its tool.
+ *
+ * @example
+ * ```ts
+ * import type { ToolRequest } from 'turngate';
+ * type Example = ToolRequest<never, never>;
+ * ```
+ */
 export interface ToolRequest<TTools extends ToolDefinitions, TName extends ToolName<TTools> = ToolName<TTools>> {
   /** The tool call id (from the model, or a literal in scripted turns). */
   readonly toolCallId: string;
@@ -41,10 +66,27 @@ export interface ToolRequest<TTools extends ToolDefinitions, TName extends ToolN
   readonly callerId?: string;
 }
 
-/** Any request of a registry: a union discriminated on `toolName`. */
+/**
+ * Any request of a registry: a union discriminated on `toolName`.
+ *
+ * @example
+ * ```ts
+ * import type { AnyToolRequest } from 'turngate';
+ * type Example = AnyToolRequest<never>;
+ * ```
+ */
 export type AnyToolRequest<TTools extends ToolDefinitions> = { [TName in ToolName<TTools>]: ToolRequest<TTools, TName> }[ToolName<TTools>];
 
-/** The machine-readable error envelope of a failed tool call. Source: HARNESS-TYPESTATE §3.2. */
+/**
+ * The machine-readable error envelope of a failed tool call. Source: HARNESS-TYPESTATE §3.2.
+ *
+ * @example
+ * ```ts
+ * import type { ToolErrorEnvelope } from 'turngate';
+ * declare const value: ToolErrorEnvelope;
+ * value.errorCode;
+ * ```
+ */
 export interface ToolErrorEnvelope {
   /** A non-blank error code (e.g. `timeout`). */
   readonly errorCode: string;
@@ -54,7 +96,15 @@ export interface ToolErrorEnvelope {
   readonly errorMessage: string;
 }
 
-/** The successful result of tool `TName`. */
+/**
+ * The successful result of tool `TName`.
+ *
+ * @example
+ * ```ts
+ * import type { ToolOk } from 'turngate';
+ * type Example = ToolOk<never, never>;
+ * ```
+ */
 export interface ToolOk<TTools extends ToolDefinitions, TName extends ToolName<TTools>> {
   readonly toolCallId: string;
   readonly toolName: TName;
@@ -65,7 +115,15 @@ export interface ToolOk<TTools extends ToolDefinitions, TName extends ToolName<T
   readonly resultDigest: string;
 }
 
-/** The failed result of tool `TName`. */
+/**
+ * The failed result of tool `TName`.
+ *
+ * @example
+ * ```ts
+ * import type { ToolFailed } from 'turngate';
+ * type Example = ToolFailed<never, never>;
+ * ```
+ */
 export interface ToolFailed<TTools extends ToolDefinitions, TName extends ToolName<TTools>> {
   readonly toolCallId: string;
   readonly toolName: TName;
@@ -77,12 +135,34 @@ export interface ToolFailed<TTools extends ToolDefinitions, TName extends ToolNa
  * Any terminal result of a registry: a union discriminated on `toolName` (then `status`), so
  * `match(result).with({ toolName: 'fs.read', status: 'ok' }, ...)...exhaustive()` type-checks
  * only when every tool is handled.
+ *
+ * @example
+ * ```ts
+ * import { match } from 'ts-pattern';
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolResult } from 'turngate';
+ * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } });
+ * declare const result: ToolResult<typeof tools.definitions>;
+ * match(result)
+ *   .with({ toolName: 'fs.read', status: 'ok' }, (r) => r.output.text)
+ *   .with({ status: 'error' }, (r) => r.error.errorCode)
+ *   .exhaustive();
+ * ```
  */
 export type ToolResult<TTools extends ToolDefinitions> = {
   [TName in ToolName<TTools>]: ToolOk<TTools, TName> | ToolFailed<TTools, TName>;
 }[ToolName<TTools>];
 
-/** A result as a caller reports it: an output, or an error envelope. */
+/**
+ * A result as a caller reports it: an output, or an error envelope.
+ *
+ * @example
+ * ```ts
+ * import type { ReportedToolResult } from 'turngate';
+ * declare const value: ReportedToolResult;
+ * void value;
+ * ```
+ */
 export type ReportedToolResult =
   | { readonly toolCallId: string; readonly status: 'ok'; readonly output: unknown }
   | { readonly toolCallId: string; readonly status: 'error'; readonly error: ToolErrorEnvelope };
@@ -90,6 +170,13 @@ export type ReportedToolResult =
 /**
  * Provenance of a `consumed` result: what it was consumed into. `admitMutation` requires one of
  * these refs on every consumed row. Source: TOOL-CALLING-HARNESS-TYPESTATE §4.4.
+ *
+ * @example
+ * ```ts
+ * import type { UseEvidence } from 'turngate';
+ * declare const value: UseEvidence;
+ * value.summaryRef;
+ * ```
  */
 export interface UseEvidence {
   /** The summary that used the result. */
@@ -100,7 +187,16 @@ export interface UseEvidence {
   readonly mutationInputRef?: string;
 }
 
-/** What the turn did with one result. */
+/**
+ * What the turn did with one result.
+ *
+ * @example
+ * ```ts
+ * import type { ToolUseInputRow } from 'turngate';
+ * declare const value: ToolUseInputRow;
+ * value.toolCallId;
+ * ```
+ */
 export interface ToolUseInputRow {
   readonly toolCallId: string;
   readonly disposition: ToolUseDisposition;
@@ -110,25 +206,62 @@ export interface ToolUseInputRow {
   readonly evidence?: UseEvidence;
 }
 
-/** A recorded tool-use row, bound to the digest of the result it used. */
+/**
+ * A recorded tool-use row, bound to the digest of the result it used.
+ *
+ * @example
+ * ```ts
+ * import type { ToolUseRow } from 'turngate';
+ * declare const value: ToolUseRow;
+ * value.resultDigest;
+ * ```
+ */
 export interface ToolUseRow extends ToolUseInputRow {
   /** The digest of the result used, when the result was `ok`. */
   readonly resultDigest?: string;
 }
 
-/** The requested tool calls of a turn. */
+/**
+ * The requested tool calls of a turn.
+ *
+ * @example
+ * ```ts
+ * import { settle, type ToolRequests } from 'turngate';
+ * declare const requests: ToolRequests;
+ * requests.requests.map((r) => r.toolCallId);
+ * await settle(requests, async (r) => ({ ran: r.toolName }));
+ * ```
+ */
 export type ToolRequests<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
   'ToolRequests',
   { readonly callSpec: CallSpec; readonly tools: ToolRegistry<TTools>; readonly requests: readonly AnyToolRequest<TTools>[] }
 >;
 
-/** The terminal results recorded so far. */
+/**
+ * The terminal results recorded so far.
+ *
+ * @example
+ * ```ts
+ * import { useAll, type ToolResults } from 'turngate';
+ * declare const results: ToolResults;
+ * useAll(results, (r) => (r.status === 'ok' ? 'observed' : { disposition: 'discarded_with_reason', reasonCode: r.error.errorCode }));
+ * ```
+ */
 export type ToolResults<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
   'ToolResults',
   { readonly requests: ToolRequests<TTools>; readonly results: readonly ToolResult<TTools>[] }
 >;
 
-/** The tool-use dispositions of the results. */
+/**
+ * The tool-use dispositions of the results.
+ *
+ * @example
+ * ```ts
+ * import { closeJoin, type ToolUse } from 'turngate';
+ * declare const use: ToolUse;
+ * closeJoin(use, { protocolState: { stopReason: 'end_turn' } });
+ * ```
+ */
 export type ToolUse<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
   'ToolUse',
   { readonly results: ToolResults<TTools>; readonly uses: readonly ToolUseRow[] }
@@ -137,6 +270,14 @@ export type ToolUse<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
 /**
  * A closed turn: every HARNESS-TYPESTATE §5 condition held when the join check ran. Holds the
  * normalized evidence, its digest bundle, the check report and the typed results.
+ *
+ * @example
+ * ```ts
+ * import { admitMutation, type JoinClosed } from 'turngate';
+ * declare const closed: JoinClosed;
+ * closed.normalized.digests.joinSetDigest; // 'sha256:…'
+ * admitMutation(closed, { mutationPolicyDigest: 'pol.mut' });
+ * ```
  */
 export type JoinClosed<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
   'JoinClosed',
@@ -151,6 +292,18 @@ export type JoinClosed<TTools extends ToolDefinitions = ToolDefinitions> = Brand
 /**
  * What `closeJoin` needs beyond the tool rows: the protocol state and the context evidence
  * (render rows, reminder queues, state views, handoff, refs), plus optional constraint blocks.
+ *
+ * @example
+ * ```ts
+ * import type { CloseContext } from 'turngate';
+ * const context: CloseContext = {
+ *   protocolState: { stopReason: 'tool_use', continuationAllowed: true },
+ *   toolRender: [{ toolCallId: 'tc-1', operatorPayloadDigest: 'sha256:op', reminderRenderDigest: 'sha256:rem', injectionPoint: 'tool_response', policyDigest: 'pol.render' }],
+ *   reminderQueue: [{ queueId: 'q', reducedDigest: 'sha256:q', policyDigest: 'pol.queue' }],
+ *   stateViews: [{ viewId: 'v', viewDigest: 'sha256:v', policyDigest: 'pol.view' }],
+ *   sessionRefs: ['session://1'],
+ * };
+ * ```
  */
 export type CloseContext = Omit<JoinCheckInputWire['evidence'], 'callSpec' | 'toolRequests' | 'toolResults' | 'toolUse'> &
   Omit<JoinCheckInputWire, 'evidence'>;
@@ -241,7 +394,16 @@ export function callSpec<const TMode extends string>(
   return { ok: true, value: mint('CallSpec', { spec: deepFreeze(spec) as CallSpec<Lowercase<TMode> & ActionMode>['spec'] }) };
 }
 
-/** A request as a caller hands it in: tool name and input not yet validated. */
+/**
+ * A request as a caller hands it in: tool name and input not yet validated.
+ *
+ * @example
+ * ```ts
+ * import type { RequestedToolCall } from 'turngate';
+ * declare const value: RequestedToolCall;
+ * value.toolCallId;
+ * ```
+ */
 export interface RequestedToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
@@ -252,6 +414,15 @@ export interface RequestedToolCall {
 /**
  * A deterministic text adapter profile: turns a text-mode action into structured tool-use
  * blocks. Text mode admits tool requests only through one. Source: HARNESS-TYPESTATE §7.
+ *
+ * @example
+ * ```ts
+ * import type { TextAdapterProfile } from 'turngate';
+ * const profile: TextAdapterProfile = {
+ *   profileId: 'json-line.v1',
+ *   parse: (text) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { toolCallId: string; toolName: string; input: unknown }),
+ * };
+ * ```
  */
 export interface TextAdapterProfile {
   /** The profile id, e.g. `xml-tool-tags.v1`. */

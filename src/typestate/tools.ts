@@ -6,7 +6,16 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 
-/** One tool: its schemas, whether it has side effects, and who may call it. */
+/**
+ * One tool: its schemas, whether it has side effects, and who may call it.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import type { ToolDefinition } from 'turngate';
+ * const transfer: ToolDefinition = { input: v.object({ amount: v.number() }), output: v.object({ id: v.string() }), mutation: true, allowedCallers: ['orchestrator'] };
+ * ```
+ */
 export interface ToolDefinition<
   TInput extends StandardSchemaV1 = StandardSchemaV1,
   TOutput extends StandardSchemaV1 = StandardSchemaV1,
@@ -23,22 +32,69 @@ export interface ToolDefinition<
   readonly description?: string;
 }
 
-/** A map from tool name to its definition. */
+/**
+ * A map from tool name to its definition.
+ *
+ * @example
+ * ```ts
+ * import type { ToolDefinitions } from 'turngate';
+ * declare const value: ToolDefinitions;
+ * void value;
+ * ```
+ */
 export type ToolDefinitions = { readonly [name: string]: ToolDefinition };
 
-/** The names of a registry's tools. */
+/**
+ * The names of a registry's tools.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolName } from 'turngate';
+ * const tools = defineTools({ a: { input: v.any(), output: v.any() }, b: { input: v.any(), output: v.any() } });
+ * const name: ToolName<typeof tools.definitions> = 'b';
+ * ```
+ */
 export type ToolName<TTools extends ToolDefinitions> = keyof TTools & string;
 
-/** The input type of tool `TName` (what its input schema accepts). */
+/**
+ * The input type of tool `TName` (what its input schema accepts).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolInput } from 'turngate';
+ * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.string() } });
+ * const input: ToolInput<typeof tools.definitions, 'fs.read'> = { path: 'a.md' };
+ * ```
+ */
 export type ToolInput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferInput<TTools[TName]['input']>;
 
-/** The output type of tool `TName` (what its output schema returns). */
+/**
+ * The output type of tool `TName` (what its output schema returns).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolOutput } from 'turngate';
+ * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } });
+ * const output: ToolOutput<typeof tools.definitions, 'fs.read'> = { text: '# hi' };
+ * ```
+ */
 export type ToolOutput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferOutput<TTools[TName]['output']>;
 
 /**
  * A registry of typed tools, made by {@link defineTools}.
  *
  * Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1 (`toolPolicy`, `allowedCallersDigest`), §4.2.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolRegistry } from 'turngate';
+ * const tools = defineTools({ ping: { input: v.object({}), output: v.literal('pong') } });
+ * const registry: ToolRegistry<typeof tools.definitions> = tools;
+ * ```
  */
 export interface ToolRegistry<TTools extends ToolDefinitions = ToolDefinitions> {
   /** The definitions, as given. */
@@ -79,7 +135,16 @@ export function defineTools<const TTools extends ToolDefinitions>(definitions: T
   return Object.freeze({ definitions, names: Object.freeze(Object.keys(definitions).sort()) as readonly ToolName<TTools>[] });
 }
 
-/** One schema issue, flattened for a failure detail. */
+/**
+ * One schema issue, flattened for a failure detail.
+ *
+ * @example
+ * ```ts
+ * import type { SchemaIssue } from 'turngate';
+ * declare const value: SchemaIssue;
+ * value.path;
+ * ```
+ */
 export interface SchemaIssue {
   /** The dotted path of the offending value (`''` at the root). */
   readonly path: string;
@@ -87,7 +152,16 @@ export interface SchemaIssue {
   readonly message: string;
 }
 
-/** The outcome of validating a value against a Standard Schema. */
+/**
+ * The outcome of validating a value against a Standard Schema.
+ *
+ * @example
+ * ```ts
+ * import type { SchemaCheck } from 'turngate';
+ * declare const value: SchemaCheck;
+ * void value;
+ * ```
+ */
 export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
 
 /**
