@@ -152,8 +152,12 @@ export interface ChatHarnessOptions {
  * ```
  */
 export interface ChatHarness {
-  /** Sends one inbound message on a session and returns the turn's outcome. Never rejects. */
-  send(sessionId: string, message: unknown): Promise<ChatTurnOutcome>;
+  /**
+   * Sends one inbound message on a session and returns the turn's outcome. Never rejects. The
+   * message is typed, and validated again at run time (input from outside TypeScript may be
+   * passed with a cast: a malformed one is `errored` / `chat_message_shape_invalid`).
+   */
+  send(sessionId: string, message: ChatMessage): Promise<ChatTurnOutcome>;
   /** Registers a listener for resumed turns of a session; returns the unsubscribe function. */
   subscribe(sessionId: string, listener: ChatListener): () => void;
   /**
@@ -356,7 +360,7 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   }
 
   return {
-    async send(sessionId, message) {
+    async send(sessionId, message: unknown) {
       if (typeof sessionId !== 'string' || sessionId.trim() === '') {
         return errored('harness_session_id_unresolved', 'the session id must be a non-empty string');
       }

@@ -16,6 +16,7 @@ import {
   InMemorySessionStore,
   sequentialGraph,
   suspend,
+  type ChatMessage,
   type ChatNode,
   type ChatTurnOutcome,
   type SessionStore,
@@ -187,7 +188,7 @@ async function runCase(testCase: Yaml): Promise<void> {
       fired.set(String(listener), []);
       harness.subscribe(sessionId, (outcome) => fired.get(String(listener))?.push(outcome));
     }
-    const outcome = await harness.send(sessionId, turn['user_message']);
+    const outcome = await harness.send(sessionId, turn['user_message'] as ChatMessage);
     if (outcome.outcome === 'suspended') signalSessions.set(outcome.signalDescriptor.signal_id, sessionId);
     await checkOutcome(`chat_turns.${String(turn['name'])}`, (turn['expected'] ?? {}) as Yaml, outcome, store, sessionId);
     for (const arrival of arrivals.filter((a) => a['after_turn'] === turn['name'])) await deliver(arrival);
