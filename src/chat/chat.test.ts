@@ -136,11 +136,38 @@ describe('suspension and listeners', () => {
     expect(heard).toHaveLength(1);
   });
 
-  it('lets the caller answer an open call with a tool-role message', async () => {
+  it('lets the caller answer an open call with a tool-role message; the stale signal then resumes nothing', async () => {
     const harness = createChatHarness({ graph: approval, initialState: { approved: false } });
+    const heard: ChatTurnOutcome[] = [];
+    harness.subscribe('bank', (o) => heard.push(o));
     await harness.send('bank', { role: 'user', content: 'Send Bob $500' });
     const answered = await harness.send('bank', { role: 'tool', tool_call_id: 'call_t', content: 'done by hand' });
     expect(answered.outcome === 'completed' && answered.finalState.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(await harness.signal('transfer-ok', { approved: true })).toMatchObject({ outcome: 'errored', errorCategory: 'suspension_record_invalid' });
+    expect(heard).toHaveLength(0);
+  });
+
+  it('keeps waiting when a resumed turn suspends again on the same signal', async () => {
+    const twice = sequentialGraph({
+      entry: 'gate',
+      nodes: {
+        gate: () => suspend({ signal_id: 'sig' }),
+        check: (state) => (state['approved'] === true ? undefined : suspend({ signal_id: 'sig' })),
+        done: () => ({ messages: [{ role: 'assistant', content: 'approved' }] }),
+      },
+      edges: [
+        { from: 'gate', to: 'check' },
+        { from: 'check', to: 'done' },
+      ],
+    });
+    const harness = createChatHarness({ graph: twice, initialState: { approved: false } });
+    const heard: ChatTurnOutcome[] = [];
+    harness.subscribe('s', (o) => heard.push(o));
+    expect((await harness.send('s', { role: 'user', content: 'go' })).outcome).toBe('suspended');
+    expect((await harness.signal('sig', { approved: false }))?.outcome).toBe('suspended');
+    expect(heard).toHaveLength(0);
+    expect(await harness.signal('sig', { approved: true })).toMatchObject({ outcome: 'completed', replies: [{ role: 'assistant', content: 'approved' }] });
+    expect(heard).toHaveLength(1);
   });
 });
 

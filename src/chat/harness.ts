@@ -389,21 +389,26 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     async signal(signalId, payload) {
       const sessionId = waiting.get(signalId);
       if (sessionId === undefined) return undefined;
+      let resumedTurn = false;
       const outcome = await serialized(sessionId, async (): Promise<ChatTurnOutcome> => {
         try {
           const record = await load(sessionId);
           const paused = record?.paused;
           if (record === undefined || paused === undefined || paused.descriptor.signal_id !== signalId) {
+            // The turn was answered another way (a tool message) or the session is gone: no
+            // turn resumes, so no listener hears of it.
             waiting.delete(signalId);
             return errored('suspension_record_invalid', `no turn of session ${sessionId} is suspended on signal ${signalId}`, '3.3');
           }
+          resumedTurn = true;
           const state = { ...record.state, messages: [...record.state.messages] };
           const resumed = await runTurn(sessionId, record, state, record.state.messages.length, record.openToolCalls ?? [], [], '3.3', paused.invocationId, {
             invocationId: paused.invocationId,
             node: paused.node,
             signalPayload: payload,
           });
-          if (resumed.outcome !== 'errored') waiting.delete(signalId);
+          const stillWaiting = resumed.outcome === 'errored' || (resumed.outcome === 'suspended' && resumed.signalDescriptor.signal_id === signalId);
+          if (!stillWaiting) waiting.delete(signalId);
           return resumed;
         } catch (error) {
           if (error instanceof TurnError) return errored(error.category, error.diagnostic, '3.3');
@@ -411,7 +416,7 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
           return errored(category, diagnostic, '3.3');
         }
       });
-      notify(sessionId, outcome);
+      if (resumedTurn) notify(sessionId, outcome);
       return outcome;
     },
   };
