@@ -54,6 +54,13 @@ function exhaustiveSwitch(n) {
   return `${body}    default: { const unhandled: never = result; return unhandled; }\n  }\n}\nvoid match;\n`;
 }
 
+/** The same exhaustive match with turngate's matchToolResult (one handler per tool). */
+function exhaustiveHandlers(n) {
+  let body = `${header.replace('type ToolResult', 'matchToolResult, type ToolResult')}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport const text = matchToolResult(result, {\n`;
+  for (let i = 0; i < n; i++) body += `  'tool.t${i}': (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode),\n`;
+  return `${body}});\nvoid match;\n`;
+}
+
 const fmt = (x) => String(Math.round(x)).padStart(9);
 console.log('builder chains (registry of 50 tools; each call = request + result + use):');
 console.log('calls  instantiations     types  check ms  inst/call  TS2589');
@@ -67,7 +74,11 @@ for (const n of [8, 32, 64, 128]) {
 }
 
 const base = measure('match-baseline', `${header}${registry(1)}declare const result: ToolResult<typeof tools.definitions>;\nexport { result };\n`);
-for (const [title, make] of [['ts-pattern .with({ toolName }) ... .exhaustive()', exhaustive], ['switch (result.toolName) with a never check', exhaustiveSwitch]]) {
+for (const [title, make] of [
+  ['ts-pattern .with({ toolName }) ... .exhaustive()', exhaustive],
+  ['switch (result.toolName) with a never check', exhaustiveSwitch],
+  ["turngate matchToolResult(result, { [tool]: handler })", exhaustiveHandlers],
+]) {
   console.log(`\ntyped results matched exhaustively by tool name: ${title}`);
   const m8 = measure(`${make.name}-8`, make(8));
   const m64 = measure(`${make.name}-64`, make(64));

@@ -11,6 +11,7 @@ import {
   admitMutation,
   callSpec,
   defineTools,
+  matchToolResult,
   performMutation,
   turn,
   type CallSpec,
@@ -128,3 +129,22 @@ match(result)
 expectAssignable<ToolResult<Tools>>({ toolCallId: 'x', toolName: 'fs.read', status: 'ok', output: { text: 't' }, resultDigest: 'sha256:' });
 expectNotAssignable<ToolResult<Tools>>({ toolCallId: 'x', toolName: 'fs.read', status: 'ok', output: { hits: 1 }, resultDigest: 'sha256:' });
 void forged;
+
+// 12. matchToolResult: one handler per tool; a missing tool is a tsc error naming it.
+const described = matchToolResult(result, {
+  'fs.read': (r) => (r.status === 'ok' ? r.output.text : r.error.errorCode),
+  'web.search': (r) => (r.status === 'ok' ? String(r.output.hits) : r.error.errorCode),
+  'issues.update': (r) => (r.status === 'ok' ? String(r.output.ok) : r.error.errorCode),
+});
+expectType<string>(described);
+// @ts-expect-error -- Property 'issues.update' is missing
+matchToolResult(result, {
+  'fs.read': () => 'read',
+  'web.search': () => 'searched',
+});
+matchToolResult(result, {
+  // @ts-expect-error -- output of fs.read has no hits
+  'fs.read': (r) => (r.status === 'ok' ? String(r.output.hits) : ''),
+  'web.search': () => '',
+  'issues.update': () => '',
+});

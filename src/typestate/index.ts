@@ -9,7 +9,7 @@ export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
 export { defineTools, validateWith, formatIssues } from './tools.ts';
 export type { ToolDefinition, ToolDefinitions, ToolName, ToolInput, ToolOutput, ToolRegistry, SchemaIssue, SchemaCheck } from './tools.ts';
-export { callSpec, requestTools, adaptText, recordResults, recordUse, closeJoin } from './states.ts';
+export { callSpec, requestTools, adaptText, recordResults, recordUse, closeJoin, matchToolResult } from './states.ts';
 export type {
   ActionMode,
   CallSpec,
@@ -19,6 +19,7 @@ export type {
   ToolOk,
   ToolFailed,
   ToolResult,
+  ToolResultHandlers,
   ReportedToolResult,
   UseEvidence,
   ToolUseInputRow,

@@ -7,6 +7,7 @@ import {
   callSpec,
   closeJoin,
   joinCheck,
+  matchToolResult,
   performMutation,
   performMutationTool,
   recordResults,
@@ -260,5 +261,21 @@ describe('builder property: no MutationReady without a closed join', () => {
       { numRuns: 400 },
     );
     expect(admitted).toBeGreaterThan(0);
+  });
+});
+
+describe('matchToolResult', () => {
+  it('calls the handler of the result\'s tool, and refuses a result with no handler', async () => {
+    const closed = closedTurn();
+    const lines = closed.results.map((r) =>
+      matchToolResult(r, {
+        'fs.read': (x) => (x.status === 'ok' ? `read ${x.output.text}` : 'read failed'),
+        'web.search': (x) => (x.status === 'ok' ? `${x.output.hits} hits` : `search ${x.error.errorCode}`),
+        'code.exec_only': () => 'exec',
+        'issues.update': () => 'update',
+      }),
+    );
+    expect(lines).toEqual(['read A', 'search timeout']);
+    expect(() => matchToolResult(closed.results[0] as never, {} as never)).toThrow(/no handler for tool "fs.read"/);
   });
 });
