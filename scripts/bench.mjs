@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { digest, joinCheckText, renderJoinCheckJson } from '../dist/index.js';
 
-const CLI = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const CLI = new URL('../dist/cli/turngate.js', import.meta.url).pathname;
 const pol = { render: 'sha256:render-dual-v2', queue: 'sha256:reminder-queue-v1', view: 'sha256:state-view-v1' };
 
 /** A code-mode parallel turn with `n` tool calls, every one requested, answered, used and rendered. */

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for turn in examples/evidence/*.json; do
-  node dist/cli/main.js harness-join-check --input "$turn"
+  node dist/cli/turngate.js harness-join-check --input "$turn"
   echo
 done
-echo "Byte-for-byte premath report of one turn: node dist/cli/main.js harness-join-check --input examples/evidence/handoff-turn.json --json"
+echo "Byte-for-byte premath report of one turn: node dist/cli/turngate.js harness-join-check --input examples/evidence/handoff-turn.json --json"

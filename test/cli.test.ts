@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { joinCheckText, renderJoinCheckJson } from '../src/index.ts';
 import { callSpec } from './arbitraries.ts';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');
 const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
 
 function run(args: string[], input?: string) {
@@ -75,6 +75,24 @@ describe('turngate harness-join-check', () => {
     expect(run(['harness-join-check', '--input', 'x', '--bogus']).stderr).toMatch(/^turngate: Unknown option '--bogus'/);
     expect(run(['launch-missiles']).code).toBe(2);
     expect(run(['--help']).stdout).toMatch(/^Usage: turngate harness-join-check/);
+  });
+
+  it('stops quietly, exit 0, when the reader closes the pipe early', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => `toolu_${i}`);
+    const input = {
+      evidence: {
+        callSpec,
+        toolRequests: ids.map((id) => ({ toolCallId: id, toolName: 'fs.read' })),
+        toolResults: ids.map((id) => ({ toolCallId: id, status: 'ok' })),
+        toolUse: ids.map((id) => ({ toolCallId: id, disposition: 'observed' })),
+        protocolState: { stopReason: 'end_turn' },
+      },
+    };
+    const path = join(mkdtempSync(join(tmpdir(), 'turngate-')), 'big.json');
+    writeFileSync(path, JSON.stringify(input));
+    // The report (~1 MB) is far larger than a pipe buffer, so `head` closes the pipe mid-write.
+    const out = execFileSync('bash', ['-c', `"${process.execPath}" "${CLI}" harness-join-check --input "${path}" --json 2>/tmp/turngate-epipe.err | head -c 20 >/dev/null; echo "\${PIPESTATUS[0]}"; cat /tmp/turngate-epipe.err`], { encoding: 'utf8' });
+    expect(out.trim()).toBe('0');
   });
 
   it('delivers a large report whole to a slow pipe before exiting', () => {

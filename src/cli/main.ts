@@ -70,6 +70,15 @@ try {
 } catch (error) {
   output = { stdout: '', stderr: `turngate: internal error: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`, exitCode: 3 };
 }
+// A reader that closes the pipe early (`| head`) wants no more output: stop quietly, keeping the
+// exit code, instead of dying on an unhandled EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit();
+    process.stderr.write(`turngate: cannot write output: ${error.message}\n`);
+    process.exit(3);
+  });
+}
 // Write and let the event loop drain: process.exit() could cut a large report off a pipe.
 if (output.stderr !== '') process.stderr.write(output.stderr);
 if (output.stdout !== '') process.stdout.write(output.stdout);
