@@ -388,7 +388,7 @@ function check(input: JoinCheckInputWire): { ok: true; report: JoinCheckReport }
 
 const STAGE_PROTOCOL = { stopReason: 'tool_use', continuationAllowed: false } as const;
 
-function requestRows<TTools extends ToolDefinitions>(requests: ToolRequests<TTools>): EvidenceInput['toolRequests'] {
+function requestRows<TTools extends ToolDefinitions>(requests: { readonly requests: readonly AnyToolRequest<TTools>[] }): EvidenceInput['toolRequests'] {
   return requests.requests.map((r) => (r.callerId === undefined ? { toolCallId: r.toolCallId, toolName: r.toolName } : { toolCallId: r.toolCallId, toolName: r.toolName, callerId: r.callerId }));
 }
 
@@ -517,10 +517,9 @@ function validateRequests<TTools extends ToolDefinitions>(
     typed.push((request.callerId === undefined ? row : { ...row, callerId: request.callerId }) as AnyToolRequest<TTools>);
   }
   if (failures.length > 0) return failed(failures);
-  const value = mint('ToolRequests', { callSpec: spec, tools, requests: deepFreeze(typed) });
-  const checked = check({ evidence: { callSpec: spec.spec, toolRequests: requestRows(value), protocolState: STAGE_PROTOCOL } });
+  const checked = check({ evidence: { callSpec: spec.spec, toolRequests: requestRows({ requests: typed }), protocolState: STAGE_PROTOCOL } });
   if (!checked.ok) return failed([checked.failure]);
-  return { ok: true, value };
+  return { ok: true, value: mint('ToolRequests', { callSpec: spec, tools, requests: deepFreeze(typed) }) };
 }
 
 /**
