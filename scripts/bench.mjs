@@ -103,7 +103,7 @@ for (const n of [10, 100, 1000, 10000]) {
   );
 }
 
-console.log('\ngrowth per 10x calls (n log n would be ~11.5x-13.3x, linear 10x):');
+console.log('\ngrowth per 10x calls (linear is 10x; n log n for each step in brackets):');
 for (let i = 1; i < rows.length; i++) {
   const a = rows[i - 1];
   const b = rows[i];
