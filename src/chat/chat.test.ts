@@ -188,6 +188,11 @@ describe('properties', () => {
     );
   });
 
+  it('checkClosure reports a blank tool_call_id as a failure, never throws', () => {
+    const check = checkClosure([], [{ role: 'tool', tool_call_id: ' ', content: 'x' }], false);
+    expect(check).toMatchObject({ ok: false, failureClass: 'tool.schema_invalid' });
+  });
+
   it('checkClosure accepts exactly the tails where every call is answered once and no reply is orphaned', () => {
     const ids = ['a', 'b', 'c'];
     fc.assert(

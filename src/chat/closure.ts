@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { checkDecoded } from '../check/check.ts';
-import { decodeJoinCheckInput } from '../evidence/index.ts';
+import { joinCheck } from '../check/check.ts';
 import type { FailureClass } from '../failures/index.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 
@@ -73,7 +72,7 @@ export function checkClosure(open: readonly ToolCall[], tail: readonly ChatMessa
     answered.add(reply.toolCallId);
   }
   if (calls.length === 0 && replies.length === 0) return { ok: true, openToolCalls: [] };
-  const decoded = decodeJoinCheckInput({
+  const outcome = joinCheck({
     evidence: {
       callSpec: CALL_SPEC,
       toolRequests: calls.map((call) => ({ toolCallId: call.id, toolName: call.name })),
@@ -82,8 +81,8 @@ export function checkClosure(open: readonly ToolCall[], tail: readonly ChatMessa
       protocolState: { stopReason: 'end_turn', continuationAllowed: false },
     },
   });
-  if (!decoded.ok) return { ok: false, failureClass: 'tool.schema_invalid', detail: decoded.error.message };
-  const report = checkDecoded(decoded.value);
+  if (!outcome.ok) return { ok: false, failureClass: 'tool.schema_invalid', detail: outcome.error.message };
+  const { report } = outcome;
   const orphan = report.normalized.joinState.orphanResultCallIds ?? [];
   if (orphan.length > 0) return { ok: false, failureClass: 'tool.result_orphan', detail: `tool replies answer no open tool call: ${orphan.join(', ')}` };
   const missing = report.normalized.joinState.missingResultCallIds ?? [];

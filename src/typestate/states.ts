@@ -8,11 +8,9 @@
  *
  * @module
  */
-import { JsonInputError } from '../canonical/index.ts';
-import { checkDecoded } from '../check/check.ts';
+import { joinCheck } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
-import { decodeJoinCheckInput, EvidenceInputError } from '../evidence/index.ts';
-import type { EvidenceInput, JoinCheckInput, JoinCheckInputWire } from '../evidence/index.ts';
+import type { EvidenceInput, JoinCheckInputWire } from '../evidence/index.ts';
 import type { Failure, FailureClass, Result } from '../failures/index.ts';
 import type { NormalizedCallSpec, NormalizedEvidence, ToolUseDisposition } from '../normalize/index.ts';
 import { deepFreeze, mint, mintedState, type Branded, type TurnStateName } from './brand.ts';
@@ -373,17 +371,10 @@ function failed<T>(failures: Failure[]): Result<T> {
 }
 
 /** Runs the join check over assembled evidence; input errors become `tool.schema_invalid`. */
+/** Runs the join check over assembled evidence; evidence that is not a turn is `tool.schema_invalid`. */
 function check(input: JoinCheckInputWire): { ok: true; report: JoinCheckReport } | { ok: false; failure: Failure } {
-  const decoded = decodeJoinCheckInput(input);
-  if (!decoded.ok) return { ok: false, failure: fail('tool.schema_invalid', decoded.error.message) };
-  try {
-    return { ok: true, report: checkDecoded(decoded.value as JoinCheckInput) };
-  } catch (error) {
-    if (error instanceof EvidenceInputError || error instanceof JsonInputError) {
-      return { ok: false, failure: fail('tool.schema_invalid', error.message) };
-    }
-    throw error;
-  }
+  const outcome = joinCheck(input);
+  return outcome.ok ? outcome : { ok: false, failure: fail('tool.schema_invalid', outcome.error.message) };
 }
 
 const STAGE_PROTOCOL = { stopReason: 'tool_use', continuationAllowed: false } as const;
