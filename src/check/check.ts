@@ -14,7 +14,8 @@ import {
   type JoinCheckInput,
   type ToolResultInput,
 } from '../evidence/index.ts';
-import type { Failure, FailureClass } from '../failures/index.ts';
+import type { FailureClass } from '../failures/index.ts';
+import { FailureCollector } from '../failures/collect.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import { normalizeEvidence, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
 import {
@@ -111,26 +112,7 @@ function mutationInputOf(n: NormalizedEvidence): MutationInput {
   return out;
 }
 
-/** Collects failures; one entry per class, ids merged. */
-class Failures {
-  private readonly byClass = new Map<FailureClass, { details: string[]; ids: Set<string> }>();
-  add(failureClass: FailureClass, detail: string, ids: readonly string[] = []): void {
-    let entry = this.byClass.get(failureClass);
-    if (entry === undefined) this.byClass.set(failureClass, (entry = { details: [], ids: new Set() }));
-    if (!entry.details.includes(detail)) entry.details.push(detail);
-    for (const id of ids) entry.ids.add(id);
-  }
-  list(): Failure[] {
-    return [...this.byClass.keys()].sort().map((failureClass) => {
-      const entry = this.byClass.get(failureClass) as { details: string[]; ids: Set<string> };
-      const failure: Mutable<Failure> = { class: failureClass, detail: entry.details.join(' ') };
-      if (entry.ids.size > 0) failure.ids = [...entry.ids].sort();
-      return failure;
-    });
-  }
-}
-
-function checkJoin(n: NormalizedEvidence, out: Failures): void {
+function checkJoin(n: NormalizedEvidence, out: FailureCollector): void {
   const j = n.joinState;
   const missing = j.missingResultCallIds ?? [];
   const orphan = j.orphanResultCallIds ?? [];
@@ -145,7 +127,7 @@ function checkJoin(n: NormalizedEvidence, out: Failures): void {
   }
 }
 
-function checkStopReason(n: NormalizedEvidence, out: Failures): void {
+function checkStopReason(n: NormalizedEvidence, out: FailureCollector): void {
   const stopReason = n.protocolState.stopReason;
   if (!(HANDLED_STOP_REASONS as readonly string[]).includes(stopReason)) {
     out.add(
@@ -155,7 +137,7 @@ function checkStopReason(n: NormalizedEvidence, out: Failures): void {
   }
 }
 
-function checkDecomposition(c: DecompositionConstraintsInput | null | undefined, n: NormalizedEvidence, out: Failures): void {
+function checkDecomposition(c: DecompositionConstraintsInput | null | undefined, n: NormalizedEvidence, out: FailureCollector): void {
   if (c === null || c === undefined) return;
   const kind = 'coordination.decomposition_policy_violation';
   if (c.admissible === false) {
@@ -172,7 +154,7 @@ function checkDecomposition(c: DecompositionConstraintsInput | null | undefined,
   }
 }
 
-function checkContext(n: NormalizedEvidence, out: Failures): void {
+function checkContext(n: NormalizedEvidence, out: FailureCollector): void {
   const needsContext = n.protocolState.continuationAllowed || (n.toolUse ?? []).some((u) => u.disposition === 'consumed');
   if (!needsContext) return;
   const c = n.contextState;
@@ -193,7 +175,7 @@ function checkContext(n: NormalizedEvidence, out: Failures): void {
   }
 }
 
-function checkHandoff(c: HandoffConstraintsInput | null | undefined, handoff: NormalizedHandoff | undefined, out: Failures): void {
+function checkHandoff(c: HandoffConstraintsInput | null | undefined, handoff: NormalizedHandoff | undefined, out: FailureCollector): void {
   if (c === null || c === undefined) return;
   const requiredRefs = nonBlank(c.requiredArtifactRefs);
   const allowedTargets = nonBlank(c.allowedTargets);
@@ -245,7 +227,7 @@ function rawErrorBool(raw: unknown, key: string): boolean {
   return Object.hasOwn(raw, key) && typeof (raw as Record<string, unknown>)[key] === 'boolean';
 }
 
-function checkErrorEnvelopes(evidence: EvidenceInput, out: Failures): void {
+function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollector): void {
   for (const row of evidence.toolResults) {
     if (!isErrorRow(row)) continue;
     const absent: string[] = [];
@@ -258,7 +240,7 @@ function checkErrorEnvelopes(evidence: EvidenceInput, out: Failures): void {
   }
 }
 
-function checkGovernance(profile: GovernanceProfileInput | null | undefined, out: Failures): void {
+function checkGovernance(profile: GovernanceProfileInput | null | undefined, out: FailureCollector): void {
   if (profile === null || profile === undefined) return;
   const claimId = optionalTrim(profile.claimId);
   if (claimId !== '' && claimId !== GOVERNANCE_PROFILE_CLAIM_ID) {
@@ -301,7 +283,7 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
  */
 export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
   const normalized = normalizeEvidence(input.evidence);
-  const failures = new Failures();
+  const failures = new FailureCollector();
   checkJoin(normalized, failures);
   checkStopReason(normalized, failures);
   if (input.protocolConstraints?.parallelTransportOrderValid === false) {

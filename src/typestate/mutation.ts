@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { Failure, Result } from '../failures/index.ts';
+import type { Result } from '../failures/index.ts';
+import { FailureCollector } from '../failures/collect.ts';
 import { mint, mintedState, spend, type Branded } from './brand.ts';
 import { TypestateError } from './errors.ts';
 import { expectMinted, type JoinClosed } from './states.ts';
@@ -99,20 +100,20 @@ export type MutationReady<TTools extends ToolDefinitions = ToolDefinitions> = Br
 export function admitMutation<TTools extends ToolDefinitions>(joinClosed: JoinClosed<TTools>, policy: MutationPolicy): Result<MutationReady<TTools>> {
   expectMinted(joinClosed, 'JoinClosed');
   const n = joinClosed.normalized;
-  const failures: Failure[] = [];
+  const failures = new FailureCollector();
   if (!n.joinState.joinClosed || !n.contextState.continuationContextReady) {
-    failures.push({ class: 'tool.join_incomplete', detail: 'The join or the continuation context is not closed.' });
+    failures.add('tool.join_incomplete', 'The join or the continuation context is not closed.');
   }
   if (n.callSpec.mutationPolicyDigest !== policy.mutationPolicyDigest) {
-    failures.push({
-      class: 'mutation.policy_digest_mismatch',
-      detail: `Turn mutation policy \`${n.callSpec.mutationPolicyDigest}\` is not the active \`${policy.mutationPolicyDigest}\`.`,
-    });
+    failures.add(
+      'mutation.policy_digest_mismatch',
+      `Turn mutation policy \`${n.callSpec.mutationPolicyDigest}\` is not the active \`${policy.mutationPolicyDigest}\`.`,
+    );
   }
   const claims = new Set(policy.capabilityClaims ?? []);
   const missingClaims = (policy.requiredCapabilities ?? []).filter((c) => !claims.has(c));
   if (missingClaims.length > 0) {
-    failures.push({ class: 'mutation.capability_claim_missing', detail: 'Required capabilities are not claimed.', ids: [...new Set(missingClaims)].sort() });
+    failures.add('mutation.capability_claim_missing', 'Required capabilities are not claimed.', missingClaims);
   }
   const digests = new Map(joinClosed.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]));
   const unevidenced = joinClosed.use.uses
@@ -125,18 +126,18 @@ export function admitMutation<TTools extends ToolDefinitions>(joinClosed: JoinCl
     })
     .map((u) => u.toolCallId);
   if (unevidenced.length > 0) {
-    failures.push({
-      class: 'mutation.use_evidence_missing',
-      detail: 'Consumed results lack use evidence (a bound result digest and a summaryRef, handoffRef or mutationInputRef).',
-      ids: unevidenced.sort(),
-    });
+    failures.add(
+      'mutation.use_evidence_missing',
+      'Consumed results lack use evidence (a bound result digest and a summaryRef, handoffRef or mutationInputRef).',
+      unevidenced,
+    );
   }
   const sessionRefs = n.sessionRefs ?? [];
   const trajectoryRefs = n.trajectoryRefs ?? [];
   if (sessionRefs.length === 0 || trajectoryRefs.length === 0) {
-    failures.push({ class: 'mutation.use_evidence_missing', detail: 'The turn has no session or trajectory refs to link the mutation witness to.' });
+    failures.add('mutation.use_evidence_missing', 'The turn has no session or trajectory refs to link the mutation witness to.');
   }
-  if (failures.length > 0) return { ok: false, failures: mergeByClass(failures) };
+  if (!failures.empty) return { ok: false, failures: failures.list() };
   const witness: MutationWitness = Object.freeze({
     witnessKind: 'turngate.mutation.v1',
     callId: n.callSpec.callId,
@@ -147,20 +148,6 @@ export function admitMutation<TTools extends ToolDefinitions>(joinClosed: JoinCl
     trajectoryRefs,
   });
   return { ok: true, value: mint('MutationReady', { joinClosed, witness }) };
-}
-
-function mergeByClass(failures: Failure[]): Failure[] {
-  const byClass = new Map<string, Failure>();
-  for (const f of failures) {
-    const seen = byClass.get(f.class);
-    if (seen === undefined) {
-      byClass.set(f.class, f);
-      continue;
-    }
-    const ids = [...new Set([...(seen.ids ?? []), ...(f.ids ?? [])])].sort();
-    byClass.set(f.class, ids.length > 0 ? { class: f.class, detail: `${seen.detail} ${f.detail}`, ids } : { class: f.class, detail: `${seen.detail} ${f.detail}` });
-  }
-  return [...byClass.values()].sort((a, b) => (a.class < b.class ? -1 : 1));
 }
 
 /**
