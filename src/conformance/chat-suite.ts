@@ -22,6 +22,7 @@ import {
   type SessionStore,
 } from '../chat/index.ts';
 import type { VectorVerdict } from './premath-suite.ts';
+import { subsetMismatch } from './subset.ts';
 
 type Yaml = Record<string, unknown>;
 
@@ -37,14 +38,8 @@ function assertKeys(value: Yaml, allowed: readonly string[], where: string): voi
   for (const key of Object.keys(value)) if (!allowed.includes(key)) throw new Unsupported(`${where}.${key}`);
 }
 
-/** `expected` is contained in `actual`: objects by subset, arrays element-wise with equal length. */
 function contains(expected: unknown, actual: unknown): boolean {
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => contains(e, actual[i]));
-  if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object') return false;
-    return Object.entries(expected).every(([k, e]) => contains(e, (actual as Yaml)[k]));
-  }
-  return Object.is(expected, actual);
+  return subsetMismatch(expected, actual) === undefined;
 }
 
 function expectEqual(label: string, expected: unknown, actual: unknown): void {

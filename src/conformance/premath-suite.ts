@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, parseJson, type JsonValue } from '../canonical/index.ts';
 import { joinCheck, renderJoinCheckJson } from '../check/check.ts';
+import { subsetMismatch } from './subset.ts';
 
 /** The verdict on one vector. */
 export interface VectorVerdict {
@@ -30,30 +31,6 @@ function readJson(path: string): Json {
 
 function plain(value: unknown): unknown {
   return JSON.parse(canonicalJson(value as JsonValue));
-}
-
-/**
- * Returns the first path where `expected` is not contained in `actual`: objects by subset of
- * keys, arrays element by element with equal length, everything else by equality.
- */
-function subsetMismatch(expected: unknown, actual: unknown, path: string): string | undefined {
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) return path;
-    for (let i = 0; i < expected.length; i++) {
-      const miss = subsetMismatch(expected[i], actual[i], `${path}[${i}]`);
-      if (miss !== undefined) return miss;
-    }
-    return undefined;
-  }
-  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return path;
-    for (const [key, value] of Object.entries(expected)) {
-      const miss = subsetMismatch(value, (actual as Record<string, unknown>)[key], `${path}.${key}`);
-      if (miss !== undefined) return miss;
-    }
-    return undefined;
-  }
-  return JSON.stringify(expected) === JSON.stringify(actual) ? undefined : path;
 }
 
 function checkVector(suiteDir: string, id: string, referenceDir: string | undefined): VectorVerdict {
