@@ -17,7 +17,7 @@ import {
 import type { FailureClass } from '../failures/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
-import { normalizeEvidence, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
+import { normalizeEvidence, normalizeRefs, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
 import {
   GOVERNANCE_PROFILE_CLAIM_ID,
   HANDLED_STOP_REASONS,
@@ -42,15 +42,6 @@ import {
 export type JoinCheckOutcome =
   | { readonly ok: true; readonly report: JoinCheckReport }
   | { readonly ok: false; readonly error: EvidenceInputError };
-
-function nonBlank(values: readonly string[]): Set<string> {
-  const set = new Set<string>();
-  for (const value of values) {
-    const trimmed = trimWhiteSpace(value);
-    if (trimmed !== '') set.add(trimmed);
-  }
-  return set;
-}
 
 function optionalTrim(value: string | null | undefined): string {
   return value === null || value === undefined ? '' : trimWhiteSpace(value);
@@ -177,8 +168,8 @@ function checkContext(n: NormalizedEvidence, out: FailureCollector): void {
 
 function checkHandoff(c: HandoffConstraintsInput | null | undefined, handoff: NormalizedHandoff | undefined, out: FailureCollector): void {
   if (c === null || c === undefined) return;
-  const requiredRefs = nonBlank(c.requiredArtifactRefs);
-  const allowedTargets = nonBlank(c.allowedTargets);
+  const requiredRefs = new Set(normalizeRefs(c.requiredArtifactRefs, 'handoffConstraints.requiredArtifactRefs'));
+  const allowedTargets = new Set(normalizeRefs(c.allowedTargets, 'handoffConstraints.allowedTargets'));
   if (handoff === undefined) {
     if (requiredRefs.size > 0) {
       out.add('handoff.required_artifact_missing', 'Artifacts are required but the turn has no handoff packet.', [...requiredRefs]);
@@ -188,15 +179,15 @@ function checkHandoff(c: HandoffConstraintsInput | null | undefined, handoff: No
     return;
   }
   if (requiredRefs.size > 0) {
-    const provided = nonBlank(handoff.requiredArtifactRefs ?? []);
+    const provided = new Set(handoff.requiredArtifactRefs ?? []); // already normalized
     const absent = [...requiredRefs].filter((ref) => !provided.has(ref));
     if (absent.length > 0) out.add('handoff.required_artifact_missing', 'The handoff packet lacks required artifacts.', absent);
   }
-  const target = trimWhiteSpace(handoff.target);
+  const target = handoff.target; // normalized: trimmed and non-blank
   if (allowedTargets.size > 0 && !allowedTargets.has(target)) {
     out.add('handoff.target_not_allowed', `Handoff target \`${target}\` is not an allowed target.`, [target]);
   }
-  if (c.requireReturnPath && optionalTrim(handoff.returnPathRef) === '') {
+  if (c.requireReturnPath && handoff.returnPathRef === undefined) {
     out.add('handoff.return_path_missing', 'The handoff packet names no return path.');
   }
 }
