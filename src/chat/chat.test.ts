@@ -53,6 +53,8 @@ describe('send()', () => {
     expect(noId).toMatchObject({ outcome: 'errored', errorCategory: 'harness_session_id_unresolved' });
     const image = await harness.send('s', { role: 'user', content: [{ type: 'image', source: { type: 'inline', base64_data: 'AAAA' } }] });
     expect(image.outcome === 'errored' && text(image.reply)).toMatch(/media_type/);
+    const noUrl = await harness.send('s', { role: 'user', content: [{ type: 'image', source: { type: 'url' } }] } as never);
+    expect(noUrl.outcome === 'errored' && text(noUrl.reply)).toMatch(/content\[0\]\.source\.url is required/);
     expect(load).not.toHaveBeenCalled();
     expect(invoke).not.toHaveBeenCalled();
   });

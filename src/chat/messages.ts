@@ -5,6 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { issuePath } from '../evidence/decode.ts';
 
 const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
 
@@ -236,10 +237,17 @@ export type ChatMessageCheck = { readonly ok: true; readonly message: ChatMessag
 export function validateChatMessage(value: unknown): ChatMessageCheck {
   const result = v.safeParse(ChatMessageSchema, value);
   if (result.success) return { ok: true, message: result.output };
-  const issue = result.issues[0];
-  const path = v.getDotPath(issue);
-  const what = issue.kind === 'schema' && issue.received === 'undefined' ? `${path ?? 'field'} is required` : issue.message;
-  return { ok: false, diagnostic: path === null || what.startsWith(path) ? what : `${path}: ${what}` };
+  // A union (string or blocks) reports only "expected string | Array": name the deepest cause.
+  // Nested issue paths are relative to the union, so the union's own path is prefixed.
+  let issue: v.BaseIssue<unknown> = result.issues[0];
+  let prefix: v.IssuePathItem[] = [];
+  while (issue.issues !== undefined && issue.issues.length > 0) {
+    prefix = [...prefix, ...(issue.path ?? [])];
+    issue = issue.issues.reduce((deepest, next) => ((next.path?.length ?? 0) > (deepest.path?.length ?? 0) ? next : deepest));
+  }
+  const path = issuePath({ ...issue, path: [...prefix, ...(issue.path ?? [])] as [v.IssuePathItem, ...v.IssuePathItem[]] });
+  const what = issue.kind === 'schema' && issue.received === 'undefined' ? `${path === '' ? 'field' : path} is required` : issue.message;
+  return { ok: false, diagnostic: path === '' || what.startsWith(path) ? what : `${path}: ${what}` };
 }
 
 /**
