@@ -14,7 +14,6 @@ import {
   type JoinCheckInput,
   type ToolResultInput,
 } from '../evidence/index.ts';
-import type { FailureClass } from '../failures/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import { normalizeEvidence, normalizeRefs, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
