@@ -48,7 +48,11 @@ const recording = [
   },
   {
     stopReason: 'end_turn',
-    proposal: { id: 'BILL-1207', status: 'closed' as const, comment: 'Rounding fixed in applyDiscount; CI status unavailable, verified by reading the code.' },
+    proposal: {
+      id: 'BILL-1207',
+      status: 'closed' as const,
+      comment: 'Rounding fixed in applyDiscount; CI status unavailable, verified by reading the code.',
+    },
   },
 ] as const;
 
@@ -56,11 +60,16 @@ const recording = [
 async function runTool(name: string, input: unknown): Promise<unknown> {
   switch (name) {
     case 'fs.read':
-      return { text: `// ${(input as { path: string }).path}\nexport const applyDiscount = (c: number) => Math.round(c * 0.9);` };
+      return {
+        text: `// ${(input as { path: string }).path}\nexport const applyDiscount = (c: number) => Math.round(c * 0.9);`,
+      };
     case 'repo.search':
       return { hits: ['src/billing/invoice.ts:212', 'src/billing/coupon.ts:48'] };
     case 'ci.status':
-      throw Object.assign(new Error('CI API answered 503 after 3 tries'), { code: 'upstream_unavailable', retryable: true });
+      throw Object.assign(new Error('CI API answered 503 after 3 tries'), {
+        code: 'upstream_unavailable',
+        retryable: true,
+      });
     default:
       throw new Error(`no implementation for ${name}`);
   }
@@ -81,10 +90,17 @@ export async function runAgentLoop(): Promise<string[]> {
   const log: string[] = [];
   const updates: string[] = [];
   const spec = callSpec({
-    callId: 'billing-agent/run-42/turn-1', modelRef: 'recorded/claude-sonnet-4-5', actionMode: 'code', executionPattern: 'parallel',
-    normalizerId: 'nf.v1', mutationPolicyDigest: 'pol.issues-write.v2', governancePolicyDigest: 'pol.gov.v1',
-    toolRenderProtocolDigest: 'pol.render.v1', reminderQueuePolicyDigest: 'pol.queue.v1',
-    stateViewPolicyDigest: 'pol.view.v1', decompositionPolicyDigest: 'pol.decomp.v1',
+    callId: 'billing-agent/run-42/turn-1',
+    modelRef: 'recorded/claude-sonnet-4-5',
+    actionMode: 'code',
+    executionPattern: 'parallel',
+    normalizerId: 'nf.v1',
+    mutationPolicyDigest: 'pol.issues-write.v2',
+    governancePolicyDigest: 'pol.gov.v1',
+    toolRenderProtocolDigest: 'pol.render.v1',
+    reminderQueuePolicyDigest: 'pol.queue.v1',
+    stateViewPolicyDigest: 'pol.view.v1',
+    decompositionPolicyDigest: 'pol.decomp.v1',
   });
   if (!spec.ok) throw new Error(spec.failures.map((f) => f.detail).join('; '));
 
@@ -96,20 +112,30 @@ export async function runAgentLoop(): Promise<string[]> {
   if (!results.ok) throw new Error(results.failures.map((f) => f.detail).join('; '));
   for (const result of results.value.results) log.push(describeResult(result));
   const use = useAll(results.value, (result) =>
-    result.status === 'ok' ? { disposition: 'consumed', evidence: { mutationInputRef: `mutation://issues/${second.proposal.id}` } } : 'observed',
+    result.status === 'ok'
+      ? { disposition: 'consumed', evidence: { mutationInputRef: `mutation://issues/${second.proposal.id}` } }
+      : 'observed',
   );
   if (!use.ok) throw new Error(use.failures.map((f) => f.detail).join('; '));
   const ids = results.value.results.map((r) => r.toolCallId);
   const closed = closeJoin(use.value, {
     protocolState: { stopReason: first.stopReason, continuationAllowed: true },
-    toolRender: ids.map((id) => ({ toolCallId: id, operatorPayloadDigest: `op:${id}`, reminderRenderDigest: `rem:${id}`, injectionPoint: 'tool_response', policyDigest: 'pol.render.v1' })),
+    toolRender: ids.map((id) => ({
+      toolCallId: id,
+      operatorPayloadDigest: `op:${id}`,
+      reminderRenderDigest: `rem:${id}`,
+      injectionPoint: 'tool_response',
+      policyDigest: 'pol.render.v1',
+    })),
     reminderQueue: [{ queueId: 'reminders', reducedDigest: 'sha256:reduced', policyDigest: 'pol.queue.v1' }],
     stateViews: [{ viewId: 'open-files', viewDigest: 'sha256:view', policyDigest: 'pol.view.v1' }],
     sessionRefs: ['session://billing-agent/run-42'],
     trajectoryRefs: ['trajectory://billing-agent/run-42/1'],
   });
   if (!closed.ok) throw new Error(closed.failures.map((f) => `${f.class} ${f.ids?.join(',') ?? ''}`).join('; '));
-  log.push(`turn closed: ${closed.value.report.result}, join-set ${closed.value.normalized.digests.joinSetDigest.slice(0, 19)}…`);
+  log.push(
+    `turn closed: ${closed.value.report.result}, join-set ${closed.value.normalized.digests.joinSetDigest.slice(0, 19)}…`,
+  );
 
   // Turn 2: the proposed mutation. First with a stale policy: refused, nothing runs.
   const stale = admitMutation(closed.value, { mutationPolicyDigest: 'pol.issues-write.v1' });
@@ -120,13 +146,19 @@ export async function runAgentLoop(): Promise<string[]> {
     capabilityClaims: ['issues:write'],
   });
   if (!ready.ok) throw new Error(ready.failures.map((f) => f.class).join('; '));
-  const done = await performMutationTool(ready.value, tools, 'issues.update', second.proposal, async (input, witness) => {
-    updates.push(`${input.id} -> ${input.status} (witness ${witness.joinSetDigest.slice(0, 19)}…)`);
-    return { ok: true };
-  });
+  const done = await performMutationTool(
+    ready.value,
+    tools,
+    'issues.update',
+    second.proposal,
+    async (input, witness) => {
+      updates.push(`${input.id} -> ${input.status} (witness ${witness.joinSetDigest.slice(0, 19)}…)`);
+      return { ok: true };
+    },
+  );
   log.push(`mutation ran: ok=${done.value.ok}; ${updates.join('')}`);
-  await performMutationTool(ready.value, tools, 'issues.update', second.proposal, async () => ({ ok: true })).catch((error: Error) =>
-    log.push(`second use refused: ${error.name} ${(error as Error & { code?: string }).code ?? ''}`),
+  await performMutationTool(ready.value, tools, 'issues.update', second.proposal, async () => ({ ok: true })).catch(
+    (error: Error) => log.push(`second use refused: ${error.name} ${(error as Error & { code?: string }).code ?? ''}`),
   );
   return log;
 }

@@ -32,10 +32,18 @@ function model(state: ChatState): Partial<ChatState> {
     if (found === undefined) throw new ChatError('provider_invalid_request', 'order A-1001 not found');
     return {
       messages: [
-        { role: 'assistant', content: [], tool_calls: [{ id: 'call_lookup', name: 'orders.lookup', arguments: { id: 'A-1001' } }] },
+        {
+          role: 'assistant',
+          content: [],
+          tool_calls: [{ id: 'call_lookup', name: 'orders.lookup', arguments: { id: 'A-1001' } }],
+        },
         { role: 'tool', tool_call_id: 'call_lookup', content: JSON.stringify(found) },
         { role: 'assistant', content: `Order A-1001 (${found.total} EUR) can be refunded. I need approval first.` },
-        { role: 'assistant', content: [], tool_calls: [{ id: 'call_refund', name: 'orders.refund', arguments: { id: 'A-1001', amount: found.total } }] },
+        {
+          role: 'assistant',
+          content: [],
+          tool_calls: [{ id: 'call_refund', name: 'orders.refund', arguments: { id: 'A-1001', amount: found.total } }],
+        },
       ],
     };
   }
@@ -46,7 +54,10 @@ const graph = sequentialGraph({
   entry: 'model',
   nodes: {
     model,
-    approval: (state) => (awaitingApproval(state) && state['approved'] !== true ? suspend({ signal_id: 'refund:A-1001', metadata: { action: 'orders.refund' } }) : undefined),
+    approval: (state) =>
+      awaitingApproval(state) && state['approved'] !== true
+        ? suspend({ signal_id: 'refund:A-1001', metadata: { action: 'orders.refund' } })
+        : undefined,
     refund: (state) => {
       if (!awaitingApproval(state)) return undefined;
       const order = orders['A-1001'];
@@ -68,8 +79,15 @@ const graph = sequentialGraph({
 function describe(outcome: ChatTurnOutcome): string {
   return match(outcome)
     .with({ outcome: 'completed' }, (o) => `completed: ${o.replies.map((m) => m.role).join(' > ')}`)
-    .with({ outcome: 'suspended' }, (o) => `suspended on ${o.signalDescriptor.signal_id} with ${o.pendingMessages.length} pending messages`)
-    .with({ outcome: 'errored' }, (o) => `errored (${o.errorBucket}/${o.errorCategory ?? '?'}): ${typeof o.reply.content === 'string' ? o.reply.content : ''}`)
+    .with(
+      { outcome: 'suspended' },
+      (o) => `suspended on ${o.signalDescriptor.signal_id} with ${o.pendingMessages.length} pending messages`,
+    )
+    .with(
+      { outcome: 'errored' },
+      (o) =>
+        `errored (${o.errorBucket}/${o.errorCategory ?? '?'}): ${typeof o.reply.content === 'string' ? o.reply.content : ''}`,
+    )
     .exhaustive();
 }
 

@@ -8,10 +8,17 @@ import { joinCheck, renderJoinCheckJson, type FailureClass } from 'turngate';
 const outcome = joinCheck({
   evidence: {
     callSpec: {
-      callId: 'turn-1', modelRef: 'claude-sonnet-4-5', actionMode: 'json', executionPattern: 'single',
-      normalizerId: 'nf.v1', mutationPolicyDigest: 'pol.mut.v1', governancePolicyDigest: 'pol.gov.v1',
-      toolRenderProtocolDigest: 'pol.render.v1', reminderQueuePolicyDigest: 'pol.queue.v1',
-      stateViewPolicyDigest: 'pol.view.v1', decompositionPolicyDigest: 'pol.decomp.v1',
+      callId: 'turn-1',
+      modelRef: 'claude-sonnet-4-5',
+      actionMode: 'json',
+      executionPattern: 'single',
+      normalizerId: 'nf.v1',
+      mutationPolicyDigest: 'pol.mut.v1',
+      governancePolicyDigest: 'pol.gov.v1',
+      toolRenderProtocolDigest: 'pol.render.v1',
+      reminderQueuePolicyDigest: 'pol.queue.v1',
+      stateViewPolicyDigest: 'pol.view.v1',
+      decompositionPolicyDigest: 'pol.decomp.v1',
     },
     toolRequests: [{ toolCallId: 'tc-1', toolName: 'fs.read' }],
     toolResults: [{ toolCallId: 'tc-1', status: 'ok', payload: { bytes: 18233 } }],

@@ -25,11 +25,28 @@ function measure(name, source) {
   const dir = join(out, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'fixture.ts'), source);
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions: { noEmit: true, noUnusedLocals: false }, files: ['fixture.ts'] }));
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--extendedDiagnostics', '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '../../../tsconfig.base.json',
+      compilerOptions: { noEmit: true, noUnusedLocals: false },
+      files: ['fixture.ts'],
+    }),
+  );
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '--extendedDiagnostics', '-p', join(dir, 'tsconfig.json')],
+    { encoding: 'utf8' },
+  );
   const stat = (label) => Number((r.stdout.match(new RegExp(`^${label}:\\s+([\\d.]+)`, 'm')) ?? [])[1]);
   const errors = r.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-  return { instantiations: stat('Instantiations'), types: stat('Types'), checkMs: stat('Check time') * 1000, errors, ts2589: errors.some((e) => e.includes('TS2589')) };
+  return {
+    instantiations: stat('Instantiations'),
+    types: stat('Types'),
+    checkMs: stat('Check time') * 1000,
+    errors,
+    ts2589: errors.some((e) => e.includes('TS2589')),
+  };
 }
 
 function chain(n) {
@@ -43,21 +60,24 @@ function chain(n) {
 /** One arm per tool name (the anchor's form); each arm reads the typed output or the error. */
 function exhaustive(n) {
   let body = `${header}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport const text = match(result)\n`;
-  for (let i = 0; i < n; i++) body += `  .with({ toolName: 'tool.t${i}' }, (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode))\n`;
+  for (let i = 0; i < n; i++)
+    body += `  .with({ toolName: 'tool.t${i}' }, (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode))\n`;
   return `${body}  .exhaustive();\n`;
 }
 
 /** The same exhaustive match as a switch on toolName with a never check. */
 function exhaustiveSwitch(n) {
   let body = `${header}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport function text(): string {\n  switch (result.toolName) {\n`;
-  for (let i = 0; i < n; i++) body += `    case 'tool.t${i}': return result.status === 'ok' ? String(result.output.r${i}) : result.error.errorCode;\n`;
+  for (let i = 0; i < n; i++)
+    body += `    case 'tool.t${i}': return result.status === 'ok' ? String(result.output.r${i}) : result.error.errorCode;\n`;
   return `${body}    default: { const unhandled: never = result; return unhandled; }\n  }\n}\nvoid match;\n`;
 }
 
 /** The same exhaustive match with turngate's matchToolResult (one handler per tool). */
 function exhaustiveHandlers(n) {
   let body = `${header.replace('type ToolResult', 'matchToolResult, type ToolResult')}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport const text = matchToolResult(result, {\n`;
-  for (let i = 0; i < n; i++) body += `  'tool.t${i}': (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode),\n`;
+  for (let i = 0; i < n; i++)
+    body += `  'tool.t${i}': (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode),\n`;
   return `${body}});\nvoid match;\n`;
 }
 
@@ -68,26 +88,40 @@ let previous;
 for (const n of [8, 32, 64, 128]) {
   const m = measure(`chain-${n}`, chain(n));
   if (m.errors.length > 0 && !m.ts2589) console.log(`  errors: ${m.errors.slice(0, 3).join(' | ')}`);
-  const slope = previous === undefined ? '' : ` (+${Math.round((m.instantiations - previous.m.instantiations) / (n - previous.n))}/call)`;
-  console.log(`${String(n).padEnd(6)}${fmt(m.instantiations)}${' '.repeat(6)}${fmt(m.types)}${fmt(m.checkMs)}${fmt(m.instantiations / n)}  ${m.ts2589 ? 'YES' : 'no'}${slope}`);
+  const slope =
+    previous === undefined
+      ? ''
+      : ` (+${Math.round((m.instantiations - previous.m.instantiations) / (n - previous.n))}/call)`;
+  console.log(
+    `${String(n).padEnd(6)}${fmt(m.instantiations)}${' '.repeat(6)}${fmt(m.types)}${fmt(m.checkMs)}${fmt(m.instantiations / n)}  ${m.ts2589 ? 'YES' : 'no'}${slope}`,
+  );
   previous = { n, m };
 }
 
-const base = measure('match-baseline', `${header}${registry(1)}declare const result: ToolResult<typeof tools.definitions>;\nexport { result };\n`);
+const base = measure(
+  'match-baseline',
+  `${header}${registry(1)}declare const result: ToolResult<typeof tools.definitions>;\nexport { result };\n`,
+);
 for (const [title, make] of [
   ['ts-pattern .with({ toolName }) ... .exhaustive()', exhaustive],
   ['switch (result.toolName) with a never check', exhaustiveSwitch],
-  ["turngate matchToolResult(result, { [tool]: handler })", exhaustiveHandlers],
+  ['turngate matchToolResult(result, { [tool]: handler })', exhaustiveHandlers],
 ]) {
   console.log(`\ntyped results matched exhaustively by tool name: ${title}`);
   const m8 = measure(`${make.name}-8`, make(8));
   const m64 = measure(`${make.name}-64`, make(64));
-  for (const [label, m] of [['baseline (1 tool, no match)', base], ['8 tools', m8], ['64 tools', m64]]) {
+  for (const [label, m] of [
+    ['baseline (1 tool, no match)', base],
+    ['8 tools', m8],
+    ['64 tools', m64],
+  ]) {
     if (m.errors.length > 0) console.log(`  errors in ${label}: ${m.errors.slice(0, 2).join(' | ')}`);
     console.log(`  ${label.padEnd(28)} ${fmt(m.instantiations)} instantiations ${fmt(m.checkMs)} ms check`);
   }
   const perTool = (m64.instantiations - m8.instantiations) / 56;
   const msPerTool = (m64.checkMs - m8.checkMs) / 56;
   console.log(`  marginal per tool (8 -> 64): ${Math.round(perTool)} instantiations, ${msPerTool.toFixed(2)} ms check`);
-  console.log(`  vs the Vercel AI SDK anchor (1,330 inst, 26 ms per tool): ${(perTool / 1330).toFixed(2)}x instantiations, ${(msPerTool / 26).toFixed(2)}x check time (target <= 0.5x)`);
+  console.log(
+    `  vs the Vercel AI SDK anchor (1,330 inst, 26 ms per tool): ${(perTool / 1330).toFixed(2)}x instantiations, ${(msPerTool / 26).toFixed(2)}x check time (target <= 0.5x)`,
+  );
 }

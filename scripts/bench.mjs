@@ -22,20 +22,43 @@ function turn(n) {
   return {
     evidence: {
       callSpec: {
-        callId: `bench/turn-${n}`, modelRef: 'model/bench', actionMode: 'code', executionPattern: 'parallel',
-        normalizerId: 'nf.v1', mutationPolicyDigest: 'sha256:mutation-v1', governancePolicyDigest: 'sha256:gov-v1',
-        toolRenderProtocolDigest: pol.render, reminderQueuePolicyDigest: pol.queue, stateViewPolicyDigest: pol.view,
+        callId: `bench/turn-${n}`,
+        modelRef: 'model/bench',
+        actionMode: 'code',
+        executionPattern: 'parallel',
+        normalizerId: 'nf.v1',
+        mutationPolicyDigest: 'sha256:mutation-v1',
+        governancePolicyDigest: 'sha256:gov-v1',
+        toolRenderProtocolDigest: pol.render,
+        reminderQueuePolicyDigest: pol.queue,
+        stateViewPolicyDigest: pol.view,
         decompositionPolicyDigest: 'sha256:decomp-v1',
       },
-      toolRequests: ids.map((id, i) => ({ toolCallId: id, toolName: ['fs.read', 'repo.search', 'tests.run'][i % 3], schemaDigest: `sha256:schema-${i % 3}` })),
+      toolRequests: ids.map((id, i) => ({
+        toolCallId: id,
+        toolName: ['fs.read', 'repo.search', 'tests.run'][i % 3],
+        schemaDigest: `sha256:schema-${i % 3}`,
+      })),
       toolResults: ids.map((id, i) =>
         i % 10 === 9
-          ? { toolCallId: id, status: 'error', errorCode: 'timeout', retryable: true, errorMessage: `call ${i} timed out after 5000 ms` }
+          ? {
+              toolCallId: id,
+              status: 'error',
+              errorCode: 'timeout',
+              retryable: true,
+              errorMessage: `call ${i} timed out after 5000 ms`,
+            }
           : { toolCallId: id, status: 'ok', payload: { path: `src/file-${i}.ts`, bytes: 1000 + i, lines: [i, i + 1] } },
       ),
       toolUse: ids.map((id, i) => ({ toolCallId: id, disposition: i % 10 === 9 ? 'observed' : 'consumed' })),
       protocolState: { stopReason: 'tool_use', continuationAllowed: true },
-      toolRender: ids.map((id) => ({ toolCallId: id, operatorPayloadDigest: `sha256:op-${id}`, reminderRenderDigest: `sha256:rem-${id}`, injectionPoint: 'tool_response', policyDigest: pol.render })),
+      toolRender: ids.map((id) => ({
+        toolCallId: id,
+        operatorPayloadDigest: `sha256:op-${id}`,
+        reminderRenderDigest: `sha256:rem-${id}`,
+        injectionPoint: 'tool_response',
+        policyDigest: pol.render,
+      })),
       reminderQueue: [{ queueId: 'q/main', reducedDigest: 'sha256:q', policyDigest: pol.queue }],
       stateViews: [{ viewId: 'v/main', viewDigest: 'sha256:v', policyDigest: pol.view }],
       sessionRefs: ['session://bench'],
@@ -78,7 +101,9 @@ const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} us` : `${ms.toFixed(2)}
 const rows = [];
 let at1000;
 const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
-console.log('turngate bench: read+parse+normalize+check+render per turn, vs the floor (canonicalize + hash the normalized evidence once)\n');
+console.log(
+  'turngate bench: read+parse+normalize+check+render per turn, vs the floor (canonicalize + hash the normalized evidence once)\n',
+);
 console.log('calls   input     output    per turn    floor       ratio   per call');
 for (const n of [10, 100, 1000, 10000]) {
   const bytes = Buffer.from(JSON.stringify(turn(n)));
@@ -115,5 +140,9 @@ const bare = processMs(['-e', '0']);
 const cli = processMs([CLI, 'harness-join-check', '--input', join(dir, 'turn-1000.json'), '--json']);
 console.log(`\nat 1,000 calls (${(at1000.output / 1024).toFixed(0)} kB of --json output):`);
 console.log(`  in-process:   ${fmt(at1000.perTurn)}   (anchor: premath's Rust build 11.8 ms)`);
-console.log(`  CLI process:  ${fmt(cli)}   (bare node -e 0: ${fmt(bare)}; budget bare + 1.5 x in-process = ${fmt(bare + 1.5 * at1000.perTurn)})`);
-console.log(`  CLI overhead over bare node: ${fmt(cli - bare)} = ${((cli - bare) / at1000.perTurn).toFixed(2)} x in-process`);
+console.log(
+  `  CLI process:  ${fmt(cli)}   (bare node -e 0: ${fmt(bare)}; budget bare + 1.5 x in-process = ${fmt(bare + 1.5 * at1000.perTurn)})`,
+);
+console.log(
+  `  CLI overhead over bare node: ${fmt(cli - bare)} = ${((cli - bare) / at1000.perTurn).toFixed(2)} x in-process`,
+);

@@ -22,7 +22,10 @@ let count = 0;
 for (const file of files(join(root, 'src'))) {
   const text = readFileSync(file, 'utf8');
   for (const match of text.matchAll(/@example\s*\n\s*\*\s*```ts\n([\s\S]*?)\n\s*\*\s*```/g)) {
-    const body = match[1].split('\n').map((line) => line.replace(/^\s*\* ?/, '')).join('\n');
+    const body = match[1]
+      .split('\n')
+      .map((line) => line.replace(/^\s*\* ?/, ''))
+      .join('\n');
     const line = text.slice(0, match.index).split('\n').length;
     const name = `${relative(join(root, 'src'), file).replace(/[/.]/g, '_')}_${line}.ts`;
     writeFileSync(join(out, name), `// from ${relative(root, file)}:${line}\nexport {};\n${body}\n`);
@@ -31,11 +34,19 @@ for (const file of files(join(root, 'src'))) {
 }
 writeFileSync(
   join(out, 'tsconfig.json'),
-  JSON.stringify({ extends: '../tsconfig.base.json', compilerOptions: { noEmit: true, noUnusedLocals: false }, include: ['*.ts'] }),
+  JSON.stringify({
+    extends: '../tsconfig.base.json',
+    compilerOptions: { noEmit: true, noUnusedLocals: false },
+    include: ['*.ts'],
+  }),
 );
-const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(out, 'tsconfig.json')], {
-  encoding: 'utf8',
-});
+const result = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(out, 'tsconfig.json')],
+  {
+    encoding: 'utf8',
+  },
+);
 process.stdout.write(result.stdout);
 if (result.status !== 0) {
   console.error(`doc examples: ${count} checked, some do not compile (see above; files in .doc-examples/)`);

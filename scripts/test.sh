@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite, as the README's test command runs it: build, typecheck (TypeScript 6),
+# The whole test suite, as the README's test command runs it: format and lint (Biome), build, typecheck (TypeScript 6),
 # unit + property tests (vitest), type tests (tsd), TypeScript 7 over the public types, our
 # conformance vectors, and the upstream suites when ../shared/upstream is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+node_modules/.bin/biome check .
 npm run -s build
 node node_modules/typescript/bin/tsc -p tsconfig.json
 node scripts/check-doc-examples.mjs

@@ -18,7 +18,8 @@ export const callSpec = {
 const POOL = ['tc-a', 'tc-b', 'tc-c', 'tc-d'];
 const ids = fc.subarray(POOL);
 /** Usually the same ids as `base` (so joins close often), sometimes any subset of the pool. */
-const usually = (base: string[]) => fc.oneof({ arbitrary: fc.constant(base), weight: 3 }, { arbitrary: ids, weight: 1 });
+const usually = (base: string[]) =>
+  fc.oneof({ arbitrary: fc.constant(base), weight: 3 }, { arbitrary: ids, weight: 1 });
 const policy = (good: string) => fc.constantFrom(good, good, good, 'pol.other');
 
 export const resultRow = (id: string) =>
@@ -45,21 +46,42 @@ export function evidence(okResultsOnly = false) {
         resulted: fc.constant(resulted),
         used: usually(resulted),
         rendered: usually(resulted),
-      dispositions: fc.array(fc.constantFrom('consumed', 'observed', 'discarded', 'observed_only', 'retry_scheduled'), {
-        minLength: 4,
-        maxLength: 4,
-      }),
-      stopReason: fc.constantFrom('tool_use', 'end_turn', 'pause_turn', 'max_tokens', 'refusal'),
-      continuationAllowed: fc.boolean(),
-      renderPolicy: policy('pol.render'),
-      queues: fc.array(fc.record({ queueId: fc.constantFrom('q1', 'q2'), reducedDigest: fc.constant('sha256:q'), policyDigest: policy('pol.queue') }), { minLength: 0, maxLength: 2 }),
-      views: fc.array(fc.record({ viewId: fc.constantFrom('v1', 'v2'), viewDigest: fc.constant('sha256:v'), policyDigest: policy('pol.view') }), { maxLength: 2 }),
-      sessionRefs: fc.array(fc.constantFrom('s://1', ' s://2 ', ''), { maxLength: 3 }),
+        dispositions: fc.array(
+          fc.constantFrom('consumed', 'observed', 'discarded', 'observed_only', 'retry_scheduled'),
+          {
+            minLength: 4,
+            maxLength: 4,
+          },
+        ),
+        stopReason: fc.constantFrom('tool_use', 'end_turn', 'pause_turn', 'max_tokens', 'refusal'),
+        continuationAllowed: fc.boolean(),
+        renderPolicy: policy('pol.render'),
+        queues: fc.array(
+          fc.record({
+            queueId: fc.constantFrom('q1', 'q2'),
+            reducedDigest: fc.constant('sha256:q'),
+            policyDigest: policy('pol.queue'),
+          }),
+          { minLength: 0, maxLength: 2 },
+        ),
+        views: fc.array(
+          fc.record({
+            viewId: fc.constantFrom('v1', 'v2'),
+            viewDigest: fc.constant('sha256:v'),
+            policyDigest: policy('pol.view'),
+          }),
+          { maxLength: 2 },
+        ),
+        sessionRefs: fc.array(fc.constantFrom('s://1', ' s://2 ', ''), { maxLength: 3 }),
       }),
     )
     .chain((shape) =>
       fc
-        .tuple(...shape.resulted.map((id) => (okResultsOnly ? fc.constant({ toolCallId: id, status: 'ok', resultDigest: `sha256:${id}` }) : resultRow(id))))
+        .tuple(
+          ...shape.resulted.map((id) =>
+            okResultsOnly ? fc.constant({ toolCallId: id, status: 'ok', resultDigest: `sha256:${id}` }) : resultRow(id),
+          ),
+        )
         .map((results) => ({
           callSpec,
           toolRequests: shape.requested.map((id) => ({ toolCallId: id, toolName: `tool.${id}` })),
@@ -93,7 +115,9 @@ export function shuffled<T extends Record<string, unknown>>(value: T): fc.Arbitr
     .tuple(...lists.map(([, list]) => fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length })))
     .map((orders) => {
       const copy: Record<string, unknown> = { ...value };
-      lists.forEach(([key], i) => (copy[key] = orders[i]));
+      lists.forEach(([key], i) => {
+        copy[key] = orders[i];
+      });
       return copy as T;
     });
 }

@@ -39,21 +39,51 @@ describe('turngate harness-join-check', () => {
   });
 
   it('exits 1 on a rejected report only with --fail-on-reject', () => {
-    expect(run(['harness-join-check', '--input', join(EXAMPLES, 'dangling-tool-call-turn.json'), '--fail-on-reject']).code).toBe(1);
-    expect(run(['harness-join-check', '--input', join(EXAMPLES, 'handoff-turn.json'), '--fail-on-reject']).code).toBe(0);
+    expect(
+      run(['harness-join-check', '--input', join(EXAMPLES, 'dangling-tool-call-turn.json'), '--fail-on-reject']).code,
+    ).toBe(1);
+    expect(run(['harness-join-check', '--input', join(EXAMPLES, 'handoff-turn.json'), '--fail-on-reject']).code).toBe(
+      0,
+    );
   });
 
   it('reads standard input with --input -', () => {
-    const r = run(['harness-join-check', '--input', '-', '--json'], readFileSync(join(EXAMPLES, 'handoff-turn.json'), 'utf8'));
+    const r = run(
+      ['harness-join-check', '--input', '-', '--json'],
+      readFileSync(join(EXAMPLES, 'handoff-turn.json'), 'utf8'),
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).result).toBe('accepted');
   });
 
   it.each([
     ['bad JSON', '{"evidence": [', /^harness_join_check_invalid: invalid JSON: /],
-    ['a missing required field', JSON.stringify({ evidence: { callSpec } }), /evidence\.protocolState: required field is missing/],
-    ['a bad enum value', JSON.stringify({ evidence: { callSpec, protocolState: { stopReason: 'x' }, toolResults: [{ toolCallId: 'a', status: 'maybe' }] } }), /evidence\.toolResults\[0\]\.status: expected `ok` or `error`/],
-    ['conflicting duplicate ids', JSON.stringify({ evidence: { callSpec, protocolState: { stopReason: 'x' }, toolRequests: [{ toolCallId: 'a', toolName: 'x' }, { toolCallId: 'a', toolName: 'y' }] } }), /conflicting duplicate toolCallId "a"/],
+    [
+      'a missing required field',
+      JSON.stringify({ evidence: { callSpec } }),
+      /evidence\.protocolState: required field is missing/,
+    ],
+    [
+      'a bad enum value',
+      JSON.stringify({
+        evidence: { callSpec, protocolState: { stopReason: 'x' }, toolResults: [{ toolCallId: 'a', status: 'maybe' }] },
+      }),
+      /evidence\.toolResults\[0\]\.status: expected `ok` or `error`/,
+    ],
+    [
+      'conflicting duplicate ids',
+      JSON.stringify({
+        evidence: {
+          callSpec,
+          protocolState: { stopReason: 'x' },
+          toolRequests: [
+            { toolCallId: 'a', toolName: 'x' },
+            { toolCallId: 'a', toolName: 'y' },
+          ],
+        },
+      }),
+      /conflicting duplicate toolCallId "a"/,
+    ],
   ])('refuses %s with exit 2 and one stderr line', (_what, input, message) => {
     const r = run(['harness-join-check', '--input', '-', '--json'], input);
     expect(r.code).toBe(2);
@@ -72,7 +102,9 @@ describe('turngate harness-join-check', () => {
 
   it('refuses bad usage with exit 2', () => {
     expect(run(['harness-join-check']).code).toBe(2);
-    expect(run(['harness-join-check', '--input', 'x', '--bogus']).stderr).toMatch(/^turngate: Unknown option '--bogus'/);
+    expect(run(['harness-join-check', '--input', 'x', '--bogus']).stderr).toMatch(
+      /^turngate: Unknown option '--bogus'/,
+    );
     expect(run(['launch-missiles']).code).toBe(2);
     expect(run(['--help']).stdout).toMatch(/^Usage: turngate harness-join-check/);
   });
@@ -91,7 +123,14 @@ describe('turngate harness-join-check', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'turngate-')), 'big.json');
     writeFileSync(path, JSON.stringify(input));
     // The report (~1 MB) is far larger than a pipe buffer, so `head` closes the pipe mid-write.
-    const out = execFileSync('bash', ['-c', `"${process.execPath}" "${CLI}" harness-join-check --input "${path}" --json 2>/tmp/turngate-epipe.err | head -c 20 >/dev/null; echo "\${PIPESTATUS[0]}"; cat /tmp/turngate-epipe.err`], { encoding: 'utf8' });
+    const out = execFileSync(
+      'bash',
+      [
+        '-c',
+        `"${process.execPath}" "${CLI}" harness-join-check --input "${path}" --json 2>/tmp/turngate-epipe.err | head -c 20 >/dev/null; echo "\${PIPESTATUS[0]}"; cat /tmp/turngate-epipe.err`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(out.trim()).toBe('0');
   });
 
@@ -114,9 +153,13 @@ describe('turngate harness-join-check', () => {
     if (!outcome.ok) throw new Error(outcome.error.message);
     const expected = Buffer.byteLength(renderJoinCheckJson(outcome.report));
     expect(expected).toBeGreaterThan(1_000_000);
-    const counted = execFileSync('sh', ['-c', `"${process.execPath}" "${CLI}" harness-join-check --input "${path}" --json | (sleep 0.5; wc -c)`], {
-      encoding: 'utf8',
-    });
+    const counted = execFileSync(
+      'sh',
+      ['-c', `"${process.execPath}" "${CLI}" harness-join-check --input "${path}" --json | (sleep 0.5; wc -c)`],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(Number(counted.trim())).toBe(expected);
   });
 });

@@ -6,7 +6,11 @@ export const tools = defineTools({
   'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },
   'web.search': { input: v.object({ query: v.string() }), output: v.object({ hits: v.number() }) },
   'code.exec_only': { input: v.object({}), output: v.object({}), allowedCallers: ['code_execution/1'] },
-  'issues.update': { input: v.object({ id: v.string(), status: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
+  'issues.update': {
+    input: v.object({ id: v.string(), status: v.string() }),
+    output: v.object({ ok: v.boolean() }),
+    mutation: true,
+  },
 });
 
 export function specFor<const TMode extends ActionMode>(actionMode: TMode): CallSpec<TMode> {
@@ -24,6 +28,7 @@ export function specFor<const TMode extends ActionMode>(actionMode: TMode): Call
     decompositionPolicyDigest: 'pol.decomp',
   });
   if (!spec.ok) throw new Error(JSON.stringify(spec.failures));
+  // biome-ignore lint/plugin: callSpec's mode parameter is `string` here; the fixture narrows it to the mode it asked for
   return spec.value as unknown as CallSpec<TMode>;
 }
 
@@ -38,7 +43,13 @@ export const endTurn: CloseContext = {
 export function continuing(ids: readonly string[]): CloseContext {
   return {
     protocolState: { stopReason: 'tool_use', continuationAllowed: true },
-    toolRender: ids.map((id) => ({ toolCallId: id, operatorPayloadDigest: `op-${id}`, reminderRenderDigest: `rem-${id}`, injectionPoint: 'tool_response', policyDigest: 'pol.render' })),
+    toolRender: ids.map((id) => ({
+      toolCallId: id,
+      operatorPayloadDigest: `op-${id}`,
+      reminderRenderDigest: `rem-${id}`,
+      injectionPoint: 'tool_response',
+      policyDigest: 'pol.render',
+    })),
     reminderQueue: [{ queueId: 'q', reducedDigest: 'q', policyDigest: 'pol.queue' }],
     stateViews: [{ viewId: 'v', viewDigest: 'v', policyDigest: 'pol.view' }],
     sessionRefs: ['session://test'],

@@ -37,13 +37,23 @@ const context = { protocolState: { stopReason: 'end_turn' } };
 
 // callSpec keeps the action mode as a literal (lowercased) type.
 const made = callSpec({
-  callId: 'c', modelRef: 'm', actionMode: 'JSON', executionPattern: 'single', normalizerId: 'n',
-  mutationPolicyDigest: 'p', governancePolicyDigest: 'g', toolRenderProtocolDigest: 'r',
-  reminderQueuePolicyDigest: 'q', stateViewPolicyDigest: 's', decompositionPolicyDigest: 'd',
+  callId: 'c',
+  modelRef: 'm',
+  actionMode: 'JSON',
+  executionPattern: 'single',
+  normalizerId: 'n',
+  mutationPolicyDigest: 'p',
+  governancePolicyDigest: 'g',
+  toolRenderProtocolDigest: 'r',
+  reminderQueuePolicyDigest: 'q',
+  stateViewPolicyDigest: 's',
+  decompositionPolicyDigest: 'd',
 });
 if (made.ok) expectType<CallSpec<'json'>>(made.value);
 
-const requested = turn(codeSpec, tools).request('tc-1', 'fs.read', { path: 'a' }).request('tc-2', 'web.search', { query: 'q' });
+const requested = turn(codeSpec, tools)
+  .request('tc-1', 'fs.read', { path: 'a' })
+  .request('tc-2', 'web.search', { query: 'q' });
 
 // 1. A result for an unrequested id.
 requested.result('tc-1', { status: 'ok', output: { text: 'A' } });
@@ -66,7 +76,9 @@ expectType<JoinIncomplete<'tool.result_missing', 'tc-2'>>(halfUsed.close);
 halfUsed.close(context);
 
 // 4. Close with a missing use.
-const unused = resulted.result('tc-2', { status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'slow' } }).use('tc-1', 'observed');
+const unused = resulted
+  .result('tc-2', { status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'slow' } })
+  .use('tc-1', 'observed');
 expectType<JoinIncomplete<'tool.use_missing', 'tc-2'>>(unused.close);
 // @ts-expect-error -- JoinIncomplete<'tool.use_missing', 'tc-2'> has no call signatures
 unused.close(context);
@@ -98,7 +110,9 @@ expectType<TurnMisuse<'json mode: one tool invocation per action (tool.parallel_
 oneJson.request('tc-2', 'fs.read', { path: 'b' });
 
 // 9. A request on a raw text turn.
-expectType<TurnMisuse<'text mode: tool requests come only from adaptText(profile, text), never from raw text (tool.schema_invalid)'>>(turn(textSpec, tools).request);
+expectType<
+  TurnMisuse<'text mode: tool requests come only from adaptText(profile, text), never from raw text (tool.schema_invalid)'>
+>(turn(textSpec, tools).request);
 // @ts-expect-error -- text mode: tool requests come only from adaptText(profile, text)
 turn(textSpec, tools).request('tc-1', 'fs.read', { path: 'a' });
 
@@ -126,8 +140,20 @@ match(result)
   .exhaustive();
 
 // Results are a union discriminated on the tool name.
-expectAssignable<ToolResult<Tools>>({ toolCallId: 'x', toolName: 'fs.read', status: 'ok', output: { text: 't' }, resultDigest: 'sha256:' });
-expectNotAssignable<ToolResult<Tools>>({ toolCallId: 'x', toolName: 'fs.read', status: 'ok', output: { hits: 1 }, resultDigest: 'sha256:' });
+expectAssignable<ToolResult<Tools>>({
+  toolCallId: 'x',
+  toolName: 'fs.read',
+  status: 'ok',
+  output: { text: 't' },
+  resultDigest: 'sha256:',
+});
+expectNotAssignable<ToolResult<Tools>>({
+  toolCallId: 'x',
+  toolName: 'fs.read',
+  status: 'ok',
+  output: { hits: 1 },
+  resultDigest: 'sha256:',
+});
 void forged;
 
 // 12. matchToolResult: one handler per tool; a missing tool is a tsc error naming it.

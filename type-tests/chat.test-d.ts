@@ -11,8 +11,15 @@ declare const harness: ChatHarness;
 
 // Messages: the four roles with their per-role fields.
 expectAssignable<ChatMessage>({ role: 'tool', tool_call_id: 'call_1', content: 'Sunny' });
-expectAssignable<ChatMessage>({ role: 'assistant', content: [], tool_calls: [{ id: 'c', name: 'get_weather', arguments: { city: 'Oslo' } }] });
-expectAssignable<ChatMessage>({ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }] });
+expectAssignable<ChatMessage>({
+  role: 'assistant',
+  content: [],
+  tool_calls: [{ id: 'c', name: 'get_weather', arguments: { city: 'Oslo' } }],
+});
+expectAssignable<ChatMessage>({
+  role: 'user',
+  content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }],
+});
 // @ts-expect-error -- a tool message needs tool_call_id
 void harness.send('s', { role: 'tool', content: 'Sunny' });
 // @ts-expect-error -- tool_calls belong to assistant messages only

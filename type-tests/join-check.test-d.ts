@@ -30,7 +30,7 @@ outcome.report;
 // Failure classes are a closed union of the spec's names.
 expectAssignable<FailureClass>('tool.result_missing');
 // @ts-expect-error -- an invented class name is not a FailureClass
-const invented: FailureClass = 'tool.result_lost';
+export const invented: FailureClass = 'tool.result_lost';
 describeFailureClass('mutation.policy_digest_mismatch');
 // @ts-expect-error -- describeFailureClass takes only known classes
 describeFailureClass('tool.result_lost');
@@ -40,7 +40,7 @@ declare const result: NormalizedToolResult;
 expectType<'ok' | 'error'>(result.status);
 expectAssignable<ToolUseDisposition>('discarded_with_reason');
 // @ts-expect-error -- not a disposition of premath or seed 001
-const unknownDisposition: ToolUseDisposition = 'used';
+export const unknownDisposition: ToolUseDisposition = 'used';
 
 // Normalized lists are read-only: a report cannot be edited after the check.
 declare const report: JoinCheckReport;

@@ -4,6 +4,13 @@
  * @module
  */
 export { turn } from './turn.ts';
-export type { TurnBuilder, JoinIncomplete, TurnMisuse, ResultOutcome, ResultOrphanMessage, UseWithoutResultMessage } from './turn.ts';
+export type {
+  TurnBuilder,
+  JoinIncomplete,
+  TurnMisuse,
+  ResultOutcome,
+  ResultOrphanMessage,
+  UseWithoutResultMessage,
+} from './turn.ts';
 export { settle, useAll, MUTATION_NOT_ADMITTED } from './settle.ts';
 export type { UseDecision } from './settle.ts';

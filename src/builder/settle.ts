@@ -35,8 +35,17 @@ export const MUTATION_NOT_ADMITTED = 'mutation_not_admitted';
 
 function envelopeOf(error: unknown): ToolErrorEnvelope {
   const e = (error ?? {}) as { code?: unknown; errorCode?: unknown; retryable?: unknown; message?: unknown };
-  const code = typeof e.errorCode === 'string' && e.errorCode.trim() !== '' ? e.errorCode : typeof e.code === 'string' && e.code.trim() !== '' ? e.code : 'tool_error';
-  return { errorCode: code, retryable: typeof e.retryable === 'boolean' ? e.retryable : false, errorMessage: typeof e.message === 'string' ? e.message : String(error) };
+  const code =
+    typeof e.errorCode === 'string' && e.errorCode.trim() !== ''
+      ? e.errorCode
+      : typeof e.code === 'string' && e.code.trim() !== ''
+        ? e.code
+        : 'tool_error';
+  return {
+    errorCode: code,
+    retryable: typeof e.retryable === 'boolean' ? e.retryable : false,
+    errorMessage: typeof e.message === 'string' ? e.message : String(error),
+  };
 }
 
 /**
@@ -70,14 +79,20 @@ export async function settle<TTools extends ToolDefinitions>(
   const settled = await Promise.allSettled(
     requests.requests.map(async (request) => {
       if (requests.tools.definitions[request.toolName]?.mutation === true) {
-        throw { errorCode: MUTATION_NOT_ADMITTED, retryable: false, message: `${request.toolName} is a mutation tool: run it with performMutation after admitMutation` };
+        throw {
+          errorCode: MUTATION_NOT_ADMITTED,
+          retryable: false,
+          message: `${request.toolName} is a mutation tool: run it with performMutation after admitMutation`,
+        };
       }
       return run(request);
     }),
   );
   const results: ReportedToolResult[] = settled.map((outcome, i) => {
     const toolCallId = (requests.requests[i] as AnyToolRequest<TTools>).toolCallId;
-    return outcome.status === 'fulfilled' ? { toolCallId, status: 'ok', output: outcome.value } : { toolCallId, status: 'error', error: envelopeOf(outcome.reason) };
+    return outcome.status === 'fulfilled'
+      ? { toolCallId, status: 'ok', output: outcome.value }
+      : { toolCallId, status: 'error', error: envelopeOf(outcome.reason) };
   });
   return recordResults(requests, results);
 }
@@ -111,13 +126,18 @@ export type UseDecision = ToolUseDisposition | Omit<ToolUseInputRow, 'toolCallId
  * const use = useAll(results, (r) => (r.status === 'ok' ? { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } } : 'observed'));
  * ```
  */
-export function useAll<TTools extends ToolDefinitions>(results: ToolResults<TTools>, decide: (result: ToolResult<TTools>) => UseDecision): Result<ToolUse<TTools>> {
+export function useAll<TTools extends ToolDefinitions>(
+  results: ToolResults<TTools>,
+  decide: (result: ToolResult<TTools>) => UseDecision,
+): Result<ToolUse<TTools>> {
   expectMinted(results, 'ToolResults');
   return recordUse(
     results,
     results.results.map((result) => {
       const decision = decide(result);
-      return typeof decision === 'string' ? { toolCallId: result.toolCallId, disposition: decision } : { ...decision, toolCallId: result.toolCallId };
+      return typeof decision === 'string'
+        ? { toolCallId: result.toolCallId, disposition: decision }
+        : { ...decision, toolCallId: result.toolCallId };
     }),
   );
 }

@@ -106,9 +106,12 @@ type RequestMethod<
   options?: { readonly callerId?: string },
 ) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed>;
 
-type CloseMethod<TTools extends ToolDefinitions, TRequested extends string, TResulted extends string, TUsed extends string> = [
-  Exclude<TRequested, TResulted>,
-] extends [never]
+type CloseMethod<
+  TTools extends ToolDefinitions,
+  TRequested extends string,
+  TResulted extends string,
+  TUsed extends string,
+> = [Exclude<TRequested, TResulted>] extends [never]
   ? [Exclude<TResulted, TUsed>] extends [never]
     ? (context: CloseContext) => Result<JoinClosed<TTools>>
     : JoinIncomplete<'tool.use_missing', Exclude<TResulted, TUsed>>
@@ -175,11 +178,31 @@ function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): unknown {
   const next = (more: Partial<Rows>) => build(spec, tools, { ...rows, ...more });
   return Object.freeze({
     request: (toolCallId: string, toolName: string, input: unknown, options?: { callerId?: string }) =>
-      next({ requests: [...rows.requests, options?.callerId === undefined ? { toolCallId, toolName, input } : { toolCallId, toolName, input, callerId: options.callerId }] }),
-    result: (toolCallId: string, outcome: { status: 'ok'; output: unknown } | { status: 'error'; error: ToolErrorEnvelope }) =>
-      next({ results: [...rows.results, outcome.status === 'ok' ? { toolCallId, status: 'ok', output: outcome.output } : { toolCallId, status: 'error', error: outcome.error }] }),
-    use: (toolCallId: string, disposition: ToolUseDisposition, details?: { reasonCode?: string; evidence?: UseEvidence }) =>
-      next({ uses: [...rows.uses, { toolCallId, disposition, ...details }] }),
+      next({
+        requests: [
+          ...rows.requests,
+          options?.callerId === undefined
+            ? { toolCallId, toolName, input }
+            : { toolCallId, toolName, input, callerId: options.callerId },
+        ],
+      }),
+    result: (
+      toolCallId: string,
+      outcome: { status: 'ok'; output: unknown } | { status: 'error'; error: ToolErrorEnvelope },
+    ) =>
+      next({
+        results: [
+          ...rows.results,
+          outcome.status === 'ok'
+            ? { toolCallId, status: 'ok', output: outcome.output }
+            : { toolCallId, status: 'error', error: outcome.error },
+        ],
+      }),
+    use: (
+      toolCallId: string,
+      disposition: ToolUseDisposition,
+      details?: { reasonCode?: string; evidence?: UseEvidence },
+    ) => next({ uses: [...rows.uses, { toolCallId, disposition, ...details }] }),
     close: (context: CloseContext): Result<JoinClosed> => {
       const requested = requestTools(spec, tools, rows.requests);
       if (!requested.ok) return requested;
@@ -226,8 +249,14 @@ function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): unknown {
 export function turn<TTools extends ToolDefinitions, TMode extends ActionMode>(
   spec: CallSpec<TMode>,
   tools: ToolRegistry<TTools>,
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty id -> tool map a new turn starts from
 ): TurnBuilder<TTools, TMode, {}, never, never> {
   expectMinted(spec, 'CallSpec');
-  return build(spec as CallSpec, tools as unknown as ToolRegistry, { requests: [], results: [], uses: [] }) as TurnBuilder<TTools, TMode, {}, never, never>;
+  // biome-ignore lint/plugin: the registry's tool types are erased here; the builder's own type parameters carry them
+  return build(spec as CallSpec, tools as unknown as ToolRegistry, {
+    requests: [],
+    results: [],
+    uses: [],
+    // biome-ignore lint/complexity/noBannedTypes: the empty id -> tool map, as in the signature
+  }) as TurnBuilder<TTools, TMode, {}, never, never>;
 }
-

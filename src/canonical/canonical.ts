@@ -15,10 +15,11 @@ import { formatJsonNumber } from './number.ts';
 import { sortUtf8 } from './text.ts';
 
 /** Characters that need an escape, or a well-formedness check (surrogates). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what needs escaping
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function quote(value: string): string {
-  if (!NEEDS_CARE.test(value)) return '"' + value + '"';
+  if (!NEEDS_CARE.test(value)) return `"${value}"`;
   // JSON.stringify escapes exactly `"`, `\` and U+0000–U+001F (as \b \t \n \f \r or a
   // lowercase \u00xx), like serde_json; a lone surrogate is the one input it escapes that
   // serde_json cannot hold, so it is refused.
@@ -67,7 +68,8 @@ function sortedKeys(object: object): string[] {
   if (entries !== undefined) {
     for (const entry of entries) if (sameKeys(entry.keys, keys)) return entry.sorted;
   } else if (sortedByFirstKey.size < 1024) {
-    sortedByFirstKey.set(first, (entries = []));
+    entries = [];
+    sortedByFirstKey.set(first, entries);
   }
   const sorted = sortUtf8([...keys]);
   if (entries !== undefined && entries.length < 16) entries.push({ keys, sorted });
@@ -102,7 +104,7 @@ function writeCanonical(value: unknown): string {
           if (i > 0) out += ',';
           out += writeCanonical(value[i] === undefined ? null : value[i]);
         }
-        return out + ']';
+        return `${out}]`;
       }
       if (!isPlainRecord(value)) throw notJson(value);
       const keys = sortedKeys(value);
@@ -110,9 +112,9 @@ function writeCanonical(value: unknown): string {
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
         if (i > 0) out += ',';
-        out += quoteKey(key) + ':' + writeCanonical((value as Record<string, unknown>)[key]);
+        out += `${quoteKey(key)}:${writeCanonical((value as Record<string, unknown>)[key])}`;
       }
-      return out + '}';
+      return `${out}}`;
     }
     default:
       throw new JsonInputError(`a ${typeof value} is not a JSON value`, 'json_syntax');
@@ -155,7 +157,7 @@ export function canonicalJson(value: JsonValue | object): string {
  * ```
  */
 export function digest(value: JsonValue | object): string {
-  return 'sha256:' + sha256Hex(writeCanonical(value));
+  return `sha256:${sha256Hex(writeCanonical(value))}`;
 }
 
 /**
@@ -173,7 +175,7 @@ export function digest(value: JsonValue | object): string {
  * ```
  */
 export function digestText(value: string): string {
-  return 'sha256:' + sha256Hex(value);
+  return `sha256:${sha256Hex(value)}`;
 }
 
 const INDENTS: string[] = ['\n'];
@@ -181,7 +183,7 @@ const INDENTS: string[] = ['\n'];
 function newline(depth: number): string {
   let indent = INDENTS[depth];
   if (indent === undefined) {
-    indent = '\n' + '  '.repeat(depth);
+    indent = `\n${'  '.repeat(depth)}`;
     INDENTS[depth] = indent;
   }
   return indent;
@@ -196,7 +198,7 @@ function writePretty(value: unknown, depth: number): string {
     for (let i = 0; i < value.length; i++) {
       out += (i > 0 ? ',' : '') + inner + writePretty(value[i] === undefined ? null : value[i], depth + 1);
     }
-    return out + newline(depth) + ']';
+    return `${out + newline(depth)}]`;
   }
   if (!isPlainRecord(value)) throw notJson(value);
   const keys = sortedKeys(value);
@@ -204,9 +206,14 @@ function writePretty(value: unknown, depth: number): string {
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    out += (i > 0 ? ',' : '') + inner + quoteKey(key) + ': ' + writePretty((value as Record<string, unknown>)[key], depth + 1);
+    out +=
+      (i > 0 ? ',' : '') +
+      inner +
+      quoteKey(key) +
+      ': ' +
+      writePretty((value as Record<string, unknown>)[key], depth + 1);
   }
-  return out + newline(depth) + '}';
+  return `${out + newline(depth)}}`;
 }
 
 /**

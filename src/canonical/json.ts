@@ -144,6 +144,7 @@ export function duplicateKeysOf(value: object): ReadonlySet<string> | undefined 
 const MAX_DEPTH = 127;
 
 /** A run of string characters that need no attention: no quote, backslash or control character. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters
 const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -278,7 +279,10 @@ class Parser {
       const value = this.parseValue();
       if (Object.hasOwn(object, key)) {
         let seen = duplicateKeys.get(object);
-        if (seen === undefined) duplicateKeys.set(object, (seen = new Set()));
+        if (seen === undefined) {
+          seen = new Set();
+          duplicateKeys.set(object, seen);
+        }
         seen.add(key);
       }
       if (key === '__proto__') {
@@ -346,7 +350,8 @@ class Parser {
     let isFloat = false;
     if (text.charCodeAt(pos) === 0x2e) {
       pos++;
-      if (!isDigit(text.charCodeAt(pos))) this.fail('invalid number: expected a digit after the decimal point', 'json_syntax', pos);
+      if (!isDigit(text.charCodeAt(pos)))
+        this.fail('invalid number: expected a digit after the decimal point', 'json_syntax', pos);
       while (isDigit(text.charCodeAt(pos))) pos++;
       isFloat = true;
     }
@@ -355,7 +360,8 @@ class Parser {
       pos++;
       const sign = text.charCodeAt(pos);
       if (sign === 0x2b || sign === 0x2d) pos++;
-      if (!isDigit(text.charCodeAt(pos))) this.fail('invalid number: expected a digit in the exponent', 'json_syntax', pos);
+      if (!isDigit(text.charCodeAt(pos)))
+        this.fail('invalid number: expected a digit in the exponent', 'json_syntax', pos);
       while (isDigit(text.charCodeAt(pos))) pos++;
       isFloat = true;
     }
@@ -394,14 +400,30 @@ class Parser {
   private parseEscape(pos: number, emit: (s: string) => void): number {
     const c = this.text.charCodeAt(pos);
     switch (c) {
-      case 0x22: emit('"'); return pos + 1;
-      case 0x5c: emit('\\'); return pos + 1;
-      case 0x2f: emit('/'); return pos + 1;
-      case 0x62: emit('\b'); return pos + 1;
-      case 0x66: emit('\f'); return pos + 1;
-      case 0x6e: emit('\n'); return pos + 1;
-      case 0x72: emit('\r'); return pos + 1;
-      case 0x74: emit('\t'); return pos + 1;
+      case 0x22:
+        emit('"');
+        return pos + 1;
+      case 0x5c:
+        emit('\\');
+        return pos + 1;
+      case 0x2f:
+        emit('/');
+        return pos + 1;
+      case 0x62:
+        emit('\b');
+        return pos + 1;
+      case 0x66:
+        emit('\f');
+        return pos + 1;
+      case 0x6e:
+        emit('\n');
+        return pos + 1;
+      case 0x72:
+        emit('\r');
+        return pos + 1;
+      case 0x74:
+        emit('\t');
+        return pos + 1;
       case 0x75: {
         const unit = this.readHex4(pos + 1);
         if (unit >= 0xdc00 && unit <= 0xdfff) {

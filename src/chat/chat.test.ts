@@ -12,30 +12,41 @@ import {
   type ToolCall,
 } from './index.ts';
 
-const text = (m: ChatMessage) => (typeof (m as { content?: unknown }).content === 'string' ? (m as { content: string }).content : '');
+const text = (m: ChatMessage) =>
+  typeof (m as { content?: unknown }).content === 'string' ? (m as { content: string }).content : '';
 
 const echo = sequentialGraph({
   entry: 'echo',
-  nodes: { echo: (state) => ({ messages: [{ role: 'assistant', content: `echo: ${text(state.messages[state.messages.length - 1] as ChatMessage)}` }] }) },
+  nodes: {
+    echo: (state) => ({
+      messages: [
+        { role: 'assistant', content: `echo: ${text(state.messages[state.messages.length - 1] as ChatMessage)}` },
+      ],
+    }),
+  },
   edges: [],
 });
 
 describe('send()', () => {
   it('runs 1,000 concurrent sends on one session one after another, in send order', async () => {
     const harness = createChatHarness({ graph: echo });
-    const outcomes = await Promise.all(Array.from({ length: 1000 }, (_, i) => harness.send('one', { role: 'user', content: `m${i}` })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => harness.send('one', { role: 'user', content: `m${i}` })),
+    );
     expect(outcomes.every((o) => o.outcome === 'completed')).toBe(true);
     const last = outcomes[999] as Extract<ChatTurnOutcome, { outcome: 'completed' }>;
     const history = last.finalState.messages;
     expect(history).toHaveLength(2000);
-    history.forEach((message, i) => expect(text(message)).toBe(i % 2 === 0 ? `m${i / 2}` : `echo: m${(i - 1) / 2}`));
+    expect(history.map(text)).toEqual(history.map((_, i) => (i % 2 === 0 ? `m${i / 2}` : `echo: m${(i - 1) / 2}`)));
     expect(outcomes.map((o) => o.dispatchPath)).toEqual(['3.1', ...Array(999).fill('3.2')]);
   });
 
   it('keeps 1,000 sessions running in parallel independent', async () => {
     const store = new InMemorySessionStore();
     const harness = createChatHarness({ graph: echo, store });
-    await Promise.all(Array.from({ length: 1000 }, (_, i) => harness.send(`s${i}`, { role: 'user', content: `hello ${i}` })));
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => harness.send(`s${i}`, { role: 'user', content: `hello ${i}` })),
+    );
     for (const i of [0, 1, 500, 999]) {
       const record = await store.load(`s${i}`);
       expect(record?.state.messages.map(text)).toEqual([`hello ${i}`, `echo: hello ${i}`]);
@@ -48,12 +59,23 @@ describe('send()', () => {
     const invoke = vi.fn(echo.invoke);
     const harness = createChatHarness({ graph: { invoke }, store });
     const bad = await harness.send('s', { role: 'assistant', content: '' });
-    expect(bad).toMatchObject({ outcome: 'errored', errorBucket: 'user_correctable', errorCategory: 'chat_message_shape_invalid' });
+    expect(bad).toMatchObject({
+      outcome: 'errored',
+      errorBucket: 'user_correctable',
+      errorCategory: 'chat_message_shape_invalid',
+    });
     const noId = await harness.send('  ', { role: 'user', content: 'hi' });
     expect(noId).toMatchObject({ outcome: 'errored', errorCategory: 'harness_session_id_unresolved' });
-    const image = await harness.send('s', { role: 'user', content: [{ type: 'image', source: { type: 'inline', base64_data: 'AAAA' } }] });
+    const image = await harness.send('s', {
+      role: 'user',
+      content: [{ type: 'image', source: { type: 'inline', base64_data: 'AAAA' } }],
+    });
     expect(image.outcome === 'errored' && text(image.reply)).toMatch(/media_type/);
-    const noUrl = await harness.send('s', { role: 'user', content: [{ type: 'image', source: { type: 'url' } }] } as never);
+    // biome-ignore lint/plugin: the test sends a message its types forbid, to check the run-time refusal
+    const noUrl = await harness.send('s', {
+      role: 'user',
+      content: [{ type: 'image', source: { type: 'url' } }],
+    } as never);
     expect(noUrl.outcome === 'errored' && text(noUrl.reply)).toMatch(/content\[0\]\.source\.url is required/);
     expect(load).not.toHaveBeenCalled();
     expect(invoke).not.toHaveBeenCalled();
@@ -62,20 +84,31 @@ describe('send()', () => {
   it.each([
     ['load', 'session_load_failed', 'session_terminating'],
     ['save', 'session_save_failed', 'session_terminating'],
-  ] as const)('maps a store %s fault to %s and leaves the stored session byte-identical', async (method, category, bucket) => {
-    const inner = new InMemorySessionStore();
-    const harness = createChatHarness({ graph: echo, store: inner });
-    await harness.send('kept', { role: 'user', content: 'first' });
-    const before = JSON.stringify(await inner.load('kept'));
-    const faulty: SessionStore = {
-      load: (id) => (method === 'load' ? Promise.reject(new Error('disk on fire')) : inner.load(id)),
-      save: (id, r, v) => (method === 'save' ? Promise.reject(new Error('disk full')) : inner.save(id, r, v)),
-      delete: (id) => inner.delete(id),
-    };
-    const outcome = await createChatHarness({ graph: echo, store: faulty }).send('kept', { role: 'user', content: 'second' });
-    expect(outcome).toMatchObject({ outcome: 'errored', errorBucket: bucket, errorCategory: category, reply: { role: 'system' } });
-    expect(JSON.stringify(await inner.load('kept'))).toBe(before);
-  });
+  ] as const)(
+    'maps a store %s fault to %s and leaves the stored session byte-identical',
+    async (method, category, bucket) => {
+      const inner = new InMemorySessionStore();
+      const harness = createChatHarness({ graph: echo, store: inner });
+      await harness.send('kept', { role: 'user', content: 'first' });
+      const before = JSON.stringify(await inner.load('kept'));
+      const faulty: SessionStore = {
+        load: (id) => (method === 'load' ? Promise.reject(new Error('disk on fire')) : inner.load(id)),
+        save: (id, r, v) => (method === 'save' ? Promise.reject(new Error('disk full')) : inner.save(id, r, v)),
+        delete: (id) => inner.delete(id),
+      };
+      const outcome = await createChatHarness({ graph: echo, store: faulty }).send('kept', {
+        role: 'user',
+        content: 'second',
+      });
+      expect(outcome).toMatchObject({
+        outcome: 'errored',
+        errorBucket: bucket,
+        errorCategory: category,
+        reply: { role: 'system' },
+      });
+      expect(JSON.stringify(await inner.load('kept'))).toBe(before);
+    },
+  );
 
   it('buckets graph errors and saves nothing; unknown categories are retryable', async () => {
     const store = new InMemorySessionStore();
@@ -90,7 +123,11 @@ describe('send()', () => {
       edges: [{ from: 'a', to: 'b' }],
     });
     const outcome = await createChatHarness({ graph: failing, store }).send('s', { role: 'user', content: 'go' });
-    expect(outcome).toMatchObject({ outcome: 'errored', errorBucket: 'retryable_transient', errorCategory: 'something_new' });
+    expect(outcome).toMatchObject({
+      outcome: 'errored',
+      errorBucket: 'retryable_transient',
+      errorCategory: 'something_new',
+    });
     expect(await store.load('s')).toBeUndefined();
   });
 });
@@ -106,11 +143,27 @@ describe('suspension and listeners', () => {
       call: (state) =>
         state.messages.at(-1)?.role === 'tool'
           ? { messages: [{ role: 'assistant', content: 'Transfer done.' }] }
-          : { messages: [{ role: 'assistant', content: [], tool_calls: [{ id: 'call_t', name: 'bank.transfer', arguments: { amount: 500 } }] }] },
-      gate: (state) => (awaitsTransfer(state.messages) && state['approved'] !== true ? suspend({ signal_id: 'transfer-ok' }) : undefined),
+          : {
+              messages: [
+                {
+                  role: 'assistant',
+                  content: [],
+                  tool_calls: [{ id: 'call_t', name: 'bank.transfer', arguments: { amount: 500 } }],
+                },
+              ],
+            },
+      gate: (state) =>
+        awaitsTransfer(state.messages) && state['approved'] !== true
+          ? suspend({ signal_id: 'transfer-ok' })
+          : undefined,
       answer: (state) =>
         awaitsTransfer(state.messages) && state['approved'] === true
-          ? { messages: [{ role: 'tool', tool_call_id: 'call_t', content: 'sent' }, { role: 'assistant', content: 'Transfer done.' }] }
+          ? {
+              messages: [
+                { role: 'tool', tool_call_id: 'call_t', content: 'sent' },
+                { role: 'assistant', content: 'Transfer done.' },
+              ],
+            }
           : undefined,
     },
     edges: [
@@ -144,8 +197,16 @@ describe('suspension and listeners', () => {
     harness.subscribe('bank', (o) => heard.push(o));
     await harness.send('bank', { role: 'user', content: 'Send Bob $500' });
     const answered = await harness.send('bank', { role: 'tool', tool_call_id: 'call_t', content: 'done by hand' });
-    expect(answered.outcome === 'completed' && answered.finalState.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(await harness.signal('transfer-ok', { approved: true })).toMatchObject({ outcome: 'errored', errorCategory: 'suspension_record_invalid' });
+    expect(answered.outcome === 'completed' && answered.finalState.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(await harness.signal('transfer-ok', { approved: true })).toMatchObject({
+      outcome: 'errored',
+      errorCategory: 'suspension_record_invalid',
+    });
     expect(heard).toHaveLength(0);
   });
 
@@ -168,24 +229,38 @@ describe('suspension and listeners', () => {
     expect((await harness.send('s', { role: 'user', content: 'go' })).outcome).toBe('suspended');
     expect((await harness.signal('sig', { approved: false }))?.outcome).toBe('suspended');
     expect(heard).toHaveLength(0);
-    expect(await harness.signal('sig', { approved: true })).toMatchObject({ outcome: 'completed', replies: [{ role: 'assistant', content: 'approved' }] });
+    expect(await harness.signal('sig', { approved: true })).toMatchObject({
+      outcome: 'completed',
+      replies: [{ role: 'assistant', content: 'approved' }],
+    });
     expect(heard).toHaveLength(1);
   });
 });
 
 describe('properties', () => {
-  const assistantText = fc.string({ minLength: 1, maxLength: 8 }).map((content): ChatMessage => ({ role: 'assistant', content }));
+  const assistantText = fc
+    .string({ minLength: 1, maxLength: 8 })
+    .map((content): ChatMessage => ({ role: 'assistant', content }));
 
   it('replies are exactly the messages the graph appended, in order, whatever the history', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(assistantText, { maxLength: 6 }), fc.array(fc.array(assistantText, { maxLength: 3 }), { maxLength: 4 }), async (appended, earlier) => {
-        const queue = [...earlier, appended];
-        const graph = sequentialGraph({ entry: 'n', nodes: { n: () => ({ messages: queue.shift() ?? [] }) }, edges: [] });
-        const harness = createChatHarness({ graph });
-        let outcome: ChatTurnOutcome | undefined;
-        for (let i = 0; i <= earlier.length; i++) outcome = await harness.send('p', { role: 'user', content: `u${i}` });
-        expect(outcome?.outcome === 'completed' && outcome.replies).toEqual(appended);
-      }),
+      fc.asyncProperty(
+        fc.array(assistantText, { maxLength: 6 }),
+        fc.array(fc.array(assistantText, { maxLength: 3 }), { maxLength: 4 }),
+        async (appended, earlier) => {
+          const queue = [...earlier, appended];
+          const graph = sequentialGraph({
+            entry: 'n',
+            nodes: { n: () => ({ messages: queue.shift() ?? [] }) },
+            edges: [],
+          });
+          const harness = createChatHarness({ graph });
+          let outcome: ChatTurnOutcome | undefined;
+          for (let i = 0; i <= earlier.length; i++)
+            outcome = await harness.send('p', { role: 'user', content: `u${i}` });
+          expect(outcome?.outcome === 'completed' && outcome.replies).toEqual(appended);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -198,16 +273,24 @@ describe('properties', () => {
   it('checkClosure accepts exactly the tails where every call is answered once and no reply is orphaned', () => {
     const ids = ['a', 'b', 'c'];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...ids), { maxLength: 4 }), fc.array(fc.constantFrom(...ids, 'z'), { maxLength: 4 }), (callIds, replyIds) => {
-        const calls: ToolCall[] = callIds.map((id) => ({ id, name: 'tool', arguments: {} }));
-        const tail: ChatMessage[] = [
-          ...(calls.length > 0 ? [{ role: 'assistant' as const, content: [], tool_calls: calls }] : []),
-          ...replyIds.map((id) => ({ role: 'tool' as const, tool_call_id: id, content: 'r' })),
-        ];
-        const unique = (xs: string[]) => new Set(xs).size === xs.length;
-        const closed = unique(callIds) && unique(replyIds) && callIds.length === replyIds.length && callIds.every((id) => replyIds.includes(id));
-        expect(checkClosure([], tail, false).ok).toBe(closed);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...ids), { maxLength: 4 }),
+        fc.array(fc.constantFrom(...ids, 'z'), { maxLength: 4 }),
+        (callIds, replyIds) => {
+          const calls: ToolCall[] = callIds.map((id) => ({ id, name: 'tool', arguments: {} }));
+          const tail: ChatMessage[] = [
+            ...(calls.length > 0 ? [{ role: 'assistant' as const, content: [], tool_calls: calls }] : []),
+            ...replyIds.map((id) => ({ role: 'tool' as const, tool_call_id: id, content: 'r' })),
+          ];
+          const unique = (xs: string[]) => new Set(xs).size === xs.length;
+          const closed =
+            unique(callIds) &&
+            unique(replyIds) &&
+            callIds.length === replyIds.length &&
+            callIds.every((id) => replyIds.includes(id));
+          expect(checkClosure([], tail, false).ok).toBe(closed);
+        },
+      ),
     );
   });
 });

@@ -54,7 +54,11 @@ const CALL_SPEC = {
  * check.ok; //=> false (tool.result_missing)
  * ```
  */
-export function checkClosure(open: readonly ToolCall[], tail: readonly ChatMessage[], allowOpen: boolean): ClosureCheck {
+export function checkClosure(
+  open: readonly ToolCall[],
+  tail: readonly ChatMessage[],
+  allowOpen: boolean,
+): ClosureCheck {
   const calls: ToolCall[] = [...open];
   const replies: { toolCallId: string; content: string }[] = [];
   for (const message of tail) {
@@ -63,12 +67,18 @@ export function checkClosure(open: readonly ToolCall[], tail: readonly ChatMessa
   }
   const seen = new Set<string>();
   for (const call of calls) {
-    if (seen.has(call.id)) return { ok: false, failureClass: 'tool.schema_invalid', detail: `tool call id ${call.id} is used twice` };
+    if (seen.has(call.id))
+      return { ok: false, failureClass: 'tool.schema_invalid', detail: `tool call id ${call.id} is used twice` };
     seen.add(call.id);
   }
   const answered = new Set<string>();
   for (const reply of replies) {
-    if (answered.has(reply.toolCallId)) return { ok: false, failureClass: 'tool.schema_invalid', detail: `tool call ${reply.toolCallId} has more than one tool reply` };
+    if (answered.has(reply.toolCallId))
+      return {
+        ok: false,
+        failureClass: 'tool.schema_invalid',
+        detail: `tool call ${reply.toolCallId} has more than one tool reply`,
+      };
     answered.add(reply.toolCallId);
   }
   if (calls.length === 0 && replies.length === 0) return { ok: true, openToolCalls: [] };
@@ -84,10 +94,19 @@ export function checkClosure(open: readonly ToolCall[], tail: readonly ChatMessa
   if (!outcome.ok) return { ok: false, failureClass: 'tool.schema_invalid', detail: outcome.error.message };
   const { report } = outcome;
   const orphan = report.normalized.joinState.orphanResultCallIds ?? [];
-  if (orphan.length > 0) return { ok: false, failureClass: 'tool.result_orphan', detail: `tool replies answer no open tool call: ${orphan.join(', ')}` };
+  if (orphan.length > 0)
+    return {
+      ok: false,
+      failureClass: 'tool.result_orphan',
+      detail: `tool replies answer no open tool call: ${orphan.join(', ')}`,
+    };
   const missing = report.normalized.joinState.missingResultCallIds ?? [];
   if (missing.length > 0 && !allowOpen) {
-    return { ok: false, failureClass: 'tool.result_missing', detail: `tool calls have no tool reply: ${missing.join(', ')}` };
+    return {
+      ok: false,
+      failureClass: 'tool.result_missing',
+      detail: `tool calls have no tool reply: ${missing.join(', ')}`,
+    };
   }
   const missingSet = new Set(missing);
   return { ok: true, openToolCalls: calls.filter((call) => missingSet.has(call.id)) };

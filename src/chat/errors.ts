@@ -101,7 +101,9 @@ export const UNKNOWN_CATEGORY_BUCKET: ErrorBucket = 'retryable_transient';
  * ```
  */
 export function bucketOf(category: string): ErrorBucket {
-  return Object.hasOwn(ERROR_BUCKETS, category) ? ERROR_BUCKETS[category as KnownErrorCategory] : UNKNOWN_CATEGORY_BUCKET;
+  return Object.hasOwn(ERROR_BUCKETS, category)
+    ? ERROR_BUCKETS[category as KnownErrorCategory]
+    : UNKNOWN_CATEGORY_BUCKET;
 }
 
 /**
@@ -136,7 +138,8 @@ export interface ReplyTemplates {
 export const DEFAULT_REPLY_TEMPLATES: ReplyTemplates = {
   session_terminating: () => "This conversation can't continue. Please start a new one.",
   retryable_transient: () => 'I had trouble responding. Try again in a moment.',
-  user_correctable: (diagnostic) => `That request couldn't be processed: ${diagnostic}. Please adjust your message and try again.`,
+  user_correctable: (diagnostic) =>
+    `That request couldn't be processed: ${diagnostic}. Please adjust your message and try again.`,
 };
 
 /**

@@ -41,7 +41,13 @@ export interface ResumeRequest {
  */
 export type GraphOutcome =
   | { readonly outcome: 'completed'; readonly state: ChatState; readonly appendOnly?: boolean }
-  | { readonly outcome: 'suspended'; readonly state: ChatState; readonly descriptor: SignalDescriptor; readonly node: string; readonly appendOnly?: boolean };
+  | {
+      readonly outcome: 'suspended';
+      readonly state: ChatState;
+      readonly descriptor: SignalDescriptor;
+      readonly node: string;
+      readonly appendOnly?: boolean;
+    };
 
 /**
  * A chat graph: `invoke(state, { invocationId, resume? })` runs one invocation over the session
@@ -59,7 +65,10 @@ export type GraphOutcome =
  * ```
  */
 export interface ChatGraph {
-  invoke(state: ChatState, options: { readonly invocationId: string; readonly resume?: ResumeRequest }): Promise<GraphOutcome>;
+  invoke(
+    state: ChatState,
+    options: { readonly invocationId: string; readonly resume?: ResumeRequest },
+  ): Promise<GraphOutcome>;
 }
 
 const SUSPEND = Symbol('turngate.suspend');
@@ -90,7 +99,7 @@ export function suspend(descriptor: SignalDescriptor): never {
  * const reply: ChatNode = (state) => ({ messages: [{ role: 'assistant', content: `You said ${state.messages.length} things.` }] });
  * ```
  */
-export type ChatNode = (state: ChatState) => Partial<ChatState> | void | Promise<Partial<ChatState> | void>;
+export type ChatNode = (state: ChatState) => Partial<ChatState> | undefined | Promise<Partial<ChatState> | undefined>;
 
 /**
  * The definition of a sequential graph.
@@ -124,7 +133,7 @@ export interface SequentialGraphDefinition {
  */
 export const END = 'END';
 
-function applyUpdate(state: ChatState, update: Partial<ChatState> | void): ChatState {
+function applyUpdate(state: ChatState, update: Partial<ChatState> | undefined): ChatState {
   if (update === undefined || update === null) return state;
   const next: Record<string, unknown> = { ...state };
   for (const [field, value] of Object.entries(update)) {
@@ -164,7 +173,11 @@ export function sequentialGraph(definition: SequentialGraphDefinition): ChatGrap
         state = { ...state, ...options.resume.signalPayload, messages: state.messages } as ChatState;
         if (definition.stateSchema !== undefined) {
           const checked = validateWith(definition.stateSchema, state);
-          if (!checked.ok) throw new ChatError('suspension_resume_payload_invalid', `resume payload does not fit the state: ${formatIssues(checked.issues)}`);
+          if (!checked.ok)
+            throw new ChatError(
+              'suspension_resume_payload_invalid',
+              `resume payload does not fit the state: ${formatIssues(checked.issues)}`,
+            );
         }
         node = next(options.resume.node);
       }
@@ -175,7 +188,14 @@ export function sequentialGraph(definition: SequentialGraphDefinition): ChatGrap
           state = applyUpdate(state, await body(state));
         } catch (error) {
           if (error !== null && typeof error === 'object' && SUSPEND in error) {
-            return { outcome: 'suspended', state, descriptor: (error as unknown as { descriptor: SignalDescriptor }).descriptor, node, appendOnly: true };
+            return {
+              outcome: 'suspended',
+              state,
+              // biome-ignore lint/plugin: only suspend() throws an object carrying SUSPEND, and it always sets descriptor
+              descriptor: (error as unknown as { descriptor: SignalDescriptor }).descriptor,
+              node,
+              appendOnly: true,
+            };
           }
           throw error;
         }

@@ -7,10 +7,23 @@
 import { randomUUID } from 'node:crypto';
 import { deepFreeze } from '../internal/freeze.ts';
 import { checkClosure } from './closure.ts';
-import { bucketOf, categorize, DEFAULT_REPLY_TEMPLATES, replyFor, type ErrorBucket, type ReplyTemplates } from './errors.ts';
-import type { ChatGraph, ResumeRequest } from './graph.ts';
+import {
+  bucketOf,
+  categorize,
+  DEFAULT_REPLY_TEMPLATES,
+  replyFor,
+  type ErrorBucket,
+  type ReplyTemplates,
+} from './errors.ts';
+import type { ChatGraph, GraphOutcome, ResumeRequest } from './graph.ts';
 import { validateChatMessage, type ChatMessage, type ToolCall } from './messages.ts';
-import { InMemorySessionStore, type ChatState, type SessionRecord, type SessionStore, type SignalDescriptor } from './store.ts';
+import {
+  InMemorySessionStore,
+  type ChatState,
+  type SessionRecord,
+  type SessionStore,
+  type SignalDescriptor,
+} from './store.ts';
 
 /**
  * The inbound dispatch path of a turn (harness §3): 3.1 new session, 3.2 existing, 3.3 signal-resume.
@@ -241,14 +254,20 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
 
   function errored(category: string, diagnostic: string, dispatchPath?: DispatchPath): ChatTurnErrored {
     const bucket = bucketOf(category);
-    const outcome: ChatTurnErrored = { outcome: 'errored', errorBucket: bucket, errorCategory: category, reply: replyFor(bucket, diagnostic, templates) };
+    const outcome: ChatTurnErrored = {
+      outcome: 'errored',
+      errorBucket: bucket,
+      errorCategory: category,
+      reply: replyFor(bucket, diagnostic, templates),
+    };
     return dispatchPath === undefined ? outcome : { ...outcome, dispatchPath };
   }
 
   async function load(sessionId: string): Promise<SessionRecord | undefined> {
     try {
       const cached = cache.get(sessionId);
-      if (cached !== undefined && store.version !== undefined && (await store.version(sessionId)) === cached.version) return cached;
+      if (cached !== undefined && store.version !== undefined && (await store.version(sessionId)) === cached.version)
+        return cached;
       cache.delete(sessionId);
       const record = await store.load(sessionId);
       if (record !== undefined) remember(sessionId, record, true);
@@ -282,7 +301,12 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     if (record.paused !== undefined) deepFreeze(record.paused);
     if (record.openToolCalls !== undefined) deepFreeze(record.openToolCalls);
     try {
-      const saved = await store.save(sessionId, record, version, kept && version > 0 ? { unchangedPrefix: history.length } : undefined);
+      const saved = await store.save(
+        sessionId,
+        record,
+        version,
+        kept && version > 0 ? { unchangedPrefix: history.length } : undefined,
+      );
       remember(sessionId, { ...record, version: saved }, false);
     } catch (error) {
       cache.delete(sessionId);
@@ -303,9 +327,12 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     invocationId: string,
     resume?: ResumeRequest,
   ): Promise<ChatTurnOutcome> {
-    let result;
+    let result: GraphOutcome;
     try {
-      result = resume === undefined ? await options.graph.invoke(state, { invocationId }) : await options.graph.invoke(state, { invocationId, resume });
+      result =
+        resume === undefined
+          ? await options.graph.invoke(state, { invocationId })
+          : await options.graph.invoke(state, { invocationId, resume });
     } catch (error) {
       const { category, diagnostic } = categorize(error);
       return errored(category, diagnostic, path);
@@ -315,18 +342,39 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     if (!closure.ok) return errored(closure.failureClass, closure.detail, path);
     const version = record?.version ?? 0;
     if (result.outcome === 'completed') {
-      await save(sessionId, { state: result.state }, version, path, record?.state.messages ?? [], result.appendOnly === true);
+      await save(
+        sessionId,
+        { state: result.state },
+        version,
+        path,
+        record?.state.messages ?? [],
+        result.appendOnly === true,
+      );
       const finalState = result.state;
-      const outcome = { outcome: 'completed', replies: tail, dispatchPath: path } as Omit<ChatTurnCompleted, 'finalState'>;
-      Object.defineProperty(outcome, 'finalState', { enumerable: true, get: () => ({ ...finalState, messages: [...finalState.messages] }) });
+      const outcome = { outcome: 'completed', replies: tail, dispatchPath: path } as Omit<
+        ChatTurnCompleted,
+        'finalState'
+      >;
+      Object.defineProperty(outcome, 'finalState', {
+        enumerable: true,
+        get: () => ({ ...finalState, messages: [...finalState.messages] }),
+      });
       return outcome as ChatTurnCompleted;
     }
     const paused = { invocationId, node: result.node, descriptor: result.descriptor };
     const next: Omit<SessionRecord, 'version'> =
-      closure.openToolCalls.length > 0 ? { state: result.state, paused, openToolCalls: closure.openToolCalls } : { state: result.state, paused };
+      closure.openToolCalls.length > 0
+        ? { state: result.state, paused, openToolCalls: closure.openToolCalls }
+        : { state: result.state, paused };
     await save(sessionId, next, version, path, record?.state.messages ?? [], result.appendOnly === true);
     waiting.set(result.descriptor.signal_id, sessionId);
-    return { outcome: 'suspended', signalDescriptor: result.descriptor, pendingMessages: tail, invocationId, dispatchPath: path };
+    return {
+      outcome: 'suspended',
+      signalDescriptor: result.descriptor,
+      pendingMessages: tail,
+      invocationId,
+      dispatchPath: path,
+    };
   }
 
   async function sendTurn(sessionId: string, message: ChatMessage): Promise<ChatTurnOutcome> {
@@ -336,12 +384,24 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     const open = record?.openToolCalls ?? [];
     if (message.role === 'tool') {
       if (!open.some((call) => call.id === message.tool_call_id)) {
-        return errored('chat_message_shape_invalid', `tool_call_id ${message.tool_call_id} answers no open tool call in this session`, path);
+        return errored(
+          'chat_message_shape_invalid',
+          `tool_call_id ${message.tool_call_id} answers no open tool call in this session`,
+          path,
+        );
       }
     } else if (open.length > 0) {
-      return errored('chat_message_shape_invalid', `tool calls ${open.map((c) => c.id).join(', ')} await their tool replies`, path);
+      return errored(
+        'chat_message_shape_invalid',
+        `tool calls ${open.map((c) => c.id).join(', ')} await their tool replies`,
+        path,
+      );
     } else if (record?.paused !== undefined) {
-      return errored('harness_path_classification_ambiguous', `the session is suspended awaiting signal ${record.paused.descriptor.signal_id}`, path);
+      return errored(
+        'harness_path_classification_ambiguous',
+        `the session is suspended awaiting signal ${record.paused.descriptor.signal_id}`,
+        path,
+      );
     }
     const base: ChatState = record?.state ?? { ...(options.initialState ?? {}), messages: [] };
     const state: ChatState = { ...base, messages: [...history, message] };
@@ -379,7 +439,10 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
 
     subscribe(sessionId, listener) {
       let set = listeners.get(sessionId);
-      if (set === undefined) listeners.set(sessionId, (set = new Set()));
+      if (set === undefined) {
+        set = new Set();
+        listeners.set(sessionId, set);
+      }
       set.add(listener);
       return () => {
         set.delete(listener);
@@ -398,16 +461,32 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
             // The turn was answered another way (a tool message) or the session is gone: no
             // turn resumes, so no listener hears of it.
             waiting.delete(signalId);
-            return errored('suspension_record_invalid', `no turn of session ${sessionId} is suspended on signal ${signalId}`, '3.3');
+            return errored(
+              'suspension_record_invalid',
+              `no turn of session ${sessionId} is suspended on signal ${signalId}`,
+              '3.3',
+            );
           }
           resumedTurn = true;
           const state = { ...record.state, messages: [...record.state.messages] };
-          const resumed = await runTurn(sessionId, record, state, record.state.messages.length, record.openToolCalls ?? [], [], '3.3', paused.invocationId, {
-            invocationId: paused.invocationId,
-            node: paused.node,
-            signalPayload: payload,
-          });
-          const stillWaiting = resumed.outcome === 'errored' || (resumed.outcome === 'suspended' && resumed.signalDescriptor.signal_id === signalId);
+          const resumed = await runTurn(
+            sessionId,
+            record,
+            state,
+            record.state.messages.length,
+            record.openToolCalls ?? [],
+            [],
+            '3.3',
+            paused.invocationId,
+            {
+              invocationId: paused.invocationId,
+              node: paused.node,
+              signalPayload: payload,
+            },
+          );
+          const stillWaiting =
+            resumed.outcome === 'errored' ||
+            (resumed.outcome === 'suspended' && resumed.signalDescriptor.signal_id === signalId);
           if (!stillWaiting) waiting.delete(signalId);
           return resumed;
         } catch (error) {

@@ -51,7 +51,10 @@ export const ImageBlockSchema = v.pipe(
     media_type: v.optional(nonEmpty),
     detail: v.optional(v.picklist(['auto', 'low', 'high'])),
   }),
-  v.check((block) => block.source.type !== 'inline' || block.media_type !== undefined, 'an inline image needs media_type'),
+  v.check(
+    (block) => block.source.type !== 'inline' || block.media_type !== undefined,
+    'an inline image needs media_type',
+  ),
 );
 /**
  * A thinking block (llm-provider §3.1.4).
@@ -63,7 +66,11 @@ export const ImageBlockSchema = v.pipe(
  * v.is(ThinkingBlockSchema, { type: 'thinking', text: 'Let me check the order first.' }); //=> true
  * ```
  */
-export const ThinkingBlockSchema = v.object({ type: v.literal('thinking'), text: nonEmpty, signature: v.optional(v.string()) });
+export const ThinkingBlockSchema = v.object({
+  type: v.literal('thinking'),
+  text: nonEmpty,
+  signature: v.optional(v.string()),
+});
 /**
  * A redacted thinking block (llm-provider §3.1.5).
  *
@@ -93,7 +100,10 @@ export const ToolCallSchema = v.object({
   signature: v.optional(v.string()),
 });
 
-const userBlocks = v.pipe(v.array(v.variant('type', [TextBlockSchema, ImageBlockSchema])), v.minLength(1, 'expected at least one content block'));
+const userBlocks = v.pipe(
+  v.array(v.variant('type', [TextBlockSchema, ImageBlockSchema])),
+  v.minLength(1, 'expected at least one content block'),
+);
 const assistantBlocks = v.pipe(
   v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
   v.minLength(1, 'expected at least one content block'),
@@ -135,15 +145,26 @@ export const UserMessageSchema = v.strictObject({ role: v.literal('user'), conte
 export const AssistantMessageSchema = v.pipe(
   v.strictObject({
     role: v.literal('assistant'),
-    content: v.optional(v.union([v.string(), v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema]))])),
+    content: v.optional(
+      v.union([
+        v.string(),
+        v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
+      ]),
+    ),
     tool_calls: v.optional(v.array(ToolCallSchema)),
   }),
   v.check((m) => {
     const calls = m.tool_calls ?? [];
     if (calls.length > 0) return true;
-    return (typeof m.content === 'string' && m.content !== '') || (Array.isArray(m.content) && v.is(assistantBlocks, m.content));
+    return (
+      (typeof m.content === 'string' && m.content !== '') ||
+      (Array.isArray(m.content) && v.is(assistantBlocks, m.content))
+    );
   }, 'an assistant message without tool_calls needs non-empty content'),
-  v.check((m) => new Set((m.tool_calls ?? []).map((c) => c.id)).size === (m.tool_calls ?? []).length, 'tool call ids must be unique within the message'),
+  v.check(
+    (m) => new Set((m.tool_calls ?? []).map((c) => c.id)).size === (m.tool_calls ?? []).length,
+    'tool call ids must be unique within the message',
+  ),
 );
 /**
  * A tool message: string content answering the assistant tool call `tool_call_id`.
@@ -155,7 +176,11 @@ export const AssistantMessageSchema = v.pipe(
  * v.is(ToolMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' }); //=> true
  * ```
  */
-export const ToolMessageSchema = v.strictObject({ role: v.literal('tool'), tool_call_id: nonEmpty, content: v.string() });
+export const ToolMessageSchema = v.strictObject({
+  role: v.literal('tool'),
+  tool_call_id: nonEmpty,
+  content: v.string(),
+});
 
 /**
  * Any chat message, discriminated on `role` (harness-chat §3; llm-provider §3).
@@ -167,7 +192,12 @@ export const ToolMessageSchema = v.strictObject({ role: v.literal('tool'), tool_
  * const message = v.parse(ChatMessageSchema, { role: 'user', content: 'Hello' });
  * ```
  */
-export const ChatMessageSchema = v.variant('role', [SystemMessageSchema, UserMessageSchema, AssistantMessageSchema, ToolMessageSchema]);
+export const ChatMessageSchema = v.variant('role', [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolMessageSchema,
+]);
 
 /**
  * A chat message. Wire field names as llm-provider §3 writes them.
@@ -219,7 +249,9 @@ export type ContentBlock =
  * void value;
  * ```
  */
-export type ChatMessageCheck = { readonly ok: true; readonly message: ChatMessage } | { readonly ok: false; readonly diagnostic: string };
+export type ChatMessageCheck =
+  | { readonly ok: true; readonly message: ChatMessage }
+  | { readonly ok: false; readonly diagnostic: string };
 
 /**
  * Validates a value as a `ChatMessage` (harness-chat §3.1): the role, the per-role content
@@ -243,10 +275,18 @@ export function validateChatMessage(value: unknown): ChatMessageCheck {
   let prefix: v.IssuePathItem[] = [];
   while (issue.issues !== undefined && issue.issues.length > 0) {
     prefix = [...prefix, ...(issue.path ?? [])];
-    issue = issue.issues.reduce((deepest, next) => ((next.path?.length ?? 0) > (deepest.path?.length ?? 0) ? next : deepest));
+    issue = issue.issues.reduce((deepest, next) =>
+      (next.path?.length ?? 0) > (deepest.path?.length ?? 0) ? next : deepest,
+    );
   }
-  const path = issuePath({ ...issue, path: [...prefix, ...(issue.path ?? [])] as [v.IssuePathItem, ...v.IssuePathItem[]] });
-  const what = issue.kind === 'schema' && issue.received === 'undefined' ? `${path === '' ? 'field' : path} is required` : issue.message;
+  const path = issuePath({
+    ...issue,
+    path: [...prefix, ...(issue.path ?? [])] as [v.IssuePathItem, ...v.IssuePathItem[]],
+  });
+  const what =
+    issue.kind === 'schema' && issue.received === 'undefined'
+      ? `${path === '' ? 'field' : path} is required`
+      : issue.message;
   return { ok: false, diagnostic: path === '' || what.startsWith(path) ? what : `${path}: ${what}` };
 }
 
@@ -263,5 +303,8 @@ export function messageText(message: ChatMessage): string {
   const content = (message as { content?: unknown }).content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((block: { type: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : '')).filter((t) => t !== '').join('\n');
+  return content
+    .map((block: { type: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : ''))
+    .filter((t) => t !== '')
+    .join('\n');
 }

@@ -46,7 +46,12 @@ export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly owned: boolean;
   private readonly stmts;
-  private readonly saveTx: (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, hint: SaveHint | undefined) => number;
+  private readonly saveTx: (
+    sessionId: string,
+    record: Omit<SessionRecord, 'version'>,
+    expected: number,
+    hint: SaveHint | undefined,
+  ) => number;
 
   /**
    * Opens (or creates) a store.
@@ -57,7 +62,8 @@ export class SqliteSessionStore implements SessionStore {
    */
   constructor(database: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
     const prefix = options.tablePrefix ?? 'turngate';
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) throw new TypeError(`SqliteSessionStore: table prefix ${JSON.stringify(prefix)} is not an identifier`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix))
+      throw new TypeError(`SqliteSessionStore: table prefix ${JSON.stringify(prefix)} is not an identifier`);
     const sessions = `${prefix}_sessions`;
     const messages = `${prefix}_messages`;
     this.owned = typeof database === 'string';
@@ -68,32 +74,54 @@ export class SqliteSessionStore implements SessionStore {
         `CREATE TABLE IF NOT EXISTS ${messages} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;`,
     );
     this.stmts = {
-      version: this.db.prepare<[string], { version: number; message_count: number }>(`SELECT version, message_count FROM ${sessions} WHERE session_id = ?`),
-      record: this.db.prepare<[string], { version: number; record: string }>(`SELECT version, record FROM ${sessions} WHERE session_id = ?`),
-      messages: this.db.prepare<[string], { message: string }>(`SELECT message FROM ${messages} WHERE session_id = ? ORDER BY seq`),
-      insertSession: this.db.prepare<[string, number, number, string]>(`INSERT INTO ${sessions} (session_id, version, message_count, record) VALUES (?, ?, ?, ?)`),
-      updateSession: this.db.prepare<[number, number, string, string, number]>(`UPDATE ${sessions} SET version = ?, message_count = ?, record = ? WHERE session_id = ? AND version = ?`),
-      insertMessage: this.db.prepare<[string, number, string]>(`INSERT INTO ${messages} (session_id, seq, message) VALUES (?, ?, ?)`),
+      version: this.db.prepare<[string], { version: number; message_count: number }>(
+        `SELECT version, message_count FROM ${sessions} WHERE session_id = ?`,
+      ),
+      record: this.db.prepare<[string], { version: number; record: string }>(
+        `SELECT version, record FROM ${sessions} WHERE session_id = ?`,
+      ),
+      messages: this.db.prepare<[string], { message: string }>(
+        `SELECT message FROM ${messages} WHERE session_id = ? ORDER BY seq`,
+      ),
+      insertSession: this.db.prepare<[string, number, number, string]>(
+        `INSERT INTO ${sessions} (session_id, version, message_count, record) VALUES (?, ?, ?, ?)`,
+      ),
+      updateSession: this.db.prepare<[number, number, string, string, number]>(
+        `UPDATE ${sessions} SET version = ?, message_count = ?, record = ? WHERE session_id = ? AND version = ?`,
+      ),
+      insertMessage: this.db.prepare<[string, number, string]>(
+        `INSERT INTO ${messages} (session_id, seq, message) VALUES (?, ?, ?)`,
+      ),
       clearMessages: this.db.prepare<[string]>(`DELETE FROM ${messages} WHERE session_id = ?`),
       deleteSession: this.db.prepare<[string]>(`DELETE FROM ${sessions} WHERE session_id = ?`),
     };
-    this.saveTx = this.db.transaction((sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, hint: SaveHint | undefined) => {
-      const { messages: history, ...fields } = record.state;
-      const { state: _state, ...others } = record;
-      const json = JSON.stringify({ ...others, state: fields });
-      const version = expected + 1;
-      const current = this.stmts.version.get(sessionId);
-      if ((current?.version ?? 0) !== expected) throw new SessionWriteConflict(sessionId, expected, current?.version ?? 0);
-      let from = hint !== undefined && current !== undefined && hint.unchangedPrefix === current.message_count && history.length >= hint.unchangedPrefix ? hint.unchangedPrefix : -1;
-      if (from < 0) {
-        this.stmts.clearMessages.run(sessionId);
-        from = 0;
-      }
-      for (let seq = from; seq < history.length; seq++) this.stmts.insertMessage.run(sessionId, seq, JSON.stringify(history[seq]));
-      if (current === undefined) this.stmts.insertSession.run(sessionId, version, history.length, json);
-      else this.stmts.updateSession.run(version, history.length, json, sessionId, expected);
-      return version;
-    });
+    this.saveTx = this.db.transaction(
+      (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, hint: SaveHint | undefined) => {
+        const { messages: history, ...fields } = record.state;
+        const { state: _state, ...others } = record;
+        const json = JSON.stringify({ ...others, state: fields });
+        const version = expected + 1;
+        const current = this.stmts.version.get(sessionId);
+        if ((current?.version ?? 0) !== expected)
+          throw new SessionWriteConflict(sessionId, expected, current?.version ?? 0);
+        let from =
+          hint !== undefined &&
+          current !== undefined &&
+          hint.unchangedPrefix === current.message_count &&
+          history.length >= hint.unchangedPrefix
+            ? hint.unchangedPrefix
+            : -1;
+        if (from < 0) {
+          this.stmts.clearMessages.run(sessionId);
+          from = 0;
+        }
+        for (let seq = from; seq < history.length; seq++)
+          this.stmts.insertMessage.run(sessionId, seq, JSON.stringify(history[seq]));
+        if (current === undefined) this.stmts.insertSession.run(sessionId, version, history.length, json);
+        else this.stmts.updateSession.run(version, history.length, json, sessionId, expected);
+        return version;
+      },
+    );
   }
 
   /** Loads a session record. */
@@ -106,7 +134,12 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   /** Saves a session record in one transaction when the stored version is `expectedVersion`. */
-  async save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number, hint?: SaveHint): Promise<number> {
+  async save(
+    sessionId: string,
+    record: Omit<SessionRecord, 'version'>,
+    expectedVersion: number,
+    hint?: SaveHint,
+  ): Promise<number> {
     return this.saveTx(sessionId, record, expectedVersion, hint);
   }
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createChatHarness, InMemorySessionStore, SessionWriteConflict, sequentialGraph, type ChatGraph, type SessionStore } from './index.ts';
+import {
+  createChatHarness,
+  InMemorySessionStore,
+  SessionWriteConflict,
+  sequentialGraph,
+  type ChatGraph,
+  type SessionStore,
+} from './index.ts';
 import { SqliteSessionStore } from './sqlite.ts';
 
 const stores: [string, () => SessionStore][] = [
@@ -29,7 +36,8 @@ describe.each(stores)('%s session store', (_name, make) => {
     await store.save('s', record, 0);
     (record.state.messages as unknown[]).push({ role: 'user', content: 'b' });
     const loaded = await store.load('s');
-    (loaded?.state.messages as unknown[]).push({ role: 'user', content: 'c' });
+    (loaded?.state.messages as unknown[] | undefined)?.push({ role: 'user', content: 'c' });
+    expect(loaded).toBeDefined();
     expect((await store.load('s'))?.state.messages).toHaveLength(1);
   });
 
@@ -38,8 +46,19 @@ describe.each(stores)('%s session store', (_name, make) => {
     let rewrite = false;
     const graph: ChatGraph = {
       async invoke(state) {
-        if (rewrite) return { outcome: 'completed', state: { ...state, messages: [{ role: 'system', content: 'summary of earlier turns' }, ...state.messages.slice(-1)] } };
-        return sequentialGraph({ entry: 'n', nodes: { n: () => ({ messages: [{ role: 'assistant', content: 'ok' }] }) }, edges: [] }).invoke(state, { invocationId: 'i' });
+        if (rewrite)
+          return {
+            outcome: 'completed',
+            state: {
+              ...state,
+              messages: [{ role: 'system', content: 'summary of earlier turns' }, ...state.messages.slice(-1)],
+            },
+          };
+        return sequentialGraph({
+          entry: 'n',
+          nodes: { n: () => ({ messages: [{ role: 'assistant', content: 'ok' }] }) },
+          edges: [],
+        }).invoke(state, { invocationId: 'i' });
       },
     };
     const harness = createChatHarness({ graph, store });
@@ -53,7 +72,19 @@ describe.each(stores)('%s session store', (_name, make) => {
   it('ignores an unchangedPrefix hint that does not match what it stores', async () => {
     const store = make();
     await store.save('s', { state: { messages: [{ role: 'user', content: 'a' }] } }, 0);
-    await store.save('s', { state: { messages: [{ role: 'user', content: 'b' }, { role: 'user', content: 'c' }] } }, 1, { unchangedPrefix: 7 });
+    await store.save(
+      's',
+      {
+        state: {
+          messages: [
+            { role: 'user', content: 'b' },
+            { role: 'user', content: 'c' },
+          ],
+        },
+      },
+      1,
+      { unchangedPrefix: 7 },
+    );
     expect((await store.load('s'))?.state.messages.map((m) => (m as { content: string }).content)).toEqual(['b', 'c']);
   });
 
@@ -61,14 +92,23 @@ describe.each(stores)('%s session store', (_name, make) => {
     const store = make();
     const graph = sequentialGraph({
       entry: 'n',
-      nodes: { n: (state) => (state.messages.length > 2 ? { messages: [{ role: 'assistant', content: 'x' }], bad: { f: () => 1, n: 10n } } : { messages: [{ role: 'assistant', content: 'ok' }] }) },
+      nodes: {
+        n: (state) =>
+          state.messages.length > 2
+            ? { messages: [{ role: 'assistant', content: 'x' }], bad: { f: () => 1, n: 10n } }
+            : { messages: [{ role: 'assistant', content: 'ok' }] },
+      },
       edges: [],
     });
     const harness = createChatHarness({ graph, store });
     await harness.send('s', { role: 'user', content: 'one' });
     const before = JSON.stringify(await store.load('s'));
     const outcome = await harness.send('s', { role: 'user', content: 'two' });
-    expect(outcome).toMatchObject({ outcome: 'errored', errorCategory: 'session_save_failed', errorBucket: 'session_terminating' });
+    expect(outcome).toMatchObject({
+      outcome: 'errored',
+      errorCategory: 'session_save_failed',
+      errorBucket: 'session_terminating',
+    });
     expect(JSON.stringify(await store.load('s'))).toBe(before);
   });
 });
@@ -77,7 +117,14 @@ describe('SqliteSessionStore', () => {
   it('keeps sessions across a reopen of the database file', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'turngate-sqlite-')), 'chat.db');
     const first = new SqliteSessionStore(path);
-    await createChatHarness({ graph: sequentialGraph({ entry: 'n', nodes: { n: () => ({ messages: [{ role: 'assistant', content: 'stored' }] }) }, edges: [] }), store: first }).send('durable', { role: 'user', content: 'hi' });
+    await createChatHarness({
+      graph: sequentialGraph({
+        entry: 'n',
+        nodes: { n: () => ({ messages: [{ role: 'assistant', content: 'stored' }] }) },
+        edges: [],
+      }),
+      store: first,
+    }).send('durable', { role: 'user', content: 'hi' });
     first.close();
     const second = new SqliteSessionStore(path);
     expect((await second.load('durable'))?.state.messages.map((m) => m.role)).toEqual(['user', 'assistant']);

@@ -118,7 +118,12 @@ export interface SessionStore {
   /** Loads a session, or `undefined` when it does not exist. */
   load(sessionId: string): Promise<SessionRecord | undefined>;
   /** Saves a session; returns the new version (`expectedVersion + 1`). */
-  save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number, hint?: SaveHint): Promise<number>;
+  save(
+    sessionId: string,
+    record: Omit<SessionRecord, 'version'>,
+    expectedVersion: number,
+    hint?: SaveHint,
+  ): Promise<number>;
   /** Deletes a session; deleting a missing session is not an error. */
   delete(sessionId: string): Promise<void>;
   /** The stored version (0 when the session does not exist), without loading the record. */
@@ -175,14 +180,23 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   /** Saves the record when the stored version is `expectedVersion`. */
-  async save(sessionId: string, record: Omit<SessionRecord, 'version'>, expectedVersion: number, hint?: SaveHint): Promise<number> {
+  async save(
+    sessionId: string,
+    record: Omit<SessionRecord, 'version'>,
+    expectedVersion: number,
+    hint?: SaveHint,
+  ): Promise<number> {
     const stored = this.sessions.get(sessionId);
     const actual = stored?.version ?? 0;
     if (actual !== expectedVersion) throw new SessionWriteConflict(sessionId, expectedVersion, actual);
     const { messages, ...fields } = record.state;
     const { state: _state, ...others } = record;
     const rest = structuredClone({ ...others, state: fields });
-    const append = stored !== undefined && hint !== undefined && hint.unchangedPrefix === stored.messages.length && messages.length >= hint.unchangedPrefix;
+    const append =
+      stored !== undefined &&
+      hint !== undefined &&
+      hint.unchangedPrefix === stored.messages.length &&
+      messages.length >= hint.unchangedPrefix;
     const added = messages.slice(append ? hint.unchangedPrefix : 0).map((m) => deepFrozenCopy(m));
     const kept = append ? stored.messages : [];
     kept.push(...added);

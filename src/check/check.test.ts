@@ -5,7 +5,15 @@ import { HANDLED_STOP_REASONS, joinCheck, joinCheckText, renderJoinCheckJson, ty
 import { isFailureClass } from '../failures/index.ts';
 
 const ctx = {
-  toolRender: [{ toolCallId: 'tc-1', operatorPayloadDigest: 'o', reminderRenderDigest: 'r', injectionPoint: 'tool_response', policyDigest: 'pol.render' }],
+  toolRender: [
+    {
+      toolCallId: 'tc-1',
+      operatorPayloadDigest: 'o',
+      reminderRenderDigest: 'r',
+      injectionPoint: 'tool_response',
+      policyDigest: 'pol.render',
+    },
+  ],
   reminderQueue: [{ queueId: 'q', reducedDigest: 'd', policyDigest: 'pol.queue' }],
   stateViews: [{ viewId: 'v', viewDigest: 'd', policyDigest: 'pol.view' }],
 };
@@ -76,11 +84,20 @@ describe('joinCheck', () => {
     const cases: [unknown, string][] = [
       [null, ''],
       [{ evidence: {} }, 'evidence.callSpec'],
-      [{ evidence: closed({ toolRequests: [{ toolCallId: 'tc-1', toolName: 7 }] }) }, 'evidence.toolRequests[0].toolName'],
-      [{ evidence: closed({ toolUse: [{ toolCallId: 'tc-1', disposition: 'used' }] }) }, 'evidence.toolUse[0].disposition'],
+      [
+        { evidence: closed({ toolRequests: [{ toolCallId: 'tc-1', toolName: 7 }] }) },
+        'evidence.toolRequests[0].toolName',
+      ],
+      [
+        { evidence: closed({ toolUse: [{ toolCallId: 'tc-1', disposition: 'used' }] }) },
+        'evidence.toolUse[0].disposition',
+      ],
       [{ evidence: closed({ sessionRefs: null }) }, 'evidence.sessionRefs'],
       [{ evidence: closed({ callSpec: { ...callSpec, modelRef: '\u3000' } }) }, 'evidence.callSpec.modelRef'],
-      [{ evidence: closed({ toolResults: [{ toolCallId: 'tc-1', payload: { x: Number.POSITIVE_INFINITY } }] }) }, 'evidence'],
+      [
+        { evidence: closed({ toolResults: [{ toolCallId: 'tc-1', payload: { x: Number.POSITIVE_INFINITY } }] }) },
+        'evidence',
+      ],
       [{ evidence: closed({ toolResults: [{ toolCallId: '\ud800' }] }) }, 'evidence.toolResults[0].toolCallId'],
     ];
     for (const [input, field] of cases) {
@@ -95,7 +112,8 @@ describe('joinCheck', () => {
     const fromText = joinCheckText(JSON.stringify(input));
     const fromObject = joinCheck(input);
     expect(fromText.ok && fromObject.ok).toBe(true);
-    if (fromText.ok && fromObject.ok) expect(renderJoinCheckJson(fromText.report)).toBe(renderJoinCheckJson(fromObject.report));
+    if (fromText.ok && fromObject.ok)
+      expect(renderJoinCheckJson(fromText.report)).toBe(renderJoinCheckJson(fromObject.report));
   });
 
   it('reports invalid JSON text as an input error at the root', () => {

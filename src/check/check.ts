@@ -3,7 +3,14 @@
  *
  * @module
  */
-import { JsonInputError, parseJson, prettyJson, trimWhiteSpace, asciiLowercase, type JsonValue } from '../canonical/index.ts';
+import {
+  JsonInputError,
+  parseJson,
+  prettyJson,
+  trimWhiteSpace,
+  asciiLowercase,
+  type JsonValue,
+} from '../canonical/index.ts';
 import {
   decodeJoinCheckInput,
   EvidenceInputError,
@@ -16,7 +23,12 @@ import {
 } from '../evidence/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
-import { normalizeEvidence, normalizeRefs, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
+import {
+  normalizeEvidence,
+  normalizeRefs,
+  type NormalizedEvidence,
+  type NormalizedHandoff,
+} from '../normalize/index.ts';
 import {
   GOVERNANCE_PROFILE_CLAIM_ID,
   HANDLED_STOP_REASONS,
@@ -25,7 +37,6 @@ import {
   type JoinInput,
   type MutationInput,
 } from './types.ts';
-
 
 /**
  * The outcome of {@link joinCheck}: a report (accepted or rejected), or an input error.
@@ -111,9 +122,15 @@ function checkJoin(n: NormalizedEvidence, out: FailureCollector): void {
   if (missing.length > 0) out.add('tool.result_missing', 'Requested tool calls have no terminal result.', missing);
   if (orphan.length > 0) out.add('tool.result_orphan', 'Results answer tool calls that were never requested.', orphan);
   if (useMissing.length > 0) out.add('tool.use_missing', 'Terminal results have no tool-use disposition.', useMissing);
-  if (unknownUse.length > 0) out.add('tool.use_without_result', 'Tool-use rows name tool calls without a terminal result.', unknownUse);
+  if (unknownUse.length > 0)
+    out.add('tool.use_without_result', 'Tool-use rows name tool calls without a terminal result.', unknownUse);
   if (!j.joinClosed) {
-    out.add('tool.join_incomplete', 'The request/result/use join is not closed.', [...missing, ...orphan, ...useMissing, ...unknownUse]);
+    out.add('tool.join_incomplete', 'The request/result/use join is not closed.', [
+      ...missing,
+      ...orphan,
+      ...useMissing,
+      ...unknownUse,
+    ]);
   }
 }
 
@@ -127,7 +144,11 @@ function checkStopReason(n: NormalizedEvidence, out: FailureCollector): void {
   }
 }
 
-function checkDecomposition(c: DecompositionConstraintsInput | null | undefined, n: NormalizedEvidence, out: FailureCollector): void {
+function checkDecomposition(
+  c: DecompositionConstraintsInput | null | undefined,
+  n: NormalizedEvidence,
+  out: FailureCollector,
+): void {
   if (c === null || c === undefined) return;
   const kind = 'coordination.decomposition_policy_violation';
   if (c.admissible === false) {
@@ -136,16 +157,23 @@ function checkDecomposition(c: DecompositionConstraintsInput | null | undefined,
   }
   const pattern = optionalTrim(c.expectedExecutionPattern);
   if (pattern !== '' && n.callSpec.executionPattern !== asciiLowercase(pattern)) {
-    out.add(kind, `Execution pattern \`${n.callSpec.executionPattern}\` is not the expected \`${asciiLowercase(pattern)}\`.`);
+    out.add(
+      kind,
+      `Execution pattern \`${n.callSpec.executionPattern}\` is not the expected \`${asciiLowercase(pattern)}\`.`,
+    );
   }
   const policy = optionalTrim(c.expectedPolicyDigest);
   if (policy !== '' && n.callSpec.decompositionPolicyDigest !== policy) {
-    out.add(kind, `Decomposition policy digest \`${n.callSpec.decompositionPolicyDigest}\` is not the expected \`${policy}\`.`);
+    out.add(
+      kind,
+      `Decomposition policy digest \`${n.callSpec.decompositionPolicyDigest}\` is not the expected \`${policy}\`.`,
+    );
   }
 }
 
 function checkContext(n: NormalizedEvidence, out: FailureCollector): void {
-  const needsContext = n.protocolState.continuationAllowed || (n.toolUse ?? []).some((u) => u.disposition === 'consumed');
+  const needsContext =
+    n.protocolState.continuationAllowed || (n.toolUse ?? []).some((u) => u.disposition === 'consumed');
   if (!needsContext) return;
   const c = n.contextState;
   const missingRender = c.missingRenderCallIds ?? [];
@@ -165,22 +193,31 @@ function checkContext(n: NormalizedEvidence, out: FailureCollector): void {
   }
 }
 
-function checkHandoff(c: HandoffConstraintsInput | null | undefined, handoff: NormalizedHandoff | undefined, out: FailureCollector): void {
+function checkHandoff(
+  c: HandoffConstraintsInput | null | undefined,
+  handoff: NormalizedHandoff | undefined,
+  out: FailureCollector,
+): void {
   if (c === null || c === undefined) return;
   const requiredRefs = new Set(normalizeRefs(c.requiredArtifactRefs, 'handoffConstraints.requiredArtifactRefs'));
   const allowedTargets = new Set(normalizeRefs(c.allowedTargets, 'handoffConstraints.allowedTargets'));
   if (handoff === undefined) {
     if (requiredRefs.size > 0) {
-      out.add('handoff.required_artifact_missing', 'Artifacts are required but the turn has no handoff packet.', [...requiredRefs]);
+      out.add('handoff.required_artifact_missing', 'Artifacts are required but the turn has no handoff packet.', [
+        ...requiredRefs,
+      ]);
     }
-    if (c.requireReturnPath) out.add('handoff.return_path_missing', 'A return path is required but the turn has no handoff packet.');
-    if (allowedTargets.size > 0) out.add('handoff.target_not_allowed', 'Targets are constrained but the turn has no handoff packet.');
+    if (c.requireReturnPath)
+      out.add('handoff.return_path_missing', 'A return path is required but the turn has no handoff packet.');
+    if (allowedTargets.size > 0)
+      out.add('handoff.target_not_allowed', 'Targets are constrained but the turn has no handoff packet.');
     return;
   }
   if (requiredRefs.size > 0) {
     const provided = new Set(handoff.requiredArtifactRefs ?? []); // already normalized
     const absent = [...requiredRefs].filter((ref) => !provided.has(ref));
-    if (absent.length > 0) out.add('handoff.required_artifact_missing', 'The handoff packet lacks required artifacts.', absent);
+    if (absent.length > 0)
+      out.add('handoff.required_artifact_missing', 'The handoff packet lacks required artifacts.', absent);
   }
   const target = handoff.target; // normalized: trimmed and non-blank
   if (allowedTargets.size > 0 && !allowedTargets.has(target)) {
@@ -221,11 +258,16 @@ function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollector): vo
   for (const row of evidence.toolResults) {
     if (!isErrorRow(row)) continue;
     const absent: string[] = [];
-    if (optionalTrim(row.errorCode) === '' && !rawErrorString(row.rawError, ['errorCode', 'code'])) absent.push('errorCode');
-    if ((row.retryable === undefined || row.retryable === null) && !rawErrorBool(row.rawError, 'retryable')) absent.push('retryable');
-    if (optionalTrim(row.errorMessage) === '' && !rawErrorString(row.rawError, ['errorMessage', 'message'])) absent.push('errorMessage');
+    if (optionalTrim(row.errorCode) === '' && !rawErrorString(row.rawError, ['errorCode', 'code']))
+      absent.push('errorCode');
+    if ((row.retryable === undefined || row.retryable === null) && !rawErrorBool(row.rawError, 'retryable'))
+      absent.push('retryable');
+    if (optionalTrim(row.errorMessage) === '' && !rawErrorString(row.rawError, ['errorMessage', 'message']))
+      absent.push('errorMessage');
     if (absent.length > 0) {
-      out.add('tool.schema_invalid', `Error results lack a machine-readable envelope (missing ${absent.join(', ')}).`, [trimWhiteSpace(row.toolCallId)]);
+      out.add('tool.schema_invalid', `Error results lack a machine-readable envelope (missing ${absent.join(', ')}).`, [
+        trimWhiteSpace(row.toolCallId),
+      ]);
     }
   }
 }
@@ -247,11 +289,17 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
   const expected = optionalTrim(provenance.expectedDigest);
   const bound = optionalTrim(provenance.boundDigest);
   if (!provenance.pinned || packageRef === '' || expected === '' || bound === '') {
-    out.add('governance.policy_package_unpinned', 'The governance policy package is not pinned (pinned, packageRef, expectedDigest and boundDigest are all required).');
+    out.add(
+      'governance.policy_package_unpinned',
+      'The governance policy package is not pinned (pinned, packageRef, expectedDigest and boundDigest are all required).',
+    );
     return;
   }
   if (expected !== bound) {
-    out.add('governance.policy_package_mismatch', `Bound policy digest \`${bound}\` is not the expected \`${expected}\`.`);
+    out.add(
+      'governance.policy_package_mismatch',
+      `Bound policy digest \`${bound}\` is not the expected \`${expected}\`.`,
+    );
   }
 }
 
@@ -277,14 +325,20 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
   checkJoin(normalized, failures);
   checkStopReason(normalized, failures);
   if (input.protocolConstraints?.parallelTransportOrderValid === false) {
-    failures.add('protocol.parallel_transport_order_invalid', 'Protocol constraints mark the parallel transport order invalid.');
+    failures.add(
+      'protocol.parallel_transport_order_invalid',
+      'Protocol constraints mark the parallel transport order invalid.',
+    );
   }
   checkDecomposition(input.decompositionConstraints, normalized, failures);
   checkContext(normalized, failures);
   checkHandoff(input.handoffConstraints, normalized.handoff, failures);
   const truncation = input.truncationConstraints;
-  if (truncation !== null && truncation !== undefined && truncation.required && !truncation.valid) {
-    failures.add('tool.response_truncation_policy_violation', 'Truncation is required but the truncated responses are not policy-valid.');
+  if (truncation?.required && !truncation.valid) {
+    failures.add(
+      'tool.response_truncation_policy_violation',
+      'Truncation is required but the truncated responses are not policy-valid.',
+    );
   }
   checkErrorEnvelopes(input.evidence, failures);
   checkGovernance(input.governanceProfile, failures);
@@ -370,7 +424,8 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
   try {
     value = parseJson(text);
   } catch (error) {
-    if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('', `invalid JSON: ${error.message}`) };
+    if (error instanceof JsonInputError)
+      return { ok: false, error: new EvidenceInputError('', `invalid JSON: ${error.message}`) };
     throw error;
   }
   return joinCheck(value);
@@ -395,5 +450,5 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
  */
 export function renderJoinCheckJson(report: JoinCheckReport): string {
   const { action, result, failureClasses, joinClosed, witness, normalized } = report;
-  return prettyJson({ action, result, failureClasses, joinClosed, witness, normalized }) + '\n';
+  return `${prettyJson({ action, result, failureClasses, joinClosed, witness, normalized })}\n`;
 }

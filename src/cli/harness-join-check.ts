@@ -52,7 +52,7 @@ export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: stri
     const ids = failure.ids === undefined ? '' : ` [${failure.ids.join(', ')}]`;
     lines.push(`  - ${failure.class}${ids}: ${failure.detail}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -67,7 +67,11 @@ export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: stri
 export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoinCheckOptions): CommandOutput {
   const outcome = joinCheckText(input);
   if (!outcome.ok) {
-    return { stdout: '', stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)} (input ${options.inputLabel})\n`, exitCode: 2 };
+    return {
+      stdout: '',
+      stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)} (input ${options.inputLabel})\n`,
+      exitCode: 2,
+    };
   }
   const { report } = outcome;
   const stdout = options.json ? renderJoinCheckJson(report) : renderJoinCheckSummary(report, options.inputLabel);
@@ -82,5 +86,9 @@ export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoi
  * @returns Exit 2 with one stderr line.
  */
 export function unreadableInput(inputLabel: string, reason: string): CommandOutput {
-  return { stdout: '', stderr: `${INVALID_PREFIX} failed to read input ${inputLabel}: ${oneLine(reason)}\n`, exitCode: 2 };
+  return {
+    stdout: '',
+    stderr: `${INVALID_PREFIX} failed to read input ${inputLabel}: ${oneLine(reason)}\n`,
+    exitCode: 2,
+  };
 }

@@ -35,7 +35,12 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
     return { stdout: USAGE, stderr: '', exitCode: 0 };
   }
   if (command !== 'harness-join-check') return usageError(`unknown command \`${command}\``);
-  let values: { input?: string | undefined; json?: boolean | undefined; 'fail-on-reject'?: boolean | undefined; help?: boolean | undefined };
+  let values: {
+    input?: string | undefined;
+    json?: boolean | undefined;
+    'fail-on-reject'?: boolean | undefined;
+    help?: boolean | undefined;
+  };
   try {
     ({ values } = parseArgs({
       args: [...rest],
@@ -61,14 +66,22 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
     const err = error as Error;
     return unreadableInput(input, err.message);
   }
-  return harnessJoinCheck(bytes, { json: values.json === true, failOnReject: values['fail-on-reject'] === true, inputLabel: input });
+  return harnessJoinCheck(bytes, {
+    json: values.json === true,
+    failOnReject: values['fail-on-reject'] === true,
+    inputLabel: input,
+  });
 }
 
 let output: { stdout: string; stderr: string; exitCode: number };
 try {
   output = run(process.argv.slice(2));
 } catch (error) {
-  output = { stdout: '', stderr: `turngate: internal error: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`, exitCode: 3 };
+  output = {
+    stdout: '',
+    stderr: `turngate: internal error: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`,
+    exitCode: 3,
+  };
 }
 // A reader that closes the pipe early (`| head`) wants no more output: stop quietly, keeping the
 // exit code, instead of dying on an unhandled EPIPE with a stack trace.

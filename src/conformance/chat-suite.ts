@@ -43,7 +43,8 @@ function contains(expected: unknown, actual: unknown): boolean {
 }
 
 function expectEqual(label: string, expected: unknown, actual: unknown): void {
-  if (!contains(expected, actual)) throw new Mismatch(`${label}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (!contains(expected, actual))
+    throw new Mismatch(`${label}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 const FIELD_TYPES: Record<string, v.GenericSchema> = {
@@ -63,7 +64,8 @@ function buildState(testCase: Yaml) {
     assertKeys(field, ['type', 'reducer', 'default'], `state.fields.${name}`);
     const schema = FIELD_TYPES[String(field['type'])];
     if (schema === undefined) throw new Unsupported(`state field type ${String(field['type'])}`);
-    if (field['reducer'] !== undefined && !(name === 'messages' && field['reducer'] === 'append')) throw new Unsupported(`reducer ${String(field['reducer'])} on ${name}`);
+    if (field['reducer'] !== undefined && !(name === 'messages' && field['reducer'] === 'append'))
+      throw new Unsupported(`reducer ${String(field['reducer'])} on ${name}`);
     entries[name] = schema;
     if (name !== 'messages' && field['default'] !== undefined) initial[name] = field['default'];
   }
@@ -96,29 +98,72 @@ function buildStore(spec: unknown): SessionStore {
   if (spec === undefined || spec === 'in_memory') return new InMemorySessionStore();
   if (spec === null || typeof spec !== 'object') throw new Unsupported(`session_store ${String(spec)}`);
   assertKeys(spec as Yaml, ['type', 'behavior'], 'session_store');
-  if ((spec as Yaml)['type'] !== 'in_memory') throw new Unsupported(`session_store.type ${String((spec as Yaml)['type'])}`);
+  if ((spec as Yaml)['type'] !== 'in_memory')
+    throw new Unsupported(`session_store.type ${String((spec as Yaml)['type'])}`);
   const behavior = ((spec as Yaml)['behavior'] ?? {}) as Yaml;
   assertKeys(behavior, ['load_raises', 'save_raises'], 'session_store.behavior');
   const inner = new InMemorySessionStore();
   const fault = (category: unknown) => new ChatError(String(category), `injected store fault: ${String(category)}`);
   return {
-    load: (id) => (behavior['load_raises'] !== undefined ? Promise.reject(fault(behavior['load_raises'])) : inner.load(id)),
-    save: (id, record, version) => (behavior['save_raises'] !== undefined ? Promise.reject(fault(behavior['save_raises'])) : inner.save(id, record, version)),
+    load: (id) =>
+      behavior['load_raises'] !== undefined ? Promise.reject(fault(behavior['load_raises'])) : inner.load(id),
+    save: (id, record, version) =>
+      behavior['save_raises'] !== undefined
+        ? Promise.reject(fault(behavior['save_raises']))
+        : inner.save(id, record, version),
     delete: (id) => inner.delete(id),
   };
 }
 
-const EXPECTED_KEYS = ['outcome', 'replies', 'error_bucket', 'error_category', 'reply', 'pending_messages', 'signal_descriptor', 'final_state', 'dispatch_path'];
+const EXPECTED_KEYS = [
+  'outcome',
+  'replies',
+  'error_bucket',
+  'error_category',
+  'reply',
+  'pending_messages',
+  'signal_descriptor',
+  'final_state',
+  'dispatch_path',
+];
 
-async function checkOutcome(label: string, expected: Yaml, outcome: ChatTurnOutcome, store: SessionStore, sessionId: string): Promise<void> {
+async function checkOutcome(
+  label: string,
+  expected: Yaml,
+  outcome: ChatTurnOutcome,
+  store: SessionStore,
+  sessionId: string,
+): Promise<void> {
   assertKeys(expected, [...EXPECTED_KEYS, 'listener'], label);
   expectEqual(`${label}.outcome`, expected['outcome'], outcome.outcome);
-  if (expected['dispatch_path'] !== undefined) expectEqual(`${label}.dispatch_path`, String(expected['dispatch_path']), outcome.dispatchPath);
-  if (expected['replies'] !== undefined) expectEqual(`${label}.replies`, expected['replies'], outcome.outcome === 'completed' ? outcome.replies : undefined);
-  if (expected['pending_messages'] !== undefined) expectEqual(`${label}.pending_messages`, expected['pending_messages'], outcome.outcome === 'suspended' ? outcome.pendingMessages : undefined);
-  if (expected['signal_descriptor'] !== undefined) expectEqual(`${label}.signal_descriptor`, expected['signal_descriptor'], outcome.outcome === 'suspended' ? outcome.signalDescriptor : undefined);
-  if (expected['error_bucket'] !== undefined) expectEqual(`${label}.error_bucket`, expected['error_bucket'], outcome.outcome === 'errored' ? outcome.errorBucket : undefined);
-  if (expected['error_category'] !== undefined) expectEqual(`${label}.error_category`, expected['error_category'], outcome.outcome === 'errored' ? outcome.errorCategory : undefined);
+  if (expected['dispatch_path'] !== undefined)
+    expectEqual(`${label}.dispatch_path`, String(expected['dispatch_path']), outcome.dispatchPath);
+  if (expected['replies'] !== undefined)
+    expectEqual(`${label}.replies`, expected['replies'], outcome.outcome === 'completed' ? outcome.replies : undefined);
+  if (expected['pending_messages'] !== undefined)
+    expectEqual(
+      `${label}.pending_messages`,
+      expected['pending_messages'],
+      outcome.outcome === 'suspended' ? outcome.pendingMessages : undefined,
+    );
+  if (expected['signal_descriptor'] !== undefined)
+    expectEqual(
+      `${label}.signal_descriptor`,
+      expected['signal_descriptor'],
+      outcome.outcome === 'suspended' ? outcome.signalDescriptor : undefined,
+    );
+  if (expected['error_bucket'] !== undefined)
+    expectEqual(
+      `${label}.error_bucket`,
+      expected['error_bucket'],
+      outcome.outcome === 'errored' ? outcome.errorBucket : undefined,
+    );
+  if (expected['error_category'] !== undefined)
+    expectEqual(
+      `${label}.error_category`,
+      expected['error_category'],
+      outcome.outcome === 'errored' ? outcome.errorCategory : undefined,
+    );
   if (expected['reply'] !== undefined) {
     const reply = expected['reply'] as Yaml;
     assertKeys(reply, ['role', 'content', 'content_matches_template', 'content_includes'], `${label}.reply`);
@@ -128,32 +173,59 @@ async function checkOutcome(label: string, expected: Yaml, outcome: ChatTurnOutc
     if (reply['content'] !== undefined) expectEqual(`${label}.reply.content`, reply['content'], actual?.content);
     const template = reply['content_matches_template'];
     if (template !== undefined && !text.toLowerCase().includes(String(template).toLowerCase())) {
-      throw new Mismatch(`${label}.reply: ${JSON.stringify(text)} does not match the template ${JSON.stringify(template)}`);
+      throw new Mismatch(
+        `${label}.reply: ${JSON.stringify(text)} does not match the template ${JSON.stringify(template)}`,
+      );
     }
     for (const part of (reply['content_includes'] ?? []) as string[]) {
-      if (!text.includes(part)) throw new Mismatch(`${label}.reply: ${JSON.stringify(text)} does not include ${JSON.stringify(part)}`);
+      if (!text.includes(part))
+        throw new Mismatch(`${label}.reply: ${JSON.stringify(text)} does not include ${JSON.stringify(part)}`);
     }
   }
   if (expected['final_state'] !== undefined) {
     const finalState = expected['final_state'] as Yaml;
     assertKeys(finalState, ['messages_count', 'messages_history_contains'], `${label}.final_state`);
-    const messages = outcome.outcome === 'completed' ? outcome.finalState.messages : ((await store.load(sessionId))?.state.messages ?? []);
-    if (finalState['messages_count'] !== undefined) expectEqual(`${label}.final_state.messages_count`, finalState['messages_count'], messages.length);
+    const messages =
+      outcome.outcome === 'completed'
+        ? outcome.finalState.messages
+        : ((await store.load(sessionId))?.state.messages ?? []);
+    if (finalState['messages_count'] !== undefined)
+      expectEqual(`${label}.final_state.messages_count`, finalState['messages_count'], messages.length);
     let at = 0;
     for (const wanted of (finalState['messages_history_contains'] ?? []) as unknown[]) {
       while (at < messages.length && !contains(wanted, messages[at])) at++;
-      if (at === messages.length) throw new Mismatch(`${label}.final_state.messages_history_contains: ${JSON.stringify(wanted)} is not in order in the history`);
+      if (at === messages.length)
+        throw new Mismatch(
+          `${label}.final_state.messages_history_contains: ${JSON.stringify(wanted)} is not in order in the history`,
+        );
       at++;
     }
   }
 }
 
 async function runCase(testCase: Yaml): Promise<void> {
-  assertKeys(testCase, ['name', 'description', 'harness', 'state', 'entry', 'nodes', 'edges', 'session_store', 'chat_turns', 'signal_arrivals', 'invariants'], 'case');
+  assertKeys(
+    testCase,
+    [
+      'name',
+      'description',
+      'harness',
+      'state',
+      'entry',
+      'nodes',
+      'edges',
+      'session_store',
+      'chat_turns',
+      'signal_arrivals',
+      'invariants',
+    ],
+    'case',
+  );
   const harnessSpec = (testCase['harness'] ?? {}) as Yaml;
   assertKeys(harnessSpec, ['mode', 'signal_coordinator'], 'harness');
   if (harnessSpec['mode'] !== 'sessioned') throw new Unsupported(`harness.mode ${String(harnessSpec['mode'])}`);
-  if (harnessSpec['signal_coordinator'] !== undefined && harnessSpec['signal_coordinator'] !== 'in_memory') throw new Unsupported(`harness.signal_coordinator ${String(harnessSpec['signal_coordinator'])}`);
+  if (harnessSpec['signal_coordinator'] !== undefined && harnessSpec['signal_coordinator'] !== 'in_memory')
+    throw new Unsupported(`harness.signal_coordinator ${String(harnessSpec['signal_coordinator'])}`);
   const { stateSchema, initial } = buildState(testCase);
   const edges = ((testCase['edges'] ?? []) as { from: string; to: string }[]).map((e) => ({ from: e.from, to: e.to }));
   const graph = sequentialGraph({ entry: String(testCase['entry']), nodes: buildNodes(testCase), edges, stateSchema });
@@ -163,17 +235,30 @@ async function runCase(testCase: Yaml): Promise<void> {
   const signalSessions = new Map<string, string>();
   const arrivals = (testCase['signal_arrivals'] ?? []) as Yaml[];
   const deliver = async (arrival: Yaml): Promise<void> => {
-    assertKeys(arrival, ['signal_id', 'signal_payload', 'expected_listener_callback', 'after_turn'], 'signal_arrivals[]');
+    assertKeys(
+      arrival,
+      ['signal_id', 'signal_payload', 'expected_listener_callback', 'after_turn'],
+      'signal_arrivals[]',
+    );
     const signalId = String(arrival['signal_id']);
     const expected = arrival['expected_listener_callback'] as Yaml | undefined;
-    const listenerName = String((expected ?? {})['listener']);
+    const listenerName = String(expected?.['listener']);
     const before = fired.get(listenerName)?.length ?? 0;
     await harness.signal(signalId, (arrival['signal_payload'] ?? {}) as Yaml);
     if (expected === undefined) return;
     const calls = fired.get(listenerName);
     if (calls === undefined) throw new Mismatch(`listener ${listenerName} was never subscribed`);
-    if (calls.length !== before + 1) throw new Mismatch(`listener ${listenerName} fired ${calls.length - before} times for signal ${signalId}, expected once`);
-    await checkOutcome(`signal_arrivals.${signalId}`, expected, calls[calls.length - 1] as ChatTurnOutcome, store, signalSessions.get(signalId) ?? '');
+    if (calls.length !== before + 1)
+      throw new Mismatch(
+        `listener ${listenerName} fired ${calls.length - before} times for signal ${signalId}, expected once`,
+      );
+    await checkOutcome(
+      `signal_arrivals.${signalId}`,
+      expected,
+      calls[calls.length - 1] as ChatTurnOutcome,
+      store,
+      signalSessions.get(signalId) ?? '',
+    );
   };
   for (const turn of (testCase['chat_turns'] ?? []) as Yaml[]) {
     assertKeys(turn, ['name', 'session_id', 'user_message', 'expected', 'subscribe_listener'], 'chat_turns[]');
@@ -185,7 +270,13 @@ async function runCase(testCase: Yaml): Promise<void> {
     }
     const outcome = await harness.send(sessionId, turn['user_message'] as ChatMessage);
     if (outcome.outcome === 'suspended') signalSessions.set(outcome.signalDescriptor.signal_id, sessionId);
-    await checkOutcome(`chat_turns.${String(turn['name'])}`, (turn['expected'] ?? {}) as Yaml, outcome, store, sessionId);
+    await checkOutcome(
+      `chat_turns.${String(turn['name'])}`,
+      (turn['expected'] ?? {}) as Yaml,
+      outcome,
+      store,
+      sessionId,
+    );
     for (const arrival of arrivals.filter((a) => a['after_turn'] === turn['name'])) await deliver(arrival);
   }
   for (const arrival of arrivals.filter((a) => a['after_turn'] === undefined)) await deliver(arrival);
@@ -199,7 +290,9 @@ async function runCase(testCase: Yaml): Promise<void> {
  */
 export async function runChatSuite(dir: string): Promise<VectorVerdict[]> {
   const verdicts: VectorVerdict[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     let doc: Yaml;
     try {
       doc = parse(readFileSync(join(dir, file), 'utf8')) as Yaml;

@@ -12,7 +12,9 @@ import { isChatSuite, runChatSuite } from './chat-suite.ts';
 import { runPremathSuite, type VectorVerdict } from './premath-suite.ts';
 
 async function main(): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: { reference: { type: 'string' } }; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({
       args: process.argv.slice(2),
@@ -35,7 +37,9 @@ async function main(): Promise<number> {
   } else if (isChatSuite(suiteDir)) {
     verdicts = await runChatSuite(suiteDir);
   } else {
-    process.stderr.write(`conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate) nor *.yaml (harness-chat)\n`);
+    process.stderr.write(
+      `conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate) nor *.yaml (harness-chat)\n`,
+    );
     return 2;
   }
   let passed = 0;

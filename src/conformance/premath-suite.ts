@@ -46,7 +46,8 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
   const outcome = joinCheck(testCase['input']);
   const expectedResult = expect['result'];
   if (!outcome.ok) {
-    if (expectedResult !== 'invalid') return fail(`input refused (${outcome.error.message}), expected ${String(expectedResult)}`);
+    if (expectedResult !== 'invalid')
+      return fail(`input refused (${outcome.error.message}), expected ${String(expectedResult)}`);
     const field = expect['expectedInvalidField'];
     if (field !== undefined && field !== outcome.error.field) {
       return fail(`refused on field \`${outcome.error.field}\`, expected \`${String(field)}\``);
@@ -80,7 +81,9 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
     if (!rendered.equals(reference)) {
       let at = 0;
       while (at < rendered.length && rendered[at] === reference[at]) at++;
-      return fail(`--json output differs from the reference at byte ${at} (${rendered.length} vs ${reference.length} bytes)`);
+      return fail(
+        `--json output differs from the reference at byte ${at} (${rendered.length} vs ${reference.length} bytes)`,
+      );
     }
     note += `, ${rendered.length} bytes identical to the reference`;
   }

@@ -17,7 +17,9 @@ import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
  * void value;
  * ```
  */
-export type DecodeResult = { readonly ok: true; readonly value: JoinCheckInput } | { readonly ok: false; readonly error: EvidenceInputError };
+export type DecodeResult =
+  | { readonly ok: true; readonly value: JoinCheckInput }
+  | { readonly ok: false; readonly error: EvidenceInputError };
 
 /**
  * Formats a valibot issue path as `evidence.toolRequests[1].toolName`.

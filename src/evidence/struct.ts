@@ -20,10 +20,14 @@ import { duplicateKeysOf } from '../canonical/index.ts';
 export function struct<const TEntries extends v.ObjectEntries>(
   name: string,
   entries: TEntries,
-): v.GenericSchema<v.InferInput<v.ObjectSchema<TEntries, undefined>>, v.InferOutput<v.ObjectSchema<TEntries, undefined>>> {
+): v.GenericSchema<
+  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
+  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
+> {
   const fields = Object.keys(entries);
   // Typed as the object schema: the positional-array form is accepted at run time for premath
   // compatibility but is not part of the typed (wire) API.
+  // biome-ignore lint/plugin: typed as the object schema; the positional-array form is accepted at run time only
   return v.pipe(
     v.unknown(),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -55,9 +59,18 @@ export function struct<const TEntries extends v.ObjectEntries>(
       return input;
     }),
     v.object(entries),
-  ) as unknown as v.GenericSchema<v.InferInput<v.ObjectSchema<TEntries, undefined>>, v.InferOutput<v.ObjectSchema<TEntries, undefined>>>;
+  ) as unknown as v.GenericSchema<
+    v.InferInput<v.ObjectSchema<TEntries, undefined>>,
+    v.InferOutput<v.ObjectSchema<TEntries, undefined>>
+  >;
 }
 
 function pathItem(input: object, key: string): v.ObjectPathItem {
-  return { type: 'object', origin: 'value', input: input as Record<string, unknown>, key, value: (input as Record<string, unknown>)[key] };
+  return {
+    type: 'object',
+    origin: 'value',
+    input: input as Record<string, unknown>,
+    key,
+    value: (input as Record<string, unknown>)[key],
+  };
 }

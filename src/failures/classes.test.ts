@@ -3,12 +3,25 @@ import { FAILURE_CLASSES, describeFailureClass, isFailureClass } from './index.t
 
 // HARNESS-TYPESTATE §8 (seed 000), the normative minimum, as the spec lists it.
 const SPEC_CLASSES = [
-  'tool.schema_invalid', 'tool.result_missing', 'tool.result_orphan', 'tool.use_missing', 'tool.use_without_result',
-  'tool.join_incomplete', 'tool.response_truncation_policy_violation', 'protocol.stop_reason_unhandled',
-  'protocol.parallel_transport_order_invalid', 'context.injection_point_missing', 'context.queue_policy_violation',
-  'coordination.decomposition_policy_violation', 'handoff.required_artifact_missing', 'handoff.target_not_allowed',
-  'handoff.return_path_missing', 'mutation.use_evidence_missing', 'governance.claim_id_invalid',
-  'governance.policy_package_unpinned', 'governance.policy_package_mismatch',
+  'tool.schema_invalid',
+  'tool.result_missing',
+  'tool.result_orphan',
+  'tool.use_missing',
+  'tool.use_without_result',
+  'tool.join_incomplete',
+  'tool.response_truncation_policy_violation',
+  'protocol.stop_reason_unhandled',
+  'protocol.parallel_transport_order_invalid',
+  'context.injection_point_missing',
+  'context.queue_policy_violation',
+  'coordination.decomposition_policy_violation',
+  'handoff.required_artifact_missing',
+  'handoff.target_not_allowed',
+  'handoff.return_path_missing',
+  'mutation.use_evidence_missing',
+  'governance.claim_id_invalid',
+  'governance.policy_package_unpinned',
+  'governance.policy_package_mismatch',
 ];
 
 describe('FAILURE_CLASSES', () => {

@@ -37,48 +37,210 @@ const NOTES = 'TOOL-CALLING-HARNESS-TYPESTATE §7';
  * ```
  */
 export const FAILURE_CLASSES = [
-  { class: 'tool.schema_invalid', source: BOTH, description: 'A tool input, output or error row does not match its schema (an error row without a machine-readable envelope included).' },
-  { class: 'tool.unknown_or_disallowed', source: NOTES, description: 'A tool call names a tool that is not registered or not allowed for this turn.' },
-  { class: 'tool.discovery_mismatch', source: NOTES, description: 'A discovered tool does not match the tool catalog digest it was resolved against.' },
-  { class: 'tool.discovery_unresolved', source: NOTES, description: 'A tool found by search was never resolved to a catalog identity.' },
-  { class: 'tool.example_digest_mismatch', source: NOTES, description: 'The usage examples attached to a tool do not match the CallSpec tool example digest.' },
-  { class: 'tool.caller_not_allowed', source: NOTES, description: 'The caller of a tool is not in that tool\'s allowed callers.' },
+  {
+    class: 'tool.schema_invalid',
+    source: BOTH,
+    description:
+      'A tool input, output or error row does not match its schema (an error row without a machine-readable envelope included).',
+  },
+  {
+    class: 'tool.unknown_or_disallowed',
+    source: NOTES,
+    description: 'A tool call names a tool that is not registered or not allowed for this turn.',
+  },
+  {
+    class: 'tool.discovery_mismatch',
+    source: NOTES,
+    description: 'A discovered tool does not match the tool catalog digest it was resolved against.',
+  },
+  {
+    class: 'tool.discovery_unresolved',
+    source: NOTES,
+    description: 'A tool found by search was never resolved to a catalog identity.',
+  },
+  {
+    class: 'tool.example_digest_mismatch',
+    source: NOTES,
+    description: 'The usage examples attached to a tool do not match the CallSpec tool example digest.',
+  },
+  {
+    class: 'tool.caller_not_allowed',
+    source: NOTES,
+    description: "The caller of a tool is not in that tool's allowed callers.",
+  },
   { class: 'tool.result_missing', source: BOTH, description: 'A requested tool call has no terminal result row.' },
-  { class: 'tool.result_orphan', source: BOTH, description: 'A result row answers a tool call that was never requested.' },
-  { class: 'tool.join_incomplete', source: BOTH, description: 'The request/result/use join of the turn is not closed.' },
+  {
+    class: 'tool.result_orphan',
+    source: BOTH,
+    description: 'A result row answers a tool call that was never requested.',
+  },
+  {
+    class: 'tool.join_incomplete',
+    source: BOTH,
+    description: 'The request/result/use join of the turn is not closed.',
+  },
   { class: 'tool.use_missing', source: BOTH, description: 'A terminal result has no tool-use disposition.' },
-  { class: 'tool.use_unknown_result', source: NOTES, description: 'A consumed tool-use row references an unknown or non-terminal result.' },
-  { class: 'tool.use_without_result', source: BOTH, description: 'A tool-use row names a tool call that has no terminal result.' },
-  { class: 'tool.parallel_policy_violation', source: NOTES, description: 'Branch cardinality breaks the parallel policy (e.g. two invocations in one json-mode action).' },
-  { class: 'tool.programmatic_caller_edge_invalid', source: NOTES, description: 'A tool call made from code execution lacks a valid caller edge to its parent.' },
-  { class: 'tool.response_truncation_policy_violation', source: BOTH, description: 'A truncated tool response does not follow the truncation policy.' },
-  { class: 'protocol.stop_reason_unhandled', source: BOTH, description: 'The stop reason is not one the protocol policy handles (tool_use, pause_turn, max_tokens, end_turn).' },
-  { class: 'protocol.parallel_transport_order_invalid', source: BOTH, description: 'Parallel tool calls and their outputs are out of the required transport order.' },
-  { class: 'runtime.shell_boundary_violation', source: NOTES, description: 'A shell-executed result lacks boundary evidence (workdir, sandbox profile, command digest) or breaks it.' },
-  { class: 'runtime.compaction_state_invalid', source: NOTES, description: 'A compaction artifact fails its continuity check before a resumed turn.' },
-  { class: 'context.queue_policy_violation', source: BOTH, description: 'Reminder queue, render or state-view evidence is absent or bound to another policy digest.' },
-  { class: 'context.injection_point_missing', source: BOTH, description: 'A result has no render row, or no state view is present, when context must be rebuilt.' },
-  { class: 'coordination.decomposition_policy_violation', source: BOTH, description: 'The execution pattern or decomposition policy is not the admissible one.' },
-  { class: 'governance.claim_id_invalid', source: SPEC, description: 'The governance profile names a claim id other than profile.doctrine_inf_governance.v0.' },
-  { class: 'governance.policy_package_unpinned', source: BOTH, description: 'A claimed governance profile has no pinned policy package (ref, expected and bound digests).' },
-  { class: 'governance.policy_package_mismatch', source: BOTH, description: 'The bound governance policy digest differs from the expected one.' },
-  { class: 'governance.guardrail_stage_missing', source: NOTES, description: 'A required guardrail stage decision (pre_flight, input, output) is missing.' },
-  { class: 'governance.guardrail_stage_order_invalid', source: NOTES, description: 'Guardrail stage decisions are not in the order pre_flight, input, output.' },
-  { class: 'governance.eval_gate_unmet', source: NOTES, description: 'Eval thresholds (precision, recall, F1) are not met for a governance-policy mutation.' },
-  { class: 'governance.eval_lineage_missing', source: NOTES, description: 'The eval results behind a gate have no lineage to their dataset and run.' },
-  { class: 'governance.self_evolution_retry_missing', source: NOTES, description: 'A self-evolving policy change lacks its retry policy binding.' },
-  { class: 'governance.self_evolution_escalation_missing', source: NOTES, description: 'A self-evolving policy change lacks its escalation path.' },
-  { class: 'governance.self_evolution_rollback_missing', source: NOTES, description: 'A self-evolving policy change lacks its rollback path.' },
-  { class: 'governance.redteam_gate_unmet', source: NOTES, description: 'The adversarial regression (red-team) gate is not met.' },
-  { class: 'governance.trace_mode_violation', source: NOTES, description: 'Tracing runs in an observability mode the policy does not allow.' },
-  { class: 'governance.risk_tier_profile_missing', source: NOTES, description: 'The risk tier has no bound control profile.' },
-  { class: 'handoff.required_artifact_missing', source: BOTH, description: 'A handoff lacks an artifact its contract requires.' },
-  { class: 'handoff.target_not_allowed', source: BOTH, description: 'A handoff targets an agent its contract does not allow, or is absent where a target is constrained.' },
-  { class: 'handoff.return_path_missing', source: BOTH, description: 'A handoff that must name a return path does not.' },
-  { class: 'context.scope_violation', source: NOTES, description: 'A role reads or writes outside its allowed context scope.' },
-  { class: 'mutation.policy_digest_mismatch', source: NOTES, description: 'The turn\'s mutation policy digest differs from the active policy\'s.' },
-  { class: 'mutation.capability_claim_missing', source: NOTES, description: 'A capability claim the intended mutation requires is missing.' },
-  { class: 'mutation.use_evidence_missing', source: BOTH, description: 'A consumed result, or the witness linkage a mutation needs, lacks its evidence.' },
+  {
+    class: 'tool.use_unknown_result',
+    source: NOTES,
+    description: 'A consumed tool-use row references an unknown or non-terminal result.',
+  },
+  {
+    class: 'tool.use_without_result',
+    source: BOTH,
+    description: 'A tool-use row names a tool call that has no terminal result.',
+  },
+  {
+    class: 'tool.parallel_policy_violation',
+    source: NOTES,
+    description: 'Branch cardinality breaks the parallel policy (e.g. two invocations in one json-mode action).',
+  },
+  {
+    class: 'tool.programmatic_caller_edge_invalid',
+    source: NOTES,
+    description: 'A tool call made from code execution lacks a valid caller edge to its parent.',
+  },
+  {
+    class: 'tool.response_truncation_policy_violation',
+    source: BOTH,
+    description: 'A truncated tool response does not follow the truncation policy.',
+  },
+  {
+    class: 'protocol.stop_reason_unhandled',
+    source: BOTH,
+    description: 'The stop reason is not one the protocol policy handles (tool_use, pause_turn, max_tokens, end_turn).',
+  },
+  {
+    class: 'protocol.parallel_transport_order_invalid',
+    source: BOTH,
+    description: 'Parallel tool calls and their outputs are out of the required transport order.',
+  },
+  {
+    class: 'runtime.shell_boundary_violation',
+    source: NOTES,
+    description:
+      'A shell-executed result lacks boundary evidence (workdir, sandbox profile, command digest) or breaks it.',
+  },
+  {
+    class: 'runtime.compaction_state_invalid',
+    source: NOTES,
+    description: 'A compaction artifact fails its continuity check before a resumed turn.',
+  },
+  {
+    class: 'context.queue_policy_violation',
+    source: BOTH,
+    description: 'Reminder queue, render or state-view evidence is absent or bound to another policy digest.',
+  },
+  {
+    class: 'context.injection_point_missing',
+    source: BOTH,
+    description: 'A result has no render row, or no state view is present, when context must be rebuilt.',
+  },
+  {
+    class: 'coordination.decomposition_policy_violation',
+    source: BOTH,
+    description: 'The execution pattern or decomposition policy is not the admissible one.',
+  },
+  {
+    class: 'governance.claim_id_invalid',
+    source: SPEC,
+    description: 'The governance profile names a claim id other than profile.doctrine_inf_governance.v0.',
+  },
+  {
+    class: 'governance.policy_package_unpinned',
+    source: BOTH,
+    description: 'A claimed governance profile has no pinned policy package (ref, expected and bound digests).',
+  },
+  {
+    class: 'governance.policy_package_mismatch',
+    source: BOTH,
+    description: 'The bound governance policy digest differs from the expected one.',
+  },
+  {
+    class: 'governance.guardrail_stage_missing',
+    source: NOTES,
+    description: 'A required guardrail stage decision (pre_flight, input, output) is missing.',
+  },
+  {
+    class: 'governance.guardrail_stage_order_invalid',
+    source: NOTES,
+    description: 'Guardrail stage decisions are not in the order pre_flight, input, output.',
+  },
+  {
+    class: 'governance.eval_gate_unmet',
+    source: NOTES,
+    description: 'Eval thresholds (precision, recall, F1) are not met for a governance-policy mutation.',
+  },
+  {
+    class: 'governance.eval_lineage_missing',
+    source: NOTES,
+    description: 'The eval results behind a gate have no lineage to their dataset and run.',
+  },
+  {
+    class: 'governance.self_evolution_retry_missing',
+    source: NOTES,
+    description: 'A self-evolving policy change lacks its retry policy binding.',
+  },
+  {
+    class: 'governance.self_evolution_escalation_missing',
+    source: NOTES,
+    description: 'A self-evolving policy change lacks its escalation path.',
+  },
+  {
+    class: 'governance.self_evolution_rollback_missing',
+    source: NOTES,
+    description: 'A self-evolving policy change lacks its rollback path.',
+  },
+  {
+    class: 'governance.redteam_gate_unmet',
+    source: NOTES,
+    description: 'The adversarial regression (red-team) gate is not met.',
+  },
+  {
+    class: 'governance.trace_mode_violation',
+    source: NOTES,
+    description: 'Tracing runs in an observability mode the policy does not allow.',
+  },
+  {
+    class: 'governance.risk_tier_profile_missing',
+    source: NOTES,
+    description: 'The risk tier has no bound control profile.',
+  },
+  {
+    class: 'handoff.required_artifact_missing',
+    source: BOTH,
+    description: 'A handoff lacks an artifact its contract requires.',
+  },
+  {
+    class: 'handoff.target_not_allowed',
+    source: BOTH,
+    description: 'A handoff targets an agent its contract does not allow, or is absent where a target is constrained.',
+  },
+  {
+    class: 'handoff.return_path_missing',
+    source: BOTH,
+    description: 'A handoff that must name a return path does not.',
+  },
+  {
+    class: 'context.scope_violation',
+    source: NOTES,
+    description: 'A role reads or writes outside its allowed context scope.',
+  },
+  {
+    class: 'mutation.policy_digest_mismatch',
+    source: NOTES,
+    description: "The turn's mutation policy digest differs from the active policy's.",
+  },
+  {
+    class: 'mutation.capability_claim_missing',
+    source: NOTES,
+    description: 'A capability claim the intended mutation requires is missing.',
+  },
+  {
+    class: 'mutation.use_evidence_missing',
+    source: BOTH,
+    description: 'A consumed result, or the witness linkage a mutation needs, lacks its evidence.',
+  },
 ] as const satisfies readonly { class: string; source: FailureClassSource; description: string }[];
 
 /**
@@ -172,4 +334,6 @@ export interface Failure {
  * }
  * ```
  */
-export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failures: readonly Failure[] };
+export type Result<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly failures: readonly Failure[] };

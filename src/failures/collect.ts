@@ -13,7 +13,10 @@ export class FailureCollector {
   /** Records a failure; a repeated class gains the new detail (once) and ids. */
   add(failureClass: FailureClass, detail: string, ids: readonly string[] = []): void {
     let entry = this.byClass.get(failureClass);
-    if (entry === undefined) this.byClass.set(failureClass, (entry = { details: [], ids: new Set() }));
+    if (entry === undefined) {
+      entry = { details: [], ids: new Set() };
+      this.byClass.set(failureClass, entry);
+    }
     if (!entry.details.includes(detail)) entry.details.push(detail);
     for (const id of ids) entry.ids.add(id);
   }
@@ -28,7 +31,9 @@ export class FailureCollector {
     return [...this.byClass.keys()].sort().map((failureClass) => {
       const entry = this.byClass.get(failureClass) as { details: string[]; ids: Set<string> };
       const detail = entry.details.join(' ');
-      return entry.ids.size > 0 ? { class: failureClass, detail, ids: [...entry.ids].sort() } : { class: failureClass, detail };
+      return entry.ids.size > 0
+        ? { class: failureClass, detail, ids: [...entry.ids].sort() }
+        : { class: failureClass, detail };
     });
   }
 }

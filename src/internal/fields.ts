@@ -12,11 +12,19 @@
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Sets `target[key]` only when `value` is defined. */
-export function setOptional<T extends object, K extends keyof T>(target: Mutable<T>, key: K, value: T[K] | undefined): void {
+export function setOptional<T extends object, K extends keyof T>(
+  target: Mutable<T>,
+  key: K,
+  value: T[K] | undefined,
+): void {
   if (value !== undefined) target[key] = value;
 }
 
 /** Sets `target[key]` only when `list` is defined and non-empty. */
-export function setList<T extends object, K extends keyof T>(target: Mutable<T>, key: K, list: readonly string[] | undefined): void {
+export function setList<T extends object, K extends keyof T>(
+  target: Mutable<T>,
+  key: K,
+  list: readonly string[] | undefined,
+): void {
   if (list !== undefined && list.length > 0) target[key] = list as T[K];
 }

@@ -36,9 +36,9 @@ import {
   type ToolUseDisposition,
 } from './types.ts';
 
-
 function wellFormed(value: string, field: string): string {
-  if (!value.isWellFormed()) throw new EvidenceInputError(field, 'expected a string of valid Unicode (it holds a lone surrogate)');
+  if (!value.isWellFormed())
+    throw new EvidenceInputError(field, 'expected a string of valid Unicode (it holds a lone surrogate)');
   return value;
 }
 
@@ -116,7 +116,9 @@ function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: 
   const pick = (first: string, second: string): string | undefined => {
     // The first key wins when present at all, even when it is not a usable string.
     const value = Object.hasOwn(raw, first) ? raw[first] : raw[second];
-    return typeof value === 'string' ? optional(value, `${at}.rawError.${Object.hasOwn(raw, first) ? first : second}`) : undefined;
+    return typeof value === 'string'
+      ? optional(value, `${at}.rawError.${Object.hasOwn(raw, first) ? first : second}`)
+      : undefined;
   };
   const out: { code?: string; retryable?: boolean; message?: string } = {};
   setOptional(out, 'code', pick('errorCode', 'code'));
@@ -179,7 +181,10 @@ function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
     }
     const reasonCode = optional(reason, `${at}.reasonCode`);
     if (reasonCode === undefined && disposition === 'discarded_with_reason') {
-      throw new EvidenceInputError(`${at}.reasonCode`, 'expected a non-blank reason code for disposition `discarded_with_reason`');
+      throw new EvidenceInputError(
+        `${at}.reasonCode`,
+        'expected a non-blank reason code for disposition `discarded_with_reason`',
+      );
     }
     setOptional(out, 'reasonCode', reasonCode);
   }
@@ -216,7 +221,11 @@ function normalizeStateView(row: StateViewInput, at: string): NormalizedStateVie
 
 function normalizeHandoff(row: HandoffInput): NormalizedHandoff {
   const out: Mutable<NormalizedHandoff> = { target: required(row.target, 'evidence.handoff.target') };
-  setList(out, 'requiredArtifactRefs', normalizeRefs(row.requiredArtifactRefs, 'evidence.handoff.requiredArtifactRefs'));
+  setList(
+    out,
+    'requiredArtifactRefs',
+    normalizeRefs(row.requiredArtifactRefs, 'evidence.handoff.requiredArtifactRefs'),
+  );
   setOptional(out, 'returnPathRef', optional(row.returnPathRef, 'evidence.handoff.returnPathRef'));
   return out;
 }
@@ -231,7 +240,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   const keysB = Object.keys(b);
   return (
     keysA.length === keysB.length &&
-    keysA.every((key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    keysA.every(
+      (key) =>
+        Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
   );
 }
 
@@ -298,8 +310,20 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
  */
 export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   const callSpec = normalizeCallSpec(evidence.callSpec);
-  const toolRequests = keyedRows(evidence.toolRequests, 'toolRequests', 'toolCallId', normalizeRequest, (r) => r.toolCallId);
-  const toolResults = keyedRows(evidence.toolResults, 'toolResults', 'toolCallId', normalizeResult, (r) => r.toolCallId);
+  const toolRequests = keyedRows(
+    evidence.toolRequests,
+    'toolRequests',
+    'toolCallId',
+    normalizeRequest,
+    (r) => r.toolCallId,
+  );
+  const toolResults = keyedRows(
+    evidence.toolResults,
+    'toolResults',
+    'toolCallId',
+    normalizeResult,
+    (r) => r.toolCallId,
+  );
   const toolUse = keyedRows(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
   const toolRender = keyedRows(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
   const reminderQueue = keyedRows(evidence.reminderQueue, 'reminderQueue', 'queueId', normalizeQueue, (r) => r.queueId);
@@ -308,7 +332,8 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
     stopReason: asciiLowercase(required(evidence.protocolState.stopReason, 'evidence.protocolState.stopReason')),
     continuationAllowed: evidence.protocolState.continuationAllowed,
   };
-  const handoff = evidence.handoff === undefined || evidence.handoff === null ? undefined : normalizeHandoff(evidence.handoff);
+  const handoff =
+    evidence.handoff === undefined || evidence.handoff === null ? undefined : normalizeHandoff(evidence.handoff);
 
   const requestedCallIds = toolRequests.map((r) => r.toolCallId);
   const resultCallIds = toolResults.map((r) => r.toolCallId);

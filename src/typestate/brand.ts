@@ -36,7 +36,9 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
  * type IsBranded = JoinClosed extends Branded<'JoinClosed', object> ? true : false; //=> true
  * ```
  */
-export type Branded<TState extends TurnStateName, TData> = TData & { readonly [stateBrand]: { readonly [K in TState]: true } };
+export type Branded<TState extends TurnStateName, TData> = TData & {
+  readonly [stateBrand]: { readonly [K in TState]: true };
+};
 
 const minted = new WeakMap<object, TurnStateName>();
 
@@ -44,7 +46,10 @@ const minted = new WeakMap<object, TurnStateName>();
  * Freezes a value, records it as minted for `state`, and brands its type. Internal: only
  * transition functions call it.
  */
-export function mint<TState extends TurnStateName, TData extends object>(state: TState, data: TData): Branded<TState, TData> {
+export function mint<TState extends TurnStateName, TData extends object>(
+  state: TState,
+  data: TData,
+): Branded<TState, TData> {
   const value = Object.freeze(data);
   minted.set(value, state);
   return value as Branded<TState, TData>;

@@ -8,7 +8,16 @@ export type { Branded, TurnStateName } from './brand.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
 export { defineTools, validateWith, formatIssues } from './tools.ts';
-export type { ToolDefinition, ToolDefinitions, ToolName, ToolInput, ToolOutput, ToolRegistry, SchemaIssue, SchemaCheck } from './tools.ts';
+export type {
+  ToolDefinition,
+  ToolDefinitions,
+  ToolName,
+  ToolInput,
+  ToolOutput,
+  ToolRegistry,
+  SchemaIssue,
+  SchemaCheck,
+} from './tools.ts';
 export { callSpec, requestTools, adaptText, recordResults, recordUse, closeJoin, matchToolResult } from './states.ts';
 export type {
   ActionMode,

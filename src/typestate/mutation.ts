@@ -9,7 +9,15 @@ import { FailureCollector } from '../failures/collect.ts';
 import { mint, mintedState, spend, type Branded } from './brand.ts';
 import { TypestateError } from './errors.ts';
 import { expectMinted, type JoinClosed } from './states.ts';
-import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
+import {
+  formatIssues,
+  validateWith,
+  type ToolDefinitions,
+  type ToolInput,
+  type ToolName,
+  type ToolOutput,
+  type ToolRegistry,
+} from './tools.ts';
 
 /**
  * The active mutation policy and the capability claims presented for this mutation.
@@ -97,7 +105,10 @@ export type MutationReady<TTools extends ToolDefinitions = ToolDefinitions> = Br
  * if (!ready.ok) ready.failures.map((f) => f.class);
  * ```
  */
-export function admitMutation<TTools extends ToolDefinitions>(joinClosed: JoinClosed<TTools>, policy: MutationPolicy): Result<MutationReady<TTools>> {
+export function admitMutation<TTools extends ToolDefinitions>(
+  joinClosed: JoinClosed<TTools>,
+  policy: MutationPolicy,
+): Result<MutationReady<TTools>> {
   expectMinted(joinClosed, 'JoinClosed');
   const n = joinClosed.normalized;
   const failures = new FailureCollector();
@@ -115,13 +126,17 @@ export function admitMutation<TTools extends ToolDefinitions>(joinClosed: JoinCl
   if (missingClaims.length > 0) {
     failures.add('mutation.capability_claim_missing', 'Required capabilities are not claimed.', missingClaims);
   }
-  const digests = new Map(joinClosed.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]));
+  const digests = new Map(
+    joinClosed.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]),
+  );
   const unevidenced = joinClosed.use.uses
     .filter((u) => u.disposition === 'consumed')
     .filter((u) => {
       const bound = u.resultDigest !== undefined && u.resultDigest === digests.get(u.toolCallId);
       const e = u.evidence;
-      const named = e !== undefined && [e.summaryRef, e.handoffRef, e.mutationInputRef].some((ref) => ref !== undefined && ref.trim() !== '');
+      const named =
+        e !== undefined &&
+        [e.summaryRef, e.handoffRef, e.mutationInputRef].some((ref) => ref !== undefined && ref.trim() !== '');
       return !bound || !named;
     })
     .map((u) => u.toolCallId);
@@ -135,7 +150,10 @@ export function admitMutation<TTools extends ToolDefinitions>(joinClosed: JoinCl
   const sessionRefs = n.sessionRefs ?? [];
   const trajectoryRefs = n.trajectoryRefs ?? [];
   if (sessionRefs.length === 0 || trajectoryRefs.length === 0) {
-    failures.add('mutation.use_evidence_missing', 'The turn has no session or trajectory refs to link the mutation witness to.');
+    failures.add(
+      'mutation.use_evidence_missing',
+      'The turn has no session or trajectory refs to link the mutation witness to.',
+    );
   }
   if (!failures.empty) return { ok: false, failures: failures.list() };
   const witness: MutationWitness = Object.freeze({
@@ -186,8 +204,12 @@ export interface PerformedMutation<TValue> {
  * const { value, witness } = await performMutation(ready, async (w) => `updated under ${w.joinSetDigest}`);
  * ```
  */
-export async function performMutation<TTools extends ToolDefinitions, TValue>(ready: MutationReady<TTools>, effect: (witness: MutationWitness) => TValue | Promise<TValue>): Promise<PerformedMutation<Awaited<TValue>>> {
-  if (mintedState(ready) === undefined && spent.has(ready)) throw new TypestateError('spent', 'MutationReady', 'this MutationReady was already used');
+export async function performMutation<TTools extends ToolDefinitions, TValue>(
+  ready: MutationReady<TTools>,
+  effect: (witness: MutationWitness) => TValue | Promise<TValue>,
+): Promise<PerformedMutation<Awaited<TValue>>> {
+  if (mintedState(ready) === undefined && spent.has(ready))
+    throw new TypestateError('spent', 'MutationReady', 'this MutationReady was already used');
   expectMinted(ready, 'MutationReady');
   spend(ready);
   spent.add(ready);
@@ -228,11 +250,20 @@ export async function performMutationTool<TTools extends ToolDefinitions, TName 
   execute: (input: ToolInput<TTools, TName>, witness: MutationWitness) => Promise<unknown> | unknown,
 ): Promise<PerformedMutation<ToolOutput<TTools, TName>>> {
   const definition = tools.definitions[name];
-  if (definition?.mutation !== true) throw new TypeError(`performMutationTool: ${JSON.stringify(name)} is not a mutation tool`);
+  if (definition?.mutation !== true)
+    throw new TypeError(`performMutationTool: ${JSON.stringify(name)} is not a mutation tool`);
   const checkedInput = validateWith(definition.input, input);
-  if (!checkedInput.ok) throw new TypeError(`performMutationTool: input of ${name} does not match its schema: ${formatIssues(checkedInput.issues)}`);
-  const performed = await performMutation(ready, (witness) => execute(checkedInput.value as ToolInput<TTools, TName>, witness));
+  if (!checkedInput.ok)
+    throw new TypeError(
+      `performMutationTool: input of ${name} does not match its schema: ${formatIssues(checkedInput.issues)}`,
+    );
+  const performed = await performMutation(ready, (witness) =>
+    execute(checkedInput.value as ToolInput<TTools, TName>, witness),
+  );
   const output = validateWith(definition.output, performed.value);
-  if (!output.ok) throw new TypeError(`performMutationTool: output of ${name} does not match its schema: ${formatIssues(output.issues)}`);
+  if (!output.ok)
+    throw new TypeError(
+      `performMutationTool: output of ${name} does not match its schema: ${formatIssues(output.issues)}`,
+    );
   return { value: output.value as ToolOutput<TTools, TName>, witness: performed.witness };
 }

@@ -15,7 +15,15 @@ import type { Failure, FailureClass, Result } from '../failures/index.ts';
 import type { NormalizedCallSpec, NormalizedEvidence, ToolUseDisposition } from '../normalize/index.ts';
 import { deepFreeze, mint, mintedState, type Branded, type TurnStateName } from './brand.ts';
 import { TypestateError } from './errors.ts';
-import { formatIssues, validateWith, type ToolDefinitions, type ToolInput, type ToolName, type ToolOutput, type ToolRegistry } from './tools.ts';
+import {
+  formatIssues,
+  validateWith,
+  type ToolDefinitions,
+  type ToolInput,
+  type ToolName,
+  type ToolOutput,
+  type ToolRegistry,
+} from './tools.ts';
 
 /**
  * The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5.
@@ -42,7 +50,10 @@ export type ActionMode = 'code' | 'json' | 'text';
  * turn(spec, tools); // json mode: at most one request
  * ```
  */
-export type CallSpec<TMode extends ActionMode = ActionMode> = Branded<'CallSpec', { readonly spec: NormalizedCallSpec & { readonly actionMode: TMode } }>;
+export type CallSpec<TMode extends ActionMode = ActionMode> = Branded<
+  'CallSpec',
+  { readonly spec: NormalizedCallSpec & { readonly actionMode: TMode } }
+>;
 
 /**
  * One requested tool call, typed by its tool.
@@ -73,7 +84,9 @@ export interface ToolRequest<TTools extends ToolDefinitions, TName extends ToolN
  * type Example = AnyToolRequest<never>;
  * ```
  */
-export type AnyToolRequest<TTools extends ToolDefinitions> = { [TName in ToolName<TTools>]: ToolRequest<TTools, TName> }[ToolName<TTools>];
+export type AnyToolRequest<TTools extends ToolDefinitions> = {
+  [TName in ToolName<TTools>]: ToolRequest<TTools, TName>;
+}[ToolName<TTools>];
 
 /**
  * The machine-readable error envelope of a failed tool call. Source: HARNESS-TYPESTATE §3.2.
@@ -194,8 +207,12 @@ export function matchToolResult<TTools extends ToolDefinitions, THandlers extend
   handlers: THandlers,
 ): ReturnType<THandlers[ToolName<TTools>]> {
   type TReturn = ReturnType<THandlers[ToolName<TTools>]>;
-  const handler = Object.hasOwn(handlers, result.toolName) ? (handlers as unknown as Record<string, (r: ToolResult<TTools>) => TReturn>)[result.toolName] : undefined;
-  if (handler === undefined) throw new TypeError(`matchToolResult: no handler for tool ${JSON.stringify(result.toolName)}`);
+  const handler = Object.hasOwn(handlers, result.toolName)
+    ? // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
+      (handlers as unknown as Record<string, (r: ToolResult<TTools>) => TReturn>)[result.toolName]
+    : undefined;
+  if (handler === undefined)
+    throw new TypeError(`matchToolResult: no handler for tool ${JSON.stringify(result.toolName)}`);
   return handler(result);
 }
 
@@ -280,7 +297,11 @@ export interface ToolUseRow extends ToolUseInputRow {
  */
 export type ToolRequests<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
   'ToolRequests',
-  { readonly callSpec: CallSpec; readonly tools: ToolRegistry<TTools>; readonly requests: readonly AnyToolRequest<TTools>[] }
+  {
+    readonly callSpec: CallSpec;
+    readonly tools: ToolRegistry<TTools>;
+    readonly requests: readonly AnyToolRequest<TTools>[];
+  }
 >;
 
 /**
@@ -351,19 +372,29 @@ export type JoinClosed<TTools extends ToolDefinitions = ToolDefinitions> = Brand
  * };
  * ```
  */
-export type CloseContext = Omit<JoinCheckInputWire['evidence'], 'callSpec' | 'toolRequests' | 'toolResults' | 'toolUse'> &
+export type CloseContext = Omit<
+  JoinCheckInputWire['evidence'],
+  'callSpec' | 'toolRequests' | 'toolResults' | 'toolUse'
+> &
   Omit<JoinCheckInputWire, 'evidence'>;
 
 /** @internal Throws unless `value` was minted as `state`. */
 export function expectMinted(value: unknown, state: TurnStateName): void {
   const actual = mintedState(value);
   if (actual === state) return;
-  if (actual === undefined) throw new TypestateError('forged', state, 'this value was not returned by a transition function (a literal, cast, spread or copy)');
+  if (actual === undefined)
+    throw new TypestateError(
+      'forged',
+      state,
+      'this value was not returned by a transition function (a literal, cast, spread or copy)',
+    );
   throw new TypestateError('wrong_state', state, `this value is a ${actual}`);
 }
 
 function fail(failureClass: FailureClass, detail: string, ids?: readonly string[]): Failure {
-  return ids === undefined || ids.length === 0 ? { class: failureClass, detail } : { class: failureClass, detail, ids: [...ids].sort() };
+  return ids === undefined || ids.length === 0
+    ? { class: failureClass, detail }
+    : { class: failureClass, detail, ids: [...ids].sort() };
 }
 
 function failed<T>(failures: Failure[]): Result<T> {
@@ -379,15 +410,30 @@ function check(input: JoinCheckInputWire): { ok: true; report: JoinCheckReport }
 
 const STAGE_PROTOCOL = { stopReason: 'tool_use', continuationAllowed: false } as const;
 
-function requestRows<TTools extends ToolDefinitions>(requests: { readonly requests: readonly AnyToolRequest<TTools>[] }): EvidenceInput['toolRequests'] {
-  return requests.requests.map((r) => (r.callerId === undefined ? { toolCallId: r.toolCallId, toolName: r.toolName } : { toolCallId: r.toolCallId, toolName: r.toolName, callerId: r.callerId }));
+function requestRows<TTools extends ToolDefinitions>(requests: {
+  readonly requests: readonly AnyToolRequest<TTools>[];
+}): EvidenceInput['toolRequests'] {
+  return requests.requests.map((r) =>
+    r.callerId === undefined
+      ? { toolCallId: r.toolCallId, toolName: r.toolName }
+      : { toolCallId: r.toolCallId, toolName: r.toolName, callerId: r.callerId },
+  );
 }
 
-function resultRows<TTools extends ToolDefinitions>(results: ToolResults<TTools>): JoinCheckInputWire['evidence']['toolResults'] {
+function resultRows<TTools extends ToolDefinitions>(
+  results: ToolResults<TTools>,
+): JoinCheckInputWire['evidence']['toolResults'] {
   return results.results.map((r) =>
     r.status === 'ok'
-      ? { toolCallId: r.toolCallId, status: 'ok', payload: r.output as never }
-      : { toolCallId: r.toolCallId, status: 'error', errorCode: r.error.errorCode, retryable: r.error.retryable, errorMessage: r.error.errorMessage },
+      ? // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
+        { toolCallId: r.toolCallId, status: 'ok', payload: r.output as never }
+      : {
+          toolCallId: r.toolCallId,
+          status: 'error',
+          errorCode: r.error.errorCode,
+          retryable: r.error.retryable,
+          errorMessage: r.error.errorMessage,
+        },
   );
 }
 
@@ -396,6 +442,7 @@ function useRows<TTools extends ToolDefinitions>(use: ToolUse<TTools>): JoinChec
     const row: Record<string, string> = { toolCallId: u.toolCallId, disposition: u.disposition };
     if (u.resultDigest !== undefined) row['resultDigest'] = u.resultDigest;
     if (u.reasonCode !== undefined) row['reasonCode'] = u.reasonCode;
+    // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
     return row as never;
   });
 }
@@ -428,9 +475,14 @@ export function callSpec<const TMode extends string>(
   if (!checked.ok) return failed([checked.failure]);
   const spec = checked.report.normalized.callSpec;
   if (spec.actionMode !== 'code' && spec.actionMode !== 'json' && spec.actionMode !== 'text') {
-    return failed([fail('tool.schema_invalid', `callSpec.actionMode must be code, json or text, not \`${spec.actionMode}\``)]);
+    return failed([
+      fail('tool.schema_invalid', `callSpec.actionMode must be code, json or text, not \`${spec.actionMode}\``),
+    ]);
   }
-  return { ok: true, value: mint('CallSpec', { spec: deepFreeze(spec) as CallSpec<Lowercase<TMode> & ActionMode>['spec'] }) };
+  return {
+    ok: true,
+    value: mint('CallSpec', { spec: deepFreeze(spec) as CallSpec<Lowercase<TMode> & ActionMode>['spec'] }),
+  };
 }
 
 /**
@@ -480,35 +532,77 @@ function validateRequests<TTools extends ToolDefinitions>(
   const failures: Failure[] = [];
   const mode = spec.spec.actionMode;
   if (mode === 'text' && !adapted.has(requests)) {
-    failures.push(fail('tool.schema_invalid', 'text mode: tool requests must come from a text adapter profile (adaptText), not raw text', requests.map((r) => r.toolCallId)));
+    failures.push(
+      fail(
+        'tool.schema_invalid',
+        'text mode: tool requests must come from a text adapter profile (adaptText), not raw text',
+        requests.map((r) => r.toolCallId),
+      ),
+    );
   }
   if (mode === 'json' && requests.length > 1) {
-    failures.push(fail('tool.parallel_policy_violation', `json mode: one tool invocation per action, got ${requests.length}`, requests.map((r) => r.toolCallId)));
+    failures.push(
+      fail(
+        'tool.parallel_policy_violation',
+        `json mode: one tool invocation per action, got ${requests.length}`,
+        requests.map((r) => r.toolCallId),
+      ),
+    );
   }
   const seen = new Set<string>();
   const typed: AnyToolRequest<TTools>[] = [];
   for (const request of requests) {
-    if (seen.has(request.toolCallId)) failures.push(fail('tool.schema_invalid', `toolCallId ${JSON.stringify(request.toolCallId)} is requested twice`, [request.toolCallId]));
+    if (seen.has(request.toolCallId))
+      failures.push(
+        fail('tool.schema_invalid', `toolCallId ${JSON.stringify(request.toolCallId)} is requested twice`, [
+          request.toolCallId,
+        ]),
+      );
     seen.add(request.toolCallId);
-    const definition = Object.hasOwn(tools.definitions, request.toolName) ? tools.definitions[request.toolName] : undefined;
+    const definition = Object.hasOwn(tools.definitions, request.toolName)
+      ? tools.definitions[request.toolName]
+      : undefined;
     if (definition === undefined) {
-      failures.push(fail('tool.unknown_or_disallowed', `tool ${JSON.stringify(request.toolName)} is not in the registry`, [request.toolCallId]));
+      failures.push(
+        fail('tool.unknown_or_disallowed', `tool ${JSON.stringify(request.toolName)} is not in the registry`, [
+          request.toolCallId,
+        ]),
+      );
       continue;
     }
-    if (definition.allowedCallers !== undefined && (request.callerId === undefined || !definition.allowedCallers.includes(request.callerId))) {
-      failures.push(fail('tool.unknown_or_disallowed', `tool ${JSON.stringify(request.toolName)} may not be called by ${request.callerId === undefined ? 'the model directly' : JSON.stringify(request.callerId)}`, [request.toolCallId]));
+    if (
+      definition.allowedCallers !== undefined &&
+      (request.callerId === undefined || !definition.allowedCallers.includes(request.callerId))
+    ) {
+      failures.push(
+        fail(
+          'tool.unknown_or_disallowed',
+          `tool ${JSON.stringify(request.toolName)} may not be called by ${request.callerId === undefined ? 'the model directly' : JSON.stringify(request.callerId)}`,
+          [request.toolCallId],
+        ),
+      );
       continue;
     }
     const input = validateWith(definition.input, request.input);
     if (!input.ok) {
-      failures.push(fail('tool.schema_invalid', `input of ${request.toolName} does not match its schema: ${formatIssues(input.issues)}`, [request.toolCallId]));
+      failures.push(
+        fail(
+          'tool.schema_invalid',
+          `input of ${request.toolName} does not match its schema: ${formatIssues(input.issues)}`,
+          [request.toolCallId],
+        ),
+      );
       continue;
     }
     const row = { toolCallId: request.toolCallId, toolName: request.toolName, input: input.value };
-    typed.push((request.callerId === undefined ? row : { ...row, callerId: request.callerId }) as AnyToolRequest<TTools>);
+    typed.push(
+      (request.callerId === undefined ? row : { ...row, callerId: request.callerId }) as AnyToolRequest<TTools>,
+    );
   }
   if (failures.length > 0) return failed(failures);
-  const checked = check({ evidence: { callSpec: spec.spec, toolRequests: requestRows({ requests: typed }), protocolState: STAGE_PROTOCOL } });
+  const checked = check({
+    evidence: { callSpec: spec.spec, toolRequests: requestRows({ requests: typed }), protocolState: STAGE_PROTOCOL },
+  });
   if (!checked.ok) return failed([checked.failure]);
   return { ok: true, value: mint('ToolRequests', { callSpec: spec, tools, requests: deepFreeze(typed) }) };
 }
@@ -586,7 +680,9 @@ export function adaptText<TTools extends ToolDefinitions>(
   try {
     blocks = [...profile.parse(text)];
   } catch (error) {
-    return failed([fail('tool.schema_invalid', `text adapter ${profile.profileId} failed: ${(error as Error).message}`)]);
+    return failed([
+      fail('tool.schema_invalid', `text adapter ${profile.profileId} failed: ${(error as Error).message}`),
+    ]);
   }
   adapted.add(blocks);
   return validateRequests(spec, tools, blocks);
@@ -630,24 +726,53 @@ export function recordResults<TTools extends ToolDefinitions>(
     const toolName = request?.toolName ?? '';
     if (result.status === 'ok') {
       const definition = request === undefined ? undefined : requests.tools.definitions[request.toolName];
-      const output = definition === undefined ? { ok: true as const, value: result.output } : validateWith(definition.output, result.output);
+      const output =
+        definition === undefined
+          ? { ok: true as const, value: result.output }
+          : validateWith(definition.output, result.output);
       if (!output.ok) {
-        failures.push(fail('tool.schema_invalid', `output of ${toolName} does not match its schema: ${formatIssues(output.issues)}`, [result.toolCallId]));
+        failures.push(
+          fail(
+            'tool.schema_invalid',
+            `output of ${toolName} does not match its schema: ${formatIssues(output.issues)}`,
+            [result.toolCallId],
+          ),
+        );
         continue;
       }
-      typed.push({ toolCallId: result.toolCallId, toolName, status: 'ok', output: output.value, resultDigest: '' } as never);
+      // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
+      typed.push({
+        toolCallId: result.toolCallId,
+        toolName,
+        status: 'ok',
+        output: output.value,
+        resultDigest: '',
+      } as never);
     } else {
+      // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
       typed.push({ toolCallId: result.toolCallId, toolName, status: 'error', error: { ...result.error } } as never);
     }
   }
   if (failures.length > 0) return failed(failures);
+  // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
   const draft = { requests, results: typed } as unknown as ToolResults<TTools>;
-  const checked = check({ evidence: { callSpec: requests.callSpec.spec, toolRequests: requestRows(requests), toolResults: resultRows(draft), protocolState: STAGE_PROTOCOL } });
+  const checked = check({
+    evidence: {
+      callSpec: requests.callSpec.spec,
+      toolRequests: requestRows(requests),
+      toolResults: resultRows(draft),
+      protocolState: STAGE_PROTOCOL,
+    },
+  });
   if (!checked.ok) return failed([checked.failure]);
-  const stage = checked.report.failures.filter((f) => f.class === 'tool.result_orphan' || f.class === 'tool.schema_invalid');
+  const stage = checked.report.failures.filter(
+    (f) => f.class === 'tool.result_orphan' || f.class === 'tool.schema_invalid',
+  );
   if (stage.length > 0) return failed([...stage]);
   const digests = new Map((checked.report.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
-  const bound = typed.map((r) => (r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) as string } : r)) as ToolResult<TTools>[];
+  const bound = typed.map((r) =>
+    r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) as string } : r,
+  ) as ToolResult<TTools>[];
   return { ok: true, value: mint('ToolResults', { requests, results: deepFreeze(bound) }) };
 }
 
@@ -676,13 +801,17 @@ export function recordResults<TTools extends ToolDefinitions>(
  * ]);
  * ```
  */
-export function recordUse<TTools extends ToolDefinitions>(results: ToolResults<TTools>, uses: readonly ToolUseInputRow[]): Result<ToolUse<TTools>> {
+export function recordUse<TTools extends ToolDefinitions>(
+  results: ToolResults<TTools>,
+  uses: readonly ToolUseInputRow[],
+): Result<ToolUse<TTools>> {
   expectMinted(results, 'ToolResults');
   const digests = new Map(results.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]));
   const rows: ToolUseRow[] = uses.map((u) => {
     const digest = digests.get(u.toolCallId);
     return digest === undefined ? { ...u } : { ...u, resultDigest: digest };
   });
+  // biome-ignore lint/plugin: rows are built untyped and the state is minted below; the public signature carries the tool types
   const draft = { results, uses: rows } as unknown as ToolUse<TTools>;
   const checked = check({
     evidence: {
@@ -723,9 +852,19 @@ export function recordUse<TTools extends ToolDefinitions>(results: ToolResults<T
  * if (!closed.ok) closed.failures.map((f) => `${f.class} ${f.ids?.join(',') ?? ''}`);
  * ```
  */
-export function closeJoin<TTools extends ToolDefinitions>(use: ToolUse<TTools>, context: CloseContext): Result<JoinClosed<TTools>> {
+export function closeJoin<TTools extends ToolDefinitions>(
+  use: ToolUse<TTools>,
+  context: CloseContext,
+): Result<JoinClosed<TTools>> {
   expectMinted(use, 'ToolUse');
-  const { governanceProfile, protocolConstraints, handoffConstraints, truncationConstraints, decompositionConstraints, ...evidence } = context;
+  const {
+    governanceProfile,
+    protocolConstraints,
+    handoffConstraints,
+    truncationConstraints,
+    decompositionConstraints,
+    ...evidence
+  } = context;
   const input: JoinCheckInputWire = {
     evidence: {
       ...evidence,
@@ -735,12 +874,22 @@ export function closeJoin<TTools extends ToolDefinitions>(use: ToolUse<TTools>, 
       toolUse: useRows(use),
     },
   };
-  const blocks = { governanceProfile, protocolConstraints, handoffConstraints, truncationConstraints, decompositionConstraints };
-  for (const [key, value] of Object.entries(blocks)) if (value !== undefined) (input as Record<string, unknown>)[key] = value;
+  const blocks = {
+    governanceProfile,
+    protocolConstraints,
+    handoffConstraints,
+    truncationConstraints,
+    decompositionConstraints,
+  };
+  for (const [key, value] of Object.entries(blocks))
+    if (value !== undefined) (input as Record<string, unknown>)[key] = value;
   const checked = check(input);
   if (!checked.ok) return failed([checked.failure]);
   const { report } = checked;
   if (report.result !== 'accepted') return failed([...report.failures]);
   deepFreeze(report);
-  return { ok: true, value: mint('JoinClosed', { use, report, normalized: report.normalized, results: use.results.results }) };
+  return {
+    ok: true,
+    value: mint('JoinClosed', { use, report, normalized: report.normalized, results: use.results.results }),
+  };
 }

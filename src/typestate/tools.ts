@@ -68,7 +68,9 @@ export type ToolName<TTools extends ToolDefinitions> = keyof TTools & string;
  * const input: ToolInput<typeof tools.definitions, 'fs.read'> = { path: 'a.md' };
  * ```
  */
-export type ToolInput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferInput<TTools[TName]['input']>;
+export type ToolInput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferInput<
+  TTools[TName]['input']
+>;
 
 /**
  * The output type of tool `TName` (what its output schema returns).
@@ -81,7 +83,9 @@ export type ToolInput<TTools extends ToolDefinitions, TName extends ToolName<TTo
  * const output: ToolOutput<typeof tools.definitions, 'fs.read'> = { text: '# hi' };
  * ```
  */
-export type ToolOutput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferOutput<TTools[TName]['output']>;
+export type ToolOutput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferOutput<
+  TTools[TName]['output']
+>;
 
 /**
  * A registry of typed tools, made by {@link defineTools}.
@@ -128,11 +132,16 @@ export function defineTools<const TTools extends ToolDefinitions>(definitions: T
     for (const key of ['input', 'output'] as const) {
       const schema = (definition as Partial<ToolDefinition>)[key];
       if (schema === undefined || typeof schema !== 'object' || typeof schema['~standard']?.validate !== 'function') {
-        throw new TypeError(`defineTools: tool ${JSON.stringify(name)} needs a Standard Schema v1 \`${key}\` (e.g. a valibot schema)`);
+        throw new TypeError(
+          `defineTools: tool ${JSON.stringify(name)} needs a Standard Schema v1 \`${key}\` (e.g. a valibot schema)`,
+        );
       }
     }
   }
-  return Object.freeze({ definitions, names: Object.freeze(Object.keys(definitions).sort()) as readonly ToolName<TTools>[] });
+  return Object.freeze({
+    definitions,
+    names: Object.freeze(Object.keys(definitions).sort()) as readonly ToolName<TTools>[],
+  });
 }
 
 /**
@@ -162,7 +171,9 @@ export interface SchemaIssue {
  * void value;
  * ```
  */
-export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
+export type SchemaCheck =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
 
 /**
  * Validates a value against a Standard Schema v1 object, synchronously.
@@ -181,7 +192,10 @@ export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { rea
 export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
   const result = schema['~standard'].validate(value);
   if (result instanceof Promise) {
-    return { ok: false, issues: [{ path: '', message: 'asynchronous schemas are not supported in a turn; validate synchronously' }] };
+    return {
+      ok: false,
+      issues: [{ path: '', message: 'asynchronous schemas are not supported in a turn; validate synchronously' }],
+    };
   }
   if (result.issues === undefined) return { ok: true, value: result.value };
   return {

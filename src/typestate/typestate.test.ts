@@ -21,7 +21,11 @@ import {
   type MutationReady,
 } from '../index.ts';
 
-const policy = { mutationPolicyDigest: 'pol.mut.v1', requiredCapabilities: ['issues:write'], capabilityClaims: ['issues:write'] };
+const policy = {
+  mutationPolicyDigest: 'pol.mut.v1',
+  requiredCapabilities: ['issues:write'],
+  capabilityClaims: ['issues:write'],
+};
 
 function closedTurn(): JoinClosed<typeof tools.definitions> {
   const closed = turn(specFor('code'), tools)
@@ -42,7 +46,8 @@ function ready(): MutationReady<typeof tools.definitions> {
   return admitted.value;
 }
 
-const classes = (r: { ok: boolean; failures?: readonly { class: string }[] }) => (r.ok ? [] : (r.failures ?? []).map((f) => f.class));
+const classes = (r: { ok: boolean; failures?: readonly { class: string }[] }) =>
+  r.ok ? [] : (r.failures ?? []).map((f) => f.class);
 
 describe('transitions', () => {
   it('mint frozen states only when the evidence holds', () => {
@@ -76,13 +81,28 @@ describe('transitions', () => {
 
   it('requestTools fails closed on unknown tools, disallowed callers and bad input', () => {
     const spec = specFor('code');
-    expect(classes(requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'fs.delete', input: {} }]))).toEqual(['tool.unknown_or_disallowed']);
-    expect(classes(requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'code.exec_only', input: {} }]))).toEqual(['tool.unknown_or_disallowed']);
-    expect(requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'code.exec_only', input: {}, callerId: 'code_execution/1' }]).ok).toBe(true);
+    expect(classes(requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'fs.delete', input: {} }]))).toEqual([
+      'tool.unknown_or_disallowed',
+    ]);
+    expect(classes(requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'code.exec_only', input: {} }]))).toEqual([
+      'tool.unknown_or_disallowed',
+    ]);
+    expect(
+      requestTools(spec, tools, [
+        { toolCallId: 'a', toolName: 'code.exec_only', input: {}, callerId: 'code_execution/1' },
+      ]).ok,
+    ).toBe(true);
     const bad = requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'fs.read', input: { path: 3 } }]);
     expect(classes(bad)).toEqual(['tool.schema_invalid']);
     if (!bad.ok) expect(bad.failures[0]?.detail).toMatch(/path: Invalid type: Expected string/);
-    expect(classes(requestTools(spec, tools, [{ toolCallId: 'a', toolName: 'fs.read', input: { path: 'x' } }, { toolCallId: 'a', toolName: 'fs.read', input: { path: 'y' } }]))).toEqual(['tool.schema_invalid']);
+    expect(
+      classes(
+        requestTools(spec, tools, [
+          { toolCallId: 'a', toolName: 'fs.read', input: { path: 'x' } },
+          { toolCallId: 'a', toolName: 'fs.read', input: { path: 'y' } },
+        ]),
+      ),
+    ).toEqual(['tool.schema_invalid']);
   });
 
   it('enforces the action modes: json one call, text only through an adapter', () => {
@@ -93,23 +113,45 @@ describe('transitions', () => {
     expect(requestTools(specFor('code'), tools, two).ok).toBe(true);
     expect(classes(requestTools(specFor('json'), tools, two))).toEqual(['tool.parallel_policy_violation']);
     expect(classes(requestTools(specFor('text'), tools, two.slice(0, 1)))).toEqual(['tool.schema_invalid']);
-    const profile = { profileId: 'tag.v1', parse: (text: string) => [...text.matchAll(/<read id="(\w+)">([^<]*)<\/read>/g)].map((m) => ({ toolCallId: m[1] as string, toolName: 'fs.read', input: { path: m[2] } })) };
+    const profile = {
+      profileId: 'tag.v1',
+      parse: (text: string) =>
+        [...text.matchAll(/<read id="(\w+)">([^<]*)<\/read>/g)].map((m) => ({
+          toolCallId: m[1] as string,
+          toolName: 'fs.read',
+          input: { path: m[2] },
+        })),
+    };
     const adapted = adaptText(specFor('text'), tools, profile, 'see <read id="t1">a.md</read>');
     expect(adapted.ok && adapted.value.requests.map((r) => r.toolCallId)).toEqual(['t1']);
   });
 
   it('recordResults refuses orphans and outputs that fail their schema; recordUse refuses uses without results', () => {
-    const requested = requestTools(specFor('code'), tools, [{ toolCallId: 'a', toolName: 'fs.read', input: { path: 'x' } }]);
+    const requested = requestTools(specFor('code'), tools, [
+      { toolCallId: 'a', toolName: 'fs.read', input: { path: 'x' } },
+    ]);
     if (!requested.ok) throw new Error('setup');
     const orphan = recordResults(requested.value, [{ toolCallId: 'z', status: 'ok', output: {} }]);
     expect(classes(orphan)).toEqual(['tool.result_orphan']);
     if (!orphan.ok) expect(orphan.failures[0]?.ids).toEqual(['z']);
-    expect(classes(recordResults(requested.value, [{ toolCallId: 'a', status: 'ok', output: { text: 1 } }]))).toEqual(['tool.schema_invalid']);
-    expect(classes(recordResults(requested.value, [{ toolCallId: 'a', status: 'error', error: { errorCode: ' ', retryable: false, errorMessage: 'x' } }]))).toEqual(['tool.schema_invalid']);
+    expect(classes(recordResults(requested.value, [{ toolCallId: 'a', status: 'ok', output: { text: 1 } }]))).toEqual([
+      'tool.schema_invalid',
+    ]);
+    expect(
+      classes(
+        recordResults(requested.value, [
+          { toolCallId: 'a', status: 'error', error: { errorCode: ' ', retryable: false, errorMessage: 'x' } },
+        ]),
+      ),
+    ).toEqual(['tool.schema_invalid']);
     const resulted = recordResults(requested.value, [{ toolCallId: 'a', status: 'ok', output: { text: 'x' } }]);
     if (!resulted.ok) throw new Error('setup');
-    expect(classes(recordUse(resulted.value, [{ toolCallId: 'q', disposition: 'observed' }]))).toEqual(['tool.use_without_result']);
-    expect(classes(recordUse(resulted.value, [{ toolCallId: 'a', disposition: 'discarded_with_reason' }]))).toEqual(['tool.schema_invalid']);
+    expect(classes(recordUse(resulted.value, [{ toolCallId: 'q', disposition: 'observed' }]))).toEqual([
+      'tool.use_without_result',
+    ]);
+    expect(classes(recordUse(resulted.value, [{ toolCallId: 'a', disposition: 'discarded_with_reason' }]))).toEqual([
+      'tool.schema_invalid',
+    ]);
   });
 
   it('closeJoin names the unanswered call', () => {
@@ -130,8 +172,10 @@ describe('transitions', () => {
   it('refuse states that were not minted, or minted as another state', () => {
     const spec = specFor('code');
     expect(() => requestTools({ ...spec }, tools, [])).toThrow(TypestateError);
+    // biome-ignore lint/plugin: the test passes a value its types forbid, to check the run-time refusal
     expect(() => recordResults(spec as never, [])).toThrow(/is a CallSpec/);
     expect(() => requestTools(structuredClone(spec), tools, [])).toThrow(TypestateError);
+    // biome-ignore lint/plugin: the test passes a value its types forbid, to check the run-time refusal
     expect(() => admitMutation(JSON.parse(JSON.stringify(closedTurn())) as never, policy)).toThrow(TypestateError);
     // A state that holds the tool registry (schemas are functions) cannot even be cloned.
     expect(() => structuredClone(closedTurn())).toThrow(/could not be cloned/);
@@ -152,7 +196,9 @@ describe('the mutation gate', () => {
   });
 
   it('refuses with the mutation.* classes of seed 001 §4.6', () => {
-    expect(classes(admitMutation(closedTurn(), { ...policy, mutationPolicyDigest: 'pol.mut.v2' }))).toEqual(['mutation.policy_digest_mismatch']);
+    expect(classes(admitMutation(closedTurn(), { ...policy, mutationPolicyDigest: 'pol.mut.v2' }))).toEqual([
+      'mutation.policy_digest_mismatch',
+    ]);
     const missing = admitMutation(closedTurn(), { ...policy, capabilityClaims: [] });
     expect(classes(missing)).toEqual(['mutation.capability_claim_missing']);
     if (!missing.ok) expect(missing.failures[0]?.ids).toEqual(['issues:write']);
@@ -174,8 +220,14 @@ describe('the mutation gate', () => {
     const execute = vi.fn(async (input: { id: string; status: string }) => ({ ok: input.status === 'closed' }));
     const done = await performMutationTool(ready(), tools, 'issues.update', { id: '7', status: 'closed' }, execute);
     expect(done.value).toEqual({ ok: true });
-    await expect(performMutationTool(ready(), tools, 'fs.read' as never, { path: 'x' } as never, execute)).rejects.toThrow(/not a mutation tool/);
-    await expect(performMutationTool(ready(), tools, 'issues.update', { id: 7 } as never, execute)).rejects.toThrow(/does not match its schema/);
+    await expect(
+      // biome-ignore lint/plugin: the test passes a value its types forbid, to check the run-time refusal
+      performMutationTool(ready(), tools, 'fs.read' as never, { path: 'x' } as never, execute),
+    ).rejects.toThrow(/not a mutation tool/);
+    // biome-ignore lint/plugin: the test passes a value its types forbid, to check the run-time refusal
+    await expect(performMutationTool(ready(), tools, 'issues.update', { id: 7 } as never, execute)).rejects.toThrow(
+      /does not match its schema/,
+    );
     expect(execute).toHaveBeenCalledTimes(1);
   });
 
@@ -196,7 +248,8 @@ describe('the mutation gate', () => {
         await expect(performMutation(forge() as MutationReady, effect)).rejects.toBeInstanceOf(TypestateError);
         const real = ready();
         await performMutation(real, effect);
-        for (let i = 0; i < reuses; i++) await expect(performMutation(real, effect)).rejects.toMatchObject({ code: 'spent' });
+        for (let i = 0; i < reuses; i++)
+          await expect(performMutation(real, effect)).rejects.toMatchObject({ code: 'spent' });
         expect(effect).toHaveBeenCalledTimes(1);
       }),
       { numRuns: 50 },
@@ -213,14 +266,21 @@ describe('settle and useAll', () => {
     ]);
     if (!requested.ok) throw new Error('setup');
     const run = vi.fn(async (request: { toolName: string }) => {
-      if (request.toolName === 'web.search') throw Object.assign(new Error('search backend down'), { code: 'unavailable', retryable: true });
+      if (request.toolName === 'web.search')
+        throw Object.assign(new Error('search backend down'), { code: 'unavailable', retryable: true });
       return { text: 'A' };
     });
     const results = await settle(requested.value, run);
     expect(run).toHaveBeenCalledTimes(2);
     if (!results.ok) throw new Error(JSON.stringify(results.failures));
-    expect(results.value.results.map((r) => (r.status === 'ok' ? 'ok' : r.error.errorCode))).toEqual(['ok', 'unavailable', 'mutation_not_admitted']);
-    const use = useAll(results.value, (r) => (r.status === 'ok' ? { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } } : 'observed'));
+    expect(results.value.results.map((r) => (r.status === 'ok' ? 'ok' : r.error.errorCode))).toEqual([
+      'ok',
+      'unavailable',
+      'mutation_not_admitted',
+    ]);
+    const use = useAll(results.value, (r) =>
+      r.status === 'ok' ? { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } } : 'observed',
+    );
     if (!use.ok) throw new Error('setup');
     const closed = closeJoin(use.value, continuing(['model-1', 'model-2', 'model-3']));
     expect(closed.ok).toBe(true);
@@ -238,26 +298,32 @@ describe('builder property: no MutationReady without a closed join', () => {
   it('every MutationReady minted from arbitrary builder calls has evidence the join check accepts', () => {
     let admitted = 0;
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 9 }), fc.constantFrom('code', 'json'), fc.boolean(), (ops, mode, continues) => {
-        // The builder's types forbid most of these sequences; at run time they must fail closed.
-        let b = turn(specFor(mode), tools) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-        for (const o of ops) {
-          if (o.kind === 'request') b = b.request(o.id, 'fs.read', { path: o.id });
-          else if (o.kind === 'result') b = b.result(o.id, { status: 'ok', output: { text: o.id } });
-          else b = b.use(o.id, o.consumed ? 'consumed' : 'observed', { evidence: { summaryRef: 's' } });
-        }
-        const requested = [...new Set(ops.filter((o) => o.kind === 'request').map((o) => o.id))];
-        const closed = b.close(continues ? continuing(requested) : endTurn);
-        if (!closed.ok) return;
-        const gate = admitMutation(closed.value, { mutationPolicyDigest: 'pol.mut.v1' });
-        if (!gate.ok) return;
-        admitted++;
-        const evidence = gate.value.joinClosed.normalized;
-        const recheck = joinCheck({ evidence: { ...evidence, toolResults: evidence.toolResults ?? [] } });
-        expect(recheck.ok && recheck.report.result).toBe('accepted');
-        expect(evidence.joinState.joinClosed).toBe(true);
-        expect(new Set(evidence.joinState.requestedCallIds)).toEqual(new Set(evidence.joinState.usedCallIds));
-      }),
+      fc.property(
+        fc.array(op, { maxLength: 9 }),
+        fc.constantFrom('code', 'json'),
+        fc.boolean(),
+        (ops, mode, continues) => {
+          // The builder's types forbid most of these sequences; at run time they must fail closed.
+          // biome-ignore lint/suspicious/noExplicitAny: the property drives sequences the builder's types forbid
+          let b = turn(specFor(mode), tools) as any;
+          for (const o of ops) {
+            if (o.kind === 'request') b = b.request(o.id, 'fs.read', { path: o.id });
+            else if (o.kind === 'result') b = b.result(o.id, { status: 'ok', output: { text: o.id } });
+            else b = b.use(o.id, o.consumed ? 'consumed' : 'observed', { evidence: { summaryRef: 's' } });
+          }
+          const requested = [...new Set(ops.filter((o) => o.kind === 'request').map((o) => o.id))];
+          const closed = b.close(continues ? continuing(requested) : endTurn);
+          if (!closed.ok) return;
+          const gate = admitMutation(closed.value, { mutationPolicyDigest: 'pol.mut.v1' });
+          if (!gate.ok) return;
+          admitted++;
+          const evidence = gate.value.joinClosed.normalized;
+          const recheck = joinCheck({ evidence: { ...evidence, toolResults: evidence.toolResults ?? [] } });
+          expect(recheck.ok && recheck.report.result).toBe('accepted');
+          expect(evidence.joinState.joinClosed).toBe(true);
+          expect(new Set(evidence.joinState.requestedCallIds)).toEqual(new Set(evidence.joinState.usedCallIds));
+        },
+      ),
       { numRuns: 400 },
     );
     expect(admitted).toBeGreaterThan(0);
@@ -265,7 +331,7 @@ describe('builder property: no MutationReady without a closed join', () => {
 });
 
 describe('matchToolResult', () => {
-  it('calls the handler of the result\'s tool, and refuses a result with no handler', async () => {
+  it("calls the handler of the result's tool, and refuses a result with no handler", async () => {
     const closed = closedTurn();
     const lines = closed.results.map((r) =>
       matchToolResult(r, {
@@ -276,6 +342,7 @@ describe('matchToolResult', () => {
       }),
     );
     expect(lines).toEqual(['read A', 'search timeout']);
+    // biome-ignore lint/plugin: the test passes a value its types forbid, to check the run-time refusal
     expect(() => matchToolResult(closed.results[0] as never, {} as never)).toThrow(/no handler for tool "fs.read"/);
   });
 });
