@@ -7,3 +7,15 @@ export { joinCheck, joinCheckText, checkDecoded, renderJoinCheckJson } from './c
 export type { JoinCheckOutcome } from './check.ts';
 export { JOIN_CHECK_WITNESS_KIND, GOVERNANCE_PROFILE_CLAIM_ID, HANDLED_STOP_REASONS } from './types.ts';
 export type { JoinCheckReport, JoinCheckWitness, JoinInput, MutationInput } from './types.ts';
+export {
+  TRANSCRIPT_FORMATS,
+  PROTOCOL_STOP_REASONS,
+  STOP_REASON_TABLE,
+  protocolStopReason,
+} from './stop-reasons.ts';
+export type {
+  TranscriptFormat,
+  ProtocolStopReason,
+  StopReasonOf,
+  ProtocolStopReasonOf,
+} from './stop-reasons.ts';

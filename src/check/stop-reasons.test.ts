@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { joinCheck } from './check.ts';
+import { PROTOCOL_STOP_REASONS, protocolStopReason, STOP_REASON_TABLE, TRANSCRIPT_FORMATS } from './stop-reasons.ts';
+import { HANDLED_STOP_REASONS } from './types.ts';
+
+function verdictFor(stopReason: string): string[] {
+  const outcome = joinCheck({
+    evidence: {
+      callSpec: {
+        callId: 'c',
+        modelRef: 'm',
+        actionMode: 'json',
+        executionPattern: 'single',
+        normalizerId: 'n',
+        mutationPolicyDigest: 'p',
+        governancePolicyDigest: 'p',
+        toolRenderProtocolDigest: 'p',
+        reminderQueuePolicyDigest: 'p',
+        stateViewPolicyDigest: 'p',
+        decompositionPolicyDigest: 'p',
+      },
+      toolRequests: [],
+      toolResults: [],
+      toolUse: [],
+      protocolState: { stopReason, continuationAllowed: false },
+    },
+  });
+  if (!outcome.ok) throw outcome.error;
+  return [...outcome.report.failureClasses];
+}
+
+describe('stop reason table', () => {
+  it('maps every provider stop reason to a protocol stop reason', () => {
+    for (const format of TRANSCRIPT_FORMATS) {
+      for (const [reason, mapped] of Object.entries(STOP_REASON_TABLE[format])) {
+        expect(PROTOCOL_STOP_REASONS).toContain(mapped);
+        expect(protocolStopReason(format, reason)).toBe(mapped);
+      }
+    }
+  });
+
+  it('agrees with the join check on which protocol stop reasons are handled', () => {
+    for (const reason of PROTOCOL_STOP_REASONS) {
+      const handled = (HANDLED_STOP_REASONS as readonly string[]).includes(reason);
+      expect(verdictFor(reason).includes('protocol.stop_reason_unhandled')).toBe(!handled);
+    }
+  });
+
+  it('fails closed on a reason the table does not know, and on inherited keys', () => {
+    expect(protocolStopReason('anthropic', 'compaction')).toBe('unknown');
+    expect(protocolStopReason('openai-chat', 'toString')).toBe('unknown');
+    expect(protocolStopReason('openai-chat', 'STOP')).toBe('unknown');
+  });
+
+  it('reads Gemini STOP with function calls as tool_use, and only there', () => {
+    expect(protocolStopReason('gemini', 'STOP')).toBe('end_turn');
+    expect(protocolStopReason('gemini', 'STOP', { hasToolCalls: true })).toBe('tool_use');
+    expect(protocolStopReason('gemini', 'MAX_TOKENS', { hasToolCalls: true })).toBe('max_tokens');
+    expect(protocolStopReason('openai-chat', 'stop', { hasToolCalls: true })).toBe('end_turn');
+  });
+});

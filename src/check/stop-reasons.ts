@@ -1,0 +1,168 @@
+/**
+ * Provider stop reasons, per wire format, mapped to the stop reason the protocol policy judges
+ * (`protocolState.stopReason` of the evidence). The one table: the transcripts layer reads a
+ * provider's stop reason through it, the typestate layer types `stopReason` with it, and the
+ * join check decides which protocol stop reasons are handled (`HANDLED_STOP_REASONS`).
+ *
+ * @module
+ */
+import { HANDLED_STOP_REASONS } from './types.ts';
+
+/**
+ * The wire formats turngate reads: Anthropic Messages, OpenAI Chat Completions, OpenAI
+ * Responses, AI SDK `ModelMessage[]`, Gemini `generateContent`, and turngate's own `ChatMessage`.
+ *
+ * @example
+ * ```ts
+ * import { TRANSCRIPT_FORMATS } from 'turngate';
+ * TRANSCRIPT_FORMATS.includes('anthropic'); //=> true
+ * ```
+ */
+export const TRANSCRIPT_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat'] as const;
+
+/** One of {@link TRANSCRIPT_FORMATS}. */
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/**
+ * The stop reasons the protocol policy knows: the four it handles (HARNESS-TYPESTATE §3.2 with
+ * TOOL-CALLING-HARNESS-TYPESTATE §4.1 `protocolStatePolicy`) and the unhandled ones a provider
+ * can report, which the join check rejects with `protocol.stop_reason_unhandled`.
+ *
+ * @example
+ * ```ts
+ * import { PROTOCOL_STOP_REASONS } from 'turngate';
+ * PROTOCOL_STOP_REASONS.length; //=> 9
+ * ```
+ */
+export const PROTOCOL_STOP_REASONS = [
+  ...HANDLED_STOP_REASONS,
+  'stop_sequence',
+  'refusal',
+  'error',
+  'other',
+  'unknown',
+] as const;
+
+/** One of {@link PROTOCOL_STOP_REASONS}. */
+export type ProtocolStopReason = (typeof PROTOCOL_STOP_REASONS)[number];
+
+/**
+ * Each format's stop reasons and the protocol stop reason each means. Sources:
+ * - `anthropic`: Messages API `stop_reason` ("Handling stop reasons");
+ *   `model_context_window_exceeded` truncates output like `max_tokens`.
+ * - `openai-chat`: Chat Completions `choices[].finish_reason`; `content_filter` is a refusal.
+ * - `openai-responses`: the Responses API has no single stop reason: `completed` (no
+ *   `function_call` output item), `function_call` (the output holds one), and
+ *   `incomplete_details.reason` (`max_output_tokens`, `content_filter`), `failed`, `cancelled`.
+ * - `aisdk`: the AI SDK's `FinishReason`.
+ * - `gemini`: `Candidate.finishReason`; `STOP` is `end_turn` unless the candidate holds
+ *   `functionCall` parts (see {@link protocolStopReason}).
+ * - `chat`: turngate's `ChatMessage` carries no stop reason; a turn that ends on assistant tool
+ *   calls is `tool_use`, otherwise `end_turn`.
+ */
+export const STOP_REASON_TABLE = {
+  anthropic: {
+    end_turn: 'end_turn',
+    tool_use: 'tool_use',
+    pause_turn: 'pause_turn',
+    max_tokens: 'max_tokens',
+    model_context_window_exceeded: 'max_tokens',
+    stop_sequence: 'stop_sequence',
+    refusal: 'refusal',
+  },
+  'openai-chat': {
+    stop: 'end_turn',
+    tool_calls: 'tool_use',
+    function_call: 'tool_use',
+    length: 'max_tokens',
+    content_filter: 'refusal',
+  },
+  'openai-responses': {
+    completed: 'end_turn',
+    function_call: 'tool_use',
+    max_output_tokens: 'max_tokens',
+    content_filter: 'refusal',
+    failed: 'error',
+    cancelled: 'error',
+  },
+  aisdk: {
+    stop: 'end_turn',
+    'tool-calls': 'tool_use',
+    length: 'max_tokens',
+    'content-filter': 'refusal',
+    error: 'error',
+    interrupted: 'error',
+    other: 'other',
+    unknown: 'unknown',
+  },
+  gemini: {
+    STOP: 'end_turn',
+    MAX_TOKENS: 'max_tokens',
+    SAFETY: 'refusal',
+    RECITATION: 'refusal',
+    BLOCKLIST: 'refusal',
+    PROHIBITED_CONTENT: 'refusal',
+    SPII: 'refusal',
+    IMAGE_SAFETY: 'refusal',
+    IMAGE_PROHIBITED_CONTENT: 'refusal',
+    IMAGE_RECITATION: 'refusal',
+    MALFORMED_FUNCTION_CALL: 'error',
+    UNEXPECTED_TOOL_CALL: 'error',
+    TOO_MANY_TOOL_CALLS: 'error',
+    MALFORMED_RESPONSE: 'error',
+    LANGUAGE: 'other',
+    OTHER: 'other',
+    IMAGE_OTHER: 'other',
+    NO_IMAGE: 'other',
+    CONTINUATION: 'other',
+    FINISH_REASON_UNSPECIFIED: 'unknown',
+  },
+  chat: {
+    end_turn: 'end_turn',
+    tool_use: 'tool_use',
+  },
+} as const satisfies { readonly [F in TranscriptFormat]: Readonly<Record<string, ProtocolStopReason>> };
+
+/**
+ * The stop reasons a format reports, as a literal union (e.g. `StopReasonOf<'openai-chat'>` is
+ * `'stop' | 'tool_calls' | 'function_call' | 'length' | 'content_filter'`).
+ */
+export type StopReasonOf<F extends TranscriptFormat> = keyof (typeof STOP_REASON_TABLE)[F] & string;
+
+/** The protocol stop reason that format `F`'s stop reason `R` maps to. */
+export type ProtocolStopReasonOf<
+  F extends TranscriptFormat,
+  R extends StopReasonOf<F>,
+> = (typeof STOP_REASON_TABLE)[F][R] extends infer P extends ProtocolStopReason ? P : never;
+
+/**
+ * Maps a provider's stop reason to the protocol stop reason. A reason the table does not know
+ * (a provider added one) maps to `unknown`, which the join check rejects as unhandled: fail
+ * closed. For Gemini, `STOP` with `functionCall` parts in the candidate is `tool_use`
+ * (`hasToolCalls: true`).
+ *
+ * @param format - The wire format.
+ * @param reason - The provider's stop reason, as it sent it.
+ * @param options - `hasToolCalls`: whether the model's last output holds tool calls.
+ * @returns One of {@link PROTOCOL_STOP_REASONS}.
+ * @example
+ * ```ts
+ * import { protocolStopReason } from 'turngate';
+ * protocolStopReason('openai-chat', 'tool_calls'); //=> 'tool_use'
+ * protocolStopReason('gemini', 'STOP', { hasToolCalls: true }); //=> 'tool_use'
+ * protocolStopReason('anthropic', 'compaction'); //=> 'unknown'
+ * ```
+ */
+export function protocolStopReason(
+  format: TranscriptFormat,
+  reason: string,
+  options: { readonly hasToolCalls?: boolean } = {},
+): ProtocolStopReason {
+  const table: Readonly<Record<string, ProtocolStopReason>> = STOP_REASON_TABLE[format];
+  const mapped = Object.hasOwn(table, reason) ? table[reason] : undefined;
+  if (mapped === undefined) return 'unknown';
+  if (mapped === 'end_turn' && options.hasToolCalls === true && (format === 'gemini' || format === 'chat')) {
+    return 'tool_use';
+  }
+  return mapped;
+}
