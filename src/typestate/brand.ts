@@ -26,8 +26,20 @@ declare const stateBrand: unique symbol;
 export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolUse' | 'JoinClosed' | 'MutationReady';
 
 /**
- * A value of turn state `TState`: the data `TData` plus a phantom brand only the transition
- * functions can give.
+ * Every brand the registry mints: the turn states, and a provider transcript that passed its
+ * check (`SendableTranscript`, minted by the transcripts layer).
+ *
+ * @example
+ * ```ts
+ * import type { BrandName } from 'turngate';
+ * const names: BrandName[] = ['JoinClosed', 'SendableTranscript'];
+ * ```
+ */
+export type BrandName = TurnStateName | 'SendableTranscript';
+
+/**
+ * A value of brand `TState` (a turn state, or a checked transcript): the data `TData` plus a
+ * phantom brand only the minting functions can give.
  *
  * @example
  * ```ts
@@ -36,17 +48,17 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
  * type IsBranded = JoinClosed extends Branded<'JoinClosed', object> ? true : false; //=> true
  * ```
  */
-export type Branded<TState extends TurnStateName, TData> = TData & {
+export type Branded<TState extends BrandName, TData> = TData & {
   readonly [stateBrand]: { readonly [K in TState]: true };
 };
 
-const minted = new WeakMap<object, TurnStateName>();
+const minted = new WeakMap<object, BrandName>();
 
 /**
  * Freezes a value, records it as minted for `state`, and brands its type. Internal: only
  * transition functions call it.
  */
-export function mint<TState extends TurnStateName, TData extends object>(
+export function mint<TState extends BrandName, TData extends object>(
   state: TState,
   data: TData,
 ): Branded<TState, TData> {
@@ -56,7 +68,7 @@ export function mint<TState extends TurnStateName, TData extends object>(
 }
 
 /** The state a value was minted as, or `undefined` for anything not minted here. */
-export function mintedState(value: unknown): TurnStateName | undefined {
+export function mintedState(value: unknown): BrandName | undefined {
   return value !== null && typeof value === 'object' ? minted.get(value) : undefined;
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export type { Branded, TurnStateName } from './brand.ts';
+export type { Branded, BrandName, TurnStateName } from './brand.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
 export { defineTools, validateWith, formatIssues } from './tools.ts';
