@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 
 /**
  * A JSON number kept as the literal text it was written with, so integers beyond 2^53 and
@@ -141,7 +142,7 @@ export function duplicateKeysOf(value: object): ReadonlySet<string> | undefined 
 }
 
 /** serde_json's recursion limit: the 128th nested array or object is refused. */
-const MAX_DEPTH = 127;
+const MAX_DEPTH = MAX_DATA_DEPTH;
 
 /** A run of string characters that need no attention: no quote, backslash or control character. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters

@@ -4,6 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { formatPath } from '../internal/path.ts';
 import { EvidenceInputError } from './errors.ts';
 import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
 
@@ -36,13 +37,7 @@ export type DecodeResult =
  * ```
  */
 export function issuePath(issue: v.BaseIssue<unknown>): string {
-  let out = '';
-  for (const item of issue.path ?? []) {
-    const key = item.key;
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
+  return formatPath((issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key))));
 }
 
 function describe(issue: v.BaseIssue<unknown>): string {

@@ -1,0 +1,173 @@
+/**
+ * The boundary snapshot: a copy of a value built in code that holds only its own data, so no
+ * check downstream can be fooled by the prototype chain (a polluted `Object.prototype.toolUse`),
+ * a getter or Proxy trap that throws, a cycle, or nesting too deep for the recursive checks.
+ * Internal; every boundary that validates a value built by user code (the join check, the
+ * typestate transitions and the mutation gate, chat `send()`, the transcript check) takes it
+ * first.
+ *
+ * @module
+ */
+import { formatPath, type PathSegment } from './path.ts';
+
+/**
+ * How many arrays and objects may nest inside one another: the limit of the lossless JSON
+ * parser (premath reads with serde_json, whose recursion limit refuses a 128th level), so a
+ * value built in code and the same value sent as JSON text are refused alike.
+ */
+export const MAX_DATA_DEPTH = 127;
+
+/** Why a value cannot cross the boundary. */
+export type OwnDataProblem = 'cycle' | 'too_deep' | 'read_failed' | 'not_data';
+
+/** Where and why a snapshot failed. */
+export interface OwnDataError {
+  /** The place, as `formatPath` writes it (under the caller's root name). */
+  readonly path: string;
+  readonly problem: OwnDataProblem;
+  /** One sentence, for an error message. */
+  readonly detail: string;
+}
+
+/** The result of {@link snapshotOwnData}. */
+export type OwnDataResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: OwnDataError };
+
+/** Options of {@link snapshotOwnData}. */
+export interface OwnDataOptions {
+  /** The root's name in error paths (e.g. `evidence`, `message`). */
+  readonly root?: string;
+  /** Values kept as they are, as leaves (e.g. the lossless parser's `JsonNumber`). */
+  readonly isLeaf?: (value: object) => boolean;
+  /** How many containers may nest; default {@link MAX_DATA_DEPTH}. */
+  readonly maxDepth?: number;
+}
+
+class SnapshotFailure {
+  constructor(
+    readonly segments: readonly PathSegment[],
+    readonly problem: OwnDataProblem,
+    readonly detail: string,
+  ) {}
+}
+
+const DETAIL_LIMIT = 200;
+
+function describeThrown(thrown: unknown): string {
+  let text: string;
+  try {
+    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return text.length > DETAIL_LIMIT ? `${text.slice(0, DETAIL_LIMIT)}...` : text;
+}
+
+function kindOf(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'bigint') return 'a bigint';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return String(value);
+  const name = Object.getPrototypeOf(value)?.constructor?.name;
+  return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object that is not plain data';
+}
+
+function isPlainPrototype(prototype: unknown): boolean {
+  return prototype === null || prototype === Object.prototype;
+}
+
+/**
+ * Copies `value` into plain data that holds only own enumerable string-keyed properties:
+ * objects become null-prototype objects (an absent key reads as `undefined` whatever
+ * `Object.prototype` holds), arrays become new arrays. Accepted: strings, booleans, `null`,
+ * finite numbers, plain objects (prototype `Object.prototype` or `null`), arrays, and leaves
+ * `options.isLeaf` names. An object property whose value is `undefined` is dropped, as
+ * `JSON.stringify` drops it. Never throws: a getter or Proxy trap that throws, a cycle, nesting
+ * past the limit, or any other value (functions, bigints, symbols, `NaN`, `Date`, `Map`, class
+ * instances, `undefined` in an array, array holes) is `{ ok: false, error }` naming the path.
+ *
+ * @param value - Any value.
+ * @param options - Root name, leaf test, depth limit.
+ */
+export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): OwnDataResult {
+  const maxDepth = options.maxDepth ?? MAX_DATA_DEPTH;
+  const isLeaf = options.isLeaf;
+  const path: PathSegment[] = [];
+  const ancestors = new Set<object>();
+
+  const copy = (current: unknown, depth: number): unknown => {
+    switch (typeof current) {
+      case 'string':
+      case 'boolean':
+        return current;
+      case 'number':
+        if (Number.isFinite(current)) return current;
+        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not a JSON number`);
+      case 'object':
+        break;
+      default:
+        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not JSON data`);
+    }
+    if (current === null) return null;
+    if (isLeaf?.(current)) return current;
+    if (depth > maxDepth) {
+      throw new SnapshotFailure([...path], 'too_deep', `nesting deeper than ${maxDepth} levels`);
+    }
+    if (ancestors.has(current)) {
+      throw new SnapshotFailure([...path], 'cycle', 'the value contains itself (a cycle)');
+    }
+    ancestors.add(current);
+    try {
+      if (Array.isArray(current)) {
+        const length = current.length;
+        const out: unknown[] = new Array(length);
+        for (let index = 0; index < length; index++) {
+          path.push(index);
+          const item = current[index];
+          if (item === undefined) {
+            throw new SnapshotFailure([...path], 'not_data', 'undefined (or a hole) in an array is not JSON data');
+          }
+          out[index] = copy(item, depth + 1);
+          path.pop();
+        }
+        return out;
+      }
+      if (!isPlainPrototype(Object.getPrototypeOf(current))) {
+        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not plain JSON data`);
+      }
+      const out: Record<string, unknown> = Object.create(null);
+      for (const key of Object.keys(current)) {
+        path.push(key);
+        const item = (current as Record<string, unknown>)[key];
+        if (item !== undefined) out[key] = copy(item, depth + 1);
+        path.pop();
+      }
+      return out;
+    } finally {
+      ancestors.delete(current);
+    }
+  };
+
+  try {
+    return { ok: true, value: copy(value, 1) };
+  } catch (thrown) {
+    const root = options.root ?? '';
+    if (thrown instanceof SnapshotFailure) {
+      return {
+        ok: false,
+        error: { path: formatPath(thrown.segments, root), problem: thrown.problem, detail: thrown.detail },
+      };
+    }
+    // A getter, Proxy trap or prototype lookup threw: the path is where the copy stood.
+    return {
+      ok: false,
+      error: {
+        path: formatPath(path, root),
+        problem: 'read_failed',
+        detail: `reading it threw ${describeThrown(thrown)}`,
+      },
+    };
+  }
+}
