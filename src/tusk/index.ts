@@ -84,3 +84,14 @@ export {
 export type { HostEffect, HostEffectInput } from './host-effect.ts';
 export { leaseHandoffRef, siteLineageRefs } from './refs.ts';
 export type { LeaseHandoff, SiteLineage } from './refs.ts';
+export {
+  bootstrapFromFiles,
+  readFeatureLedger,
+  readSession,
+  readSessionIfExists,
+  writeFeature,
+  writeSession,
+} from './session-store.ts';
+export type { StoreClock } from './session-store.ts';
+export { appendTrajectoryRow, readTrajectory, repairTrajectory } from './trajectory-store.ts';
+export type { TrajectoryAppend, TrajectoryRepair } from './trajectory-store.ts';
