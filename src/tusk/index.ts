@@ -95,3 +95,23 @@ export {
 export type { StoreClock } from './session-store.ts';
 export { appendTrajectoryRow, readTrajectory, repairTrajectory } from './trajectory-store.ts';
 export type { TrajectoryAppend, TrajectoryRepair } from './trajectory-store.ts';
+export { runHarness } from './loop.ts';
+export type {
+  EffectRequest,
+  HarnessBootContext,
+  HarnessClaimContext,
+  HarnessEscalation,
+  HarnessHandoff,
+  HarnessItemOutcome,
+  HarnessMode,
+  HarnessRunResult,
+  HarnessStepContext,
+  HarnessStepHooks,
+  HarnessStepRecord,
+  HarnessStopContext,
+  HarnessStopReason,
+  MutationRequest,
+  RunHarnessOptions,
+  Verification,
+  WorkItem,
+} from './loop-types.ts';
