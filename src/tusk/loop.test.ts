@@ -112,12 +112,16 @@ function options(
   const q = queue(['t-1', 't-2']);
   const ok: Verification = { ok: true };
   let t = Date.parse('2026-02-22T01:00:00Z');
+  const clock = () => {
+    t += 1000;
+    return new Date(t);
+  };
   return {
     sessionPath: s.sessionPath,
     trajectoryPath: s.trajectoryPath,
     workerId: 'w1',
     policy: POLICY,
-    clock: () => new Date((t += 1000)),
+    clock,
     boot: (ctx) => {
       s.events.push(`boot ${ctx.mode}`);
       return ok;

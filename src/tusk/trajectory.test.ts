@@ -112,6 +112,12 @@ describe('reading trajectory JSONL: torn last lines are reported, never parsed',
     expect(read.tornTail?.line).toBe(1);
   });
 
+  it('requires schema and stepKind on rows read from a file (builders may leave them out)', () => {
+    const bare = '{"stepId":"s","action":"a","resultClass":"ok","finishedAt":"2026-02-22T01:01:00Z"}\n';
+    expect(() => parseTrajectoryText(encode(bare), 't.jsonl')).toThrow(/row\.schema: required field is missing/);
+    expect(normalizeTrajectoryRow(JSON.parse(bare)).stepKind).toBe('premath.harness.step.v1');
+  });
+
   it('does not call a blank unterminated tail torn', () => {
     expect(tornTailOf(encode(`${line}  `))).toBeUndefined();
     expect(tornTailOf(encode(''))).toBeUndefined();

@@ -153,9 +153,14 @@ function build(f: RowFields): TrajectoryRow {
  * ```
  */
 export function normalizeTrajectoryRow(input: TrajectoryRowInput | unknown): TrajectoryRow {
+  return normalizeRow(input, false);
+}
+
+/** Normalizes a row; a row read from a file must carry `schema` and `stepKind` (serde requires them). */
+function normalizeRow(input: unknown, fromFile: boolean): TrajectoryRow {
   const f = objectAt(input, 'row', FIELDS, 'a trajectory row');
-  if (Object.hasOwn(f.value, 'schema') && f.value['schema'] !== undefined) schemaOne(f);
-  if (Object.hasOwn(f.value, 'stepKind') && f.value['stepKind'] !== undefined) exactString(f, 'stepKind', STEP_KIND);
+  if (fromFile || f.value['schema'] !== undefined) schemaOne(f);
+  if (fromFile || f.value['stepKind'] !== undefined) exactString(f, 'stepKind', STEP_KIND);
   return build({
     stepId: requiredString(f, 'stepId'),
     issueId: optionalString(f, 'issueId'),
@@ -270,7 +275,7 @@ export function parseTrajectoryText(bytes: Uint8Array, path: string): Trajectory
     }
     if (trimWhiteSpace(text) === '') continue;
     try {
-      rows.push(normalizeTrajectoryRow(parseJsonText(text, 'row')));
+      rows.push(normalizeRow(parseJsonText(text, 'row'), true));
     } catch (error) {
       if (error instanceof HarnessInputError) throw new HarnessInputError(error.field, error.expected, { path, line });
       throw error;
