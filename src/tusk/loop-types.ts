@@ -162,9 +162,10 @@ export interface HarnessStepContext<TTarget> {
   readonly stepRef: string;
   /**
    * The refs a turn closed in this step must carry (`sessionRefs`, `trajectoryRefs` of
-   * `closeJoin`'s context), so its `MutationReady` is accepted by {@link HarnessStepContext.mutate}.
+   * `closeJoin`'s context, e.g. `closeJoin(use, { ...context, ...ctx.turnRefs })`), so its
+   * `MutationReady` is accepted by {@link HarnessStepContext.mutate}. Fresh arrays on each read.
    */
-  readonly turnRefs: { readonly sessionRefs: readonly string[]; readonly trajectoryRefs: readonly string[] };
+  readonly turnRefs: { readonly sessionRefs: string[]; readonly trajectoryRefs: string[] };
   /** The clock reading at the start of the attempt. */
   readonly now: Date;
   /**

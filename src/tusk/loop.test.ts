@@ -71,8 +71,7 @@ async function admitted(
     ],
     reminderQueue: [{ queueId: 'reminders', reducedDigest: 'sha256:reduced', policyDigest: 'pol.queue.v1' }],
     stateViews: [{ viewId: 'workspace', viewDigest: 'sha256:view', policyDigest: 'pol.view.v1' }],
-    sessionRefs: [...refs.sessionRefs],
-    trajectoryRefs: [...refs.trajectoryRefs],
+    ...refs,
   });
   if (!closed.ok) throw new Error(closed.failures.map((f) => f.class).join(', '));
   const ready = admitMutation(closed.value, { mutationPolicyDigest: MUTATION_POLICY });

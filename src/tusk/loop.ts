@@ -532,7 +532,9 @@ class HarnessRun<TTarget> {
       attempt,
       sessionRef,
       stepRef,
-      turnRefs: { sessionRefs: [sessionRef], trajectoryRefs: [stepRef] },
+      get turnRefs() {
+        return { sessionRefs: [sessionRef], trajectoryRefs: [stepRef] };
+      },
       now,
       effect: async (request, perform) => {
         if (isMutationHostAction(request.action)) {
