@@ -71,7 +71,9 @@ expectAssignable<WorkItem<string>>({ id: 'bd-7', target: 'x', issueId: 'bd-7' })
 expectNotAssignable<WorkItem<string>>({ target: 'x' });
 
 // The public generic with any, never, unknown and string targets.
+// biome-ignore lint/suspicious/noExplicitAny: the type test covers an any target on purpose
 declare const anyOptions: RunHarnessOptions<any>;
+// biome-ignore lint/suspicious/noExplicitAny: the type test covers an any target on purpose
 expectType<Promise<HarnessRunResult<any>>>(runHarness(anyOptions));
 declare const unknownOptions: RunHarnessOptions<unknown>;
 expectType<Promise<HarnessRunResult<unknown>>>(runHarness(unknownOptions));
