@@ -175,3 +175,30 @@ export function parseJsonText(
     throw error;
   }
 }
+
+/**
+ * An artifact from its fields, in the order given, without absent values and empty lists
+ * (premath's `skip_serializing_if`) except the lists in `required`, frozen.
+ */
+export function compact<T extends object>(
+  fields: { readonly [K in keyof T]-?: T[K] | undefined },
+  required: readonly (keyof T & string)[] = [],
+): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value) && value.length === 0 && !required.includes(key as keyof T & string)) continue;
+    out[key] = value;
+  }
+  return Object.freeze(out) as T;
+}
+
+/** A copy of `value` with `keys` in order (for writing files in premath's field order). */
+export function inOrder(value: object, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) out[key] = item;
+  }
+  return out;
+}

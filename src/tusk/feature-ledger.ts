@@ -5,11 +5,12 @@
  * @module
  */
 import { compareUtf8 } from '../canonical/index.ts';
-import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
   cleanOptional,
   cleanRefs,
+  compact,
   exactString,
+  inOrder,
   fieldPath,
   objectAt,
   optionalString,
@@ -98,13 +99,31 @@ type RowFields = Pick<FeatureRow, 'featureId' | 'status' | 'updatedAt'> & {
   readonly [K in 'issueId' | 'summary' | 'instructionRefs' | 'verificationRefs']-?: FeatureRow[K] | undefined;
 };
 
-function row(fields: RowFields): FeatureRow {
-  const out: Mutable<FeatureRow> = { featureId: fields.featureId, status: fields.status, updatedAt: fields.updatedAt };
-  setOptional(out, 'issueId', fields.issueId);
-  setOptional(out, 'summary', fields.summary);
-  setList(out, 'instructionRefs', fields.instructionRefs);
-  setList(out, 'verificationRefs', fields.verificationRefs);
-  return Object.freeze(out);
+function row(f: RowFields): FeatureRow {
+  return compact<FeatureRow>({
+    featureId: f.featureId,
+    status: f.status,
+    issueId: f.issueId,
+    summary: f.summary,
+    instructionRefs: f.instructionRefs,
+    verificationRefs: f.verificationRefs,
+    updatedAt: f.updatedAt,
+  });
+}
+
+function ledger(
+  f: Pick<FeatureLedger, 'updatedAt' | 'features'> & { readonly sessionRef: string | undefined },
+): FeatureLedger {
+  return compact<FeatureLedger>(
+    {
+      schema: 1,
+      ledgerKind: FEATURE_LEDGER_KIND,
+      sessionRef: f.sessionRef,
+      updatedAt: f.updatedAt,
+      features: Object.freeze([...f.features]),
+    },
+    ['features'],
+  );
 }
 
 /**
@@ -141,14 +160,11 @@ export function parseFeatureLedger(value: unknown): FeatureLedger {
       updatedAt: requiredTimestamp(r, 'updatedAt'),
     });
   });
-  const out: Mutable<FeatureLedger> = {
-    schema: 1,
-    ledgerKind: FEATURE_LEDGER_KIND,
+  return ledger({
+    sessionRef: optionalString(f, 'sessionRef'),
     updatedAt: requiredTimestamp(f, 'updatedAt'),
-    features: Object.freeze(features),
-  };
-  setOptional(out, 'sessionRef', optionalString(f, 'sessionRef'));
-  return Object.freeze(out);
+    features,
+  });
 }
 
 /**
@@ -349,7 +365,7 @@ export interface FeatureUpdate {
  *
  * Source: HARNESS-RUNTIME §5.
  *
- * @param ledger - The ledger on disk, or `undefined` for a new one.
+ * @param existingLedger - The ledger on disk, or `undefined` for a new one.
  * @param update - The write.
  * @param now - The clock reading.
  * @returns The new ledger.
@@ -361,7 +377,11 @@ export interface FeatureUpdate {
  * upsertFeature(ledger, { featureId: 'bd-7', status: 'in_progress' }, new Date('2026-02-22T01:05:00Z')).features[0]?.status; //=> 'in_progress'
  * ```
  */
-export function upsertFeature(ledger: FeatureLedger | undefined, update: FeatureUpdate, now: Date): FeatureLedger {
+export function upsertFeature(
+  existingLedger: FeatureLedger | undefined,
+  update: FeatureUpdate,
+  now: Date,
+): FeatureLedger {
   const featureId = cleanOptional(update.featureId, 'update.featureId');
   if (featureId === undefined) throw new HarnessInputError('update.featureId', 'expected a non-blank string');
   if (!STATUSES.includes(update.status)) {
@@ -371,7 +391,7 @@ export function upsertFeature(ledger: FeatureLedger | undefined, update: Feature
     );
   }
   const at = formatRfc3339(now);
-  const features = [...(ledger?.features ?? [])];
+  const features = [...(existingLedger?.features ?? [])];
   const index = features.findIndex((f) => f.featureId === featureId);
   const existing = index === -1 ? undefined : features[index];
   const refs = (key: 'instructionRefs' | 'verificationRefs') => {
@@ -390,16 +410,11 @@ export function upsertFeature(ledger: FeatureLedger | undefined, update: Feature
   if (index === -1) features.push(next);
   else features[index] = next;
   features.sort((a, b) => compareUtf8(a.featureId, b.featureId));
-  const out: Mutable<FeatureLedger> = {
-    schema: 1,
-    ledgerKind: FEATURE_LEDGER_KIND,
-    updatedAt: at,
-    features: Object.freeze(features),
-  };
   const sessionRef =
-    update.sessionRef === undefined ? ledger?.sessionRef : cleanOptional(update.sessionRef, 'update.sessionRef');
-  setOptional(out, 'sessionRef', sessionRef);
-  return Object.freeze(out);
+    update.sessionRef === undefined
+      ? existingLedger?.sessionRef
+      : cleanOptional(update.sessionRef, 'update.sessionRef');
+  return ledger({ sessionRef, updatedAt: at, features });
 }
 
 /**
@@ -415,14 +430,6 @@ export function upsertFeature(ledger: FeatureLedger | undefined, update: Feature
  * ```
  */
 export function renderFeatureLedger(ledger: FeatureLedger): string {
-  const ordered = (value: object, keys: readonly string[]) => {
-    const out: Record<string, unknown> = {};
-    for (const key of keys) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) out[key] = item;
-    }
-    return out;
-  };
-  const body = ordered({ ...ledger, features: ledger.features.map((f) => ordered(f, ROW_FIELDS)) }, LEDGER_FIELDS);
+  const body = inOrder({ ...ledger, features: ledger.features.map((f) => inOrder(f, ROW_FIELDS)) }, LEDGER_FIELDS);
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
   cleanOptional,
   cleanRefs,
+  compact,
   exactString,
+  inOrder,
   objectAt,
   optionalString,
   optionalTimestamp,
@@ -109,34 +110,30 @@ const FIELDS = [
   'issuesSnapshotRef',
 ] as const;
 
-type OptionalField = Exclude<
-  keyof HarnessSession,
-  'schema' | 'sessionKind' | 'sessionId' | 'state' | 'startedAt' | 'updatedAt'
->;
+/** Builds the (frozen) artifact in premath's field order, leaving out absent fields and empty lists. */
+type Required = 'schema' | 'sessionKind' | 'sessionId' | 'state' | 'startedAt' | 'updatedAt';
 type SessionFields = Pick<HarnessSession, 'sessionId' | 'state' | 'startedAt' | 'updatedAt'> & {
-  readonly [K in OptionalField]-?: HarnessSession[K] | undefined;
+  readonly [K in Exclude<keyof HarnessSession, Required>]-?: HarnessSession[K] | undefined;
 };
 
-/** Builds the (frozen) artifact, leaving out absent optional fields and empty ref lists. */
 function build(f: SessionFields): HarnessSession {
-  const out: Mutable<HarnessSession> = {
+  return compact<HarnessSession>({
     schema: 1,
     sessionKind: SESSION_KIND,
     sessionId: f.sessionId,
     state: f.state,
+    issueId: f.issueId,
+    summary: f.summary,
+    nextStep: f.nextStep,
+    instructionRefs: f.instructionRefs,
+    witnessRefs: f.witnessRefs,
+    lineageRefs: f.lineageRefs,
     startedAt: f.startedAt,
     updatedAt: f.updatedAt,
-  };
-  setOptional(out, 'issueId', f.issueId);
-  setOptional(out, 'summary', f.summary);
-  setOptional(out, 'nextStep', f.nextStep);
-  setList(out, 'instructionRefs', f.instructionRefs);
-  setList(out, 'witnessRefs', f.witnessRefs);
-  setList(out, 'lineageRefs', f.lineageRefs);
-  setOptional(out, 'stoppedAt', f.stoppedAt);
-  setOptional(out, 'issuesPath', f.issuesPath);
-  setOptional(out, 'issuesSnapshotRef', f.issuesSnapshotRef);
-  return Object.freeze(out);
+    stoppedAt: f.stoppedAt,
+    issuesPath: f.issuesPath,
+    issuesSnapshotRef: f.issuesSnapshotRef,
+  });
 }
 
 /**
@@ -332,9 +329,7 @@ export function updateSession(existing: HarnessSession | undefined, update: Sess
  * ```
  */
 export function renderSession(session: HarnessSession): string {
-  const ordered: Record<string, unknown> = {};
-  for (const key of FIELDS) if (session[key] !== undefined) ordered[key] = session[key];
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  return `${JSON.stringify(inOrder(session, FIELDS), null, 2)}\n`;
 }
 
 /**

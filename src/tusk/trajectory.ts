@@ -5,9 +5,10 @@
  * @module
  */
 import { compareUtf8, trimWhiteSpace } from '../canonical/index.ts';
-import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
+  compact,
   exactString,
+  inOrder,
   objectAt,
   optionalString,
   optionalTimestamp,
@@ -118,20 +119,19 @@ type RowFields = Pick<TrajectoryRow, 'stepId' | 'action' | 'resultClass' | 'fini
 };
 
 function build(f: RowFields): TrajectoryRow {
-  const out: Mutable<TrajectoryRow> = {
+  return compact<TrajectoryRow>({
     schema: 1,
     stepKind: STEP_KIND,
     stepId: f.stepId,
+    issueId: f.issueId,
     action: f.action,
     resultClass: f.resultClass,
+    instructionRefs: f.instructionRefs,
+    witnessRefs: f.witnessRefs,
+    lineageRefs: f.lineageRefs,
+    startedAt: f.startedAt,
     finishedAt: f.finishedAt,
-  };
-  setOptional(out, 'issueId', f.issueId);
-  setList(out, 'instructionRefs', f.instructionRefs);
-  setList(out, 'witnessRefs', f.witnessRefs);
-  setList(out, 'lineageRefs', f.lineageRefs);
-  setOptional(out, 'startedAt', f.startedAt);
-  return Object.freeze(out);
+  });
 }
 
 /**
@@ -188,9 +188,7 @@ function normalizeRow(input: unknown, fromFile: boolean): TrajectoryRow {
  * ```
  */
 export function renderTrajectoryLine(row: TrajectoryRow): string {
-  const ordered: Record<string, unknown> = {};
-  for (const key of FIELDS) if (row[key] !== undefined) ordered[key] = row[key];
-  return `${JSON.stringify(ordered)}\n`;
+  return `${JSON.stringify(inOrder(row, FIELDS))}\n`;
 }
 
 /**
