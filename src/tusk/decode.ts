@@ -17,7 +17,6 @@ import { isRfc3339 } from './time.ts';
 export interface Fields {
   readonly at: string;
   readonly value: Readonly<Record<string, unknown>>;
-  readonly known: readonly string[];
 }
 
 function describe(value: unknown): string {
@@ -50,7 +49,7 @@ export function objectAt(value: unknown, at: string, known: readonly string[], w
     const field = known.find((key) => repeated.has(key));
     if (field !== undefined) throw new HarnessInputError(fieldPath(at, field), 'duplicate field');
   }
-  return { at, value: value as Record<string, unknown>, known };
+  return { at, value: value as Record<string, unknown> };
 }
 
 function raw(fields: Fields, key: string): unknown {

@@ -7,27 +7,19 @@
  */
 import { dirname, resolve } from 'node:path';
 import { trimWhiteSpace } from '../canonical/index.ts';
-import { HarnessInputError, StepFailure, TrajectoryTornTailError } from './errors.ts';
-import { hostEffect, hostEffectArgsDigest, isMutationHostAction, type HostEffect } from './host-effect.ts';
+import { HarnessInputError, TrajectoryTornTailError } from './errors.ts';
+import type { HostEffect } from './host-effect.ts';
 import type {
-  EffectRequest,
   HarnessEscalation,
   HarnessItemOutcome,
   HarnessMode,
   HarnessRunResult,
-  HarnessStepContext,
   HarnessStepRecord,
   HarnessStopReason,
   RunHarnessOptions,
   Verification,
   WorkItem,
 } from './loop-types.ts';
-import {
-  mutationPolicyDigest,
-  mutationWitnessRef,
-  performBoundMutation,
-  type MutationWitness,
-} from './mutation-gate.ts';
 import { leaseHandoffRef, siteLineageRefs, type LeaseHandoff } from './refs.ts';
 import { classifyFailureClasses, decideRetry, type RetryDecision } from './retry-policy.ts';
 import { bootstrapSession, type HarnessBootstrap, type HarnessSession, type SessionUpdate } from './session.ts';
@@ -36,15 +28,9 @@ import { projectFeatures, DEFAULT_FEATURE_LEDGER_PATH } from './feature-ledger.t
 import { formatRfc3339 } from './time.ts';
 import { appendTrajectoryRow, readTrajectory, repairTrajectory } from './trajectory-store.ts';
 import type { TrajectoryRow } from './trajectory.ts';
+import { failureOf, stepContext } from './step-context.ts';
 
 const running = new Set<string>();
-
-/** A hook's failure as failure classes: a `StepFailure`'s classes, else `step_uncaught_error`. */
-function failureOf(error: unknown): { failureClasses: readonly string[]; detail: string } {
-  if (error instanceof StepFailure) return { failureClasses: error.failureClasses, detail: error.message };
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { failureClasses: ['step_uncaught_error'], detail: message };
-}
 
 function refSegment(value: string, field: string, forbidDot: boolean): string {
   if (trimWhiteSpace(value) !== value || value === '' || /[\s/]/.test(value) || (forbidDot && value.includes('.'))) {
@@ -398,7 +384,15 @@ class HarnessRun<TTarget> {
     const startedAt = this.now();
     const effects: HostEffect[] = [];
     const instructionRefs: string[] = [];
-    const ctx = this.context(item, stepId, attempt, startedAt, effects, instructionRefs);
+    const ctx = stepContext({
+      item,
+      stepId,
+      attempt,
+      now: startedAt,
+      sessionId: this.session.sessionId,
+      effects,
+      instructionRefs,
+    });
     const witnessRefs: string[] = [];
     let failure: HarnessStepRecord<TTarget>['failure'];
     const fail = (
@@ -459,126 +453,6 @@ class HarnessRun<TTarget> {
     };
     this.steps.push(record);
     return { ...record, witnessRefs: Object.freeze([...new Set(witnessRefs)]) };
-  }
-
-  private context(
-    item: WorkItem<TTarget>,
-    stepId: string,
-    attempt: number,
-    now: Date,
-    effects: HostEffect[],
-    instructionRefs: string[],
-  ): HarnessStepContext<TTarget> {
-    const sessionRef = `harness-session://${this.session.sessionId}`;
-    const stepRef = `harness-step://${stepId}`;
-    const record = (
-      request: EffectRequest,
-      resultClass: string,
-      payload: unknown,
-      extra: { witnessRefs?: readonly string[]; policyDigest?: string; instructionRef?: string; mutation?: boolean },
-    ) => {
-      effects.push(
-        hostEffect({
-          action: request.action,
-          args: request.args,
-          resultClass,
-          payload,
-          witnessRefs: [...(request.witnessRefs ?? []), ...(extra.witnessRefs ?? [])],
-          policyDigest: extra.policyDigest,
-          instructionRef: extra.instructionRef,
-          mutation: extra.mutation,
-        }),
-      );
-    };
-    const argsChecked = (request: EffectRequest) => {
-      try {
-        hostEffectArgsDigest(request.args);
-      } catch (error) {
-        throw new StepFailure(['host_effect_args_invalid'], `${request.action}: ${(error as Error).message}`);
-      }
-    };
-    const performed = async <TPayload>(
-      request: EffectRequest,
-      extra: () => {
-        witnessRefs?: readonly string[];
-        policyDigest?: string;
-        instructionRef?: string;
-        mutation?: boolean;
-      },
-      perform: () => Promise<TPayload>,
-    ): Promise<TPayload> => {
-      let payload: TPayload;
-      try {
-        payload = await perform();
-      } catch (error) {
-        try {
-          record(request, failureOf(error).failureClasses[0] ?? 'step_uncaught_error', null, extra());
-        } catch {
-          // Refused before it ran (no authority to record, e.g. a forged MutationReady): no envelope.
-        }
-        throw error;
-      }
-      try {
-        record(request, 'accepted', payload, extra());
-      } catch (error) {
-        record(request, 'host_effect_payload_invalid', null, extra());
-        throw new StepFailure(['host_effect_payload_invalid'], `${request.action}: ${(error as Error).message}`);
-      }
-      return payload;
-    };
-    return {
-      item,
-      stepId,
-      attempt,
-      sessionRef,
-      stepRef,
-      get turnRefs() {
-        return { sessionRefs: [sessionRef], trajectoryRefs: [stepRef] };
-      },
-      now,
-      effect: async (request, perform) => {
-        if (isMutationHostAction(request.action)) {
-          throw new StepFailure(
-            ['mutation.use_evidence_missing'],
-            `\`${request.action}\` is mutation-capable: perform it with ctx.mutate and a MutationReady`,
-          );
-        }
-        argsChecked(request);
-        return performed(
-          request,
-          () => ({}),
-          async () => perform(),
-        );
-      },
-      mutate: async (ready, request, perform) => {
-        const instructionRef = trimWhiteSpace(request.instructionRef ?? '');
-        if (instructionRef === '') {
-          throw new StepFailure(
-            ['mutation.use_evidence_missing'],
-            `\`${request.action}\` is a mutation: it needs a non-blank instructionRef`,
-          );
-        }
-        argsChecked(request);
-        let witness: MutationWitness | undefined;
-        const extra = () =>
-          witness === undefined
-            ? { instructionRef, mutation: true }
-            : {
-                instructionRef,
-                mutation: true,
-                policyDigest: mutationPolicyDigest(witness),
-                witnessRefs: [mutationWitnessRef(witness)],
-              };
-        const payload = await performed(request, extra, async () => {
-          const done = await performBoundMutation(ready, { sessionRef, stepRef }, perform, (w) => {
-            witness = w;
-          });
-          return done.value;
-        });
-        instructionRefs.push(instructionRef);
-        return payload;
-      },
-    };
   }
 
   private async finish(

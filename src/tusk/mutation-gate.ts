@@ -27,9 +27,11 @@ export interface MutationBinding {
  * @param ready - A `MutationReady` from `admitMutation`.
  * @param binding - The session and step it must be linked to.
  * @param effect - The side effect.
+ * @param onWitness - Receives the witness as soon as the gate has checked `ready` (before the
+ *   link check and the effect), so a failed effect can still be recorded under its policy.
  * @returns The effect's value and the witness it ran under.
  * @throws `TypestateError` for a forged or reused value; {@link StepFailure} for a missing link;
- *   whatever the effect throws (the witness is then on `onWitness`).
+ *   whatever the effect throws.
  */
 export async function performBoundMutation<TTools extends ToolDefinitions, TValue>(
   ready: MutationReady<TTools>,
