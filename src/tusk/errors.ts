@@ -134,7 +134,7 @@ export class TrajectoryTornTailError extends Error {
   constructor(path: string, tail: TornTail) {
     super(
       `${path} line ${tail.line} is torn (${tail.byteLength} bytes with no line end, at byte ${tail.byteOffset}): ` +
-        `a crash cut an append short; run \`turngate harness-trajectory repair --path ${path}\` to move it aside`,
+        `a crash cut an append short; move it aside with repairTrajectory() or \`turngate harness-trajectory repair --path ${path}\``,
     );
     this.name = 'TrajectoryTornTailError';
     this.path = path;
