@@ -31,3 +31,70 @@ describe('examples/chat.ts', () => {
     ]);
   });
 });
+
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkFeatureLedger, readFeatureLedger, readSession, readTrajectory } from '../src/tusk/index.ts';
+// @ts-expect-error -- a plain .mjs script, untyped
+import { bundleHarnessLoopExample, runBundledExample } from '../scripts/example-harness-loop.mjs';
+
+describe('examples/harness-loop.ts', () => {
+  it('runs three steps over the task list, survives a SIGKILL mid-run, and resumes from the session file', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'turngate-harness-loop-'));
+    const bundle: string = await bundleHarnessLoopExample(join(scratch, 'harness-loop.mjs'));
+    const workdir = join(scratch, 'workspace');
+    const premath = join(workdir, '.premath');
+    const lines = (stdout: string) => stdout.split('\n').filter((line) => line !== '');
+
+    const crashed = runBundledExample(bundle, workdir, '--crash-in-step', '2');
+    expect(crashed.signal).toBe('SIGKILL');
+    expect(lines(crashed.stdout)).toEqual([
+      'boot: start (no session yet); next task: from the task list',
+      'step: changelog completed (worker-1.changelog.1, completed)',
+    ]);
+    // What the crash left: the session active on the task in flight, its file not written.
+    const left = await readSession(join(premath, 'harness_session.json'));
+    expect([left.state, left.issueId]).toEqual(['active', 'readme']);
+    expect(existsSync(join(workdir, 'README.md'))).toBe(false);
+    expect((await readTrajectory(join(premath, 'harness_trajectory.jsonl'))).rows).toHaveLength(1);
+
+    const resumed = runBundledExample(bundle, workdir);
+    expect([resumed.status, resumed.stderr]).toEqual([0, '']);
+    expect(lines(resumed.stdout)).toEqual([
+      'boot: attach (readme was in flight when the last run stopped); next task: readme',
+      'step: readme completed (worker-1.readme.1, completed)',
+      'step: version completed (worker-1.version.1, completed)',
+      'stop: no_more_work; session stopped; next step: claim the next ready item',
+    ]);
+    const again = runBundledExample(bundle, workdir);
+    expect(lines(again.stdout)).toEqual([
+      'boot: resume (last run: worker worker-1: 2 completed, 0 escalated; no more work); every task is done',
+      'stop: no_more_work; session stopped; next step: claim the next ready item',
+    ]);
+
+    expect(readFileSync(join(workdir, 'VERSION'), 'utf8')).toBe('0.2.0\n');
+    expect(readFileSync(join(workdir, 'README.md'), 'utf8')).toBe('# demo\n\nSee CHANGELOG.md.\n');
+    const ledger = await readFeatureLedger(join(premath, 'harness_feature_ledger.json'));
+    if (ledger === undefined) throw new Error('no task list');
+    expect(checkFeatureLedger(ledger, { requireClosure: true }).result).toBe('accepted');
+    expect(ledger.features.map((f) => f.verificationRefs?.[0]?.split('#')[0])).toEqual([
+      'file://CHANGELOG.md',
+      'file://README.md',
+      'file://VERSION',
+    ]);
+    const { rows } = await readTrajectory(join(premath, 'harness_trajectory.jsonl'));
+    expect(rows.map((r) => [r.stepId, r.action, r.resultClass])).toEqual([
+      ['worker-1.changelog.1', 'workspace.write', 'completed'],
+      ['worker-1.readme.1', 'workspace.write', 'completed'],
+      ['worker-1.version.1', 'workspace.write', 'completed'],
+    ]);
+    for (const row of rows) {
+      expect(row.instructionRefs).toEqual([`instructions/${row.issueId}.json`]);
+      expect(row.witnessRefs?.some((ref) => ref.startsWith(`lease://handoff/${row.issueId}/released/`))).toBe(true);
+      expect(row.witnessRefs?.some((ref) => ref.startsWith('turn://demo%2F'))).toBe(true);
+    }
+    const final = await readSession(join(premath, 'harness_session.json'));
+    expect([final.state, final.sessionId, final.startedAt]).toEqual(['stopped', left.sessionId, left.startedAt]);
+  });
+});

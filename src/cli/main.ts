@@ -3,12 +3,18 @@
  * The `turngate` command line. Thin: argument parsing and I/O only.
  *
  *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
+ *   turngate harness-session write|read|bootstrap ...
+ *   turngate harness-trajectory append|query|repair ...
+ *   turngate harness-kpi ...
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { harnessJoinCheck, unreadableInput, type CommandOutput } from './harness-join-check.ts';
+import { harnessKpiCommand } from './harness-kpi.ts';
+import { harnessSessionCommand } from './harness-session.ts';
+import { harnessTrajectoryCommand } from './harness-trajectory.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
 
@@ -23,17 +29,27 @@ Options:
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
 2 invalid input or usage (one stderr line), 3 internal error.
+
+The Tusk harness (see each command's --help):
+  turngate harness-session write|read|bootstrap   the session handoff artifact
+  turngate harness-trajectory append|query|repair the append-only step trajectory
+  turngate harness-kpi                             the multithread throughput KPI
 `;
 
 function usageError(message: string): CommandOutput {
   return { stdout: '', stderr: `turngate: ${message} (see turngate --help)\n`, exitCode: 2 };
 }
 
-function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr: string; exitCode: 0 } {
+type Output = { stdout: string; stderr: string; exitCode: number };
+
+function run(argv: readonly string[]): Output | Promise<Output> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     return { stdout: USAGE, stderr: '', exitCode: 0 };
   }
+  if (command === 'harness-session') return harnessSessionCommand(rest);
+  if (command === 'harness-trajectory') return harnessTrajectoryCommand(rest);
+  if (command === 'harness-kpi') return harnessKpiCommand(rest);
   if (command !== 'harness-join-check') return usageError(`unknown command \`${command}\``);
   let values: {
     input?: string | undefined;
@@ -73,9 +89,9 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
   });
 }
 
-let output: { stdout: string; stderr: string; exitCode: number };
+let output: Output;
 try {
-  output = run(process.argv.slice(2));
+  output = await run(process.argv.slice(2));
 } catch (error) {
   output = {
     stdout: '',

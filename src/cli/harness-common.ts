@@ -1,0 +1,105 @@
+/**
+ * What the Tusk harness commands share: argument parsing with one usage line on error, the
+ * JSON output (premath's `--json`: sorted keys, two-space indent, final newline), and the map
+ * from errors to exit codes.
+ *
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { prettyJson, type JsonValue } from '../canonical/index.ts';
+import { HarnessInputError, TrajectoryTornTailError } from '../tusk/index.ts';
+import { parseRfc3339 } from '../tusk/time.ts';
+
+/** What a harness command writes and how it exits: 0 done, 1 I/O failure or a failing decision, 2 invalid input or usage. */
+export interface HarnessCommandOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: 0 | 1 | 2;
+}
+
+/** The command's result on success. */
+export function printed(stdout: string, exitCode: 0 | 1 = 0, stderr = ''): HarnessCommandOutput {
+  return { stdout, stderr, exitCode };
+}
+
+/** `--json` output: the value with sorted keys, two-space indent, and a final newline. */
+export function jsonOutput(value: JsonValue | object): string {
+  return `${prettyJson(value)}\n`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+/** A usage error: exit 2 and one stderr line pointing at the command's help. */
+export function usage(command: string, message: string): HarnessCommandOutput {
+  return {
+    stdout: '',
+    stderr: `turngate ${command}: ${oneLine(message)} (see turngate ${command} --help)\n`,
+    exitCode: 2,
+  };
+}
+
+/**
+ * Maps a failure to its exit: invalid input (`HarnessInputError`, a torn trajectory) exits 2
+ * with one `<prefix>` line naming the field and file; a file that cannot be read or written
+ * exits 1; anything else is rethrown (the CLI's internal error, exit 3).
+ */
+export function failed(prefix: string, error: unknown): HarnessCommandOutput {
+  if (error instanceof HarnessInputError || error instanceof TrajectoryTornTailError) {
+    return { stdout: '', stderr: `${prefix} ${oneLine(error.message)}\n`, exitCode: 2 };
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+    return { stdout: '', stderr: `${prefix} ${oneLine((error as Error).message)}\n`, exitCode: 1 };
+  }
+  throw error;
+}
+
+/** Parses the command's flags strictly; a parse failure is a usage error. */
+export function flags<T extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  args: readonly string[],
+  options: T,
+):
+  | { readonly ok: true; readonly values: ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'] }
+  | { readonly ok: false; readonly output: HarnessCommandOutput } {
+  try {
+    const { values } = parseArgs({ args: [...args], options, strict: true, allowPositionals: false });
+    return { ok: true, values };
+  } catch (error) {
+    return { ok: false, output: usage(command, (error as Error).message.split('\n')[0] ?? 'invalid arguments') };
+  }
+}
+
+/** Reads a flag as a whole number or a decimal number, or a usage error. */
+export function numberFlag(
+  command: string,
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  kind: 'integer' | 'number',
+): number | HarnessCommandOutput {
+  if (value === undefined) return fallback;
+  const pattern = kind === 'integer' ? /^\d+$/ : /^\d+(?:\.\d+)?$/;
+  if (!pattern.test(value))
+    return usage(
+      command,
+      `--${name} expects ${kind === 'integer' ? 'a whole number' : 'a number'}, received ${JSON.stringify(value)}`,
+    );
+  return Number(value);
+}
+
+/** The clock of `--now` (an RFC 3339 timestamp), or the system clock. */
+export function clockFlag(command: string, now: string | undefined): (() => Date) | HarnessCommandOutput {
+  if (now === undefined) return () => new Date();
+  const instant = parseRfc3339(now);
+  if (instant === undefined) {
+    return usage(
+      command,
+      `--now expects an RFC 3339 timestamp such as 2026-02-22T01:00:00Z, received ${JSON.stringify(now)}`,
+    );
+  }
+  const date = new Date(instant.seconds * 1000 + Math.floor(instant.nanos / 1e6));
+  return () => date;
+}

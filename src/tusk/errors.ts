@@ -1,0 +1,193 @@
+/**
+ * The typed errors of the Tusk harness: malformed artifacts and arguments, a refused retry
+ * policy, a trajectory whose last line was torn by a crash, and a step that failed with failure
+ * classes.
+ *
+ * @module
+ */
+
+/**
+ * A harness artifact, row, policy or argument that cannot be read: a missing or blank required
+ * field, a value of the wrong type, a malformed RFC 3339 timestamp, a wrong kind or schema, a
+ * repeated field, or JSON text that does not parse. Nothing was written when this is thrown.
+ *
+ * Source: the Tusk harness contract §11 (session artifact), §12 (trajectory rows);
+ * HARNESS-RUNTIME §4, §6.
+ *
+ * @example
+ * ```ts
+ * import { HarnessInputError, normalizeTrajectoryRow } from 'turngate/tusk';
+ * try {
+ *   normalizeTrajectoryRow({ stepId: 's-1', action: 'apply.patch', resultClass: 'completed', finishedAt: 'yesterday' });
+ * } catch (error) {
+ *   if (error instanceof HarnessInputError) error.field; //=> 'row.finishedAt'
+ * }
+ * ```
+ */
+export class HarnessInputError extends Error {
+  /** The path of the offending field, e.g. `session.updatedAt` or `policy.rules[2].maxAttempts`; `''` for the whole input. */
+  readonly field: string;
+  /** What was expected there, in words, with what was found when it helps. */
+  readonly expected: string;
+  /** The file the input came from, when it came from a file. */
+  readonly path: string | undefined;
+  /** The 1-based line of the file (JSONL files), when known. */
+  readonly line: number | undefined;
+  /**
+   * Creates a harness input error.
+   *
+   * @param field - The path of the offending field.
+   * @param expected - What was expected, and what was found when it helps.
+   * @param where - The file and line the input came from, when known.
+   */
+  constructor(field: string, expected: string, where: { readonly path?: string; readonly line?: number } = {}) {
+    const location =
+      where.path === undefined ? '' : ` (in ${where.path}${where.line === undefined ? '' : ` line ${where.line}`})`;
+    super(`${field === '' ? expected : `${field}: ${expected}`}${location}`);
+    this.name = 'HarnessInputError';
+    this.field = field;
+    this.expected = expected;
+    this.path = where.path;
+    this.line = where.line;
+  }
+}
+
+/**
+ * The failure classes premath's retry-policy loader uses when it refuses a policy; a wrapper
+ * fails closed on each.
+ *
+ * Source: HARNESS-RETRY-ESCALATION §2 (digest discipline), §5 (fail closed on policy load).
+ *
+ * @example
+ * ```ts
+ * import type { RetryPolicyFailureClass } from 'turngate/tusk';
+ * const refused: RetryPolicyFailureClass = 'retry_policy_invalid_digest';
+ * ```
+ */
+export type RetryPolicyFailureClass =
+  | 'retry_policy_invalid_json'
+  | 'retry_policy_invalid_shape'
+  | 'retry_policy_invalid_digest';
+
+/**
+ * A retry policy refused at load: not JSON, the wrong shape (kind, schema, rules, attempts,
+ * overlapping failure classes), or a `policyDigest` that does not match its payload.
+ *
+ * Source: HARNESS-RETRY-ESCALATION §2, §3, §5.
+ *
+ * @example
+ * ```ts
+ * import { RetryPolicyError, parseRetryPolicy } from 'turngate/tusk';
+ * try {
+ *   parseRetryPolicy('{"schema": 1}');
+ * } catch (error) {
+ *   if (error instanceof RetryPolicyError) error.failureClass; //=> 'retry_policy_invalid_shape'
+ * }
+ * ```
+ */
+export class RetryPolicyError extends HarnessInputError {
+  /** The failure class a wrapper reports (premath's vocabulary). */
+  readonly failureClass: RetryPolicyFailureClass;
+  /**
+   * Creates a retry policy error.
+   *
+   * @param failureClass - Why the policy was refused.
+   * @param field - The offending field (`policy.rules[1].maxAttempts`), `''` for the whole policy.
+   * @param expected - What was expected there.
+   */
+  constructor(failureClass: RetryPolicyFailureClass, field: string, expected: string) {
+    super(field, expected);
+    this.name = 'RetryPolicyError';
+    this.failureClass = failureClass;
+  }
+}
+
+/**
+ * A trajectory file whose last line has no line end: an append that a crash cut short (or a
+ * writer that is not a trajectory writer). The torn bytes are never parsed as a row; appending
+ * is refused until `repairTrajectory` moves them aside.
+ *
+ * Source: the Tusk harness contract §12 (append-only rows); HARNESS-RUNTIME §6.
+ *
+ * @example
+ * ```ts
+ * import { TrajectoryTornTailError } from 'turngate/tusk';
+ * const error = new TrajectoryTornTailError('.premath/harness_trajectory.jsonl', { line: 3, byteOffset: 412, byteLength: 57 });
+ * error.line; //=> 3
+ * ```
+ */
+export class TrajectoryTornTailError extends Error {
+  /** The trajectory file. */
+  readonly path: string;
+  /** The 1-based line number of the torn line. */
+  readonly line: number;
+  /** Where the torn line starts, in bytes from the start of the file. */
+  readonly byteOffset: number;
+  /** How many bytes the torn line has. */
+  readonly byteLength: number;
+  /**
+   * Creates a torn-tail error.
+   *
+   * @param path - The trajectory file.
+   * @param tail - Where the torn line is.
+   */
+  constructor(path: string, tail: TornTail) {
+    super(
+      `${path} line ${tail.line} is torn (${tail.byteLength} bytes with no line end, at byte ${tail.byteOffset}): ` +
+        `a crash cut an append short; move it aside with repairTrajectory() or \`turngate harness-trajectory repair --path ${path}\``,
+    );
+    this.name = 'TrajectoryTornTailError';
+    this.path = path;
+    this.line = tail.line;
+    this.byteOffset = tail.byteOffset;
+    this.byteLength = tail.byteLength;
+  }
+}
+
+/**
+ * Where a torn last line of a trajectory file is.
+ *
+ * @example
+ * ```ts
+ * import type { TornTail } from 'turngate/tusk';
+ * const tail: TornTail = { line: 3, byteOffset: 412, byteLength: 57 };
+ * ```
+ */
+export interface TornTail {
+  /** The 1-based line number. */
+  readonly line: number;
+  /** The offset of its first byte. */
+  readonly byteOffset: number;
+  /** Its length in bytes (no line end). */
+  readonly byteLength: number;
+}
+
+/**
+ * Thrown inside a step (by a hook, or by the harness for a refused effect) to fail it with
+ * failure classes the retry policy classifies. Any other thrown error fails the step with
+ * `step_uncaught_error`.
+ *
+ * Source: the Tusk harness contract §5 (verification classes; no silent pass-through).
+ *
+ * @example
+ * ```ts
+ * import { StepFailure } from 'turngate/tusk';
+ * const failure = new StepFailure(['flaky_io'], 'disk read timed out');
+ * failure.failureClasses; //=> ['flaky_io']
+ * ```
+ */
+export class StepFailure extends Error {
+  /** The failure classes, in the order given (the first one the policy knows picks the rule). */
+  readonly failureClasses: readonly string[];
+  /**
+   * Creates a step failure.
+   *
+   * @param failureClasses - The failure classes.
+   * @param detail - What went wrong.
+   */
+  constructor(failureClasses: readonly string[], detail: string) {
+    super(`${failureClasses.join(', ')}: ${detail}`);
+    this.name = 'StepFailure';
+    this.failureClasses = Object.freeze([...failureClasses]);
+  }
+}
