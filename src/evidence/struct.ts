@@ -74,3 +74,31 @@ function pathItem(input: object, key: string): v.ObjectPathItem {
     value: (input as Record<string, unknown>)[key],
   };
 }
+
+/**
+ * Wraps an object schema for the extended-profile fields of a row premath also reads: an object
+ * row is read as {@link struct} reads it (a repeated field is an input error); a row written in
+ * serde's positional-array form holds premath's fields only, so its extended part is empty.
+ *
+ * @param name - The row name used in messages (e.g. `toolRequests[] row`).
+ * @param entries - The extended field schemas (all optional or defaulted).
+ * @returns A valibot schema whose input and output types are the object schema's.
+ */
+export function extension<const TEntries extends v.ObjectEntries>(
+  name: string,
+  entries: TEntries,
+): v.GenericSchema<
+  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
+  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
+> {
+  const object = struct(name, entries);
+  // biome-ignore lint/plugin: typed as the object schema; a positional row (an array) reads as having no extended fields
+  return v.pipe(
+    v.unknown(),
+    v.transform((input) => (Array.isArray(input) ? {} : input)),
+    object,
+  ) as unknown as v.GenericSchema<
+    v.InferInput<v.ObjectSchema<TEntries, undefined>>,
+    v.InferOutput<v.ObjectSchema<TEntries, undefined>>
+  >;
+}
