@@ -1,0 +1,19 @@
+/**
+ * The extended profile's checks, run after premath's on the same failure collector. Each check
+ * is a named function in this folder, over the normalized evidence, and runs only when the
+ * CallSpec configures what it checks. Internal; reached through `joinCheck`.
+ *
+ * Source: TOOL-CALLING-HARNESS-TYPESTATE §4.2-4.6, §7, §8 (slices 4-18).
+ *
+ * @module
+ */
+import type { FailureCollector } from '../../failures/collect.ts';
+import type { ExtendedContext } from './context.ts';
+
+export { extendedContext, type ExtendedContext } from './context.ts';
+
+/** Runs every extended check over one turn. */
+export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void {
+  void ctx;
+  void out;
+}
