@@ -4,6 +4,7 @@
 Expected results follow HARNESS-TYPESTATE and premath's rules as the vector names state them;
 expected digests are computed here, in Python (json + hashlib), independently of the
 TypeScript implementation under test. Run: python3 scripts/make-typestate-vectors.py
+(scripts/make-extended-vectors.py imports its helpers for the extended-profile suite.)
 """
 import copy, hashlib, json, os, shutil
 
@@ -284,14 +285,14 @@ vector('invalid/retryable_not_a_boolean', turn(('a',), results=[{'toolCallId': '
        'invalid', invalid_field='evidence.toolResults[0].retryable')
 
 
-def write():
-    if os.path.isdir(ROOT):
-        shutil.rmtree(ROOT)
+def write(root=ROOT, suite='turngate-harness-typestate', vectors=VECTORS):
+    if os.path.isdir(root):
+        shutil.rmtree(root)
     ids = []
-    for vid, inp, expect, raw in VECTORS:
-        folder = os.path.join(ROOT, vid)
+    for vid, inp, expect, raw in vectors:
+        folder = os.path.join(root, vid)
         os.makedirs(folder)
-        case = {'schema': 1, 'suiteId': 'turngate-harness-typestate', 'vectorId': vid, 'input': inp}
+        case = {'schema': 1, 'suiteId': suite, 'vectorId': vid, 'input': inp}
         text = json.dumps(case, indent=2, ensure_ascii=False) + '\n'
         text = text.replace('"@FLOATS@"', FLOATS_TEXT).replace('"@DUPKEY@"', '{"k": 1, "k": 2}')
         if raw == '@DUPFIELD@':
@@ -301,10 +302,11 @@ def write():
         with open(os.path.join(folder, 'expect.json'), 'w', encoding='utf-8') as f:
             f.write(json.dumps(expect, indent=2, ensure_ascii=False) + '\n')
         ids.append(vid)
-    manifest = {'schema': 1, 'suiteId': 'turngate-harness-typestate', 'vectors': ids}
-    with open(os.path.join(ROOT, 'manifest.json'), 'w') as f:
+    manifest = {'schema': 1, 'suiteId': suite, 'vectors': ids}
+    with open(os.path.join(root, 'manifest.json'), 'w') as f:
         f.write(json.dumps(manifest, indent=2) + '\n')
-    print(len(ids), 'vectors written to', os.path.normpath(ROOT))
+    print(len(ids), 'vectors written to', os.path.normpath(root))
 
 
-write()
+if __name__ == '__main__':
+    write()

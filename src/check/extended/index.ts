@@ -9,11 +9,14 @@
  */
 import type { FailureCollector } from '../../failures/collect.ts';
 import type { ExtendedContext } from './context.ts';
+import { checkCallers, checkDiscovery, checkExamples, checkToolPolicy } from './tools.ts';
 
 export { extendedContext, type ExtendedContext } from './context.ts';
 
 /** Runs every extended check over one turn. */
 export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void {
-  void ctx;
-  void out;
+  checkToolPolicy(ctx, out);
+  checkDiscovery(ctx, out);
+  checkExamples(ctx, out);
+  checkCallers(ctx, out);
 }

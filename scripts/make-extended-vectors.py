@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Writes conformance/harness-typestate-extended/: join-check vectors for the extended profile
+(premath's suite format, every input with "profile": "turngate.harness.extended.v1").
+
+Vectors are grouped by the design notes' implementation slices (§8, 4-18) plus the tool policy
+and use rows of §4.2-4.4. Accept vectors list the classes whose checks they pass through in
+`checkedClasses` (the runner ignores it; a unit test reads it for coverage). Expected digests
+are computed here, in Python (json + hashlib), independently of the TypeScript under test; the
+policy normalizations below restate the rules of the extended profile's documentation.
+Run: python3 scripts/make-extended-vectors.py
+"""
+import copy, importlib.util, os
+
+_spec = importlib.util.spec_from_file_location('typestate_vectors', os.path.join(os.path.dirname(__file__), 'make-typestate-vectors.py'))
+base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(base)
+
+ROOT = os.path.join(os.path.dirname(__file__), '..', 'conformance', 'harness-typestate-extended')
+SUITE = 'turngate-harness-typestate-extended'
+PROFILE = 'turngate.harness.extended.v1'
+STAGES = ['pre_flight', 'input', 'output']
+
+
+def digest(value):
+    # Canonical JSON as base.canon writes it; the only floats used below are ratios such as 0.9,
+    # which Python and serde write alike.
+    return base.sha(base.canon(value))
+
+
+def refs(values):
+    """A refs list: trimmed, blanks dropped, deduplicated, sorted (code point order = UTF-8 byte order)."""
+    return sorted({v.strip() for v in values if v.strip()})
+
+
+def number(x):
+    """A ratio as the extended profile writes it in digests: whole values without a fraction."""
+    return int(x) if float(x).is_integer() else x
+
+
+def put_list(out, key, values):
+    if values:
+        out[key] = values
+    return out
+
+
+# --- digests of the inline policies -------------------------------------------------------------
+def catalog_digest(tools):
+    return digest([{'toolName': t['toolName'], 'schemaDigest': t['schemaDigest']} for t in sorted(tools, key=lambda t: t['toolName'])])
+
+
+def defer_digest(tools):
+    return digest(sorted(t['toolName'] for t in tools if t.get('deferLoading')))
+
+
+def example_digest(tools):
+    return digest([{'toolName': t['toolName'], 'exampleDigest': t['exampleDigest']}
+                   for t in sorted(tools, key=lambda t: t['toolName']) if t.get('exampleDigest')])
+
+
+def callers_digest(tools):
+    out = []
+    for t in sorted(tools, key=lambda t: t['toolName']):
+        out.append(put_list({'toolName': t['toolName']}, 'allowedCallers', refs(t.get('allowedCallers', ['direct']))))
+    return digest(out)
+
+
+def result_set_digest(names):
+    return digest(refs(names))
+
+
+def search_ref_digest(query, result_set):
+    return digest({'query': query.strip(), 'resultSetDigest': result_set})
+
+
+def guardrail_policy_digest(policy):
+    required = [s.strip().lower() for s in policy.get('requiredStages', []) if s.strip()]
+    return digest({'requiredStages': [s for s in STAGES if not required or s in required]})
+
+
+def eval_policy_digest(p):
+    return digest({'minPrecision': number(p['minPrecision']), 'minRecall': number(p['minRecall']),
+                   'minF1': number(p['minF1']), 'minLabeledExamples': p.get('minLabeledExamples', 1)})
+
+
+def redteam_policy_digest(p):
+    out = {'minProbes': p['minProbes'], 'maxSuccessfulAttacks': p.get('maxSuccessfulAttacks', 0)}
+    put_list(out, 'requiredPlugins', refs(p.get('requiredPlugins', [])))
+    put_list(out, 'requiredStrategies', refs(p.get('requiredStrategies', [])))
+    return digest(out)
+
+
+def compaction_policy_digest(p):
+    return digest(put_list({}, 'requiredItemKinds', refs(p.get('requiredItemKinds', []))))
+
+
+def scope_digest(p):
+    out = {}
+    if p.get('role'):
+        out['role'] = p['role'].strip().lower()
+    put_list(out, 'readRefs', refs(p.get('readRefs', [])))
+    put_list(out, 'writeRefs', refs(p.get('writeRefs', [])))
+    return digest(out)
+
+
+def contract_digest(p):
+    out = {'requireReturnPath': p.get('requireReturnPath', False)}
+    for key in ('allowedTargets', 'requiredArtifactRefs', 'returnArtifactRefs'):
+        put_list(out, key, refs(p.get(key, [])))
+    put_list(out, 'allowedRoles', refs([r.lower() for r in p.get('allowedRoles', [])]))
+    return digest(out)
+
+
+# --- turns ----------------------------------------------------------------------------------------
+def schema_of(name):
+    return 'sha256:schema-' + name
+
+
+def tool(name, **extra):
+    entry = {'toolName': name, 'schemaDigest': schema_of(name)}
+    entry.update(extra)
+    return entry
+
+
+def call(cid, name, **extra):
+    row = {'toolCallId': cid, 'toolName': name, 'schemaDigest': schema_of(name)}
+    row.update(extra)
+    return row
+
+
+def xturn(calls, mode='code', pattern='parallel', results=None, uses=None, **callspec):
+    """A closed turn over `calls` (request rows) with full context evidence; extended CallSpec fields in `callspec`."""
+    ids = [c['toolCallId'] for c in calls]
+    ev = base.turn(tuple(ids))
+    ev['callSpec'] = dict(base.spec(mode, pattern), **callspec)
+    ev['toolRequests'] = calls
+    if results is not None:
+        ev['toolResults'] = results
+    if uses is not None:
+        ev['toolUse'] = uses
+    return ev
+
+
+def policy_turn(names=('tool.a', 'tool.b'), tools=None, **callspec):
+    """A turn calling each tool of `names` once (ids c1, c2, ...) under a toolPolicy over `tools` (default: `names`)."""
+    tools = tools if tools is not None else [tool(n) for n in names]
+    calls = [call('c%d' % (i + 1), n) for i, n in enumerate(names)]
+    return xturn(calls, toolPolicy={'tools': tools}, **callspec)
+
+
+VECTORS = []
+
+
+def vector(vid, evidence, result, classes=(), checks=(), extended=None, invalid_field=None, profile=PROFILE, **blocks):
+    inp = {'profile': profile, 'evidence': evidence}
+    inp.update(blocks)
+    expect = {'schema': 1, 'result': result, 'expectedFailureClasses': sorted(set(classes)),
+              'expectedJoinClosed': result == 'accepted'}
+    if checks:
+        expect['checkedClasses'] = sorted(set(checks))
+    if extended is not None:
+        expect['expectedExtended'] = extended
+    if invalid_field is not None:
+        expect['expectedInvalidField'] = invalid_field
+    VECTORS.append((vid, inp, expect, None))
+
+
+def accept(vid, evidence, checks, extended=None, **blocks):
+    vector(vid, evidence, 'accepted', (), checks, extended, **blocks)
+
+
+def reject(vid, evidence, classes, extended=None, **blocks):
+    vector(vid, evidence, 'rejected', classes, (), extended, **blocks)
+
+
+def invalid(vid, evidence, field, **blocks):
+    vector(vid, evidence, 'invalid', invalid_field=field, **blocks)
+
+
+JOIN = ['tool.join_incomplete']
+
+# === the profile itself ==========================================================================
+accept('profile/accept_no_extended_policy_is_premath_verdict', base.turn(('a', 'b')), [])
+vector('profile/accept_profile_null_is_premath', base.turn(('a',)), 'accepted', profile=None,
+       extended=None)
+invalid('profile/invalid_unknown_profile', base.turn(('a',)), 'profile', profile='turngate.harness.extended.v0')
+invalid('profile/invalid_extended_field_wrong_type', dict(base.turn(('a',)), toolSearches={'searchId': 's'}), 'evidence.toolSearches')
+
+# === §4.2 tool policy: allow-list, schema digests, tool choice ===================================
+accept('tool-policy/accept_allow_list_and_schema_digests', policy_turn(toolCatalogDigest=catalog_digest([tool('tool.a'), tool('tool.b')])),
+       ['tool.unknown_or_disallowed', 'tool.schema_invalid'],
+       extended={'normalized': {'digests': {'toolCatalogDigest': catalog_digest([tool('tool.a'), tool('tool.b')]),
+                                            'deferPolicyDigest': digest([]), 'toolExampleDigest': digest([]),
+                                            'allowedCallersDigest': callers_digest([tool('tool.a'), tool('tool.b')])}}})
+reject('tool-policy/reject_tool_outside_allow_list', policy_turn(('tool.a', 'tool.shell'), tools=[tool('tool.a')]),
+       ['tool.unknown_or_disallowed'])
+ev = policy_turn()
+ev['toolRequests'][1]['schemaDigest'] = 'sha256:schema-tool.b-v0'
+reject('tool-policy/reject_request_validated_against_another_schema', ev, ['tool.schema_invalid'])
+ev = policy_turn()
+del ev['toolRequests'][0]['schemaDigest']
+reject('tool-policy/reject_request_without_schema_digest', ev, ['tool.schema_invalid'])
+accept('tool-policy/accept_specific_tool_choice', policy_turn(('tool.a',), toolChoice={'mode': 'Specific', 'toolName': 'tool.a'}),
+       ['tool.unknown_or_disallowed'], extended={'normalized': {'callSpec': {'toolChoice': {'mode': 'specific', 'toolName': 'tool.a'}}}})
+reject('tool-policy/reject_specific_tool_choice_other_tool_called', policy_turn(toolChoice={'mode': 'specific', 'toolName': 'tool.a'}),
+       ['tool.unknown_or_disallowed'])
+invalid('tool-policy/invalid_specific_tool_choice_without_name', policy_turn(toolChoice={'mode': 'specific'}),
+        'evidence.callSpec.toolChoice.toolName')
+invalid('tool-policy/invalid_tool_choice_mode', policy_turn(toolChoice={'mode': 'required'}), 'evidence.callSpec.toolChoice.mode')
+
+# === slice 4: mode-specific closure (text mode through an adapter) ===============================
+text = xturn([call('t1', 'tool.a', adapterProfileRef='adapter://react-v2')], mode='text', pattern='single')
+accept('s04-mode-closure/accept_text_mode_call_from_adapter_profile', text, ['tool.schema_invalid'])
+text = xturn([call('t1', 'tool.a')], mode='text', pattern='single')
+reject('s04-mode-closure/reject_text_mode_call_from_free_text', text, ['tool.schema_invalid'])
+
+# === slice 5: discovery ==========================================================================
+CATALOG = [tool('tool.a'), tool('tool.db.query', deferLoading=True), tool('tool.db.migrate', deferLoading=True)]
+RESULTS = ['tool.db.query', 'tool.db.migrate']
+
+
+def discovery_turn(search=None, request_extra=None, **callspec):
+    rsd = result_set_digest(RESULTS)
+    s = {'searchId': 'search-1', 'query': 'database read', 'catalogDigest': catalog_digest(CATALOG),
+         'resultToolNames': list(RESULTS), 'resultSetDigest': rsd}
+    s.update(search or {})
+    req = {'searchId': 'search-1', 'searchRefDigest': search_ref_digest('database read', rsd)}
+    req.update(request_extra or {})
+    calls = [call('c1', 'tool.a'), call('c2', 'tool.db.query', **{k: v for k, v in req.items() if v is not None})]
+    spec = {'toolPolicy': {'tools': CATALOG}, 'toolCatalogDigest': catalog_digest(CATALOG), 'deferPolicyDigest': defer_digest(CATALOG)}
+    spec.update(callspec)
+    ev = xturn(calls, **spec)
+    ev['toolSearches'] = [s]
+    return ev
+
+
+accept('s05-discovery/accept_deferred_tool_found_by_search_bound_to_catalog', discovery_turn(),
+       ['tool.discovery_mismatch', 'tool.discovery_unresolved'],
+       extended={'normalized': {'toolSearches': [{'searchId': 'search-1', 'searchRefDigest': search_ref_digest('database read', result_set_digest(RESULTS))}],
+                                'digests': {'toolCatalogDigest': catalog_digest(CATALOG), 'deferPolicyDigest': defer_digest(CATALOG)}}})
+accept('s05-discovery/accept_search_named_by_search_ref_digest_only', discovery_turn(request_extra={'searchId': None}),
+       ['tool.discovery_mismatch', 'tool.discovery_unresolved'])
+reject('s05-discovery/reject_search_ran_over_another_catalog', discovery_turn(search={'catalogDigest': catalog_digest(CATALOG[:2])}),
+       ['tool.discovery_mismatch'])
+reject('s05-discovery/reject_result_set_digest_not_of_results', discovery_turn(search={'resultSetDigest': result_set_digest(['tool.db.query'])}),
+       ['tool.discovery_mismatch'])
+reject('s05-discovery/reject_discovered_tool_not_in_results',
+       discovery_turn(search={'resultToolNames': ['tool.db.migrate'], 'resultSetDigest': result_set_digest(['tool.db.migrate'])},
+                      request_extra={'searchRefDigest': None}), ['tool.discovery_mismatch'])
+reject('s05-discovery/reject_search_ref_digest_of_another_query',
+       discovery_turn(request_extra={'searchRefDigest': search_ref_digest('database write', result_set_digest(RESULTS))}),
+       ['tool.discovery_mismatch'])
+reject('s05-discovery/reject_catalog_digest_not_of_tool_policy', discovery_turn(toolCatalogDigest=catalog_digest(CATALOG[:1])),
+       ['tool.discovery_mismatch'])
+reject('s05-discovery/reject_defer_policy_digest_not_of_tool_policy', discovery_turn(deferPolicyDigest=defer_digest([])),
+       ['tool.discovery_mismatch'])
+ev = discovery_turn(request_extra={'searchId': None, 'searchRefDigest': None})
+del ev['toolSearches']
+reject('s05-discovery/reject_deferred_tool_called_without_search', ev, ['tool.discovery_unresolved'])
+reject('s05-discovery/reject_request_names_unknown_search', discovery_turn(request_extra={'searchId': 'search-9', 'searchRefDigest': None}),
+       ['tool.discovery_unresolved'])
+names = RESULTS + ['tool.db.drop']
+reject('s05-discovery/reject_search_returned_tool_outside_catalog',
+       discovery_turn(search={'resultToolNames': names, 'resultSetDigest': result_set_digest(names)}, request_extra={'searchRefDigest': None}),
+       ['tool.discovery_unresolved'])
+
+# === §4.1 usage examples =========================================================================
+EXAMPLED = [tool('tool.a', exampleDigest='sha256:examples-a-v3'), tool('tool.b')]
+accept('tool-examples/accept_example_digests_bound',
+       xturn([call('c1', 'tool.a', exampleDigest='sha256:examples-a-v3'), call('c2', 'tool.b')],
+             toolPolicy={'tools': EXAMPLED}, toolExampleDigest=example_digest(EXAMPLED)),
+       ['tool.example_digest_mismatch'], extended={'normalized': {'digests': {'toolExampleDigest': example_digest(EXAMPLED)}}})
+reject('tool-examples/reject_example_digest_not_of_tool_policy',
+       xturn([call('c1', 'tool.a'), call('c2', 'tool.b')], toolPolicy={'tools': EXAMPLED},
+             toolExampleDigest=example_digest([tool('tool.a', exampleDigest='sha256:examples-a-v2')])),
+       ['tool.example_digest_mismatch'])
+reject('tool-examples/reject_request_shown_stale_examples',
+       xturn([call('c1', 'tool.a', exampleDigest='sha256:examples-a-v2'), call('c2', 'tool.b')], toolPolicy={'tools': EXAMPLED}),
+       ['tool.example_digest_mismatch'])
+reject('tool-examples/reject_example_digest_without_tool_policy', xturn([call('c1', 'tool.a')], toolExampleDigest='sha256:e'),
+       ['tool.example_digest_mismatch'])
+
+# === slice 6: caller edges =======================================================================
+CALLERS = [tool('code_execution'), tool('tool.db.query', allowedCallers=['code_execution']), tool('tool.a', allowedCallers=['direct', 'code_execution'])]
+
+
+def caller_turn(edges=None, tools=CALLERS, **callspec):
+    calls = [call('x1', 'code_execution'),
+             call('c1', 'tool.db.query', callerId='code_execution', parentToolCallId='x1'),
+             call('c2', 'tool.a')]
+    for cid, fields in (edges or {}).items():
+        row = next(c for c in calls if c['toolCallId'] == cid)
+        for k, v in fields.items():
+            if v is None:
+                row.pop(k, None)
+            else:
+                row[k] = v
+    return xturn(calls, toolPolicy={'tools': tools}, **callspec)
+
+
+accept('s06-caller-edges/accept_programmatic_call_with_valid_edge', caller_turn(allowedCallersDigest=callers_digest(CALLERS)),
+       ['tool.caller_not_allowed', 'tool.programmatic_caller_edge_invalid'],
+       extended={'normalized': {'toolRequests': [{'toolCallId': 'c1', 'parentToolCallId': 'x1'}],
+                                'digests': {'allowedCallersDigest': callers_digest(CALLERS)}}})
+reject('s06-caller-edges/reject_direct_call_of_code_only_tool', caller_turn({'c1': {'callerId': None, 'parentToolCallId': None}}),
+       ['tool.caller_not_allowed'])
+reject('s06-caller-edges/reject_code_call_of_direct_only_tool', caller_turn({'c2': {'callerId': 'code_execution', 'parentToolCallId': 'x1'}},
+       tools=[tool('code_execution'), tool('tool.db.query', allowedCallers=['code_execution']), tool('tool.a')]), ['tool.caller_not_allowed'])
+reject('s06-caller-edges/reject_allowed_callers_digest_not_of_policy',
+       caller_turn(allowedCallersDigest=callers_digest([tool('code_execution'), tool('tool.db.query'), tool('tool.a')])),
+       ['tool.caller_not_allowed'])
+reject('s06-caller-edges/reject_code_call_without_parent', caller_turn({'c1': {'parentToolCallId': None}}),
+       ['tool.programmatic_caller_edge_invalid'])
+reject('s06-caller-edges/reject_parent_not_requested', caller_turn({'c1': {'parentToolCallId': 'x9'}}),
+       ['tool.programmatic_caller_edge_invalid'])
+reject('s06-caller-edges/reject_parent_is_not_the_caller_tool', caller_turn({'c1': {'parentToolCallId': 'c2'}}),
+       ['tool.programmatic_caller_edge_invalid'])
+reject('s06-caller-edges/reject_direct_call_names_parent', caller_turn({'c2': {'parentToolCallId': 'x1'}}),
+       ['tool.programmatic_caller_edge_invalid'])
+
+
+if __name__ == '__main__':
+    base.write(ROOT, SUITE, VECTORS)
