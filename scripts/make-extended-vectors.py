@@ -318,5 +318,105 @@ reject('s06-caller-edges/reject_direct_call_names_parent', caller_turn({'c2': {'
        ['tool.programmatic_caller_edge_invalid'])
 
 
+# === slice 4: mode-specific closure and branch cardinality =======================================
+PAR = 'tool.parallel_policy_violation'
+three = [call('c1', 'tool.a'), call('c2', 'tool.b'), call('c3', 'tool.c')]
+accept('s04-mode-closure/accept_code_mode_three_calls_in_one_action', xturn(three, parallelPolicy={'allowed': True, 'maxBranches': 3}), [PAR])
+reject('s04-mode-closure/reject_code_mode_parallel_branch_left_open',
+       xturn(three, results=[{'toolCallId': c, 'status': 'ok'} for c in ('c1', 'c2')],
+             uses=[{'toolCallId': c, 'disposition': 'observed'} for c in ('c1', 'c2')]),
+       JOIN + ['tool.result_missing'])
+accept('s04-mode-closure/accept_json_mode_one_call', xturn([call('j1', 'tool.a')], mode='json', pattern='single'), [PAR])
+reject('s04-mode-closure/reject_json_mode_two_calls_in_one_action', xturn(three[:2], mode='json', pattern='single'), [PAR])
+reject('s04-mode-closure/reject_text_mode_two_calls_in_one_action',
+       xturn([call('t1', 'tool.a', adapterProfileRef='adapter://v1'), call('t2', 'tool.b', adapterProfileRef='adapter://v1')], mode='text', pattern='single'),
+       [PAR])
+reject('s04-mode-closure/reject_more_branches_than_parallel_policy_admits', xturn(three, parallelPolicy={'allowed': True, 'maxBranches': 2}), [PAR])
+reject('s04-mode-closure/reject_parallel_branches_when_policy_admits_none', xturn(three[:2], pattern='chain', parallelPolicy={'allowed': False}), [PAR])
+code = [call('x1', 'code_execution'), call('c1', 'tool.a', callerId='code_execution', parentToolCallId='x1'),
+        call('c2', 'tool.b', callerId='code_execution', parentToolCallId='x1')]
+accept('s04-mode-closure/accept_calls_made_by_code_are_not_branches', xturn(code, pattern='single', parallelPolicy={'allowed': False}),
+       [PAR, 'tool.programmatic_caller_edge_invalid'])
+
+# === slice 10: transport order and truncation ====================================================
+ORD = 'protocol.parallel_transport_order_invalid'
+
+
+def ordered_turn(request_idx, result_idx, ordering='strict', parallel=True):
+    calls = [call(c, 'tool.' + c, **({} if i is None else {'transportIndex': i})) for c, i in zip(('c1', 'c2', 'c3'), request_idx)]
+    results = [dict({'toolCallId': c, 'status': 'ok', 'resultDigest': 'sha256:r-' + c}, **({} if i is None else {'transportIndex': i}))
+               for c, i in zip(('c1', 'c2', 'c3'), result_idx)]
+    return xturn(calls, results=results, toolTransportPolicy={'parallelToolCalls': parallel, 'ordering': ordering})
+
+
+accept('s10-transport/accept_strict_order_outputs_follow_calls', ordered_turn([0, 1, 2], [3, 4, 5]), [ORD, PAR],
+       extended={'normalized': {'callSpec': {'toolTransportPolicy': {'parallelToolCalls': True, 'ordering': 'strict'}}}})
+reject('s10-transport/reject_strict_order_outputs_swapped', ordered_turn([0, 1, 2], [0, 2, 1]), [ORD])
+reject('s10-transport/reject_strict_order_output_without_index', ordered_turn([0, 1, 2], [0, None, 2]), [ORD])
+reject('s10-transport/reject_strict_order_calls_share_an_index', ordered_turn([0, 1, 1], [0, 1, 2]), [ORD])
+accept('s10-transport/accept_unordered_outputs_in_any_order', ordered_turn([0, 1, 2], [2, 0, 1], ordering='unordered'), [ORD])
+reject('s10-transport/reject_parallel_calls_with_parallel_tool_calls_off', ordered_turn([0, 1, 2], [0, 1, 2], parallel=False), [PAR])
+TRUNC = 'tool.response_truncation_policy_violation'
+POLICY = {'maxBytes': 4096, 'marker': '[... truncated ...]'}
+
+
+def truncated_turn(truncation=None, payload_bytes=None, policy=POLICY):
+    results = [{'toolCallId': 'c1', 'status': 'ok', 'resultDigest': 'sha256:r-c1'},
+               {'toolCallId': 'c2', 'status': 'ok', 'resultDigest': 'sha256:r-c2', 'payloadBytes': 812}]
+    if truncation is not None:
+        results[0]['truncation'] = dict({'originalBytes': 48213, 'headBytes': 2048, 'tailBytes': 2048, 'marker': POLICY['marker']}, **truncation)
+    if payload_bytes is not None:
+        results[1]['payloadBytes'] = payload_bytes
+    extra = {} if policy is None else {'toolResponseTruncationPolicy': policy}
+    return xturn([call('c1', 'tool.log.read'), call('c2', 'tool.a')], results=results, **extra)
+
+
+accept('s10-transport/accept_middle_truncation_within_budget', truncated_turn({}), [TRUNC],
+       extended={'normalized': {'toolResults': [{'toolCallId': 'c1', 'terminal': True, 'truncation': {'originalBytes': 48213, 'headBytes': 2048, 'tailBytes': 2048, 'marker': POLICY['marker']}},
+                                                {'toolCallId': 'c2', 'terminal': True, 'payloadBytes': 812}]}})
+reject('s10-transport/reject_truncation_marker_not_the_policy_marker', truncated_turn({'marker': '...'}), [TRUNC])
+reject('s10-transport/reject_truncation_keeps_more_than_budget', truncated_turn({'headBytes': 3000, 'tailBytes': 2000}), [TRUNC])
+reject('s10-transport/reject_truncation_keeps_head_only', truncated_turn({'headBytes': 4096, 'tailBytes': 0}), [TRUNC])
+reject('s10-transport/reject_response_within_budget_truncated', truncated_turn({'originalBytes': 4000, 'headBytes': 1000, 'tailBytes': 1000}), [TRUNC])
+reject('s10-transport/reject_response_over_budget_returned_whole', truncated_turn(payload_bytes=9000), [TRUNC])
+reject('s10-transport/reject_truncation_without_policy', truncated_turn({}, policy=None), [TRUNC])
+
+# === §4.1 protocol state policy ==================================================================
+STOP = 'protocol.stop_reason_unhandled'
+PSP = {'handledStopReasons': ['tool_use', 'end_turn', 'pause_turn'], 'continueOn': ['TOOL_USE', 'pause_turn']}
+accept('protocol-state/accept_stop_reason_handled_and_continuable', policy_turn(protocolStatePolicy=PSP), [STOP],
+       extended={'normalized': {'callSpec': {'protocolStatePolicy': {'handledStopReasons': ['end_turn', 'pause_turn', 'tool_use'], 'continueOn': ['pause_turn', 'tool_use']}}}})
+ev = policy_turn(protocolStatePolicy=PSP)
+ev['protocolState'] = {'stopReason': 'max_tokens', 'continuationAllowed': True}
+reject('protocol-state/reject_stop_reason_the_policy_does_not_handle', ev, [STOP])
+ev = policy_turn(protocolStatePolicy=PSP)
+ev['protocolState'] = {'stopReason': 'end_turn', 'continuationAllowed': True}
+reject('protocol-state/reject_continuation_after_end_turn', ev, [STOP])
+
+# === slices 7-8: execution-pattern guardrails and architecture escalation =========================
+DEC = 'coordination.decomposition_policy_violation'
+
+
+def loop_turn(iteration=None, checkpoints=(), continuing=True, pattern='chain', **callspec):
+    ev = xturn([call('c1', 'tool.a')], pattern=pattern, **callspec)
+    ev['protocolState'] = {'stopReason': 'tool_use', 'continuationAllowed': continuing}
+    if iteration is not None:
+        ev['loopState'] = {'iteration': iteration, 'checkpointRefs': list(checkpoints)}
+    return ev
+
+
+BOUND = {'maxIterations': 5, 'checkpointRequired': True}
+accept('s07-pattern-guardrails/accept_loop_within_bound_with_checkpoint', loop_turn(3, ['checkpoint://human/approve-3'], stopPolicy=BOUND), [DEC])
+accept('s07-pattern-guardrails/accept_last_iteration_that_stops', loop_turn(5, ['checkpoint://h/5'], continuing=False, stopPolicy=BOUND), [DEC])
+reject('s07-pattern-guardrails/reject_iteration_past_bound', loop_turn(6, ['checkpoint://h/6'], stopPolicy=BOUND), [DEC])
+reject('s07-pattern-guardrails/reject_last_iteration_that_continues', loop_turn(5, ['checkpoint://h/5'], stopPolicy=BOUND), [DEC])
+reject('s07-pattern-guardrails/reject_bound_without_loop_state', loop_turn(stopPolicy={'maxIterations': 5}), [DEC])
+reject('s07-pattern-guardrails/reject_continuing_without_required_checkpoint', loop_turn(2, stopPolicy=BOUND), [DEC])
+reject('s07-pattern-guardrails/reject_unknown_execution_pattern', loop_turn(1, pattern='swarm'), [DEC])
+accept('s08-escalation/accept_agentic_pattern_bounded_and_measured',
+       loop_turn(1, ['checkpoint://h/1'], pattern='orchestrator_workers', stopPolicy=BOUND, evalProfileRef='eval://routing/2026-10'), [DEC])
+reject('s08-escalation/reject_agentic_pattern_without_measured_trigger', loop_turn(1, ['checkpoint://h/1'], pattern='orchestrator_workers', stopPolicy=BOUND), [DEC])
+reject('s08-escalation/reject_agentic_pattern_without_iteration_bound', loop_turn(1, pattern='evaluator_optimizer', evalProfileRef='eval://x'), [DEC])
+
 if __name__ == '__main__':
     base.write(ROOT, SUITE, VECTORS)

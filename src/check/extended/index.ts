@@ -9,7 +9,9 @@
  */
 import type { FailureCollector } from '../../failures/collect.ts';
 import type { ExtendedContext } from './context.ts';
+import { checkExecutionPattern } from './pattern.ts';
 import { checkCallers, checkDiscovery, checkExamples, checkToolPolicy } from './tools.ts';
+import { checkBranches, checkProtocolStatePolicy, checkTransportOrder, checkTruncation } from './transport.ts';
 
 export { extendedContext, type ExtendedContext } from './context.ts';
 
@@ -19,4 +21,9 @@ export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void
   checkDiscovery(ctx, out);
   checkExamples(ctx, out);
   checkCallers(ctx, out);
+  checkBranches(ctx, out);
+  checkTransportOrder(ctx, out);
+  checkTruncation(ctx, out);
+  checkProtocolStatePolicy(ctx, out);
+  checkExecutionPattern(ctx, out);
 }
