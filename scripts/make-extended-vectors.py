@@ -418,5 +418,81 @@ accept('s08-escalation/accept_agentic_pattern_bounded_and_measured',
 reject('s08-escalation/reject_agentic_pattern_without_measured_trigger', loop_turn(1, ['checkpoint://h/1'], pattern='orchestrator_workers', stopPolicy=BOUND), [DEC])
 reject('s08-escalation/reject_agentic_pattern_without_iteration_bound', loop_turn(1, pattern='evaluator_optimizer', evalProfileRef='eval://x'), [DEC])
 
+# === §4.4-4.5 use rows: unknown and non-terminal results ==========================================
+UNK = 'tool.use_unknown_result'
+ev = xturn([call('c1', 'tool.a'), call('c2', 'tool.b')],
+           uses=[{'toolCallId': 'c1', 'disposition': 'consumed', 'resultDigest': 'sha256:r-c1'},
+                 {'toolCallId': 'c2', 'disposition': 'observed'}])
+accept('use-rows/accept_use_rows_bound_to_their_terminal_results', ev, [UNK])
+ev = copy.deepcopy(ev)
+ev['toolUse'][0]['resultDigest'] = 'sha256:r-c1-previous-attempt'
+reject('use-rows/reject_use_row_names_another_result_digest', ev, [UNK])
+ev = xturn([call('c1', 'tool.a'), call('c2', 'tool.b')])
+ev['toolResults'][1]['terminal'] = False
+reject('use-rows/reject_use_of_a_non_terminal_result', ev, JOIN + ['tool.result_missing', UNK],
+       extended={'normalized': {'toolResults': [{'toolCallId': 'c2', 'terminal': False}]}})
+ev = copy.deepcopy(ev)
+ev['toolUse'] = ev['toolUse'][:1]
+reject('use-rows/reject_progress_row_does_not_answer_its_call', ev, JOIN + ['tool.result_missing', 'tool.use_missing'])
+
+# === slice 11: runtime boundary ==================================================================
+SHELL = 'runtime.shell_boundary_violation'
+BOUNDARY = {'shellTools': ['shell.exec'], 'editTools': ['apply_patch'], 'allowedWorkdirs': ['/workspace/repo']}
+
+
+def shell_turn(shell=None, writes=None, sandbox='sandbox://profiles/ro-net-off', boundary=BOUNDARY):
+    results = [{'toolCallId': 's1', 'status': 'ok', 'resultDigest': 'sha256:r-s1',
+                'shell': dict({'workdir': '/workspace/repo/pkg', 'sandboxProfile': 'sandbox://profiles/ro-net-off', 'commandDigest': 'sha256:cmd-npm-test'}, **(shell or {}))},
+               {'toolCallId': 'p1', 'status': 'ok', 'resultDigest': 'sha256:r-p1', 'artifactWrites': [{'path': 'artifact://repo/src/a.ts', 'digest': 'sha256:w-a'}]}]
+    for k, v in (shell or {}).items():
+        if v is None:
+            del results[0]['shell'][k]
+    if writes is not None:
+        results[0]['artifactWrites'] = writes
+    spec = {'executionBoundaryPolicy': boundary}
+    if sandbox is not None:
+        spec['runtimeSandboxRef'] = sandbox
+    return xturn([call('s1', 'shell.exec'), call('p1', 'apply_patch')], results=results, **spec)
+
+
+accept('s11-runtime-boundary/accept_shell_row_inside_its_boundary', shell_turn(), [SHELL],
+       extended={'normalized': {'toolResults': [{'toolCallId': 'p1', 'artifactWrites': [{'path': 'artifact://repo/src/a.ts', 'digest': 'sha256:w-a'}]},
+                                                {'toolCallId': 's1', 'shell': {'workdir': '/workspace/repo/pkg'}}]}})
+reject('s11-runtime-boundary/reject_shell_row_without_workdir', shell_turn({'workdir': None}), [SHELL])
+reject('s11-runtime-boundary/reject_shell_row_without_command_digest', shell_turn({'commandDigest': None}), [SHELL])
+reject('s11-runtime-boundary/reject_shell_ran_in_another_sandbox', shell_turn({'sandboxProfile': 'sandbox://profiles/full-net'}), [SHELL])
+reject('s11-runtime-boundary/reject_shell_without_bound_sandbox', shell_turn(sandbox=None), [SHELL])
+reject('s11-runtime-boundary/reject_workdir_outside_allowed', shell_turn({'workdir': '/workspace/repo-other'}), [SHELL])
+reject('s11-runtime-boundary/reject_workdir_escapes_by_dot_dot', shell_turn({'workdir': '/workspace/repo/../../etc'}), [SHELL])
+reject('s11-runtime-boundary/reject_shell_wrote_past_the_edit_surface', shell_turn(writes=[{'path': 'artifact://repo/src/b.ts', 'digest': 'sha256:w-b'}]), [SHELL])
+ev = xturn([call('s1', 'shell.exec')], executionBoundaryPolicy=BOUNDARY, runtimeSandboxRef='sandbox://p')
+reject('s11-runtime-boundary/reject_shell_tool_result_without_shell_evidence', ev, [SHELL])
+
+# === slice 12: continuity (compaction fallback) ==================================================
+COMP = 'runtime.compaction_state_invalid'
+CPOL = {'requiredItemKinds': ['plan', 'tool_call']}
+
+
+def compaction_turn(items=None, policy=CPOL, **fields):
+    ev = xturn([call('c1', 'tool.a'), call('c2', 'tool.b')],
+               uses=[{'toolCallId': 'c1', 'disposition': 'observed'}, {'toolCallId': 'c2', 'disposition': 'retry_scheduled'}],
+               **({} if policy is None else {'compactionPolicy': policy, 'compactionPolicyDigest': compaction_policy_digest(policy)}))
+    ev['compaction'] = dict({'compactionId': 'cmp-7', 'policyDigest': compaction_policy_digest(CPOL), 'sourceDigest': 'sha256:hist-1-40',
+                             'summaryDigest': 'sha256:summary-7',
+                             'carriedItems': items if items is not None else [{'kind': 'plan', 'ref': 'artifact://plan/v3'}, {'kind': 'tool_call', 'ref': 'c2'}]},
+                            **fields)
+    return ev
+
+
+accept('s12-continuity/accept_compaction_carries_plan_and_pending_call', compaction_turn(), [COMP],
+       extended={'normalized': {'digests': {'compactionPolicyDigest': compaction_policy_digest(CPOL)}}})
+reject('s12-continuity/reject_compaction_dropped_call_scheduled_for_retry', compaction_turn([{'kind': 'plan', 'ref': 'artifact://plan/v3'}, {'kind': 'tool_call', 'ref': 'c1'}]), [COMP])
+reject('s12-continuity/reject_compaction_missing_required_item_kind', compaction_turn([{'kind': 'tool_call', 'ref': 'c2'}]), [COMP])
+reject('s12-continuity/reject_compaction_under_another_policy', compaction_turn(policyDigest=compaction_policy_digest({'requiredItemKinds': ['plan']})), [COMP])
+reject('s12-continuity/reject_compaction_without_compaction_policy', compaction_turn(policy=None), [COMP])
+ev = compaction_turn()
+ev['callSpec']['compactionPolicyDigest'] = compaction_policy_digest({})
+reject('s12-continuity/reject_compaction_policy_digest_not_of_policy', ev, [COMP])
+
 if __name__ == '__main__':
     base.write(ROOT, SUITE, VECTORS)

@@ -10,8 +10,10 @@
 import type { FailureCollector } from '../../failures/collect.ts';
 import type { ExtendedContext } from './context.ts';
 import { checkExecutionPattern } from './pattern.ts';
+import { checkCompaction, checkShellBoundary } from './runtime.ts';
 import { checkCallers, checkDiscovery, checkExamples, checkToolPolicy } from './tools.ts';
 import { checkBranches, checkProtocolStatePolicy, checkTransportOrder, checkTruncation } from './transport.ts';
+import { checkUseReferences } from './use.ts';
 
 export { extendedContext, type ExtendedContext } from './context.ts';
 
@@ -26,4 +28,7 @@ export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void
   checkTruncation(ctx, out);
   checkProtocolStatePolicy(ctx, out);
   checkExecutionPattern(ctx, out);
+  checkUseReferences(ctx, out);
+  checkShellBoundary(ctx, out);
+  checkCompaction(ctx, out);
 }
