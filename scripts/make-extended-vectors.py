@@ -494,5 +494,168 @@ ev = compaction_turn()
 ev['callSpec']['compactionPolicyDigest'] = compaction_policy_digest({})
 reject('s12-continuity/reject_compaction_policy_digest_not_of_policy', ev, [COMP])
 
+
+def edit(row, **fields):
+    """A copy of `row` with `fields` set; a field set to None is removed."""
+    out = copy.deepcopy(row)
+    for k, v in fields.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out
+
+
+# === slice 13: staged guardrails =================================================================
+MISSING, ORDER = 'governance.guardrail_stage_missing', 'governance.guardrail_stage_order_invalid'
+GPOL = {'requiredStages': ['pre_flight', 'input', 'output']}
+GDIG = guardrail_policy_digest(GPOL)
+
+
+def decision(did, stage, seq, policy=GDIG, **extra):
+    return dict({'decisionId': did, 'stage': stage, 'guardrailId': 'guard.' + stage, 'sequence': seq, 'policyDigest': policy}, **extra)
+
+
+DECISIONS = [decision('g1', 'pre_flight', 1, toolCallId='c1'), decision('g2', 'input', 2, thresholdRef='threshold://pii/0.8'),
+             decision('g3', 'output', 5, modelRef='guard-model/3')]
+
+
+def guarded_turn(decisions=DECISIONS, policy=GPOL, **callspec):
+    spec = {'guardrailStagePolicy': policy, 'guardrailStagePolicyDigest': guardrail_policy_digest(policy)}
+    spec.update(callspec)
+    ev = xturn([call('c1', 'tool.a')], **spec)
+    ev['guardrailDecisions'] = decisions
+    return ev
+
+
+accept('s13-guardrail-stages/accept_three_stages_in_order', guarded_turn(), [MISSING, ORDER],
+       extended={'normalized': {'callSpec': {'guardrailStagePolicy': {'requiredStages': STAGES}}, 'digests': {'guardrailStagePolicyDigest': GDIG}}})
+accept('s13-guardrail-stages/accept_policy_requiring_two_stages',
+       guarded_turn([decision('g2', 'input', 2, guardrail_policy_digest({'requiredStages': ['output', 'input']})),
+                     decision('g3', 'output', 3, guardrail_policy_digest({'requiredStages': ['output', 'input']}))],
+                    policy={'requiredStages': ['Output', 'input']}), [MISSING, ORDER])
+reject('s13-guardrail-stages/reject_output_stage_missing', guarded_turn(DECISIONS[:2]), [MISSING])
+reject('s13-guardrail-stages/reject_decision_under_another_policy',
+       guarded_turn(DECISIONS[:2] + [decision('g3', 'output', 5, policy=guardrail_policy_digest({'requiredStages': ['output']}))]), [MISSING])
+reject('s13-guardrail-stages/reject_input_decided_after_output', guarded_turn([DECISIONS[0], decision('g2', 'input', 6), DECISIONS[2]]), [ORDER])
+reject('s13-guardrail-stages/reject_pre_flight_after_tool_input_stage', guarded_turn([decision('g1', 'pre_flight', 2), decision('g2', 'input', 2), DECISIONS[2]]), [ORDER])
+reject('s13-guardrail-stages/reject_stage_policy_digest_not_of_policy', guarded_turn(guardrailStagePolicyDigest=guardrail_policy_digest({'requiredStages': ['input']})), [MISSING])
+invalid('s13-guardrail-stages/invalid_unknown_stage', guarded_turn([decision('g1', 'post_flight', 1)]), 'evidence.guardrailDecisions[0].stage')
+
+# === slices 14-15: provenance and governance gates on a policy change ============================
+GOV_PKG, NEW_PKG = 'sha256:gov-pkg-v7', 'sha256:gov-pkg-v8'
+GOVERNANCE = {'claimId': 'profile.doctrine_inf_governance.v0', 'claimed': True,
+              'policyProvenance': {'pinned': True, 'packageRef': 'policy/governance@7', 'expectedDigest': GOV_PKG, 'boundDigest': GOV_PKG}}
+EVAL = {'minPrecision': 0.9, 'minRecall': 0.85, 'minF1': 0.85, 'minLabeledExamples': 500}
+RT = {'minProbes': 200, 'requiredPlugins': ['prompt-injection', 'pii-leak'], 'requiredStrategies': ['jailbreak']}
+EVAL_RUN = {'runId': 'eval-run-311', 'gatePolicyDigest': eval_policy_digest(EVAL), 'policyDigest': NEW_PKG,
+            'datasetRef': 'dataset://routing-labeled/v4', 'datasetDigest': 'sha256:ds-v4',
+            'truePositives': 90, 'falsePositives': 10, 'falseNegatives': 15, 'trueNegatives': 885}
+RT_RUN = {'runId': 'rt-run-88', 'gatePolicyDigest': redteam_policy_digest(RT), 'policyDigest': NEW_PKG,
+          'plugins': ['pii-leak', 'prompt-injection', 'harmful-content'], 'strategies': ['jailbreak', 'crescendo'], 'probes': 240, 'successfulAttacks': 0}
+CHANGE = {'changeId': 'chg-42', 'fromPolicyDigest': GOV_PKG, 'toPolicyDigest': NEW_PKG, 'evalRun': EVAL_RUN, 'redTeamRun': RT_RUN}
+SELF = {'selfEvolution': True, 'retryPolicyDigest': 'pol1_85f35a1dd21bbfd1bd8c0b1e999303dba5f905e75ffe7eb8be25d581296ec0c7',
+        'escalationAction': 'mark_blocked', 'rollback': {'targetPolicyDigest': GOV_PKG, 'ref': 'rollback://governance/chg-42'}}
+GATES = ['governance.eval_gate_unmet', 'governance.eval_lineage_missing', 'governance.redteam_gate_unmet',
+         'governance.policy_package_unpinned', 'governance.policy_package_mismatch']
+
+
+def governed_turn(change=None, eval_policy=EVAL, rt_policy=RT, **callspec):
+    spec = {}
+    if eval_policy is not None:
+        spec.update(evalGatePolicy=eval_policy, evalGatePolicyDigest=eval_policy_digest(eval_policy))
+    if rt_policy is not None:
+        spec.update(redTeamPolicy=rt_policy, redTeamPolicyDigest=redteam_policy_digest(rt_policy))
+    spec.update(callspec)
+    ev = xturn([call('c1', 'policy.propose')], pattern='single', **spec)
+    ev['policyChange'] = CHANGE if change is None else change
+    return ev
+
+
+def gov(vid, evidence, classes=None, checks=None, governance=GOVERNANCE, **kw):
+    if classes is None:
+        accept(vid, evidence, checks, governanceProfile=governance, **kw)
+    else:
+        reject(vid, evidence, classes, governanceProfile=governance, **kw)
+
+
+gov('s15-governance-gates/accept_policy_change_meets_eval_and_redteam_gates', governed_turn(), checks=GATES,
+    extended={'normalized': {'digests': {'evalGatePolicyDigest': eval_policy_digest(EVAL), 'redTeamPolicyDigest': redteam_policy_digest(RT)},
+                             'callSpec': {'redTeamPolicy': {'minProbes': 200, 'maxSuccessfulAttacks': 0}}}})
+gov('s14-provenance/reject_policy_change_without_claimed_profile', governed_turn(), ['governance.policy_package_unpinned'], governance={'claimed': False})
+gov('s14-provenance/reject_policy_change_from_another_package', governed_turn(edit(CHANGE, fromPolicyDigest='sha256:gov-pkg-v6')), ['governance.policy_package_mismatch'])
+EG, EL, RG = 'governance.eval_gate_unmet', 'governance.eval_lineage_missing', 'governance.redteam_gate_unmet'
+gov('s15-governance-gates/reject_precision_below_threshold', governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, falsePositives=11))), [EG])
+gov('s15-governance-gates/reject_recall_below_threshold', governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, falseNegatives=20))), [EG])
+F1_GATE = dict(EVAL, minF1=0.9)
+gov('s15-governance-gates/reject_f1_below_threshold',
+    governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, gatePolicyDigest=eval_policy_digest(F1_GATE))), eval_policy=F1_GATE), [EG])
+gov('s15-governance-gates/reject_too_few_labeled_examples', governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, trueNegatives=300))), [EG])
+gov('s15-governance-gates/reject_policy_change_without_eval_run', governed_turn(edit(CHANGE, evalRun=None)), [EG])
+gov('s15-governance-gates/reject_policy_change_without_eval_gate_policy', governed_turn(eval_policy=None), [EG])
+gov('s15-governance-gates/reject_eval_gate_digest_not_of_policy',
+    governed_turn(evalGatePolicyDigest=eval_policy_digest(dict(EVAL, minRecall=0.8))), [EG])
+gov('s15-governance-gates/reject_eval_run_without_dataset_digest', governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, datasetDigest=None))), [EL])
+gov('s15-governance-gates/reject_eval_run_evaluated_another_policy', governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, policyDigest=GOV_PKG))), [EL])
+gov('s15-governance-gates/reject_eval_run_judged_by_another_gate',
+    governed_turn(edit(CHANGE, evalRun=edit(EVAL_RUN, gatePolicyDigest=eval_policy_digest(F1_GATE)))), [EL])
+gov('s15-governance-gates/reject_too_few_redteam_probes', governed_turn(edit(CHANGE, redTeamRun=edit(RT_RUN, probes=150))), [RG])
+gov('s15-governance-gates/reject_redteam_attack_succeeded', governed_turn(edit(CHANGE, redTeamRun=edit(RT_RUN, successfulAttacks=1))), [RG])
+gov('s15-governance-gates/reject_required_redteam_plugin_not_run', governed_turn(edit(CHANGE, redTeamRun=edit(RT_RUN, plugins=['prompt-injection']))), [RG])
+gov('s15-governance-gates/reject_redteam_run_probed_another_policy', governed_turn(edit(CHANGE, redTeamRun=edit(RT_RUN, policyDigest=GOV_PKG))), [RG])
+gov('s15-governance-gates/reject_policy_change_without_redteam_run', governed_turn(edit(CHANGE, redTeamRun=None)), [RG])
+gov('s15-governance-gates/reject_policy_change_without_redteam_policy', governed_turn(rt_policy=None), [RG])
+EVO = ['governance.self_evolution_retry_missing', 'governance.self_evolution_escalation_missing', 'governance.self_evolution_rollback_missing']
+gov('s15-self-evolution/accept_self_evolving_change_with_retry_escalation_rollback', governed_turn(dict(CHANGE, **SELF)), checks=GATES + EVO)
+gov('s15-self-evolution/reject_self_evolving_change_without_retry_policy', governed_turn(edit(dict(CHANGE, **SELF), retryPolicyDigest=None)), [EVO[0]])
+gov('s15-self-evolution/reject_self_evolving_change_without_escalation', governed_turn(edit(dict(CHANGE, **SELF), escalationAction=' ')), [EVO[1]])
+gov('s15-self-evolution/reject_self_evolving_change_without_rollback', governed_turn(edit(dict(CHANGE, **SELF), rollback=None)), [EVO[2]])
+gov('s15-self-evolution/reject_rollback_to_another_policy',
+    governed_turn(edit(dict(CHANGE, **SELF), rollback={'targetPolicyDigest': NEW_PKG, 'ref': 'rollback://x'})), [EVO[2]])
+invalid('s15-self-evolution/invalid_unknown_escalation_action', governed_turn(edit(dict(CHANGE, **SELF), escalationAction='page_oncall')),
+        'evidence.policyChange.escalationAction', governanceProfile=GOVERNANCE)
+
+# === slice 9: workload-bound eval of pre-context filtering =======================================
+accept('s09-workload-eval/accept_filtering_enabled_with_eval_profile',
+       xturn([call('c1', 'tool.a')], preContextFilterPolicy={'enabled': True}, evalProfileRef='eval://filtering/logs-2026-10'), [EL])
+ev = xturn([call('c1', 'tool.a')], preContextFilterPolicy={'enabled': True})
+ev['toolResults'][0]['tokenUsage'] = {'filteredTokens': 1200, 'unfilteredTokens': 48000}
+reject('s09-workload-eval/reject_filtering_enabled_without_eval_profile', ev, [EL])
+
+# === slice 16: observability mode ================================================================
+TRACE = 'governance.trace_mode_violation'
+
+
+def traced_turn(mode, exports, **callspec):
+    ev = xturn([call('c1', 'tool.a')], **dict({'observabilityMode': mode} if mode else {}, **callspec))
+    ev['traceExports'] = exports
+    return ev
+
+
+INTERNAL = {'exportId': 'tr-1', 'sink': 'internal_processor', 'processorRef': 'processor://otel/zdr-eu'}
+DASH = {'exportId': 'tr-2', 'sink': 'dashboard'}
+accept('s16-observability/accept_internal_processor_exports', traced_turn('internal_processor', [INTERNAL]), [TRACE])
+accept('s16-observability/accept_dashboard_mode_exports_anywhere', traced_turn('dashboard', [INTERNAL, DASH]), [TRACE])
+accept('s16-observability/accept_disabled_without_exports', traced_turn('disabled', []), [TRACE])
+reject('s16-observability/reject_export_while_disabled', traced_turn('disabled', [INTERNAL]), [TRACE])
+reject('s16-observability/reject_dashboard_export_in_internal_mode', traced_turn('internal_processor', [INTERNAL, DASH]), [TRACE])
+reject('s16-observability/reject_internal_export_without_processor', traced_turn('internal_processor', [edit(INTERNAL, processorRef=None)]), [TRACE])
+ZDR = {'tier': 'high', 'profileRef': 'controls://high/v2', 'requiredControls': ['zero_data_retention']}
+reject('s16-observability/reject_dashboard_mode_under_zero_data_retention', traced_turn('dashboard', [], riskTier='high', riskControlProfile=ZDR), [TRACE])
+invalid('s16-observability/invalid_unknown_observability_mode', traced_turn('verbose', []), 'evidence.callSpec.observabilityMode')
+
+# === §4.1 risk tier and its control profile ======================================================
+RISK = 'governance.risk_tier_profile_missing'
+HIGH = {'tier': 'high', 'profileRef': 'controls://high/v2', 'requiredControls': ['guardrail_stages', 'sandbox', 'zero_data_retention']}
+ev = guarded_turn(riskTier='High', riskControlProfile=HIGH, runtimeSandboxRef='sandbox://profiles/ro', observabilityMode='internal_processor')
+accept('risk-tier/accept_high_tier_with_its_controls_configured', ev, [RISK, TRACE, MISSING],
+       extended={'normalized': {'callSpec': {'riskTier': 'high', 'riskControlProfile': {'requiredControls': ['guardrail_stages', 'sandbox', 'zero_data_retention']}}}})
+reject('risk-tier/reject_tier_without_control_profile', xturn([call('c1', 'tool.a')], riskTier='moderate'), [RISK])
+reject('risk-tier/reject_control_profile_for_another_tier', xturn([call('c1', 'tool.a')], riskTier='high', riskControlProfile=dict(HIGH, tier='low', requiredControls=[])), [RISK])
+reject('risk-tier/reject_control_profile_requires_unconfigured_eval_gate',
+       xturn([call('c1', 'tool.a')], riskTier='high', riskControlProfile=dict(HIGH, requiredControls=['eval_gate', 'sandbox']), runtimeSandboxRef='sandbox://p'), [RISK])
+invalid('risk-tier/invalid_unknown_control', xturn([call('c1', 'tool.a')], riskTier='low', riskControlProfile=dict(HIGH, tier='low', requiredControls=['blessing'])),
+        'evidence.callSpec.riskControlProfile.requiredControls')
+
 if __name__ == '__main__':
     base.write(ROOT, SUITE, VECTORS)

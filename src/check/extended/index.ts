@@ -9,6 +9,15 @@
  */
 import type { FailureCollector } from '../../failures/collect.ts';
 import type { ExtendedContext } from './context.ts';
+import {
+  checkEvalGate,
+  checkGuardrailStages,
+  checkProvenanceBinding,
+  checkRedTeamGate,
+  checkRiskTier,
+  checkSelfEvolution,
+  checkTraceMode,
+} from './governance.ts';
 import { checkExecutionPattern } from './pattern.ts';
 import { checkCompaction, checkShellBoundary } from './runtime.ts';
 import { checkCallers, checkDiscovery, checkExamples, checkToolPolicy } from './tools.ts';
@@ -31,4 +40,11 @@ export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void
   checkUseReferences(ctx, out);
   checkShellBoundary(ctx, out);
   checkCompaction(ctx, out);
+  checkGuardrailStages(ctx, out);
+  checkProvenanceBinding(ctx, out);
+  checkEvalGate(ctx, out);
+  checkRedTeamGate(ctx, out);
+  checkSelfEvolution(ctx, out);
+  checkTraceMode(ctx, out);
+  checkRiskTier(ctx, out);
 }
