@@ -657,5 +657,108 @@ reject('risk-tier/reject_control_profile_requires_unconfigured_eval_gate',
 invalid('risk-tier/invalid_unknown_control', xturn([call('c1', 'tool.a')], riskTier='low', riskControlProfile=dict(HIGH, tier='low', requiredControls=['blessing'])),
         'evidence.callSpec.riskControlProfile.requiredControls')
 
+# === slice 17: handoff contract, fan-out and fan-in ==============================================
+TNA, RAM, RPM = 'handoff.target_not_allowed', 'handoff.required_artifact_missing', 'handoff.return_path_missing'
+CONTRACT = {'allowedTargets': ['worker.frontend', 'worker.qa'], 'requiredArtifactRefs': ['artifact://design/spec'],
+            'requireReturnPath': True, 'returnArtifactRefs': ['artifact://review/report'], 'allowedRoles': ['Orchestrator']}
+FAN = [{'transferId': 't1', 'direction': 'fan_out', 'target': 'worker.frontend', 'artifactRefs': ['artifact://design/spec', 'artifact://plan/v3'], 'returnPathRef': 'handoff://return/t1'},
+       {'transferId': 't2', 'direction': 'fan_out', 'target': 'worker.qa', 'artifactRefs': ['artifact://design/spec'], 'returnPathRef': 'handoff://return/t2'},
+       {'transferId': 'r1', 'direction': 'fan_in', 'target': 'worker.frontend', 'artifactRefs': ['artifact://review/report', 'artifact://frontend/button.tsx'], 'answersTransferId': 't1'},
+       {'transferId': 'r2', 'direction': 'FAN_IN', 'target': 'worker.qa', 'artifactRefs': ['artifact://review/report'], 'answersTransferId': 't2'}]
+HANDOFF_TRANSFER = [TNA, RAM, RPM, 'tool.join_incomplete']
+
+
+def fan_turn(transfers=FAN, contract=CONTRACT, role='orchestrator', continuing=False, **callspec):
+    spec = {} if contract is None else {'handoffContract': contract, 'handoffContractDigest': contract_digest(contract)}
+    if role is not None:
+        spec['orchestrationRole'] = role
+    spec.update(callspec)
+    ev = xturn([call('c1', 'tool.a')], pattern='orchestrator_workers', stopPolicy={'maxIterations': 8},
+               evalProfileRef='eval://orchestration/2026-10', **spec)
+    ev['protocolState'] = {'stopReason': 'tool_use' if continuing else 'end_turn', 'continuationAllowed': continuing}
+    ev['transfers'] = transfers
+    ev['loopState'] = {'iteration': 2}
+    return ev
+
+
+def replace(rows, tid, **fields):
+    return [edit(r, **fields) if r['transferId'] == tid else r for r in rows]
+
+
+accept('s17-handoff/accept_fan_out_and_fan_in_under_contract', fan_turn(), HANDOFF_TRANSFER,
+       extended={'normalized': {'digests': {'handoffContractDigest': contract_digest(CONTRACT)},
+                                'transfers': [{'transferId': 'r1'}, {'transferId': 'r2', 'direction': 'fan_in'}, {'transferId': 't1'}, {'transferId': 't2'}]}})
+accept('s17-handoff/accept_fan_out_awaiting_fan_in_while_loop_continues', fan_turn(FAN[:2], continuing=True), HANDOFF_TRANSFER)
+reject('s17-handoff/reject_fan_out_to_target_outside_contract', fan_turn(replace(FAN, 't2', target='worker.billing')), [TNA])
+reject('s17-handoff/reject_transfer_blocked_without_required_artifact', fan_turn(replace(FAN, 't1', artifactRefs=['artifact://plan/v3'])), [RAM])
+reject('s17-handoff/reject_fan_out_without_return_path', fan_turn(replace(FAN, 't2', returnPathRef=None)), [RPM])
+reject('s17-handoff/reject_fan_in_without_return_artifacts', fan_turn(replace(FAN, 'r1', artifactRefs=['artifact://frontend/button.tsx'])), [RAM])
+reject('s17-handoff/reject_fan_in_from_another_agent', fan_turn(replace(FAN, 'r2', target='worker.frontend')), [TNA])
+reject('s17-handoff/reject_fan_in_answering_no_fan_out', fan_turn(replace(FAN, 'r2', answersTransferId='t9')), ['tool.join_incomplete'])
+reject('s17-handoff/reject_turn_ends_with_fan_out_unanswered', fan_turn(FAN[:3]), ['tool.join_incomplete'])
+reject('s17-handoff/reject_specialist_role_transfers', fan_turn(role='specialist'), [TNA])
+reject('s17-handoff/reject_contract_digest_not_of_contract', fan_turn(handoffContractDigest=contract_digest(edit(CONTRACT, requireReturnPath=False))), [TNA])
+reject('s17-handoff/reject_transfers_without_contract', fan_turn(contract=None), [TNA])
+ev = fan_turn([])
+ev['handoff'] = {'target': 'worker.billing', 'requiredArtifactRefs': ['artifact://design/spec'], 'returnPathRef': 'handoff://return/main'}
+reject('s17-handoff/reject_handoff_packet_to_target_outside_contract', ev, [TNA])
+invalid('s17-handoff/invalid_unknown_transfer_direction', fan_turn(replace(FAN, 't1', direction='broadcast')), 'evidence.transfers[0].direction')
+
+# === slice 12: continuity (descent handoff before resuming) ======================================
+accept('s12-continuity/accept_resume_after_descent_handoff_with_return_artifacts', fan_turn(continuing=True), HANDOFF_TRANSFER)
+reject('s12-continuity/reject_resume_after_descent_handoff_without_return_artifacts',
+       fan_turn(replace(FAN, 'r2', artifactRefs=[]), continuing=True), [RAM])
+
+# === slice 18: role scope ========================================================================
+SCOPE_CLASS = 'context.scope_violation'
+SCOPE = {'role': 'Specialist', 'readRefs': ['artifact://design/', 'handoff://return/main'], 'writeRefs': ['artifact://frontend']}
+
+
+def scoped_turn(reads=('artifact://design/tokens.json',), writes=('artifact://frontend/button.tsx',), scope=SCOPE, role='specialist', sources=None, **callspec):
+    spec = {'contextScope': scope, 'contextScopeDigest': scope_digest(scope)}
+    if role is not None:
+        spec['orchestrationRole'] = role
+    spec.update(callspec)
+    ev = xturn([call('c1', 'fs.write')], pattern='single', results=[{'toolCallId': 'c1', 'status': 'ok', 'resultDigest': 'sha256:r-c1',
+               'artifactWrites': [{'path': w, 'digest': 'sha256:w'} for w in writes]}], **spec)
+    ev['stateViews'][0]['sourceRefs'] = list(sources if sources is not None else ['handoff://return/main', 'artifact://design/spec'])
+    ev['contextReads'] = list(reads)
+    return ev
+
+
+accept('s18-role-scope/accept_specialist_reads_and_writes_inside_scope', scoped_turn(), [SCOPE_CLASS],
+       extended={'normalized': {'callSpec': {'contextScope': {'role': 'specialist'}}, 'digests': {'contextScopeDigest': scope_digest(SCOPE)}}})
+reject('s18-role-scope/reject_specialist_reads_outside_scope', scoped_turn(reads=['artifact://billing/ledger.csv']), [SCOPE_CLASS])
+reject('s18-role-scope/reject_state_view_built_from_outside_scope', scoped_turn(sources=['session://orchestrator/full-history']), [SCOPE_CLASS])
+reject('s18-role-scope/reject_specialist_writes_outside_scope', scoped_turn(writes=['artifact://design/spec']), [SCOPE_CLASS])
+reject('s18-role-scope/reject_read_escapes_scope_by_dot_dot', scoped_turn(reads=['artifact://design/../secrets/key']), [SCOPE_CLASS])
+reject('s18-role-scope/reject_scope_of_another_role', scoped_turn(role='orchestrator'), [SCOPE_CLASS])
+reject('s18-role-scope/reject_scope_digest_not_of_scope', scoped_turn(contextScopeDigest=scope_digest(edit(SCOPE, writeRefs=['artifact://']))), [SCOPE_CLASS])
+
+# === §4.6 MutationReady under a mutation intent ==================================================
+MPD, MCM, MUE = 'mutation.policy_digest_mismatch', 'mutation.capability_claim_missing', 'mutation.use_evidence_missing'
+INTENT = {'activeMutationPolicyDigest': 'pol.mutation.v1', 'requiredCapabilities': ['issues:write'], 'capabilityClaims': ['issues:write', 'issues:read']}
+
+
+def mutating_turn(use_fields=None, **extra):
+    ev = xturn([call('c1', 'issues.read'), call('c2', 'ci.status')],
+               uses=[dict({'toolCallId': 'c1', 'disposition': 'consumed', 'resultDigest': 'sha256:r-c1', 'mutationInputRef': 'mutation://issues/BILL-7'}, **(use_fields or {})),
+                     {'toolCallId': 'c2', 'disposition': 'observed'}])
+    ev['toolUse'][0] = edit(ev['toolUse'][0], **{k: v for k, v in (use_fields or {}).items()})
+    ev.update(sessionRefs=['session://harness/s-19'], trajectoryRefs=['trajectory://harness/s-19/step-4'])
+    ev.update(extra)
+    return ev
+
+
+accept('mutation-ready/accept_mutation_intent_admitted', mutating_turn(), [MPD, MCM, MUE], mutationIntent=INTENT,
+       extended={'mutationReady': True, 'witness': {'mutationIntentDigest': digest({'activeMutationPolicyDigest': 'pol.mutation.v1',
+                 'requiredCapabilities': ['issues:write'], 'capabilityClaims': ['issues:read', 'issues:write']})}})
+reject('mutation-ready/reject_active_policy_differs', mutating_turn(), [MPD], mutationIntent=edit(INTENT, activeMutationPolicyDigest='pol.mutation.v2'),
+       extended={'mutationReady': False})
+reject('mutation-ready/reject_required_capability_not_claimed', mutating_turn(), [MCM], mutationIntent=edit(INTENT, capabilityClaims=['issues:read']))
+reject('mutation-ready/reject_consumed_row_not_bound_to_result', mutating_turn({'resultDigest': None}), [MUE], mutationIntent=INTENT)
+reject('mutation-ready/reject_consumed_row_names_nothing_it_fed', mutating_turn({'mutationInputRef': None}), [MUE], mutationIntent=INTENT)
+reject('mutation-ready/reject_no_trajectory_refs_for_the_witness', mutating_turn(trajectoryRefs=[]), [MUE], mutationIntent=INTENT)
+
 if __name__ == '__main__':
     base.write(ROOT, SUITE, VECTORS)

@@ -51,11 +51,14 @@ def turn(ids=('c1', 'c2'), results=None, uses=None, **extra):
 VECTORS = []
 
 
-def vector(vid, evidence, result, classes=(), normalized=None, invalid_field=None, raw_case=None, **blocks):
+def vector(vid, evidence, result, classes=(), normalized=None, invalid_field=None, raw_case=None, checks=(), **blocks):
     inp = {'evidence': evidence}
     inp.update(blocks)
     expect = {'schema': 1, 'result': result, 'expectedFailureClasses': sorted(classes),
               'expectedJoinClosed': result == 'accepted'}
+    if checks:
+        # The classes whose checks an accepted vector passes through (read by a coverage test).
+        expect['checkedClasses'] = sorted(checks)
     if normalized is not None:
         expect['expectedNormalized'] = normalized
     if invalid_field is not None:
@@ -64,19 +67,21 @@ def vector(vid, evidence, result, classes=(), normalized=None, invalid_field=Non
 
 
 JOIN = ['tool.join_incomplete']
+JOIN_ALL = JOIN + ['tool.result_missing', 'tool.result_orphan', 'tool.use_missing', 'tool.use_without_result']
+CONTEXT = ['context.injection_point_missing', 'context.queue_policy_violation']
 
 # --- accepted turns -------------------------------------------------------------------------
-vector('accept/code_parallel_three_tools', turn(('a', 'b', 'c')), 'accepted')
+vector('accept/code_parallel_three_tools', turn(('a', 'b', 'c')), 'accepted', checks=JOIN_ALL + CONTEXT + ['protocol.stop_reason_unhandled'])
 quiet = turn(('j1',), uses=[{'toolCallId': 'j1', 'disposition': 'observed'}])
 quiet['callSpec'] = spec('json', 'single')
 quiet['protocolState'] = {'stopReason': 'end_turn', 'continuationAllowed': False}
 for k in ('toolRender', 'reminderQueue', 'stateViews'):
     del quiet[k]
-vector('accept/json_single_call_no_continuation_needs_no_context', quiet, 'accepted')
+vector('accept/json_single_call_no_continuation_needs_no_context', quiet, 'accepted', checks=JOIN_ALL + CONTEXT)
 vector('accept/no_tool_calls_end_turn', {'callSpec': spec('text', 'single'), 'protocolState': {'stopReason': 'end_turn'}}, 'accepted')
 vector('accept/error_row_with_flat_envelope', turn(('e1',), results=[
     {'toolCallId': 'e1', 'status': 'error', 'errorCode': 'timeout', 'retryable': True, 'errorMessage': 'upstream took 5 s'}],
-    uses=[{'toolCallId': 'e1', 'disposition': 'observed'}]), 'accepted',
+    uses=[{'toolCallId': 'e1', 'disposition': 'observed'}]), 'accepted', checks=['tool.schema_invalid'],
     normalized={'toolResults': [{'toolCallId': 'e1', 'status': 'error', 'error': {'errorCode': 'timeout', 'retryable': True, 'errorMessageDigest': sha('upstream took 5 s')}}]})
 vector('accept/error_row_envelope_in_raw_error_code_message', turn(('e1',), results=[
     {'toolCallId': 'e1', 'rawError': {'code': 'rate_limited', 'retryable': True, 'message': ' slow down '}}],
@@ -85,17 +90,19 @@ vector('accept/error_row_envelope_in_raw_error_code_message', turn(('e1',), resu
 vector('accept/error_row_envelope_in_raw_error_long_keys', turn(('e1',), results=[
     {'toolCallId': 'e1', 'status': 'error', 'rawError': {'errorCode': 'EACCES', 'retryable': False, 'errorMessage': 'permission denied'}}],
     uses=[{'toolCallId': 'e1', 'disposition': 'discarded'}]), 'accepted')
-vector('accept/governance_claimed_pinned_matching', turn(), 'accepted', governanceProfile={
+vector('accept/governance_claimed_pinned_matching', turn(), 'accepted',
+       checks=['governance.claim_id_invalid', 'governance.policy_package_unpinned', 'governance.policy_package_mismatch'], governanceProfile={
     'claimId': 'profile.doctrine_inf_governance.v0', 'claimed': True,
     'policyProvenance': {'pinned': True, 'packageRef': 'pkg/gov@3', 'expectedDigest': 'sha256:g', 'boundDigest': ' sha256:g '}})
 vector('accept/governance_unclaimed_without_provenance', turn(), 'accepted', governanceProfile={'claimed': False})
 vector('accept/handoff_meets_every_constraint', turn(handoff={
     'target': ' worker.docs ', 'requiredArtifactRefs': ['artifact://b', 'artifact://a', 'artifact://a'], 'returnPathRef': 'handoff://back'}), 'accepted',
+    checks=['handoff.required_artifact_missing', 'handoff.target_not_allowed', 'handoff.return_path_missing'],
     handoffConstraints={'requiredArtifactRefs': ['artifact://a', ' artifact://b ', ''], 'allowedTargets': ['worker.docs'], 'requireReturnPath': True},
     normalized={'handoff': {'target': 'worker.docs', 'requiredArtifactRefs': ['artifact://a', 'artifact://b'], 'returnPathRef': 'handoff://back'}})
 pat = turn()
 pat['callSpec'] = dict(spec(), executionPattern='Parallel')
-vector('accept/decomposition_expected_pattern_compared_lowercased', pat, 'accepted',
+vector('accept/decomposition_expected_pattern_compared_lowercased', pat, 'accepted', checks=['coordination.decomposition_policy_violation'],
        decompositionConstraints={'admissible': True, 'expectedExecutionPattern': ' PARALLEL ', 'expectedPolicyDigest': 'pol.decomp.v1'})
 vector('accept/stop_reason_lowercased_before_check', turn(protocolState={'stopReason': 'MAX_TOKENS', 'continuationAllowed': True}), 'accepted',
        normalized={'protocolState': {'stopReason': 'max_tokens', 'continuationAllowed': True}})
@@ -107,7 +114,8 @@ vector('accept/seed001_dispositions', turn(('d1', 'd2', 'd3'), uses=[
     normalized={'toolUse': [{'toolCallId': 'd1', 'disposition': 'observed_only'},
                             {'toolCallId': 'd2', 'disposition': 'discarded_with_reason', 'reasonCode': 'stale_result'},
                             {'toolCallId': 'd3', 'disposition': 'retry_scheduled'}]})
-vector('accept/truncation_required_and_valid', turn(), 'accepted', truncationConstraints={'required': True, 'valid': True})
+vector('accept/truncation_required_and_valid', turn(), 'accepted', checks=['tool.response_truncation_policy_violation'],
+       truncationConstraints={'required': True, 'valid': True})
 vector('accept/constraint_blocks_null_mean_absent', turn(), 'accepted', governanceProfile=None, protocolConstraints=None,
        handoffConstraints=None, truncationConstraints=None, decompositionConstraints=None)
 

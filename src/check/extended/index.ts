@@ -18,8 +18,10 @@ import {
   checkSelfEvolution,
   checkTraceMode,
 } from './governance.ts';
+import { checkMutationIntent } from './mutation.ts';
 import { checkExecutionPattern } from './pattern.ts';
 import { checkCompaction, checkShellBoundary } from './runtime.ts';
+import { checkRoleScope, checkTransfers } from './scope.ts';
 import { checkCallers, checkDiscovery, checkExamples, checkToolPolicy } from './tools.ts';
 import { checkBranches, checkProtocolStatePolicy, checkTransportOrder, checkTruncation } from './transport.ts';
 import { checkUseReferences } from './use.ts';
@@ -47,4 +49,7 @@ export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void
   checkSelfEvolution(ctx, out);
   checkTraceMode(ctx, out);
   checkRiskTier(ctx, out);
+  checkRoleScope(ctx, out);
+  checkTransfers(ctx, out);
+  checkMutationIntent(ctx, out);
 }
