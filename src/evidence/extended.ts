@@ -12,6 +12,7 @@
 import * as v from 'valibot';
 import { ExtendedCallSpecInputSchema } from './extended-policies.ts';
 import { count, defaultBool, optionalCount, optionalText, rows, text, textList } from './fields.ts';
+import type { JoinCheckInputWire } from './schemas.ts';
 import { extension, struct } from './struct.ts';
 
 /**
@@ -289,5 +290,20 @@ export type MutationIntentInput = v.InferOutput<typeof MutationIntentInputSchema
 export type ExtendedEvidenceInput = v.InferOutput<typeof ExtendedEvidenceInputSchema>;
 /** The decoded extended part of a join-check input. */
 export type ExtendedJoinCheckInput = v.InferOutput<typeof ExtendedJoinCheckInputSchema>;
-/** What a caller may pass for the extended part of a join-check input (before defaults). */
-export type ExtendedJoinCheckInputWire = v.InferInput<typeof ExtendedJoinCheckInputSchema>;
+/**
+ * What a caller may pass for a whole join-check input under the extended profile: premath's
+ * fields and the extended ones, before defaults.
+ *
+ * @example
+ * ```ts
+ * import { joinCheck, type ExtendedJoinCheckInputWire } from 'turngate';
+ * declare const evidence: ExtendedJoinCheckInputWire['evidence'];
+ * const input: ExtendedJoinCheckInputWire = {
+ *   profile: 'turngate.harness.extended.v1',
+ *   evidence: { ...evidence, callSpec: { ...evidence.callSpec, observabilityMode: 'disabled' }, traceExports: [] },
+ *   mutationIntent: { activeMutationPolicyDigest: 'pol.mut.v1', requiredCapabilities: ['issues:write'] },
+ * };
+ * joinCheck(input);
+ * ```
+ */
+export type ExtendedJoinCheckInputWire = JoinCheckInputWire & v.InferInput<typeof ExtendedJoinCheckInputSchema>;

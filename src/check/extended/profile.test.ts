@@ -73,7 +73,7 @@ describe('the premath profile is unchanged by extended fields', () => {
     '../../../../shared/upstream/premath/tests/conformance/fixtures/harness-typestate',
   );
   it.runIf(existsSync(upstream))(
-    "gives premath's verdict on premath's 20 vectors when they opt into the extended profile",
+    "gives premath's verdict, normalized evidence and witness on premath's 20 vectors opted into the extended profile",
     () => {
       const manifest = JSON.parse(readFileSync(join(upstream, 'manifest.json'), 'utf8')) as { vectors: string[] };
       expect(manifest.vectors).toHaveLength(20);
@@ -85,6 +85,7 @@ describe('the premath profile is unchanged by extended fields', () => {
         if (!premath.ok || !extended.ok) throw new Error(`${id}: refused`);
         expect(extended.report.failureClasses, id).toEqual(premath.report.failureClasses);
         expect(extended.report.normalized, id).toEqual(premath.report.normalized);
+        expect(extended.report.witness, id).toEqual(premath.report.witness);
       }
     },
   );
