@@ -1,19 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLES, requireBuiltCli, run } from './cli-run.ts';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');
-const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
-
-function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/turngate.js is missing: run `npm run build` first');
-});
+beforeAll(requireBuiltCli);
 
 describe('turngate harness-join-check under the extended profile', () => {
   it('summarizes the profile, the turn digest and each extended class with its ids', () => {

@@ -6,6 +6,12 @@
 import * as v from 'valibot';
 import { duplicateKeysOf } from '../canonical/index.ts';
 
+/** A schema typed as the plain object schema of `TEntries` (input and output). */
+type StructSchema<TEntries extends v.ObjectEntries> = v.GenericSchema<
+  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
+  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
+>;
+
 /**
  * Wraps an object schema with the rules serde applies to a derived struct:
  * - a repeated known field is an input error (`duplicate field`), unknown fields are ignored;
@@ -20,10 +26,7 @@ import { duplicateKeysOf } from '../canonical/index.ts';
 export function struct<const TEntries extends v.ObjectEntries>(
   name: string,
   entries: TEntries,
-): v.GenericSchema<
-  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
-  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
-> {
+): StructSchema<TEntries> {
   const fields = Object.keys(entries);
   // Typed as the object schema: the positional-array form is accepted at run time for premath
   // compatibility but is not part of the typed (wire) API.
@@ -59,10 +62,7 @@ export function struct<const TEntries extends v.ObjectEntries>(
       return input;
     }),
     v.object(entries),
-  ) as unknown as v.GenericSchema<
-    v.InferInput<v.ObjectSchema<TEntries, undefined>>,
-    v.InferOutput<v.ObjectSchema<TEntries, undefined>>
-  >;
+  ) as unknown as StructSchema<TEntries>;
 }
 
 function pathItem(input: object, key: string): v.ObjectPathItem {
@@ -87,18 +87,12 @@ function pathItem(input: object, key: string): v.ObjectPathItem {
 export function extension<const TEntries extends v.ObjectEntries>(
   name: string,
   entries: TEntries,
-): v.GenericSchema<
-  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
-  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
-> {
+): StructSchema<TEntries> {
   const object = struct(name, entries);
   // biome-ignore lint/plugin: typed as the object schema; a positional row (an array) reads as having no extended fields
   return v.pipe(
     v.unknown(),
     v.transform((input) => (Array.isArray(input) ? {} : input)),
     object,
-  ) as unknown as v.GenericSchema<
-    v.InferInput<v.ObjectSchema<TEntries, undefined>>,
-    v.InferOutput<v.ObjectSchema<TEntries, undefined>>
-  >;
+  ) as unknown as StructSchema<TEntries>;
 }

@@ -13,13 +13,12 @@ import { trimWhiteSpace } from '../../canonical/index.ts';
 import type { FailureCollector } from '../../failures/collect.ts';
 import { GUARDRAIL_STAGES, type NormalizedGuardrailDecision, type RiskControl } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
-import { checkBoundDigest } from './tools.ts';
 
 const stageIndex = (d: NormalizedGuardrailDecision) => GUARDRAIL_STAGES.indexOf(d.stage);
 
 /**
  * `governance.guardrail_stage_missing` (a stage the guardrail stage policy requires has no
- * decision bound to that policy, or `guardrailStagePolicyDigest` is not its policy's) and
+ * decision bound to that policy) and
  * `governance.guardrail_stage_order_invalid` (a decision of a later stage has a `sequence` not
  * after every decision of an earlier stage: `pre_flight -> input -> output`). Order is checked
  * whenever decisions are present; presence when a policy is configured.
@@ -27,13 +26,6 @@ const stageIndex = (d: NormalizedGuardrailDecision) => GUARDRAIL_STAGES.indexOf(
 export function checkGuardrailStages(ctx: ExtendedContext, out: FailureCollector): void {
   const computed = ctx.x.digests.guardrailStagePolicyDigest;
   const spec = ctx.x.callSpec;
-  checkBoundDigest(
-    'guardrailStagePolicyDigest',
-    spec.guardrailStagePolicyDigest,
-    computed,
-    'governance.guardrail_stage_missing',
-    out,
-  );
   const decisions = ctx.x.guardrailDecisions ?? [];
   const policy = spec.guardrailStagePolicy;
   if (policy !== undefined) {
@@ -114,7 +106,6 @@ function shown(value: number): string {
 export function checkEvalGate(ctx: ExtendedContext, out: FailureCollector): void {
   const spec = ctx.x.callSpec;
   const computed = ctx.x.digests.evalGatePolicyDigest;
-  checkBoundDigest('evalGatePolicyDigest', spec.evalGatePolicyDigest, computed, 'governance.eval_gate_unmet', out);
   if (spec.preContextFilterPolicy?.enabled === true && spec.evalProfileRef === undefined) {
     out.add(
       'governance.eval_lineage_missing',
@@ -160,13 +151,11 @@ export function checkEvalGate(ctx: ExtendedContext, out: FailureCollector): void
 /**
  * `governance.redteam_gate_unmet`: a governance policy change without a red-team policy or run;
  * a run with fewer probes than `minProbes`, more successful attacks than `maxSuccessfulAttacks`,
- * a required plugin or strategy left out, or run against another policy or gate; a
- * `redTeamPolicyDigest` that is not its policy's.
+ * a required plugin or strategy left out, or run against another policy or gate.
  */
 export function checkRedTeamGate(ctx: ExtendedContext, out: FailureCollector): void {
   const kind = 'governance.redteam_gate_unmet';
   const computed = ctx.x.digests.redTeamPolicyDigest;
-  checkBoundDigest('redTeamPolicyDigest', ctx.x.callSpec.redTeamPolicyDigest, computed, kind, out);
   const change = ctx.x.policyChange;
   if (change === undefined) return;
   const id = [change.changeId];

@@ -9,6 +9,7 @@
  */
 import type { FailureCollector } from '../../failures/collect.ts';
 import type { ExtendedContext } from './context.ts';
+import { checkPolicyDigests } from './digests.ts';
 import {
   checkEvalGate,
   checkGuardrailStages,
@@ -30,6 +31,7 @@ export { extendedContext, type ExtendedContext } from './context.ts';
 
 /** Runs every extended check over one turn. */
 export function checkExtended(ctx: ExtendedContext, out: FailureCollector): void {
+  checkPolicyDigests(ctx, out);
   checkToolPolicy(ctx, out);
   checkDiscovery(ctx, out);
   checkExamples(ctx, out);

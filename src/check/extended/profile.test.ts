@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evidence } from '../../../test/arbitraries.ts';
+import { callSpec, evidence } from '../../../test/arbitraries.ts';
 import { digest, parseJson } from '../../canonical/index.ts';
 import { joinCheck, renderJoinCheckJson } from '../index.ts';
 
@@ -96,20 +96,7 @@ describe('the extended report', () => {
     const outcome = joinCheck({
       profile: PROFILE,
       evidence: {
-        callSpec: {
-          callId: 'c',
-          modelRef: 'm',
-          actionMode: 'json',
-          executionPattern: 'single',
-          normalizerId: 'n',
-          mutationPolicyDigest: 'p',
-          governancePolicyDigest: 'g',
-          toolRenderProtocolDigest: 'r',
-          reminderQueuePolicyDigest: 'q',
-          stateViewPolicyDigest: 's',
-          decompositionPolicyDigest: 'd',
-          observabilityMode: 'Disabled',
-        },
+        callSpec: { ...callSpec, observabilityMode: 'Disabled' },
         protocolState: { stopReason: 'end_turn' },
       },
     });

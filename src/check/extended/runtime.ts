@@ -11,7 +11,6 @@
 import type { FailureCollector } from '../../failures/collect.ts';
 import type { ExtendedContext } from './context.ts';
 import { withinAny } from './refs.ts';
-import { checkBoundDigest } from './tools.ts';
 
 /**
  * `runtime.shell_boundary_violation`. A shell-executed result (of a tool in
@@ -58,15 +57,13 @@ export function checkShellBoundary(ctx: ExtendedContext, out: FailureCollector):
 }
 
 /**
- * `runtime.compaction_state_invalid`: a `compactionPolicyDigest` that is not its policy's; a
- * compaction artifact without a compaction policy, bound to another policy digest, missing an
+ * `runtime.compaction_state_invalid`: a compaction artifact without a compaction policy, bound to another policy digest, missing an
  * item kind the policy requires, or dropping work the turn left pending (a `retry_scheduled`
  * call must be carried as a `tool_call` item with its id as ref).
  */
 export function checkCompaction(ctx: ExtendedContext, out: FailureCollector): void {
   const kind = 'runtime.compaction_state_invalid';
   const computed = ctx.x.digests.compactionPolicyDigest;
-  checkBoundDigest('compactionPolicyDigest', ctx.x.callSpec.compactionPolicyDigest, computed, kind, out);
   const compaction = ctx.x.compaction;
   if (compaction === undefined) return;
   const id = [compaction.compactionId];

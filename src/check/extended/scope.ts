@@ -12,18 +12,15 @@ import type { FailureCollector } from '../../failures/collect.ts';
 import type { NormalizedTransfer } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
 import { withinAny } from './refs.ts';
-import { checkBoundDigest } from './tools.ts';
 
 /**
  * `context.scope_violation`: under a `contextScope`, a scope for another role than
  * `orchestrationRole`; a context input (a state view's source ref or a `contextReads` ref)
- * outside `readRefs`; an artifact written outside `writeRefs`; a `contextScopeDigest` that is not
- * the scope's. Refs are within a scope entry when equal to it or below it at a `/` boundary.
+ * outside `readRefs`; an artifact written outside `writeRefs`. Refs are within a scope entry when equal to it or below it at a `/` boundary.
  */
 export function checkRoleScope(ctx: ExtendedContext, out: FailureCollector): void {
   const kind = 'context.scope_violation';
   const spec = ctx.x.callSpec;
-  checkBoundDigest('contextScopeDigest', spec.contextScopeDigest, ctx.x.digests.contextScopeDigest, kind, out);
   const scope = spec.contextScope;
   if (scope === undefined) return;
   if (scope.role !== undefined && scope.role !== spec.orchestrationRole) {
@@ -46,8 +43,8 @@ export function checkRoleScope(ctx: ExtendedContext, out: FailureCollector): voi
 /**
  * The handoff contract at each transfer boundary. Outgoing transfers (`transfers[]` with
  * `fan_out`, and premath's `handoff` packet, id `handoff`): `handoff.target_not_allowed` (a
- * target outside `allowedTargets`, a role outside `allowedRoles`, transfers without a contract,
- * a `handoffContractDigest` that is not the contract's), `handoff.required_artifact_missing`
+ * target outside `allowedTargets`, a role outside `allowedRoles`, transfers without a contract),
+ * `handoff.required_artifact_missing`
  * (an artifact of `requiredArtifactRefs` not sent: the transfer is blocked),
  * `handoff.return_path_missing`. Returning transfers (`fan_in`): `handoff.target_not_allowed`
  * (back from another agent than the one sent to), `handoff.required_artifact_missing` (an
@@ -57,13 +54,6 @@ export function checkRoleScope(ctx: ExtendedContext, out: FailureCollector): voi
  */
 export function checkTransfers(ctx: ExtendedContext, out: FailureCollector): void {
   const spec = ctx.x.callSpec;
-  checkBoundDigest(
-    'handoffContractDigest',
-    spec.handoffContractDigest,
-    ctx.x.digests.handoffContractDigest,
-    'handoff.target_not_allowed',
-    out,
-  );
   const contract = spec.handoffContract;
   const transfers = ctx.x.transfers ?? [];
   const fanOut = transfers.filter((t) => t.direction === 'fan_out');

@@ -10,7 +10,6 @@
  * @module
  */
 import { digest } from '../../canonical/index.ts';
-import type { FailureClass } from '../../failures/index.ts';
 import type { FailureCollector } from '../../failures/collect.ts';
 import { DIRECT_CALLER, type NormalizedToolSearch } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
@@ -18,25 +17,6 @@ import type { ExtendedContext } from './context.ts';
 /** The caller of a request: its `callerId`, or `direct` when the model called the tool itself. */
 export function callerOf(callerId: string | undefined): string {
   return callerId ?? DIRECT_CALLER;
-}
-
-/**
- * Compares a digest the CallSpec gives with the one computed from its inline policy. A digest
- * without the policy it names cannot be checked, so it fails too.
- */
-export function checkBoundDigest(
-  field: string,
-  given: string | undefined,
-  computed: string | undefined,
-  failureClass: FailureClass,
-  out: FailureCollector,
-): void {
-  if (given === undefined) return;
-  if (computed === undefined) {
-    out.add(failureClass, `The CallSpec gives \`${field}\` but not the policy it is the digest of.`);
-  } else if (given !== computed) {
-    out.add(failureClass, `The CallSpec's \`${field}\` \`${given}\` is not the digest of its policy, \`${computed}\`.`);
-  }
 }
 
 /**
@@ -86,28 +66,12 @@ export function checkToolPolicy(ctx: ExtendedContext, out: FailureCollector): vo
 /**
  * `tool.discovery_mismatch` (a search bound to another catalog, a result-set digest that is not
  * the digest of the result names, a discovered tool its search did not return, a
- * `searchRefDigest` that is not its search's, a catalog or defer-policy digest that is not its
- * policy's) and `tool.discovery_unresolved` (a deferred tool requested without the search that
+ * `searchRefDigest` that is not its search's) and `tool.discovery_unresolved` (a deferred tool requested without the search that
  * found it, a request naming a search the turn does not have, a search result outside the
  * catalog, searches without a catalog).
  */
 export function checkDiscovery(ctx: ExtendedContext, out: FailureCollector): void {
-  const spec = ctx.x.callSpec;
   const computed = ctx.x.digests;
-  checkBoundDigest(
-    'toolCatalogDigest',
-    spec.toolCatalogDigest,
-    computed.toolCatalogDigest,
-    'tool.discovery_mismatch',
-    out,
-  );
-  checkBoundDigest(
-    'deferPolicyDigest',
-    spec.deferPolicyDigest,
-    computed.deferPolicyDigest,
-    'tool.discovery_mismatch',
-    out,
-  );
   const searches = ctx.x.toolSearches ?? [];
   const byId = new Map(searches.map((s) => [s.searchId, s]));
   const byRef = new Map(searches.map((s) => [s.searchRefDigest, s]));
@@ -160,19 +124,8 @@ function resultSetDigestOf(search: NormalizedToolSearch): string {
   return digest(search.resultToolNames ?? []);
 }
 
-/**
- * `tool.example_digest_mismatch`: the CallSpec's `toolExampleDigest` is not the digest of the
- * per-tool example digests of `toolPolicy`, or a request was shown other examples than its
- * tool's.
- */
+/** `tool.example_digest_mismatch`: a request was shown other usage examples than its tool's in `toolPolicy`. */
 export function checkExamples(ctx: ExtendedContext, out: FailureCollector): void {
-  checkBoundDigest(
-    'toolExampleDigest',
-    ctx.x.callSpec.toolExampleDigest,
-    ctx.x.digests.toolExampleDigest,
-    'tool.example_digest_mismatch',
-    out,
-  );
   for (const request of ctx.requests.values()) {
     const shown = ctx.xRequests.get(request.toolCallId)?.exampleDigest;
     const entry = ctx.tools?.get(request.toolName);
@@ -188,19 +141,11 @@ export function checkExamples(ctx: ExtendedContext, out: FailureCollector): void
 }
 
 /**
- * `tool.caller_not_allowed` (a caller outside its tool's `allowedCallers`, or an
- * `allowedCallersDigest` that is not the digest of the policy's caller lists) and
+ * `tool.caller_not_allowed` (a caller outside its tool's `allowedCallers`) and
  * `tool.programmatic_caller_edge_invalid` (a call made by code without a `parentToolCallId`, a
  * direct call naming one, a parent that is not a direct call of the caller tool in this turn).
  */
 export function checkCallers(ctx: ExtendedContext, out: FailureCollector): void {
-  checkBoundDigest(
-    'allowedCallersDigest',
-    ctx.x.callSpec.allowedCallersDigest,
-    ctx.x.digests.allowedCallersDigest,
-    'tool.caller_not_allowed',
-    out,
-  );
   const invalid = 'tool.programmatic_caller_edge_invalid';
   for (const request of ctx.requests.values()) {
     const id = [request.toolCallId];
