@@ -78,9 +78,9 @@ function extendedTurn(n, optIn) {
     orchestrationRole: 'specialist',
     contextScope: { role: 'specialist', readRefs: ['artifact://repo'], writeRefs: ['artifact://repo/src'] },
   });
-  e.toolRequests.forEach((r, i) =>
-    Object.assign(r, { transportIndex: i, exampleDigest: `sha256:examples-${r.toolName}` }),
-  );
+  e.toolRequests.forEach((r, i) => {
+    Object.assign(r, { transportIndex: i, exampleDigest: `sha256:examples-${r.toolName}` });
+  });
   e.toolResults.forEach((r, i) => {
     Object.assign(r, { transportIndex: n + i, payloadBytes: 800 });
     if (i % 3 === 1)
@@ -111,7 +111,7 @@ function median(values) {
 const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} us` : `${ms.toFixed(2)} ms`);
 
 console.log(
-  'calls | premath | carrying, not opted in | extended profile | ratio' + (baseline ? ' | baseline build' : ''),
+  `calls | premath | carrying, not opted in | extended profile | ratio${baseline ? ' | baseline build' : ''}`,
 );
 for (const n of [10, 100, 1000]) {
   const inputs = {
