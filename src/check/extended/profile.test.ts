@@ -116,3 +116,48 @@ describe('the extended report', () => {
     expect(printed.failures).toBeUndefined();
   });
 });
+
+describe('extended profile properties', () => {
+  it('never throws, whatever JSON the extended fields hold', () => {
+    fc.assert(
+      fc.property(evidence(), some(CALL_SPEC_FIELDS), some(ROW_FIELDS), some(EVIDENCE_FIELDS), (ev, spec, row, top) => {
+        const outcome = joinCheck({
+          profile: PROFILE,
+          evidence: withExtendedFields(ev, spec, row, top),
+          mutationIntent: { activeMutationPolicyDigest: 'pol.mut' },
+        });
+        expect(typeof outcome.ok).toBe('boolean');
+        if (!outcome.ok) expect(outcome.error.field).not.toBe('');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('prints the same bytes whatever the order of the extended rows', () => {
+    const example = parseJson(
+      readFileSync(join(import.meta.dirname, '../../../examples/evidence/extended-coding-turn.json')),
+    ) as { evidence: Record<string, unknown[]> };
+    const lists = ['toolRequests', 'toolResults', 'toolUse', 'toolSearches', 'guardrailDecisions', 'traceExports'];
+    const expected = joinCheck(example);
+    if (!expected.ok) throw new Error(expected.error.message);
+    fc.assert(
+      fc.property(
+        fc.tuple(
+          ...lists.map((key) =>
+            fc.shuffledSubarray(example.evidence[key] ?? [], { minLength: (example.evidence[key] ?? []).length }),
+          ),
+        ),
+        (orders) => {
+          const evidence = { ...example.evidence };
+          lists.forEach((key, i) => {
+            evidence[key] = orders[i] as unknown[];
+          });
+          const outcome = joinCheck({ ...example, evidence });
+          if (!outcome.ok) throw new Error(outcome.error.message);
+          expect(renderJoinCheckJson(outcome.report)).toBe(renderJoinCheckJson(expected.report));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
