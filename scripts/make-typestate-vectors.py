@@ -4,6 +4,7 @@
 Expected results follow HARNESS-TYPESTATE and premath's rules as the vector names state them;
 expected digests are computed here, in Python (json + hashlib), independently of the
 TypeScript implementation under test. Run: python3 scripts/make-typestate-vectors.py
+(scripts/make-extended-vectors.py imports its helpers for the extended-profile suite.)
 """
 import copy, hashlib, json, os, shutil
 
@@ -50,11 +51,14 @@ def turn(ids=('c1', 'c2'), results=None, uses=None, **extra):
 VECTORS = []
 
 
-def vector(vid, evidence, result, classes=(), normalized=None, invalid_field=None, raw_case=None, **blocks):
+def vector(vid, evidence, result, classes=(), normalized=None, invalid_field=None, raw_case=None, checks=(), **blocks):
     inp = {'evidence': evidence}
     inp.update(blocks)
     expect = {'schema': 1, 'result': result, 'expectedFailureClasses': sorted(classes),
               'expectedJoinClosed': result == 'accepted'}
+    if checks:
+        # The classes whose checks an accepted vector passes through (read by a coverage test).
+        expect['checkedClasses'] = sorted(checks)
     if normalized is not None:
         expect['expectedNormalized'] = normalized
     if invalid_field is not None:
@@ -63,19 +67,21 @@ def vector(vid, evidence, result, classes=(), normalized=None, invalid_field=Non
 
 
 JOIN = ['tool.join_incomplete']
+JOIN_ALL = JOIN + ['tool.result_missing', 'tool.result_orphan', 'tool.use_missing', 'tool.use_without_result']
+CONTEXT = ['context.injection_point_missing', 'context.queue_policy_violation']
 
 # --- accepted turns -------------------------------------------------------------------------
-vector('accept/code_parallel_three_tools', turn(('a', 'b', 'c')), 'accepted')
+vector('accept/code_parallel_three_tools', turn(('a', 'b', 'c')), 'accepted', checks=JOIN_ALL + CONTEXT + ['protocol.stop_reason_unhandled'])
 quiet = turn(('j1',), uses=[{'toolCallId': 'j1', 'disposition': 'observed'}])
 quiet['callSpec'] = spec('json', 'single')
 quiet['protocolState'] = {'stopReason': 'end_turn', 'continuationAllowed': False}
 for k in ('toolRender', 'reminderQueue', 'stateViews'):
     del quiet[k]
-vector('accept/json_single_call_no_continuation_needs_no_context', quiet, 'accepted')
+vector('accept/json_single_call_no_continuation_needs_no_context', quiet, 'accepted', checks=JOIN_ALL + CONTEXT)
 vector('accept/no_tool_calls_end_turn', {'callSpec': spec('text', 'single'), 'protocolState': {'stopReason': 'end_turn'}}, 'accepted')
 vector('accept/error_row_with_flat_envelope', turn(('e1',), results=[
     {'toolCallId': 'e1', 'status': 'error', 'errorCode': 'timeout', 'retryable': True, 'errorMessage': 'upstream took 5 s'}],
-    uses=[{'toolCallId': 'e1', 'disposition': 'observed'}]), 'accepted',
+    uses=[{'toolCallId': 'e1', 'disposition': 'observed'}]), 'accepted', checks=['tool.schema_invalid'],
     normalized={'toolResults': [{'toolCallId': 'e1', 'status': 'error', 'error': {'errorCode': 'timeout', 'retryable': True, 'errorMessageDigest': sha('upstream took 5 s')}}]})
 vector('accept/error_row_envelope_in_raw_error_code_message', turn(('e1',), results=[
     {'toolCallId': 'e1', 'rawError': {'code': 'rate_limited', 'retryable': True, 'message': ' slow down '}}],
@@ -84,17 +90,19 @@ vector('accept/error_row_envelope_in_raw_error_code_message', turn(('e1',), resu
 vector('accept/error_row_envelope_in_raw_error_long_keys', turn(('e1',), results=[
     {'toolCallId': 'e1', 'status': 'error', 'rawError': {'errorCode': 'EACCES', 'retryable': False, 'errorMessage': 'permission denied'}}],
     uses=[{'toolCallId': 'e1', 'disposition': 'discarded'}]), 'accepted')
-vector('accept/governance_claimed_pinned_matching', turn(), 'accepted', governanceProfile={
+vector('accept/governance_claimed_pinned_matching', turn(), 'accepted',
+       checks=['governance.claim_id_invalid', 'governance.policy_package_unpinned', 'governance.policy_package_mismatch'], governanceProfile={
     'claimId': 'profile.doctrine_inf_governance.v0', 'claimed': True,
     'policyProvenance': {'pinned': True, 'packageRef': 'pkg/gov@3', 'expectedDigest': 'sha256:g', 'boundDigest': ' sha256:g '}})
 vector('accept/governance_unclaimed_without_provenance', turn(), 'accepted', governanceProfile={'claimed': False})
 vector('accept/handoff_meets_every_constraint', turn(handoff={
     'target': ' worker.docs ', 'requiredArtifactRefs': ['artifact://b', 'artifact://a', 'artifact://a'], 'returnPathRef': 'handoff://back'}), 'accepted',
+    checks=['handoff.required_artifact_missing', 'handoff.target_not_allowed', 'handoff.return_path_missing'],
     handoffConstraints={'requiredArtifactRefs': ['artifact://a', ' artifact://b ', ''], 'allowedTargets': ['worker.docs'], 'requireReturnPath': True},
     normalized={'handoff': {'target': 'worker.docs', 'requiredArtifactRefs': ['artifact://a', 'artifact://b'], 'returnPathRef': 'handoff://back'}})
 pat = turn()
 pat['callSpec'] = dict(spec(), executionPattern='Parallel')
-vector('accept/decomposition_expected_pattern_compared_lowercased', pat, 'accepted',
+vector('accept/decomposition_expected_pattern_compared_lowercased', pat, 'accepted', checks=['coordination.decomposition_policy_violation'],
        decompositionConstraints={'admissible': True, 'expectedExecutionPattern': ' PARALLEL ', 'expectedPolicyDigest': 'pol.decomp.v1'})
 vector('accept/stop_reason_lowercased_before_check', turn(protocolState={'stopReason': 'MAX_TOKENS', 'continuationAllowed': True}), 'accepted',
        normalized={'protocolState': {'stopReason': 'max_tokens', 'continuationAllowed': True}})
@@ -106,7 +114,8 @@ vector('accept/seed001_dispositions', turn(('d1', 'd2', 'd3'), uses=[
     normalized={'toolUse': [{'toolCallId': 'd1', 'disposition': 'observed_only'},
                             {'toolCallId': 'd2', 'disposition': 'discarded_with_reason', 'reasonCode': 'stale_result'},
                             {'toolCallId': 'd3', 'disposition': 'retry_scheduled'}]})
-vector('accept/truncation_required_and_valid', turn(), 'accepted', truncationConstraints={'required': True, 'valid': True})
+vector('accept/truncation_required_and_valid', turn(), 'accepted', checks=['tool.response_truncation_policy_violation'],
+       truncationConstraints={'required': True, 'valid': True})
 vector('accept/constraint_blocks_null_mean_absent', turn(), 'accepted', governanceProfile=None, protocolConstraints=None,
        handoffConstraints=None, truncationConstraints=None, decompositionConstraints=None)
 
@@ -284,14 +293,14 @@ vector('invalid/retryable_not_a_boolean', turn(('a',), results=[{'toolCallId': '
        'invalid', invalid_field='evidence.toolResults[0].retryable')
 
 
-def write():
-    if os.path.isdir(ROOT):
-        shutil.rmtree(ROOT)
+def write(root=ROOT, suite='turngate-harness-typestate', vectors=VECTORS):
+    if os.path.isdir(root):
+        shutil.rmtree(root)
     ids = []
-    for vid, inp, expect, raw in VECTORS:
-        folder = os.path.join(ROOT, vid)
+    for vid, inp, expect, raw in vectors:
+        folder = os.path.join(root, vid)
         os.makedirs(folder)
-        case = {'schema': 1, 'suiteId': 'turngate-harness-typestate', 'vectorId': vid, 'input': inp}
+        case = {'schema': 1, 'suiteId': suite, 'vectorId': vid, 'input': inp}
         text = json.dumps(case, indent=2, ensure_ascii=False) + '\n'
         text = text.replace('"@FLOATS@"', FLOATS_TEXT).replace('"@DUPKEY@"', '{"k": 1, "k": 2}')
         if raw == '@DUPFIELD@':
@@ -301,10 +310,11 @@ def write():
         with open(os.path.join(folder, 'expect.json'), 'w', encoding='utf-8') as f:
             f.write(json.dumps(expect, indent=2, ensure_ascii=False) + '\n')
         ids.append(vid)
-    manifest = {'schema': 1, 'suiteId': 'turngate-harness-typestate', 'vectors': ids}
-    with open(os.path.join(ROOT, 'manifest.json'), 'w') as f:
+    manifest = {'schema': 1, 'suiteId': suite, 'vectors': ids}
+    with open(os.path.join(root, 'manifest.json'), 'w') as f:
         f.write(json.dumps(manifest, indent=2) + '\n')
-    print(len(ids), 'vectors written to', os.path.normpath(ROOT))
+    print(len(ids), 'vectors written to', os.path.normpath(root))
 
 
-write()
+if __name__ == '__main__':
+    write()

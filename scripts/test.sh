@@ -14,6 +14,7 @@ node_modules/.bin/tsd
 node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public types, type tests and examples check"
 
 node dist/conformance/main.js conformance/harness-typestate
+node dist/conformance/main.js conformance/harness-typestate-extended
 node dist/conformance/main.js conformance/harness-chat
 
 upstream="${TURNGATE_UPSTREAM:-../shared/upstream}"

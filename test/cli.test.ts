@@ -1,22 +1,13 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { joinCheckText, renderJoinCheckJson } from '../src/index.ts';
 import { callSpec } from './arbitraries.ts';
+import { CLI, EXAMPLES, requireBuiltCli, run } from './cli-run.ts';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');
-const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
-
-function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
-});
+beforeAll(requireBuiltCli);
 
 describe('turngate harness-join-check', () => {
   const examples = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));

@@ -9,12 +9,16 @@ import {
   prettyJson,
   trimWhiteSpace,
   asciiLowercase,
+  digest,
   type JsonValue,
 } from '../canonical/index.ts';
 import {
+  decodeExtendedInput,
   decodeJoinCheckInput,
   EvidenceInputError,
+  EXTENDED_PROFILE,
   type DecompositionConstraintsInput,
+  type ExtendedJoinCheckInput,
   type EvidenceInput,
   type GovernanceProfileInput,
   type HandoffConstraintsInput,
@@ -25,14 +29,19 @@ import { FailureCollector } from '../failures/collect.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
   normalizeEvidence,
+  normalizeExtended,
   normalizeRefs,
   type NormalizedEvidence,
   type NormalizedHandoff,
 } from '../normalize/index.ts';
+import { checkExtended, extendedContext } from './extended/index.ts';
 import {
+  EXTENDED_WITNESS_KIND,
   GOVERNANCE_PROFILE_CLAIM_ID,
   HANDLED_STOP_REASONS,
   JOIN_CHECK_WITNESS_KIND,
+  type ExtendedReport,
+  type ExtendedWitness,
   type JoinCheckReport,
   type JoinInput,
   type MutationInput,
@@ -303,13 +312,42 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
   }
 }
 
+function extendedReport(
+  input: JoinCheckInput,
+  extended: ExtendedJoinCheckInput,
+  normalized: NormalizedEvidence,
+  failures: FailureCollector,
+): () => ExtendedReport {
+  const x = normalizeExtended(extended, input.evidence);
+  checkExtended(extendedContext(input, normalized, x), failures);
+  const joinSetDigest = normalized.digests.joinSetDigest;
+  const extendedDigest = x.digests.extendedDigest;
+  const witness: Mutable<ExtendedWitness> = {
+    schema: 1,
+    witnessKind: EXTENDED_WITNESS_KIND,
+    joinSetDigest,
+    extendedDigest,
+    turnDigest: digest({ joinSetDigest, extendedDigest }),
+  };
+  setOptional(witness, 'mutationIntentDigest', x.mutationIntent && digest(x.mutationIntent));
+  // The verdict on MutationReady is known once every check has run: read it when the report is built.
+  return () => {
+    const out: Mutable<ExtendedReport> = { normalized: x, witness };
+    if (x.mutationIntent !== undefined) out.mutationReady = failures.empty;
+    return out;
+  };
+}
+
 /**
  * Runs the join check on a decoded input. This is the one implementation of the rules; the
  * CLI, the typestate transitions and the chat layer all call it.
  *
  * @param input - A decoded input (see {@link decodeJoinCheckInput}).
+ * @param extended - The decoded extended part of the same input (see {@link decodeExtendedInput}),
+ *   when it opts into the extended profile: the extended checks then run too.
  * @returns The report.
- * @throws {@link EvidenceInputError} or {@link JsonInputError} as {@link normalizeEvidence}.
+ * @throws {@link EvidenceInputError} or {@link JsonInputError} as {@link normalizeEvidence} and
+ *   {@link normalizeExtended}.
  *
  * @example
  * ```ts
@@ -319,7 +357,7 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
  * if (decoded.ok) checkDecoded(decoded.value).result;
  * ```
  */
-export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
+export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheckInput): JoinCheckReport {
   const normalized = normalizeEvidence(input.evidence);
   const failures = new FailureCollector();
   checkJoin(normalized, failures);
@@ -342,10 +380,11 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
   }
   checkErrorEnvelopes(input.evidence, failures);
   checkGovernance(input.governanceProfile, failures);
+  const extendedPart = extended === undefined ? undefined : extendedReport(input, extended, normalized, failures);
 
   const list = failures.list();
   const accepted = list.length === 0;
-  return {
+  const report: Mutable<JoinCheckReport> = {
     action: 'harness-join-check',
     result: accepted ? 'accepted' : 'rejected',
     failureClasses: list.map((f) => f.class),
@@ -360,6 +399,11 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
     normalized,
     failures: list,
   };
+  if (extendedPart !== undefined) {
+    report.profile = EXTENDED_PROFILE;
+    report.extended = extendedPart();
+  }
+  return report;
 }
 
 /**
@@ -376,11 +420,18 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
  * `handoff.target_not_allowed`, `handoff.return_path_missing`, `governance.claim_id_invalid`,
  * `governance.policy_package_unpinned`, `governance.policy_package_mismatch`.
  *
- * Source: HARNESS-TYPESTATE §4–§5, §8; premath `harness-join-check`.
+ * The extended profile: an input whose top-level `profile` is `turngate.harness.extended.v1`
+ * ({@link EXTENDED_PROFILE}) is also checked against the extended CallSpec fields and row
+ * evidence of the tool-calling harness design notes §4.1-4.6, which can emit every class of
+ * {@link FAILURE_CLASSES}; its report adds `profile` and `extended`. Without `profile` the
+ * report is premath's, whatever other fields the input carries.
+ *
+ * Source: HARNESS-TYPESTATE §4–§5, §8; premath `harness-join-check`; TOOL-CALLING-HARNESS-TYPESTATE
+ * §4 (extended profile).
  *
  * @param input - The join-check input: `{ evidence, governanceProfile?, protocolConstraints?,
- *   handoffConstraints?, truncationConstraints?, decompositionConstraints? }`, as parsed JSON
- *   ({@link parseJson}) or built in code.
+ *   handoffConstraints?, truncationConstraints?, decompositionConstraints?, profile?,
+ *   mutationIntent? }`, as parsed JSON ({@link parseJson}) or built in code.
  * @returns `{ ok: true, report }` (accepted or rejected), or `{ ok: false, error }`.
  * @example
  * ```ts
@@ -399,8 +450,10 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
 export function joinCheck(input: unknown): JoinCheckOutcome {
   const decoded = decodeJoinCheckInput(input);
   if (!decoded.ok) return decoded;
+  const extended = decodeExtendedInput(input);
+  if (!extended.ok) return extended;
   try {
-    return { ok: true, report: checkDecoded(decoded.value) };
+    return { ok: true, report: checkDecoded(decoded.value, extended.value) };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, error };
     if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('evidence', error.message) };
@@ -434,7 +487,9 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
 /**
  * The report as premath's `harness-join-check --json` prints it: `action`, `failureClasses`,
  * `joinClosed`, `normalized`, `result`, `witness`, keys sorted, two-space indentation, final
- * newline. Byte-for-byte premath's output for every input premath accepts.
+ * newline. Byte-for-byte premath's output for every input premath accepts that does not opt into
+ * the extended profile; under the extended profile the same object also has `profile` and
+ * `extended` (the extended section: `normalized`, `witness`, `mutationReady`).
  *
  * Source: DIGESTS.md "Output".
  *
@@ -449,6 +504,8 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
  * ```
  */
 export function renderJoinCheckJson(report: JoinCheckReport): string {
-  const { action, result, failureClasses, joinClosed, witness, normalized } = report;
-  return `${prettyJson({ action, result, failureClasses, joinClosed, witness, normalized })}\n`;
+  const { action, result, failureClasses, joinClosed, witness, normalized, profile, extended } = report;
+  const printed = { action, result, failureClasses, joinClosed, witness, normalized };
+  if (profile === undefined || extended === undefined) return `${prettyJson(printed)}\n`;
+  return `${prettyJson({ ...printed, profile, extended })}\n`;
 }

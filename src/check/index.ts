@@ -5,8 +5,20 @@
  */
 export { joinCheck, joinCheckText, checkDecoded, renderJoinCheckJson } from './check.ts';
 export type { JoinCheckOutcome } from './check.ts';
-export { JOIN_CHECK_WITNESS_KIND, GOVERNANCE_PROFILE_CLAIM_ID, HANDLED_STOP_REASONS } from './types.ts';
-export type { JoinCheckReport, JoinCheckWitness, JoinInput, MutationInput } from './types.ts';
+export {
+  JOIN_CHECK_WITNESS_KIND,
+  EXTENDED_WITNESS_KIND,
+  GOVERNANCE_PROFILE_CLAIM_ID,
+  HANDLED_STOP_REASONS,
+} from './types.ts';
+export type {
+  JoinCheckReport,
+  JoinCheckWitness,
+  JoinInput,
+  MutationInput,
+  ExtendedReport,
+  ExtendedWitness,
+} from './types.ts';
 export {
   TRANSCRIPT_FORMATS,
   PROTOCOL_STOP_REASONS,

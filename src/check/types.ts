@@ -3,8 +3,9 @@
  *
  * @module
  */
+import type { EXTENDED_PROFILE } from '../evidence/index.ts';
 import type { Failure, FailureClass } from '../failures/index.ts';
-import type { DigestBundle, NormalizedEvidence } from '../normalize/index.ts';
+import type { DigestBundle, ExtendedNormalized, NormalizedEvidence } from '../normalize/index.ts';
 
 /**
  * The witness kind of a join check. Source: premath `harness-join-check`.
@@ -17,6 +18,18 @@ import type { DigestBundle, NormalizedEvidence } from '../normalize/index.ts';
  * ```
  */
 export const JOIN_CHECK_WITNESS_KIND = 'premath.harness.join_check.v1';
+
+/**
+ * The witness kind of a join check under the extended profile (the `extended.witness` of the
+ * report).
+ *
+ * @example
+ * ```ts
+ * import { EXTENDED_WITNESS_KIND } from 'turngate';
+ * EXTENDED_WITNESS_KIND; //=> 'turngate.harness.join_check_extended.v1'
+ * ```
+ */
+export const EXTENDED_WITNESS_KIND = 'turngate.harness.join_check_extended.v1';
 
 /**
  * The governance profile claim id that gates the governance classes. Source: HARNESS-TYPESTATE §8.
@@ -122,8 +135,57 @@ export interface JoinCheckWitness {
 }
 
 /**
- * The report of one join check. Every field but `failures` is what premath's
- * `harness-join-check --json` prints; `failures` adds the ids and a sentence per class.
+ * The witness of the extended profile: it binds premath's join-set digest and the extended
+ * evidence digest into one turn digest, and the mutation intent when one was checked.
+ *
+ * @example
+ * ```ts
+ * import { joinCheck } from 'turngate';
+ * declare const input: unknown;
+ * const outcome = joinCheck(input);
+ * if (outcome.ok && outcome.report.extended) outcome.report.extended.witness.turnDigest;
+ * ```
+ */
+export interface ExtendedWitness {
+  readonly schema: 1;
+  readonly witnessKind: typeof EXTENDED_WITNESS_KIND;
+  /** premath's join-set digest of the same turn (`witness.digests.joinSetDigest`). */
+  readonly joinSetDigest: string;
+  /** The digest of the normalized extended evidence (`extended.normalized.digests.extendedDigest`). */
+  readonly extendedDigest: string;
+  /** `digest({ joinSetDigest, extendedDigest })`: the whole turn under the extended profile. */
+  readonly turnDigest: string;
+  /** `digest` of the normalized `mutationIntent`, when one was checked. */
+  readonly mutationIntentDigest?: string;
+}
+
+/**
+ * The extended section of a report (printed under `extended`): the normalized extended evidence,
+ * its witness, and, when the input gave a `mutationIntent`, whether `MutationReady` holds.
+ *
+ * @example
+ * ```ts
+ * import { joinCheck } from 'turngate';
+ * declare const input: unknown;
+ * const outcome = joinCheck(input);
+ * if (outcome.ok && outcome.report.extended?.mutationReady === false) outcome.report.failureClasses;
+ * ```
+ */
+export interface ExtendedReport {
+  /** The normalized extended evidence, kind `turngate.harness.extended_normalized.v1`. */
+  readonly normalized: ExtendedNormalized;
+  /** The extended witness. */
+  readonly witness: ExtendedWitness;
+  /** Present when a `mutationIntent` was checked: true exactly when the report is accepted. */
+  readonly mutationReady?: boolean;
+}
+
+/**
+ * The report of one join check. Under premath's profile every field but `failures` is what
+ * premath's `harness-join-check --json` prints; `failures` adds the ids and a sentence per class.
+ * Under the extended profile the report also has `profile` and `extended`, and `result`,
+ * `failureClasses` and `joinClosed` cover the extended checks too; `normalized` and `witness`
+ * stay premath's, byte for byte.
  *
  * @example
  * ```ts
@@ -149,4 +211,8 @@ export interface JoinCheckReport {
   readonly normalized: NormalizedEvidence;
   /** One entry per active class with its cause and ids, in `failureClasses` order. Not printed by `--json`. */
   readonly failures: readonly Failure[];
+  /** `turngate.harness.extended.v1` when the input opted into the extended profile; absent for premath's. */
+  readonly profile?: typeof EXTENDED_PROFILE;
+  /** The extended section, under the extended profile only. */
+  readonly extended?: ExtendedReport;
 }

@@ -46,8 +46,12 @@ export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: stri
     `  Input: ${inputLabel}`,
     `  Result: ${report.result}`,
     `  Join-set digest: ${report.witness.digests.joinSetDigest}`,
-    `  Failure Classes: ${report.failures.length}`,
   ];
+  if (report.extended !== undefined) {
+    lines.push(`  Profile: ${report.profile}`, `  Turn digest: ${report.extended.witness.turnDigest}`);
+    if (report.extended.mutationReady !== undefined) lines.push(`  MutationReady: ${report.extended.mutationReady}`);
+  }
+  lines.push(`  Failure Classes: ${report.failures.length}`);
   for (const failure of report.failures) {
     const ids = failure.ids === undefined ? '' : ` [${failure.ids.join(', ')}]`;
     lines.push(`  - ${failure.class}${ids}: ${failure.detail}`);

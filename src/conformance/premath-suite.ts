@@ -4,8 +4,9 @@
  *
  * `expect.json` fields: `result` (`accepted | rejected`, or `invalid` for input the check must
  * refuse: an extension of ours), `expectedFailureClasses`, `expectedJoinClosed`; ours may add
- * `expectedInvalidField` (the field an `invalid` vector names) and `expectedNormalized` (a
- * subset the normalized evidence must contain, for normalization rules).
+ * `expectedInvalidField` (the field an `invalid` vector names), `expectedNormalized` (a
+ * subset the normalized evidence must contain, for normalization rules) and `expectedExtended`
+ * (a subset the report's extended section must contain, for extended-profile vectors).
  *
  * @module
  */
@@ -68,6 +69,11 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
   if (expectedNormalized !== undefined) {
     const miss = subsetMismatch(plain(expectedNormalized), plain(report.normalized), 'normalized');
     if (miss !== undefined) return fail(`${miss} differs from expectedNormalized`);
+  }
+  const expectedExtended = expect['expectedExtended'];
+  if (expectedExtended !== undefined) {
+    const miss = subsetMismatch(plain(expectedExtended), plain(report.extended ?? null), 'extended');
+    if (miss !== undefined) return fail(`${miss} differs from expectedExtended`);
   }
   let note = `${report.result} ${JSON.stringify(report.failureClasses)}`;
   if (referenceDir !== undefined) {

@@ -4,6 +4,9 @@
  * @module
  */
 export * from './schemas.ts';
+export * from './extended-policies.ts';
+export * from './extended.ts';
 export { EvidenceInputError } from './errors.ts';
-export { decodeJoinCheckInput, issuePath } from './decode.ts';
-export type { DecodeResult } from './decode.ts';
+export { decodeJoinCheckInput, decodeExtendedInput, issuePath } from './decode.ts';
+export type { DecodeResult, ExtendedDecodeResult } from './decode.ts';
+export type { NumberInput } from './fields.ts';

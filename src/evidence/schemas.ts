@@ -12,21 +12,8 @@
  * @module
  */
 import * as v from 'valibot';
+import { anyJson, defaultBool, optionalBool, optionalText, rows, text, textList } from './fields.ts';
 import { struct } from './struct.ts';
-
-// Strings are checked for lone surrogates where they are trimmed (normalization), which names
-// the field; parsed JSON text cannot hold them at all.
-const text = v.string();
-const optionalText = v.optional(v.nullable(text));
-const optionalBool = v.optional(v.nullable(v.boolean()));
-const defaultBool = v.optional(v.boolean(), false);
-const textList = v.optional(v.array(text), () => [] as string[]);
-/** Any JSON value (a payload or a raw error); `null` is the same as absent. */
-const anyJson = v.optional(v.unknown());
-
-function rows<TSchema extends v.GenericSchema>(schema: TSchema) {
-  return v.optional(v.array(schema), () => [] as v.InferOutput<TSchema>[]);
-}
 
 /**
  * The `callSpec` row: the seed-000 §3.1 minimum binding fields. Every field is a required,

@@ -6,6 +6,12 @@
 import * as v from 'valibot';
 import { duplicateKeysOf } from '../canonical/index.ts';
 
+/** A schema typed as the plain object schema of `TEntries` (input and output). */
+type StructSchema<TEntries extends v.ObjectEntries> = v.GenericSchema<
+  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
+  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
+>;
+
 /**
  * Wraps an object schema with the rules serde applies to a derived struct:
  * - a repeated known field is an input error (`duplicate field`), unknown fields are ignored;
@@ -20,10 +26,7 @@ import { duplicateKeysOf } from '../canonical/index.ts';
 export function struct<const TEntries extends v.ObjectEntries>(
   name: string,
   entries: TEntries,
-): v.GenericSchema<
-  v.InferInput<v.ObjectSchema<TEntries, undefined>>,
-  v.InferOutput<v.ObjectSchema<TEntries, undefined>>
-> {
+): StructSchema<TEntries> {
   const fields = Object.keys(entries);
   // Typed as the object schema: the positional-array form is accepted at run time for premath
   // compatibility but is not part of the typed (wire) API.
@@ -59,10 +62,7 @@ export function struct<const TEntries extends v.ObjectEntries>(
       return input;
     }),
     v.object(entries),
-  ) as unknown as v.GenericSchema<
-    v.InferInput<v.ObjectSchema<TEntries, undefined>>,
-    v.InferOutput<v.ObjectSchema<TEntries, undefined>>
-  >;
+  ) as unknown as StructSchema<TEntries>;
 }
 
 function pathItem(input: object, key: string): v.ObjectPathItem {
@@ -73,4 +73,26 @@ function pathItem(input: object, key: string): v.ObjectPathItem {
     key,
     value: (input as Record<string, unknown>)[key],
   };
+}
+
+/**
+ * Wraps an object schema for the extended-profile fields of a row premath also reads: an object
+ * row is read as {@link struct} reads it (a repeated field is an input error); a row written in
+ * serde's positional-array form holds premath's fields only, so its extended part is empty.
+ *
+ * @param name - The row name used in messages (e.g. `toolRequests[] row`).
+ * @param entries - The extended field schemas (all optional or defaulted).
+ * @returns A valibot schema whose input and output types are the object schema's.
+ */
+export function extension<const TEntries extends v.ObjectEntries>(
+  name: string,
+  entries: TEntries,
+): StructSchema<TEntries> {
+  const object = struct(name, entries);
+  // biome-ignore lint/plugin: typed as the object schema; a positional row (an array) reads as having no extended fields
+  return v.pipe(
+    v.unknown(),
+    v.transform((input) => (Array.isArray(input) ? {} : input)),
+    object,
+  ) as unknown as StructSchema<TEntries>;
 }

@@ -77,13 +77,13 @@ export const FAILURE_CLASSES = [
   {
     class: 'tool.join_incomplete',
     source: BOTH,
-    description: 'The request/result/use join of the turn is not closed.',
+    description: 'The request/result/use join of the turn, or the fan-out/fan-in of its transfers, is not closed.',
   },
   { class: 'tool.use_missing', source: BOTH, description: 'A terminal result has no tool-use disposition.' },
   {
     class: 'tool.use_unknown_result',
     source: NOTES,
-    description: 'A consumed tool-use row references an unknown or non-terminal result.',
+    description: 'A tool-use row references a result the turn does not hold (another digest) or a non-terminal one.',
   },
   {
     class: 'tool.use_without_result',

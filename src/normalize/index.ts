@@ -4,4 +4,6 @@
  * @module
  */
 export { normalizeEvidence, normalizeRefs } from './normalize.ts';
+export { normalizeExtended } from './extended.ts';
 export * from './types.ts';
+export * from './extended-types.ts';

@@ -42,13 +42,15 @@ function wellFormed(value: string, field: string): string {
   return value;
 }
 
-function required(value: string, field: string): string {
+/** Trims a required string; a blank one is an input error naming `field`. Internal. */
+export function required(value: string, field: string): string {
   const trimmed = trimWhiteSpace(wellFormed(value, field));
   if (trimmed === '') throw new EvidenceInputError(field, 'expected a non-blank string');
   return trimmed;
 }
 
-function optional(value: string | null | undefined, field: string): string | undefined {
+/** Trims an optional string; blank is the same as absent. Internal. */
+export function optional(value: string | null | undefined, field: string): string | undefined {
   if (value === null || value === undefined) return undefined;
   const trimmed = trimWhiteSpace(wellFormed(value, field));
   return trimmed === '' ? undefined : trimmed;
@@ -249,9 +251,9 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /**
  * Normalizes rows of one surface, deduplicates them by id (identical repeats collapse,
- * differing repeats are an input error) and sorts them by id in UTF-8 byte order.
+ * differing repeats are an input error) and sorts them by id in UTF-8 byte order. Internal.
  */
-function keyedRows<TIn, TOut>(
+export function keyedRows<TIn, TOut>(
   rows: readonly TIn[],
   surface: string,
   idField: string,
