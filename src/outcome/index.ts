@@ -1,0 +1,14 @@
+/**
+ * The outcome boundary (`turngate/outcome`): `Outcome<T>` values, delegation validated against
+ * the tool's contract (deliverable, methods and aliases, required inputs) with tolerant key
+ * equivalence, validation records, and the `<known_tools>` prompt block.
+ *
+ * Source: ADR 0014 (outcome boundary contract validation and tolerant interface
+ * canonicalization).
+ *
+ * @module
+ */
+export { Outcome, isOutcome } from './outcome.ts';
+export type { OutcomeOk, OutcomeError, OutcomeDetails, OutcomeErrorOptions } from './outcome.ts';
+export { isCaseTwin } from './keys.ts';
+export type { KeySource } from './keys.ts';
