@@ -12,3 +12,16 @@ export { Outcome, isOutcome } from './outcome.ts';
 export type { OutcomeOk, OutcomeError, OutcomeDetails, OutcomeErrorOptions } from './outcome.ts';
 export { isCaseTwin } from './keys.ts';
 export type { KeySource } from './keys.ts';
+export { describeDeliverable } from './shape.ts';
+export type {
+  ObjectShape,
+  ArrayShape,
+  ShapeContract,
+  Deliverable,
+  ShapeValue,
+  DeliverableValue,
+  DeliverableDescription,
+  Mismatch,
+  KeyAlias,
+  MismatchFocus,
+} from './shape.ts';
