@@ -25,3 +25,35 @@ export type {
   KeyAlias,
   MismatchFocus,
 } from './shape.ts';
+export { defineContracts, resolveMethod } from './contract.ts';
+export type {
+  ContractDefinition,
+  ContractDefinitions,
+  ContractDescription,
+  ToolContract,
+  ContractRegistry,
+  ContractMethod,
+  ContractAlias,
+  ContractDeliverable,
+  ContractRequiredInput,
+  MethodAlias,
+  MethodResolution,
+} from './contract.ts';
+export { delegate, delegateAsync } from './delegate.ts';
+export type {
+  ContractViolation,
+  ContractViolationDetails,
+  PreconditionFailed,
+  PreconditionFailedDetails,
+  UnknownMethod,
+  UnknownMethodDetails,
+  DelegationError,
+  AliasUse,
+  ValidationRecord,
+  Delegation,
+  DelegatedInput,
+  DelegatedCall,
+  UnknownMethodMessage,
+  DelegationRequest,
+  DelegationOf,
+} from './delegate.ts';

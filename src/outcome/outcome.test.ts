@@ -29,8 +29,9 @@ describe('Outcome.ok / Outcome.error', () => {
   it('refuses a blank error type, a message that is not a string, and a retryable that is not a boolean', () => {
     expect(() => Outcome.error('', 'm')).toThrow(/errorType must be a non-blank string, got ""/);
     expect(() => Outcome.error('\u3000', 'm')).toThrow(TypeError);
-    expect(() => Outcome.error('x', 3 as unknown as string)).toThrow(/message must be a string, got number/);
-    expect(() => Outcome.error('x', 'm', { retryable: 'yes' as unknown as boolean })).toThrow(
+    // Untyped callers: Reflect.apply skips the compile-time check these calls would fail.
+    expect(() => Reflect.apply(Outcome.error, undefined, ['x', 3])).toThrow(/message must be a string, got number/);
+    expect(() => Reflect.apply(Outcome.error, undefined, ['x', 'm', { retryable: 'yes' }])).toThrow(
       /retryable must be a boolean, got string/,
     );
   });
