@@ -57,3 +57,4 @@ export type {
   DelegationRequest,
   DelegationOf,
 } from './delegate.ts';
+export { renderKnownTools } from './known-tools.ts';
