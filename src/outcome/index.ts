@@ -58,3 +58,11 @@ export type {
   DelegationOf,
 } from './delegate.ts';
 export { renderKnownTools } from './known-tools.ts';
+export {
+  VIOLATION_DISPOSITIONS,
+  isContractBreach,
+  errorEnvelopeOf,
+  toToolResult,
+  checkUse,
+} from './tool-result.ts';
+export type { ViolationDisposition, ContractedToolResult } from './tool-result.ts';
