@@ -126,7 +126,7 @@ export type ContractRegistry<TDefinitions extends ContractDefinitions = Contract
 
 /**
  * The canonical method names of a contract: the literal union of its `methods`, or `string`
- * when it declares none.
+ * when it declares none (an empty list declares none: any name is accepted).
  *
  * @example
  * ```ts
@@ -138,7 +138,9 @@ export type ContractRegistry<TDefinitions extends ContractDefinitions = Contract
 export type ContractMethod<TContract extends ToolContract> = TContract['definition'] extends {
   readonly methods: readonly (infer TMethod extends string)[];
 }
-  ? TMethod
+  ? [TMethod] extends [never]
+    ? string
+    : TMethod
   : string;
 
 /**

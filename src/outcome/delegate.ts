@@ -122,10 +122,18 @@ export interface UnknownMethodDetails {
  */
 export type UnknownMethod = OutcomeError<'unknown_method', UnknownMethodDetails>;
 
+/** Whether a contract's type shows it declares a non-empty `TField` (a widened contract may). */
+type Declares<TContract extends ToolContract, TField extends string> = TField extends keyof TContract['definition']
+  ? TContract['definition'][TField] extends readonly [] | undefined
+    ? false
+    : true
+  : false;
+
 /**
  * The errors the boundary itself can return for contract `TContract`: always
- * {@link ContractViolation}; {@link PreconditionFailed} when it declares required inputs;
- * {@link UnknownMethod} when it declares methods.
+ * {@link ContractViolation}; {@link PreconditionFailed} unless the contract's type shows no
+ * required inputs; {@link UnknownMethod} unless it shows no methods (a contract typed as plain
+ * `ToolContract` may have both).
  *
  * @example
  * ```ts
@@ -136,8 +144,8 @@ export type UnknownMethod = OutcomeError<'unknown_method', UnknownMethodDetails>
  */
 export type DelegationError<TContract extends ToolContract> =
   | ContractViolation
-  | ([ContractRequiredInput<TContract>] extends [never] ? never : PreconditionFailed)
-  | (string extends ContractMethod<TContract> ? never : UnknownMethod);
+  | (Declares<TContract, 'requiredInputs'> extends false ? never : PreconditionFailed)
+  | (Declares<TContract, 'methods'> extends false ? never : UnknownMethod);
 
 /**
  * An alias a delegation used: a method alias, or a key of the deliverable or the input found

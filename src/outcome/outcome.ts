@@ -73,12 +73,13 @@ export interface OutcomeError<TErrorType extends string = string, TDetails = Out
  * ```ts
  * import { match } from 'ts-pattern';
  * import { Outcome } from 'turngate/outcome';
- * const parsed: Outcome<string[]> = Outcome.ok(['Rates held', 'Storm warning']);
- * const line = match(parsed)
- *   .with({ status: 'ok' }, ({ value }) => `${value.length} items`)
- *   .with({ status: 'error' }, ({ errorType, message }) => `${errorType}: ${message}`)
- *   .exhaustive();
- * line; //=> '2 items'
+ * const summarize = (parsed: Outcome<string[]>) =>
+ *   match(parsed)
+ *     .with({ status: 'ok' }, ({ value }) => `${value.length} items`)
+ *     .with({ status: 'error' }, ({ errorType, message }) => `${errorType}: ${message}`)
+ *     .exhaustive();
+ * summarize(Outcome.ok(['Rates held', 'Storm warning'])); //=> '2 items'
+ * summarize(Outcome.error('feed_malformed', 'not RSS')); //=> 'feed_malformed: not RSS'
  * ```
  */
 export type Outcome<TValue, TError extends OutcomeError<string, unknown> = OutcomeError> = OutcomeOk<TValue> | TError;

@@ -77,9 +77,16 @@ type RequiredKeys<TShape> = TShape extends { readonly required: readonly (infer 
 type PropertyShapes<TShape> = TShape extends { readonly properties: infer TProperties }
   ? TProperties
   : Record<never, never>;
+type OptionalKeys<TShape> = Exclude<keyof PropertyShapes<TShape> & string, RequiredKeys<TShape>>;
 type PropertyValue<TShape, TKey extends string> = TKey extends keyof PropertyShapes<TShape>
   ? ShapeValue<PropertyShapes<TShape>[TKey]>
   : unknown;
+type ObjectValue<TShape> = ([RequiredKeys<TShape>] extends [never]
+  ? unknown
+  : { readonly [TKey in RequiredKeys<TShape>]: PropertyValue<TShape, TKey> }) &
+  ([OptionalKeys<TShape>] extends [never]
+    ? unknown
+    : { readonly [TKey in OptionalKeys<TShape>]?: PropertyValue<TShape, TKey> }) & { readonly [key: string]: unknown };
 
 /**
  * The type a value meeting light shape `TShape` has: an object with the required keys (in the
@@ -95,12 +102,7 @@ type PropertyValue<TShape, TKey extends string> = TKey extends keyof PropertySha
 export type ShapeValue<TShape> = TShape extends { readonly type: 'array' }
   ? readonly (TShape extends { readonly items: infer TItems } ? ShapeValue<TItems> : unknown)[]
   : TShape extends { readonly type: 'object' }
-    ? { readonly [TKey in RequiredKeys<TShape>]: PropertyValue<TShape, TKey> } & {
-        readonly [TKey in Exclude<keyof PropertyShapes<TShape> & string, RequiredKeys<TShape>>]?: PropertyValue<
-          TShape,
-          TKey
-        >;
-      } & { readonly [key: string]: unknown }
+    ? ObjectValue<TShape>
     : unknown;
 
 /**
