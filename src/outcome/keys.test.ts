@@ -114,7 +114,10 @@ describe('lookupKey', () => {
   });
 
   it('counts an undefined value as absent only when asked', () => {
-    expect(lookupKey(entriesOf({ body: undefined }), 'body', true)).toEqual({ status: 'missing' });
+    const absent = lookupKey(entriesOf({ body: undefined }), 'body', true);
+    expect(absent.status).toBe('missing');
+    // Still the key's spelling, so the walk does not carry it over as another key.
+    expect(absent.candidates.map((entry) => entry.name)).toEqual(['body']);
     expect(lookupKey(entriesOf({ body: undefined }), 'body', false)).toMatchObject({ status: 'found' });
     expect(lookupKey(entriesOf({ body: undefined, [Symbol.for('body')]: 'x' }), 'body', true)).toMatchObject({
       status: 'found',
@@ -123,6 +126,9 @@ describe('lookupKey', () => {
   });
 
   it('does not find a key under an unregistered symbol or another case', () => {
-    expect(lookupKey(entriesOf({ [Symbol('body')]: 1, Body: 2 }), 'body', true)).toEqual({ status: 'missing' });
+    expect(lookupKey(entriesOf({ [Symbol('body')]: 1, Body: 2 }), 'body', true)).toEqual({
+      status: 'missing',
+      candidates: [],
+    });
   });
 });

@@ -56,10 +56,39 @@ function snakeOfCamel(name: string): string {
  * ```
  */
 export function isCaseTwin(a: string, b: string): boolean {
-  if (a === b) return false;
-  const [snake, camel] = SNAKE.test(a) && CAMEL.test(b) ? [a, b] : SNAKE.test(b) && CAMEL.test(a) ? [b, a] : [];
-  if (snake === undefined || camel === undefined) return false;
-  return camelOfSnake(snake) === camel || snakeOfCamel(camel) === snake;
+  // Twins start with the same lowercase letter: most pairs end here, with no allocation.
+  if (a === b || a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  const formsA = formsOf(a);
+  const formsB = formsOf(b);
+  return (
+    (formsA.camel !== undefined && formsB.snake !== undefined && (formsA.camel === b || formsB.snake === a)) ||
+    (formsB.camel !== undefined && formsA.snake !== undefined && (formsB.camel === a || formsA.snake === b))
+  );
+}
+
+/** A name's other spelling: `camel` when the name is snake_case, `snake` when it is camelCase. */
+interface NameForms {
+  readonly camel: string | undefined;
+  readonly snake: string | undefined;
+}
+
+const FORMS = new Map<string, NameForms>();
+const FORMS_CACHED = 4096;
+const FORMS_NAME_LENGTH = 256;
+
+/** The other spellings of a name, memoized: delivered values repeat the same few key names. */
+function formsOf(name: string): NameForms {
+  const cached = FORMS.get(name);
+  if (cached !== undefined) return cached;
+  const forms: NameForms = {
+    camel: SNAKE.test(name) ? camelOfSnake(name) : undefined,
+    snake: CAMEL.test(name) ? snakeOfCamel(name) : undefined,
+  };
+  if (name.length <= FORMS_NAME_LENGTH) {
+    if (FORMS.size >= FORMS_CACHED) FORMS.clear();
+    FORMS.set(name, forms);
+  }
+  return forms;
 }
 
 /** One key of a delivered value: its name when it can satisfy a contract key, where it came from, and its value. */
@@ -81,11 +110,12 @@ export function shapeOf(value: unknown): string {
   return typeof value;
 }
 
-function symbolKey(symbol: symbol): { name: string | undefined; display: string } {
+/** An entry for a symbol key: named when the symbol is registered (`Symbol.for`), shown either way. */
+function symbolEntry(symbol: symbol, source: KeySource, value: unknown): KeyEntry {
+  // Built field by field: an object spread here cost several microseconds per key on Node 20.
   const name = Symbol.keyFor(symbol);
-  return name === undefined
-    ? { name, display: String(symbol) }
-    : { name, display: `Symbol.for(${JSON.stringify(name)})` };
+  const display = name === undefined ? String(symbol) : `Symbol.for(${JSON.stringify(name)})`;
+  return { name, source, value, display };
 }
 
 /**
@@ -93,11 +123,11 @@ function symbolKey(symbol: symbol): { name: string | undefined; display: string 
  * `Map` (its entries, in order). Values are read once each.
  */
 export function keyEntries(value: object): KeyEntry[] {
+  const entries: KeyEntry[] = [];
   if (value instanceof Map) {
-    const entries: KeyEntry[] = [];
     for (const [key, item] of value) {
       if (typeof key === 'string') entries.push({ name: key, source: 'map_entry', value: item, display: key });
-      else if (typeof key === 'symbol') entries.push({ ...symbolKey(key), source: 'map_entry', value: item });
+      else if (typeof key === 'symbol') entries.push(symbolEntry(key, 'map_entry', item));
       else
         entries.push({
           name: undefined,
@@ -109,26 +139,34 @@ export function keyEntries(value: object): KeyEntry[] {
     return entries;
   }
   const record = value as Record<PropertyKey, unknown>;
-  const entries: KeyEntry[] = Object.keys(value).map((key) => ({
-    name: key,
-    source: 'string_key' as const,
-    value: record[key],
-    display: key,
-  }));
+  for (const key of Object.keys(value))
+    entries.push({ name: key, source: 'string_key', value: record[key], display: key });
   for (const symbol of Object.getOwnPropertySymbols(value)) {
     if (Object.prototype.propertyIsEnumerable.call(value, symbol))
-      entries.push({ ...symbolKey(symbol), source: 'symbol_key', value: record[symbol] });
+      entries.push(symbolEntry(symbol, 'symbol_key', record[symbol]));
   }
   return entries;
 }
 
-/** How a contract key was found among a value's keys. */
+/**
+ * How a contract key was found among a value's keys. `candidates` are every entry spelled as the
+ * key (its own name or a twin), whatever their values: the caller's consumed keys.
+ */
 export type KeyLookup =
-  | { readonly status: 'found'; readonly entry: KeyEntry; readonly alias: boolean }
-  | { readonly status: 'missing' }
-  | { readonly status: 'conflict'; readonly entries: readonly KeyEntry[] };
+  | {
+      readonly status: 'found';
+      readonly entry: KeyEntry;
+      readonly alias: boolean;
+      readonly candidates: readonly KeyEntry[];
+    }
+  | { readonly status: 'missing'; readonly candidates: readonly KeyEntry[] }
+  | { readonly status: 'conflict'; readonly entries: readonly KeyEntry[]; readonly candidates: readonly KeyEntry[] };
 
 const SOURCE_RANK: Readonly<Record<KeySource, number>> = { string_key: 0, symbol_key: 1, map_entry: 2 };
+
+function rank(entry: KeyEntry, key: string): number {
+  return (entry.name === key ? 0 : 3) + SOURCE_RANK[entry.source];
+}
 
 /**
  * Finds contract key `key` among `entries`: every spelling that satisfies it (same name, any
@@ -141,13 +179,16 @@ const SOURCE_RANK: Readonly<Record<KeySource, number>> = { string_key: 0, symbol
  * @param undefinedIsMissing - Whether a key whose value is `undefined` counts as absent.
  */
 export function lookupKey(entries: readonly KeyEntry[], key: string, undefinedIsMissing: boolean): KeyLookup {
-  const candidates = entries
-    .filter((entry) => entry.name !== undefined && (entry.name === key || isCaseTwin(entry.name, key)))
-    .filter((entry) => !(undefinedIsMissing && entry.value === undefined))
-    .sort((a, b) => Number(a.name !== key) - Number(b.name !== key) || SOURCE_RANK[a.source] - SOURCE_RANK[b.source]);
-  const [first] = candidates;
-  if (first === undefined) return { status: 'missing' };
-  if (candidates.some((entry) => !Object.is(entry.value, first.value)))
-    return { status: 'conflict', entries: candidates };
-  return { status: 'found', entry: first, alias: !(first.name === key && first.source === 'string_key') };
+  const candidates: KeyEntry[] = [];
+  for (const entry of entries)
+    if (entry.name !== undefined && (entry.name === key || isCaseTwin(entry.name, key))) candidates.push(entry);
+  const present = undefinedIsMissing ? candidates.filter((entry) => entry.value !== undefined) : candidates;
+  if (present.length === 0) return { status: 'missing', candidates };
+  let first = present[0] as KeyEntry;
+  for (const entry of present) if (rank(entry, key) < rank(first, key)) first = entry;
+  if (present.some((entry) => !Object.is(entry.value, first.value))) {
+    const ordered = [...present].sort((a, b) => rank(a, key) - rank(b, key));
+    return { status: 'conflict', entries: ordered, candidates };
+  }
+  return { status: 'found', entry: first, alias: !(first.name === key && first.source === 'string_key'), candidates };
 }

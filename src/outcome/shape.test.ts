@@ -385,3 +385,70 @@ describe('property: a required key given in any accepted spelling is handed on u
     );
   });
 });
+
+describe('property: the direct path for values already in the contract spelling agrees with the general walk', () => {
+  // An unrelated registered symbol key sends a value down the general walk; nothing else changes.
+  const viaGeneralWalk = (value: object) => ({ ...value, [Symbol.for('unrelated_marker')]: true });
+  const withoutSymbols = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(withoutSymbols)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([k]) => k !== 'unrelated_marker') // a renamed copy keeps the marker as a string key
+              .map(([k, v]) => [k, withoutSymbols(v)]),
+          )
+        : value;
+  const key = fc.constantFrom('body', 'statusCode', 'status_code', 'meta', 'items', 'Body', 'etag', 'e_tag');
+  const leaf = fc.oneof(fc.constant(undefined), fc.constant(null), fc.string({ maxLength: 3 }), fc.integer());
+  const inner = fc.dictionary(fc.constantFrom('etag', 'eTag', 'lang', 'title'), leaf, { maxKeys: 3 });
+  const value = fc.dictionary(key, fc.oneof(leaf, inner, fc.array(inner, { maxLength: 2 })), { maxKeys: 5 });
+  const contracts: unknown[] = [
+    { type: 'object', required: ['body', 'statusCode'] },
+    {
+      type: 'object',
+      required: ['body'],
+      properties: {
+        meta: { type: 'object', required: ['etag'] },
+        items: { type: 'array', items: { type: 'object', required: ['title'] } },
+      },
+    },
+    v.object({
+      body: v.unknown(),
+      meta: v.optional(v.object({ eTag: v.string() })),
+      items: v.optional(v.array(v.object({ title: v.string() }))),
+    }),
+  ];
+
+  it('finds the same mismatches and aliases and hands on the same value', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...contracts), value, (deliverable, given) => {
+        const direct = check(deliverable, given);
+        const general = check(deliverable, viaGeneralWalk(given));
+        const unmarked = general.mismatch.map((m) => ({
+          ...m,
+          message: m.message
+            .replace(/(, )?Symbol\.for\("unrelated_marker"\)/, '')
+            .replace('present: )', 'present: none)'),
+        }));
+        expect(direct.mismatch).toEqual(unmarked);
+        expect(direct.aliases).toEqual(general.aliases);
+        expect(direct.focus === undefined).toBe(general.focus === undefined);
+        expect(withoutSymbols(direct.value)).toEqual(withoutSymbols(general.value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('hands on the same object when every key is already spelled as the contract spells it', () => {
+    const given = { body: 'b', statusCode: 1, extra: true };
+    expect(check({ type: 'object', required: ['body', 'statusCode'] }, given).value).toBe(given);
+  });
+
+  it('does not count a non-enumerable key, as the general walk does not', () => {
+    const given = Object.defineProperty({ statusCode: 1 }, 'body', { value: 'b', enumerable: false });
+    expect(check({ type: 'object', required: ['body', 'statusCode'] }, given).mismatch.map((m) => m.rule)).toEqual([
+      'missing_key',
+    ]);
+  });
+});

@@ -431,6 +431,9 @@ export function rootFocus(deliverable: CompiledDeliverable, value: unknown): Mis
   };
 }
 
+/** What the direct path returns when the value needs the general walk. */
+const INDIRECT: unique symbol = Symbol('indirect');
+
 class Walk {
   readonly aliases: KeyAlias[] = [];
   readonly mismatch: Mismatch[] = [];
@@ -489,29 +492,69 @@ class Walk {
     return changed ? items : value;
   }
 
-  private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly string[]): unknown {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Set) {
-      this.shapeMismatch(shape, value, path);
-      return value;
-    }
-    const entries = keyEntries(value);
-    const consumed = new Set<KeyEntry>();
-    const found: [string, unknown][] = [];
-    let changed = value instanceof Map;
-    let broken = false;
-    const focus = (): MismatchFocus => ({
+  private objectFocus(
+    shape: Shape,
+    value: object,
+    entries: readonly KeyEntry[],
+    path: readonly string[],
+  ): MismatchFocus {
+    return {
       path: path.join('.'),
       expectedShape: 'object',
       actualShape: shapeOf(value),
       expectedKeys: requiredOf(shape),
       actualKeys: entries.map((entry) => entry.display),
-    });
+    };
+  }
+
+  /**
+   * The common case without building key entries: a plain object (not a `Map`, no symbol keys)
+   * in which every contract key is spelled as the contract spells it and no other key is a case
+   * twin of one. Anything else is `INDIRECT`, decided before anything is recorded, and takes the
+   * general walk.
+   */
+  private directObject(shape: Extract<Shape, { kind: 'object' }>, value: object, path: readonly string[]): unknown {
+    if (value instanceof Map || Object.getOwnPropertySymbols(value).length > 0) return INDIRECT;
+    const names = Object.keys(value);
+    for (const key of shape.keys) for (const name of names) if (isCaseTwin(name, key.name)) return INDIRECT;
+    const record = value as Record<string, unknown>;
+    // A key counts as the general walk counts it: own, enumerable, and not undefined where that means absent.
+    const present = (name: string) =>
+      Object.prototype.propertyIsEnumerable.call(value, name) &&
+      !(shape.nulls.undefinedIsMissing && record[name] === undefined);
+    for (const key of shape.keys) if (key.required && !present(key.name)) return INDIRECT;
+    let copy: Record<string, unknown> | undefined;
     for (const key of shape.keys) {
-      const at = [...path, key.name].join('.');
+      if (key.shape === undefined || key.shape.kind === 'opaque' || !present(key.name)) continue;
+      const given = record[key.name];
+      const canonical = this.value(key.shape, given, [...path, key.name]);
+      if (canonical === given) continue;
+      copy ??= Object.fromEntries(names.map((name) => [name, record[name]]));
+      Object.defineProperty(copy, key.name, { value: canonical, enumerable: true, writable: true, configurable: true });
+    }
+    return copy ?? value;
+  }
+
+  private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly string[]): unknown {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Set) {
+      this.shapeMismatch(shape, value, path);
+      return value;
+    }
+    const direct = this.directObject(shape, value, path);
+    if (direct !== INDIRECT) return direct;
+    const entries = keyEntries(value);
+    const spelled: (readonly KeyEntry[])[] = [];
+    const found: [string, unknown][] = [];
+    let changed = value instanceof Map;
+    let broken = false;
+    // Paths, messages and the copy are built only when something is renamed or wrong.
+    for (const key of shape.keys) {
       const lookup = lookupKey(entries, key.name, shape.nulls.undefinedIsMissing);
+      spelled.push(lookup.candidates);
       if (lookup.status === 'missing') {
         if (key.required) {
           broken = true;
+          const at = [...path, key.name].join('.');
           const present = entries.map((entry) => entry.display).join(', ') || 'none';
           this.miss(
             this.kind === 'input_key'
@@ -525,7 +568,7 @@ class Walk {
                   rule: 'missing_key',
                   message: `missing required key ${JSON.stringify(key.name)} (keys present: ${present})`,
                 },
-            focus(),
+            this.objectFocus(shape, value, entries, path),
           );
         }
         continue;
@@ -534,33 +577,38 @@ class Walk {
         broken = true;
         this.miss(
           {
-            path: at,
+            path: [...path, key.name].join('.'),
             rule: 'conflicting_keys',
             message: `key ${JSON.stringify(key.name)} is given ${lookup.entries.length} ways with different values: ${lookup.entries.map((entry) => entry.display).join(', ')}`,
           },
-          focus(),
+          this.objectFocus(shape, value, entries, path),
         );
         continue;
       }
-      for (const entry of entries)
-        if (entry.name !== undefined && (entry.name === key.name || isCaseTwin(entry.name, key.name)))
-          consumed.add(entry);
       if (lookup.alias) {
         changed = true;
         this.aliases.push({
           kind: this.kind,
-          path: at,
+          path: [...path, key.name].join('.'),
           key: key.name,
           source: lookup.entry.source,
           spelling: lookup.entry.name as string,
         });
       }
-      const canonical = this.value(key.shape, lookup.entry.value, [...path, key.name]);
-      changed ||= canonical !== lookup.entry.value;
+      const given = lookup.entry.value;
+      const canonical =
+        key.shape === undefined || key.shape.kind === 'opaque'
+          ? given
+          : this.value(key.shape, given, [...path, key.name]);
+      changed ||= canonical !== given;
       found.push([key.name, canonical]);
     }
     if (broken || !changed) return value;
-    const names = new Set(found.map(([name]) => name));
+    // Loops rather than flat()/map(): this runs once per renamed object, and they cost microseconds.
+    const consumed = new Set<KeyEntry>();
+    for (const candidates of spelled) for (const entry of candidates) consumed.add(entry);
+    const names = new Set<string>();
+    for (const [name] of found) names.add(name);
     for (const entry of entries) {
       if (consumed.has(entry) || entry.name === undefined || names.has(entry.name)) continue;
       names.add(entry.name);
