@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { callSpec } from '../../test/arbitraries.ts';
 import { joinCheck } from '../check/index.ts';
 import { TOOL_USE_DISPOSITIONS } from '../normalize/index.ts';
 import {
@@ -79,19 +80,6 @@ describe('toToolResult', () => {
 });
 
 describe('the join check accepts a violated result as a failed call', () => {
-  const callSpec = {
-    callId: 'turn-1',
-    modelRef: 'model/1',
-    actionMode: 'code',
-    executionPattern: 'parallel',
-    normalizerId: 'nf.v1',
-    mutationPolicyDigest: 'pol.mut',
-    governancePolicyDigest: 'pol.gov',
-    toolRenderProtocolDigest: 'pol.render',
-    reminderQueuePolicyDigest: 'pol.queue',
-    stateViewPolicyDigest: 'pol.view',
-    decompositionPolicyDigest: 'pol.decomp',
-  };
   const row = (result: ContractedToolResult) =>
     result.status === 'ok'
       ? { toolCallId: result.toolCallId, status: 'ok', payload: { body: 'x' } }
