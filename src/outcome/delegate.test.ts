@@ -232,6 +232,7 @@ describe('delegate: the delivered outcome', () => {
         actualShape: 'array',
         expectedKeys: [],
         actualKeys: [],
+        // A schema issue's path is written by validateWith, in the typestate layer's notation.
         mismatch: [{ path: '0.link', rule: 'schema', message: expect.stringMatching(/URL/) as unknown }],
       },
     });

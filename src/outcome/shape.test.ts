@@ -169,18 +169,18 @@ describe('array deliverables', () => {
       { title: 'b', link: 'y' },
     ]);
     expect(checked.aliases).toEqual([
-      { kind: 'deliverable_key', path: '1.link', key: 'link', source: 'symbol_key', spelling: 'link' },
+      { kind: 'deliverable_key', path: '[1].link', key: 'link', source: 'symbol_key', spelling: 'link' },
     ]);
   });
 
   it('names the item and key that miss, and describes that item', () => {
     const checked = check(feed, [{ title: 'a', link: 'x' }, { title: 'b', url: 'y' }, 'c']);
     expect(checked.mismatch).toEqual([
-      { path: '1.link', rule: 'missing_key', message: 'missing required key "link" (keys present: title, url)' },
-      { path: '2', rule: 'shape', message: 'expected object, got string' },
+      { path: '[1].link', rule: 'missing_key', message: 'missing required key "link" (keys present: title, url)' },
+      { path: '[2]', rule: 'shape', message: 'expected object, got string' },
     ]);
     expect(checked.focus).toEqual({
-      path: '1',
+      path: '[1]',
       expectedShape: 'object',
       actualShape: 'object',
       expectedKeys: ['title', 'link'],
@@ -236,7 +236,7 @@ describe('valibot deliverables: the structure is read from the schema, which has
       e_tag: 'x', // not a twin of etag (that would be eTag): kept as an extra key, for the schema to judge
     });
     expect(Object.hasOwn(checked.value as object, 'note')).toBe(true);
-    expect(checked.aliases.map((a) => a.path)).toEqual(['resultDigest', 'items.0.title']);
+    expect(checked.aliases.map((a) => a.path)).toEqual(['resultDigest', 'items[0].title']);
   });
 
   it('leaves an optional key absent, and its twin is not taken for it when absent', () => {

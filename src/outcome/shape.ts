@@ -352,7 +352,7 @@ export function describeDeliverable(deliverable: Deliverable): DeliverableDescri
  * ```
  */
 export interface Mismatch {
-  /** Where: a dotted path into the delivered value (`items.2.link`, `''` for the root), the input name, or `method`. */
+  /** Where: the place in the delivered value (`items[2].link`, `''` for the root), the input name, or `method`. */
   readonly path: string;
   /** Which rule was broken. */
   readonly rule:
@@ -380,7 +380,7 @@ export interface Mismatch {
 export interface KeyAlias {
   /** Whether the key is in the delivered value or in the call's input. */
   readonly kind: 'deliverable_key' | 'input_key';
-  /** The dotted path of the key in the canonical value (`items.0.link`), or the input name. */
+  /** The place of the key in the canonical value (`items[0].link`), or the input name. */
   readonly path: string;
   /** The contract's spelling. */
   readonly key: string;
@@ -431,6 +431,20 @@ export function rootFocus(deliverable: CompiledDeliverable, value: unknown): Mis
   };
 }
 
+/** One step into a value: a key, or an array index. */
+type PathStep = string | number;
+
+/**
+ * A place in a value as the project writes places: keys joined with dots, indices in brackets
+ * (`items[2].link`), `''` for the root. (The one home of this notation is `formatPath` in
+ * `src/internal/path.ts`; call it here once this branch meets it.)
+ */
+function pathOf(steps: readonly PathStep[]): string {
+  let out = '';
+  for (const step of steps) out += typeof step === 'number' ? `[${step}]` : out === '' ? step : `.${step}`;
+  return out;
+}
+
 /** What the direct path returns when the value needs the general walk. */
 const INDIRECT: unique symbol = Symbol('indirect');
 
@@ -446,16 +460,16 @@ class Walk {
     this.focus ??= focus;
   }
 
-  value(shape: Shape | undefined, value: unknown, path: readonly string[]): unknown {
+  value(shape: Shape | undefined, value: unknown, path: readonly PathStep[]): unknown {
     if (shape === undefined || shape.kind === 'opaque') return value;
     if (shape.nulls.nullPasses && (value === null || value === undefined)) return value;
     return shape.kind === 'array' ? this.array(shape, value, path) : this.object(shape, value, path);
   }
 
-  private shapeMismatch(shape: Shape, value: unknown, path: readonly string[]): void {
+  private shapeMismatch(shape: Shape, value: unknown, path: readonly PathStep[]): void {
     const expected = shape.kind === 'object' ? 'object' : 'array';
     const actual = shapeOf(value);
-    const at = path.join('.');
+    const at = pathOf(path);
     const input = this.kind === 'input_key';
     this.miss(
       input
@@ -475,7 +489,7 @@ class Walk {
     );
   }
 
-  private array(shape: Extract<Shape, { kind: 'array' }>, value: unknown, path: readonly string[]): unknown {
+  private array(shape: Extract<Shape, { kind: 'array' }>, value: unknown, path: readonly PathStep[]): unknown {
     if (!Array.isArray(value)) {
       this.shapeMismatch(shape, value, path);
       return value;
@@ -485,7 +499,7 @@ class Walk {
     const items: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const canonical = this.value(shape.items, item, [...path, String(i)]);
+      const canonical = this.value(shape.items, item, [...path, i]);
       changed ||= canonical !== item;
       items.push(canonical);
     }
@@ -496,10 +510,10 @@ class Walk {
     shape: Shape,
     value: object,
     entries: readonly KeyEntry[],
-    path: readonly string[],
+    path: readonly PathStep[],
   ): MismatchFocus {
     return {
-      path: path.join('.'),
+      path: pathOf(path),
       expectedShape: 'object',
       actualShape: shapeOf(value),
       expectedKeys: requiredOf(shape),
@@ -513,7 +527,7 @@ class Walk {
    * twin of one. Anything else is `INDIRECT`, decided before anything is recorded, and takes the
    * general walk.
    */
-  private directObject(shape: Extract<Shape, { kind: 'object' }>, value: object, path: readonly string[]): unknown {
+  private directObject(shape: Extract<Shape, { kind: 'object' }>, value: object, path: readonly PathStep[]): unknown {
     if (value instanceof Map || Object.getOwnPropertySymbols(value).length > 0) return INDIRECT;
     const names = Object.keys(value);
     for (const key of shape.keys) for (const name of names) if (isCaseTwin(name, key.name)) return INDIRECT;
@@ -535,7 +549,7 @@ class Walk {
     return copy ?? value;
   }
 
-  private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly string[]): unknown {
+  private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly PathStep[]): unknown {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Set) {
       this.shapeMismatch(shape, value, path);
       return value;
@@ -554,7 +568,7 @@ class Walk {
       if (lookup.status === 'missing') {
         if (key.required) {
           broken = true;
-          const at = [...path, key.name].join('.');
+          const at = pathOf([...path, key.name]);
           const present = entries.map((entry) => entry.display).join(', ') || 'none';
           this.miss(
             this.kind === 'input_key'
@@ -577,7 +591,7 @@ class Walk {
         broken = true;
         this.miss(
           {
-            path: [...path, key.name].join('.'),
+            path: pathOf([...path, key.name]),
             rule: 'conflicting_keys',
             message: `key ${JSON.stringify(key.name)} is given ${lookup.entries.length} ways with different values: ${lookup.entries.map((entry) => entry.display).join(', ')}`,
           },
@@ -589,7 +603,7 @@ class Walk {
         changed = true;
         this.aliases.push({
           kind: this.kind,
-          path: [...path, key.name].join('.'),
+          path: pathOf([...path, key.name]),
           key: key.name,
           source: lookup.entry.source,
           spelling: lookup.entry.name as string,
