@@ -200,7 +200,7 @@ type AliasTargets<TDefinition> = TDefinition extends {
   : unknown;
 
 /** What a contract compiles to, kept beside it: the deliverable check and the input check. */
-interface CompiledContract {
+export interface CompiledContract {
   readonly deliverable: CompiledDeliverable | undefined;
   readonly inputs: Pick<CompiledDeliverable, 'shape'> | undefined;
 }

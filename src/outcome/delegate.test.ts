@@ -357,6 +357,79 @@ describe('delegate with a tool that throws or answers asynchronously', () => {
   });
 });
 
+describe('delegate: hostile values never throw out of the boundary', () => {
+  const throwing = (name: string) => {
+    throw new TypeError(`${name} getter`);
+  };
+
+  it('calls a delivered value whose getter throws a contract_violation (unreadable)', () => {
+    const value = Object.defineProperty({ statusCode: 1 }, 'body', { get: () => throwing('body'), enumerable: true });
+    const fetched = delegate(tools.web_fetcher, { method: 'fetch_url', input: { url: 'u' } }, () => Outcome.ok(value));
+    expect(fetched.outcome).toMatchObject({
+      errorType: 'contract_violation',
+      message:
+        'web_fetcher.fetch_url delivered a value that violates its contract: reading the returned value threw TypeError: body getter',
+      details: { actualShape: 'unreadable', mismatch: [{ path: '', rule: 'unreadable' }] },
+    });
+    expect(fetched.record).toMatchObject({ result: 'contract_violation', aliases: [] });
+  });
+
+  it('calls a returned Proxy whose traps throw a contract_violation', async () => {
+    const trap = () => throwing('trap');
+    const hostile = new Proxy({}, { get: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, has: trap });
+    const untyped = (() => hostile) as () => Outcome<unknown>;
+    expect(delegate(tools.echo, {}, untyped).outcome).toMatchObject({
+      errorType: 'contract_violation',
+      details: {
+        mismatch: [{ rule: 'unreadable', message: 'reading the returned value threw TypeError: trap getter' }],
+      },
+    });
+    await expect(delegateAsync(tools.echo, {}, untyped)).resolves.toMatchObject({
+      outcome: { errorType: 'contract_violation' },
+    });
+    const value = new Proxy({}, { ownKeys: trap });
+    expect(
+      delegate(tools.web_fetcher, { method: 'fetch_url', input: { url: 'u' } }, () => Outcome.ok(value)).outcome,
+    ).toMatchObject({ errorType: 'contract_violation', details: { mismatch: [{ rule: 'unreadable' }] } });
+  });
+
+  it('refuses an input whose getter throws, without calling the tool', () => {
+    let ran = false;
+    const input = Object.defineProperty({}, 'xml', { get: () => throwing('xml'), enumerable: true });
+    const parsed = delegate(tools.rss_parser, { method: 'parse', input }, () => {
+      ran = true;
+      return Outcome.ok([]);
+    });
+    expect(ran).toBe(false);
+    expect(parsed.outcome).toMatchObject({
+      errorType: 'precondition_failed',
+      message: "rss_parser was not called: reading the call's request threw TypeError: xml getter",
+    });
+  });
+
+  it('shows a thrown value whose toString throws, and cuts a long one', () => {
+    const unshowable = { toString: () => throwing('toString') };
+    const long = 'x'.repeat(500);
+    const value = Object.defineProperty({}, 'body', {
+      get: () => {
+        throw unshowable;
+      },
+      enumerable: true,
+    });
+    const valueLong = Object.defineProperty({}, 'body', {
+      get: () => {
+        throw long;
+      },
+      enumerable: true,
+    });
+    const run = (delivered: object) =>
+      delegate(tools.web_fetcher, { method: 'fetch_url', input: { url: 'u' } }, () => Outcome.ok(delivered)).record
+        .mismatch[0]?.message;
+    expect(run(value)).toBe('reading the returned value threw a value that cannot be shown');
+    expect(run(valueLong)).toBe(`reading the returned value threw ${'x'.repeat(200)}...`);
+  });
+});
+
 describe('property: a delegated ok is never a silent success', () => {
   it('either every required key is readable in the contract spelling, or the outcome is a contract_violation', () => {
     const { strict } = defineContracts({

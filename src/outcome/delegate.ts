@@ -11,6 +11,7 @@ import { trimWhiteSpace } from '../canonical/index.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { validateWith } from '../typestate/index.ts';
 import {
+  type CompiledContract,
   compiledContract,
   type ContractAlias,
   type ContractDeliverable,
@@ -377,7 +378,45 @@ function violation(
   };
 }
 
+const THROWN_SHOWN = 200;
+
+/** A thrown value as one short line; showing it may itself throw (a hostile `toString`). */
+function describeThrown(thrown: unknown): string {
+  let text: string;
+  try {
+    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return text.length > THROWN_SHOWN ? `${text.slice(0, THROWN_SHOWN)}...` : text;
+}
+
+function unreadable(what: string, thrown: unknown): Mismatch {
+  return { path: '', rule: 'unreadable', message: `reading ${what} threw ${describeThrown(thrown)}` };
+}
+
+/**
+ * Checks what the tool returned. A getter or Proxy trap that throws while the boundary reads it
+ * is a `contract_violation` (rule `unreadable`), never an exception out of the boundary.
+ */
 function delivered(boundary: Boundary, returned: unknown): Delegation<unknown> {
+  const aliasesBefore = boundary.aliases.length;
+  try {
+    return deliveredChecked(boundary, returned);
+  } catch (thrown) {
+    boundary.aliases.length = aliasesBefore;
+    const focus: MismatchFocus = {
+      path: '',
+      expectedShape: 'outcome',
+      actualShape: 'unreadable',
+      expectedKeys: [],
+      actualKeys: [],
+    };
+    return violation(boundary, focus, [unreadable('the returned value', thrown)], false);
+  }
+}
+
+function deliveredChecked(boundary: Boundary, returned: unknown): Delegation<unknown> {
   if (!isOutcome(returned)) {
     const mismatch: Mismatch[] = [
       {
@@ -403,10 +442,11 @@ function delivered(boundary: Boundary, returned: unknown): Delegation<unknown> {
   }
   const deliverable = compiledContract(boundary.contract).deliverable;
   if (deliverable === undefined) return { outcome: returned, record: record(boundary, 'ok', null, false, []) };
-  const checked = checkShape(deliverable, returned.value, 'deliverable_key');
+  const given = returned.value; // read once: a getter may answer differently each time
+  const checked = checkShape(deliverable, given, 'deliverable_key');
   boundary.aliases.push(...checked.aliases);
   if (checked.mismatch.length > 0)
-    return violation(boundary, checked.focus ?? rootFocus(deliverable, returned.value), checked.mismatch, true);
+    return violation(boundary, checked.focus ?? rootFocus(deliverable, given), checked.mismatch, true);
   let value = checked.value;
   if (deliverable.schema !== undefined) {
     const validated = validateWith(deliverable.schema, value);
@@ -414,32 +454,70 @@ function delivered(boundary: Boundary, returned: unknown): Delegation<unknown> {
       const mismatch = validated.issues.map(
         (issue): Mismatch => ({ path: issue.path, rule: 'schema', message: issue.message }),
       );
-      return violation(boundary, rootFocus(deliverable, returned.value), mismatch, true);
+      return violation(boundary, rootFocus(deliverable, given), mismatch, true);
     }
     value = validated.value;
   }
   return {
-    outcome: value === returned.value ? returned : Outcome.ok(value),
+    outcome: value === given ? returned : Outcome.ok(value),
     record: record(boundary, 'ok', null, true, []),
   };
 }
 
+/** Whether a value is a thenable; a `then` that cannot be read is not one (the check reports it). */
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof Reflect.get(value, 'then') === 'function'
-  );
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof Reflect.get(value, 'then') === 'function';
+  } catch {
+    return false;
+  }
 }
 
-/** The boundary's checks before the tool runs: the method, then the required inputs. */
-function enter(
-  contract: ToolContract,
-  request: { readonly method?: unknown; readonly input?: unknown },
-):
-  | { readonly refused: Delegation<never, OutcomeError<string, unknown>> }
-  | { readonly boundary: Boundary; readonly call: object } {
+/** What the checks before the tool runs decide: a refusal, or the call to make. */
+type Entered =
+  | { readonly refused: Delegation<never, UnknownMethod | PreconditionFailed> }
+  | { readonly boundary: Boundary; readonly call: object };
+
+/**
+ * The boundary's checks before the tool runs: the method, then the required inputs. A getter or
+ * Proxy trap in the request that throws while they read it is a `precondition_failed` (rule
+ * `unreadable`); the tool is not called.
+ */
+function enter(contract: ToolContract, request: { readonly method?: unknown; readonly input?: unknown }): Entered {
   const checks = compiledContract(contract);
+  try {
+    return enterChecked(contract, checks, request);
+  } catch (thrown) {
+    const mismatch = [unreadable("the call's request", thrown)];
+    const details: PreconditionFailedDetails = {
+      tool: contract.tool,
+      method: null,
+      requiredInputs: contract.description.requiredInputs,
+      mismatch,
+    };
+    return {
+      refused: {
+        outcome: Outcome.error('precondition_failed', `${contract.tool} was not called: ${listed(mismatch)}`, {
+          details: deepFreeze(details),
+        }),
+        record: record(
+          { contract, method: null, aliases: [] },
+          'precondition_failed',
+          'precondition_failed',
+          false,
+          mismatch,
+        ),
+      },
+    };
+  }
+}
+
+function enterChecked(
+  contract: ToolContract,
+  checks: CompiledContract,
+  request: { readonly method?: unknown; readonly input?: unknown },
+): Entered {
   const resolution = resolveMethod(contract, typeof request.method === 'string' ? request.method : undefined);
   if (resolution.status === 'unknown') {
     const shown = resolution.called === undefined ? 'no method' : `no method ${JSON.stringify(resolution.called)}`;
@@ -611,7 +689,10 @@ export async function delegateAsync<
   // biome-ignore lint/plugin: enter() refuses with unknown_method only when the contract declares methods and with precondition_failed only when it declares inputs, which is when DelegationError<TContract> has them
   if ('refused' in entered) return entered.refused as never;
   // biome-ignore lint/plugin: enter() checked the method and input against the contract DelegatedCall is derived from
-  const returned: unknown = await run(entered.call as never);
+  const pending: unknown = run(entered.call as never);
+  // Only a real thenable is awaited (its rejection is the tool's own and propagates); anything
+  // else, a Proxy with a throwing `then` included, goes to the check as it is.
+  const returned = isPromiseLike(pending) ? await pending : pending;
   // biome-ignore lint/plugin: delivered() checked the value against the deliverable ContractDeliverable<TContract> is derived from
   return delivered(entered.boundary, returned) as never;
 }

@@ -344,6 +344,8 @@ export function describeDeliverable(deliverable: Deliverable): DeliverableDescri
  * - `unknown_method`: the call named a method that is neither canonical nor an alias.
  * - `missing_input`, `empty_input`: a required input is absent, or `null`, `undefined`, a blank
  *   string or an empty array, `Map` or `Set`.
+ * - `unreadable`: a getter or Proxy trap threw while the boundary read the returned value or
+ *   the call's request.
  *
  * @example
  * ```ts
@@ -363,7 +365,8 @@ export interface Mismatch {
     | 'not_an_outcome'
     | 'unknown_method'
     | 'missing_input'
-    | 'empty_input';
+    | 'empty_input'
+    | 'unreadable';
   /** What was expected and what was found. */
   readonly message: string;
 }
