@@ -1,0 +1,698 @@
+/**
+ * Delegation across a checked boundary: the call's method is resolved, its required inputs are
+ * checked, and a successful outcome's value is checked against the deliverable before the caller
+ * sees it. Every delegation yields a validation record.
+ *
+ * Source: ADR 0014, Decision §1-4; Rollout Phase 1 (violation metadata for repairability).
+ *
+ * @module
+ */
+import { trimWhiteSpace } from '../canonical/index.ts';
+import { deepFreeze } from '../internal/freeze.ts';
+import { validateWith } from '../typestate/index.ts';
+import {
+  type CompiledContract,
+  compiledContract,
+  type ContractAlias,
+  type ContractDeliverable,
+  type ContractMethod,
+  type ContractRequiredInput,
+  type MethodAlias,
+  resolveMethod,
+  type ToolContract,
+} from './contract.ts';
+import { shapeOf } from './keys.ts';
+import { isOutcome, Outcome, type OutcomeError } from './outcome.ts';
+import { checkShape, type KeyAlias, keysOf, type Mismatch, type MismatchFocus, rootFocus } from './shape.ts';
+
+/**
+ * The details of a `contract_violation`: which tool and method delivered the value, where the
+ * first mismatch is (`path`, `''` for the root) and what was expected and found there, and every
+ * mismatch. Field names are ADR 0014's violation metadata in camelCase.
+ *
+ * @example
+ * ```ts
+ * import type { ContractViolationDetails } from 'turngate/outcome';
+ * const details: ContractViolationDetails = {
+ *   tool: 'web_fetcher', method: 'fetch_url', path: '',
+ *   expectedShape: 'object', actualShape: 'object', expectedKeys: ['body'], actualKeys: ['Body'],
+ *   mismatch: [{ path: 'body', rule: 'missing_key', message: 'missing required key "body" (keys present: Body)' }],
+ * };
+ * ```
+ */
+export interface ContractViolationDetails extends MismatchFocus {
+  /** The tool that delivered the value (ADR 0014's role). */
+  readonly tool: string;
+  /** The canonical method that delivered it, or `null` when the contract has none and the call named none. */
+  readonly method: string | null;
+  /** Every way the value missed its contract. */
+  readonly mismatch: readonly Mismatch[];
+}
+
+/**
+ * A delegated value that does not meet its contract, or a delegated call that returned no
+ * `Outcome` at all: never a silent success. Not retryable (the same call delivers the same shape).
+ *
+ * @example
+ * ```ts
+ * import type { ContractViolation } from 'turngate/outcome';
+ * function repairHint(violation: ContractViolation): string {
+ *   return `${violation.details.tool} must deliver ${violation.details.expectedKeys.join(', ')}`;
+ * }
+ * ```
+ */
+export type ContractViolation = OutcomeError<'contract_violation', ContractViolationDetails>;
+
+/**
+ * The details of a `precondition_failed`: the tool, method, the contract's required inputs and
+ * one `missing_input` or `empty_input` mismatch per bad input.
+ *
+ * @example
+ * ```ts
+ * import type { PreconditionFailedDetails } from 'turngate/outcome';
+ * const details: PreconditionFailedDetails = {
+ *   tool: 'rss_parser', method: 'parse', requiredInputs: ['xml'],
+ *   mismatch: [{ path: 'xml', rule: 'empty_input', message: 'required input "xml" is an empty string' }],
+ * };
+ * ```
+ */
+export interface PreconditionFailedDetails {
+  readonly tool: string;
+  readonly method: string | null;
+  /** The contract's required inputs. */
+  readonly requiredInputs: readonly string[];
+  readonly mismatch: readonly Mismatch[];
+}
+
+/**
+ * A contracted call whose required input is absent or empty; the tool was not called.
+ *
+ * @example
+ * ```ts
+ * import type { PreconditionFailed } from 'turngate/outcome';
+ * const inputs = (failure: PreconditionFailed) => failure.details.mismatch.map((m) => m.path);
+ * ```
+ */
+export type PreconditionFailed = OutcomeError<'precondition_failed', PreconditionFailedDetails>;
+
+/**
+ * The details of an `unknown_method`: the name the call used (`null` when it named none) and the
+ * tool's canonical methods.
+ *
+ * @example
+ * ```ts
+ * import type { UnknownMethodDetails } from 'turngate/outcome';
+ * const details: UnknownMethodDetails = { tool: 'web_fetcher', method: 'get', methods: ['fetch_url'] };
+ * ```
+ */
+export interface UnknownMethodDetails {
+  readonly tool: string;
+  readonly method: string | null;
+  /** The canonical methods, sorted. */
+  readonly methods: readonly string[];
+}
+
+/**
+ * A call to a method that is neither canonical nor an alias; the tool was not called.
+ *
+ * @example
+ * ```ts
+ * import type { UnknownMethod } from 'turngate/outcome';
+ * const hint = (failure: UnknownMethod) => `use one of ${failure.details.methods.join(', ')}`;
+ * ```
+ */
+export type UnknownMethod = OutcomeError<'unknown_method', UnknownMethodDetails>;
+
+/** Whether a contract's type shows it declares a non-empty `TField` (a widened contract may). */
+type Declares<TContract extends ToolContract, TField extends string> = TField extends keyof TContract['definition']
+  ? TContract['definition'][TField] extends readonly [] | undefined
+    ? false
+    : true
+  : false;
+
+/**
+ * The errors the boundary itself can return for contract `TContract`: always
+ * {@link ContractViolation}; {@link PreconditionFailed} unless the contract's type shows no
+ * required inputs; {@link UnknownMethod} unless it shows no methods (a contract typed as plain
+ * `ToolContract` may have both).
+ *
+ * @example
+ * ```ts
+ * import { defineContracts, type DelegationError } from 'turngate/outcome';
+ * const { rss_parser } = defineContracts({ rss_parser: { requiredInputs: ['xml'] } });
+ * type Errors = DelegationError<typeof rss_parser>; // ContractViolation | PreconditionFailed
+ * ```
+ */
+export type DelegationError<TContract extends ToolContract> =
+  | ContractViolation
+  | (Declares<TContract, 'requiredInputs'> extends false ? never : PreconditionFailed)
+  | (Declares<TContract, 'methods'> extends false ? never : UnknownMethod);
+
+/**
+ * An alias a delegation used: a method alias, or a key of the deliverable or the input found
+ * under another spelling.
+ *
+ * @example
+ * ```ts
+ * import type { AliasUse } from 'turngate/outcome';
+ * const used: AliasUse[] = [
+ *   { kind: 'method', alias: 'fetch', method: 'fetch_url' },
+ *   { kind: 'deliverable_key', path: 'body', key: 'body', source: 'symbol_key', spelling: 'body' },
+ * ];
+ * ```
+ */
+export type AliasUse = MethodAlias | KeyAlias;
+
+/**
+ * What a delegation's validation found, for logs, trajectories and the tool result row: the tool,
+ * the canonical method, the contract's digest, the result, every alias used and every mismatch.
+ * Plain frozen JSON.
+ *
+ * - `result`: `ok`, one of the boundary's error types, or `producer_error` (the tool returned
+ *   its own error, passed on unchanged).
+ * - `errorType`: the outcome's error type (`null` when `ok`).
+ * - `deliverableChecked`: whether an `ok` value was checked (`false` when the contract declares
+ *   no deliverable or the call never delivered).
+ *
+ * Source: ADR 0014, Scope 5 (observability fields for contract validation outcomes).
+ *
+ * @example
+ * ```ts
+ * import type { ValidationRecord } from 'turngate/outcome';
+ * const record: ValidationRecord = {
+ *   tool: 'web_fetcher', method: 'fetch_url', contract: 'sha256:…', result: 'ok', errorType: null,
+ *   deliverableChecked: true, aliases: [{ kind: 'method', alias: 'fetch', method: 'fetch_url' }], mismatch: [],
+ * };
+ * ```
+ */
+export interface ValidationRecord {
+  readonly tool: string;
+  readonly method: string | null;
+  /** The contract's digest. */
+  readonly contract: string;
+  readonly result: 'ok' | 'contract_violation' | 'precondition_failed' | 'unknown_method' | 'producer_error';
+  readonly errorType: string | null;
+  readonly deliverableChecked: boolean;
+  readonly aliases: readonly AliasUse[];
+  readonly mismatch: readonly Mismatch[];
+}
+
+/**
+ * What a delegation returns: the outcome the caller reads, and its validation record.
+ *
+ * @example
+ * ```ts
+ * import type { Delegation } from 'turngate/outcome';
+ * const log = (delegation: Delegation<unknown>) => `${delegation.record.tool}: ${delegation.record.result}`;
+ * ```
+ */
+export interface Delegation<TValue, TError extends OutcomeError<string, unknown> = OutcomeError<string, unknown>> {
+  /** The value in the contract's spelling, or a typed error. */
+  readonly outcome: Outcome<TValue, TError>;
+  /** What the boundary checked and found. */
+  readonly record: ValidationRecord;
+}
+
+/**
+ * The input a delegated tool receives: with the contract's required inputs present (in the
+ * contract's spelling) and non-empty; the input as given when the contract requires none.
+ *
+ * @example
+ * ```ts
+ * import type { DelegatedInput } from 'turngate/outcome';
+ * const input: DelegatedInput<'xml'> = { xml: '<rss/>' };
+ * ```
+ */
+export type DelegatedInput<TRequired extends string> = [TRequired] extends [never]
+  ? unknown
+  : { readonly [TInput in TRequired]: NonNullable<unknown> } & { readonly [input: string]: unknown };
+
+/**
+ * The call a delegated tool receives: the tool, the canonical method (an alias already resolved;
+ * `undefined` only when the contract has no methods and the call named none) and the checked input.
+ *
+ * @example
+ * ```ts
+ * import { defineContracts, type DelegatedCall } from 'turngate/outcome';
+ * const { rss_parser } = defineContracts({ rss_parser: { methods: ['parse'], requiredInputs: ['xml'] } });
+ * const call: DelegatedCall<typeof rss_parser> = { tool: 'rss_parser', method: 'parse', input: { xml: '<rss/>' } };
+ * ```
+ */
+export interface DelegatedCall<TContract extends ToolContract> {
+  readonly tool: TContract['tool'];
+  readonly method: string extends ContractMethod<TContract> ? string | undefined : ContractMethod<TContract>;
+  readonly input: DelegatedInput<ContractRequiredInput<TContract>>;
+}
+
+/**
+ * The message a call to an undeclared method shows at compile time (a literal method name that is
+ * neither a canonical method nor an alias).
+ *
+ * @example
+ * ```ts
+ * import type { UnknownMethodMessage } from 'turngate/outcome';
+ * type Shown = UnknownMethodMessage<'web_fetcher', 'get', 'fetch_url'>;
+ * //=> 'unknown_method: web_fetcher has no method get; use fetch_url'
+ * ```
+ */
+export type UnknownMethodMessage<
+  TTool extends string,
+  TCalled extends string,
+  TMethod extends string,
+> = `unknown_method: ${TTool} has no method ${TCalled}; use ${TMethod}`;
+
+type CheckedMethod<TContract extends ToolContract, TCalled extends string> = string extends TCalled
+  ? TCalled
+  : TCalled extends ContractMethod<TContract> | ContractAlias<TContract>
+    ? TCalled
+    : UnknownMethodMessage<TContract['tool'], TCalled, ContractMethod<TContract>>;
+
+/**
+ * What a caller asks of a delegated tool: the method (canonical or alias; required when the
+ * contract declares methods, and a literal that names neither is a compile error) and the input.
+ *
+ * @example
+ * ```ts
+ * import type { DelegationRequest, ToolContract } from 'turngate/outcome';
+ * const request: DelegationRequest<ToolContract, 'parse'> = { method: 'parse', input: { xml: '<rss/>' } };
+ * ```
+ */
+export type DelegationRequest<
+  TContract extends ToolContract,
+  TCalled extends string,
+> = (string extends ContractMethod<TContract>
+  ? { readonly method?: TCalled }
+  : { readonly method: CheckedMethod<TContract, TCalled> }) & {
+  /** The call's input; an object (or `Map`) carrying the required inputs when the contract declares any. */
+  readonly input?: unknown;
+};
+
+type AnyOutcome = Outcome<unknown, OutcomeError<string, unknown>>;
+
+/**
+ * What {@link delegate} and {@link delegateAsync} return for contract `TContract` when its tool
+ * returns `TReturned`: the contract's deliverable type, and the boundary's errors with the tool's
+ * own.
+ *
+ * @example
+ * ```ts
+ * import { defineContracts, type DelegationOf, type Outcome, type OutcomeError } from 'turngate/outcome';
+ * const { rss_parser } = defineContracts({ rss_parser: { deliverable: { type: 'array' }, requiredInputs: ['xml'] } });
+ * type Parsed = DelegationOf<typeof rss_parser, Outcome<string[], OutcomeError<'feed_malformed'>>>;
+ * ```
+ */
+export type DelegationOf<TContract extends ToolContract, TReturned extends AnyOutcome> = Delegation<
+  ContractDeliverable<TContract>,
+  DelegationError<TContract> | Extract<TReturned, OutcomeError<string, unknown>>
+>;
+
+const MESSAGE_MISMATCHES = 5;
+
+function label(tool: string, method: string | null): string {
+  return method === null ? tool : `${tool}.${method}`;
+}
+
+/** Rules whose message does not name where it applies, so a listed mismatch starts with its path. */
+const LOCATED: ReadonlySet<Mismatch['rule']> = new Set(['shape', 'missing_key', 'conflicting_keys', 'schema']);
+
+function listed(mismatch: readonly Mismatch[]): string {
+  const shown = mismatch
+    .slice(0, MESSAGE_MISMATCHES)
+    .map((entry) => (entry.path !== '' && LOCATED.has(entry.rule) ? `${entry.path}: ${entry.message}` : entry.message));
+  const more = mismatch.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
+}
+
+function emptiness(value: unknown): string | undefined {
+  if (value === undefined) return 'is undefined';
+  if (value === null) return 'is null';
+  if (typeof value === 'string' && trimWhiteSpace(value) === '')
+    return value === '' ? 'is an empty string' : 'is a blank string';
+  if (Array.isArray(value) && value.length === 0) return 'is an empty array';
+  if (value instanceof Map && value.size === 0) return 'is an empty Map';
+  if (value instanceof Set && value.size === 0) return 'is an empty Set';
+  return undefined;
+}
+
+interface Boundary {
+  readonly contract: ToolContract;
+  readonly method: string | null;
+  readonly aliases: AliasUse[];
+}
+
+function record(
+  boundary: Boundary,
+  result: ValidationRecord['result'],
+  errorType: string | null,
+  deliverableChecked: boolean,
+  mismatch: readonly Mismatch[],
+): ValidationRecord {
+  return deepFreeze({
+    tool: boundary.contract.tool,
+    method: boundary.method,
+    contract: boundary.contract.digest,
+    result,
+    errorType,
+    deliverableChecked,
+    aliases: boundary.aliases,
+    mismatch: [...mismatch],
+  });
+}
+
+function violation(
+  boundary: Boundary,
+  focus: MismatchFocus,
+  mismatch: readonly Mismatch[],
+  deliverableChecked: boolean,
+): Delegation<never> {
+  const { tool } = boundary.contract;
+  const details: ContractViolationDetails = { tool, method: boundary.method, ...focus, mismatch: [...mismatch] };
+  const outcome = Outcome.error(
+    'contract_violation',
+    `${label(tool, boundary.method)} delivered a value that violates its contract: ${listed(mismatch)}`,
+    { details: deepFreeze(details) },
+  );
+  return {
+    outcome,
+    record: record(boundary, 'contract_violation', 'contract_violation', deliverableChecked, mismatch),
+  };
+}
+
+const THROWN_SHOWN = 200;
+
+/** A thrown value as one short line; showing it may itself throw (a hostile `toString`). */
+function describeThrown(thrown: unknown): string {
+  let text: string;
+  try {
+    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return text.length > THROWN_SHOWN ? `${text.slice(0, THROWN_SHOWN)}...` : text;
+}
+
+function unreadable(what: string, thrown: unknown): Mismatch {
+  return { path: '', rule: 'unreadable', message: `reading ${what} threw ${describeThrown(thrown)}` };
+}
+
+/**
+ * Checks what the tool returned. A getter or Proxy trap that throws while the boundary reads it
+ * is a `contract_violation` (rule `unreadable`), never an exception out of the boundary.
+ */
+function delivered(boundary: Boundary, returned: unknown): Delegation<unknown> {
+  const aliasesBefore = boundary.aliases.length;
+  try {
+    return deliveredChecked(boundary, returned);
+  } catch (thrown) {
+    boundary.aliases.length = aliasesBefore;
+    const focus: MismatchFocus = {
+      path: '',
+      expectedShape: 'outcome',
+      actualShape: 'unreadable',
+      expectedKeys: [],
+      actualKeys: [],
+    };
+    return violation(boundary, focus, [unreadable('the returned value', thrown)], false);
+  }
+}
+
+function deliveredChecked(boundary: Boundary, returned: unknown): Delegation<unknown> {
+  if (!isOutcome(returned)) {
+    const mismatch: Mismatch[] = [
+      {
+        path: '',
+        rule: 'not_an_outcome',
+        message: `expected an Outcome ({ status: 'ok', value } or { status: 'error', errorType, message, details, retryable }), got ${shapeOf(returned)}`,
+      },
+    ];
+    const focus: MismatchFocus = {
+      path: '',
+      expectedShape: 'outcome',
+      actualShape: shapeOf(returned),
+      expectedKeys: ['status'],
+      actualKeys: keysOf(returned),
+    };
+    return violation(boundary, focus, mismatch, false);
+  }
+  if (returned.status === 'error') {
+    return {
+      outcome: returned,
+      record: record(boundary, 'producer_error', returned.errorType, false, []),
+    };
+  }
+  const deliverable = compiledContract(boundary.contract).deliverable;
+  if (deliverable === undefined) return { outcome: returned, record: record(boundary, 'ok', null, false, []) };
+  const given = returned.value; // read once: a getter may answer differently each time
+  const checked = checkShape(deliverable, given, 'deliverable_key');
+  boundary.aliases.push(...checked.aliases);
+  if (checked.mismatch.length > 0)
+    return violation(boundary, checked.focus ?? rootFocus(deliverable, given), checked.mismatch, true);
+  let value = checked.value;
+  if (deliverable.schema !== undefined) {
+    const validated = validateWith(deliverable.schema, value);
+    if (!validated.ok) {
+      const mismatch = validated.issues.map(
+        (issue): Mismatch => ({ path: issue.path, rule: 'schema', message: issue.message }),
+      );
+      return violation(boundary, rootFocus(deliverable, given), mismatch, true);
+    }
+    value = validated.value;
+  }
+  return {
+    outcome: value === given ? returned : Outcome.ok(value),
+    record: record(boundary, 'ok', null, true, []),
+  };
+}
+
+/** Whether a value is a thenable; a `then` that cannot be read is not one (the check reports it). */
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof Reflect.get(value, 'then') === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/** What the checks before the tool runs decide: a refusal, or the call to make. */
+type Entered =
+  | { readonly refused: Delegation<never, UnknownMethod | PreconditionFailed> }
+  | { readonly boundary: Boundary; readonly call: object };
+
+/**
+ * The boundary's checks before the tool runs: the method, then the required inputs. A getter or
+ * Proxy trap in the request that throws while they read it is a `precondition_failed` (rule
+ * `unreadable`); the tool is not called.
+ */
+function enter(contract: ToolContract, request: { readonly method?: unknown; readonly input?: unknown }): Entered {
+  const checks = compiledContract(contract);
+  try {
+    return enterChecked(contract, checks, request);
+  } catch (thrown) {
+    const mismatch = [unreadable("the call's request", thrown)];
+    const details: PreconditionFailedDetails = {
+      tool: contract.tool,
+      method: null,
+      requiredInputs: contract.description.requiredInputs,
+      mismatch,
+    };
+    return {
+      refused: {
+        outcome: Outcome.error('precondition_failed', `${contract.tool} was not called: ${listed(mismatch)}`, {
+          details: deepFreeze(details),
+        }),
+        record: record(
+          { contract, method: null, aliases: [] },
+          'precondition_failed',
+          'precondition_failed',
+          false,
+          mismatch,
+        ),
+      },
+    };
+  }
+}
+
+function enterChecked(
+  contract: ToolContract,
+  checks: CompiledContract,
+  request: { readonly method?: unknown; readonly input?: unknown },
+): Entered {
+  const resolution = resolveMethod(contract, typeof request.method === 'string' ? request.method : undefined);
+  if (resolution.status === 'unknown') {
+    const shown = resolution.called === undefined ? 'no method' : `no method ${JSON.stringify(resolution.called)}`;
+    const message = `${contract.tool} has ${shown}; its methods are ${resolution.methods.join(', ')}`;
+    const mismatch: Mismatch[] = [{ path: 'method', rule: 'unknown_method', message }];
+    const details: UnknownMethodDetails = {
+      tool: contract.tool,
+      method: resolution.called ?? null,
+      methods: resolution.methods,
+    };
+    const boundary: Boundary = { contract, method: null, aliases: [] };
+    return {
+      refused: {
+        outcome: Outcome.error('unknown_method', message, { details: deepFreeze(details) }),
+        record: record(boundary, 'unknown_method', 'unknown_method', false, mismatch),
+      },
+    };
+  }
+  const boundary: Boundary = {
+    contract,
+    method: resolution.method ?? null,
+    aliases: resolution.alias === undefined ? [] : [resolution.alias],
+  };
+  let input: unknown = request.input;
+  if (checks.inputs !== undefined) {
+    const checked = checkShape(checks.inputs, input, 'input_key');
+    boundary.aliases.push(...checked.aliases);
+    const mismatch = [...checked.mismatch];
+    if (mismatch.length === 0) {
+      for (const name of contract.description.requiredInputs) {
+        const empty = emptiness(Reflect.get(checked.value as object, name));
+        if (empty !== undefined)
+          mismatch.push({
+            path: name,
+            rule: 'empty_input',
+            message: `required input ${JSON.stringify(name)} ${empty}`,
+          });
+      }
+    }
+    if (mismatch.length > 0) {
+      const details: PreconditionFailedDetails = {
+        tool: contract.tool,
+        method: boundary.method,
+        requiredInputs: contract.description.requiredInputs,
+        mismatch,
+      };
+      return {
+        refused: {
+          outcome: Outcome.error(
+            'precondition_failed',
+            `${label(contract.tool, boundary.method)} was not called: ${listed(mismatch)}`,
+            { details: deepFreeze(details) },
+          ),
+          record: record(boundary, 'precondition_failed', 'precondition_failed', false, mismatch),
+        },
+      };
+    }
+    input = checked.value;
+  }
+  return { boundary, call: { tool: contract.tool, method: resolution.method, input } };
+}
+
+/**
+ * Delegates a call to a contracted tool and checks the boundary both ways (ADR 0014):
+ *
+ * 1. The method: an alias resolves to its canonical method (recorded); a name that is neither
+ *    is `unknown_method`, naming the canonical methods. The tool is not called.
+ * 2. The required inputs: absent, `null`, `undefined`, a blank string or an empty array, `Map`
+ *    or `Set` is `precondition_failed`, never an empty success. The tool is not called.
+ *    Inputs are found by tolerant key equivalence and handed on in the contract's spelling.
+ * 3. The tool runs (`run`) and returns an `Outcome`. Its own errors pass through unchanged;
+ *    anything that is not an `Outcome` (a promise included: use {@link delegateAsync}) is a
+ *    `contract_violation`.
+ * 4. An `ok` value is checked against the deliverable: every contract key is found as the same
+ *    string key, a `Symbol.for(name)` key, a `Map` entry or a camelCase/snake_case twin, and
+ *    the value is handed on in the contract's spelling (a new plain object only when a key was
+ *    renamed); then a schema deliverable validates it and its output is handed on. A mismatch
+ *    is a `contract_violation` carrying `expectedShape`, `actualShape`, `expectedKeys`,
+ *    `actualKeys`, `mismatch`, the tool and the method.
+ *
+ * An error thrown by `run` propagates; the boundary adds none of its own.
+ *
+ * Source: ADR 0014, Decision §1-4.
+ *
+ * @param contract - From `defineContracts`.
+ * @param request - The method (required when the contract declares methods) and the input.
+ * @param run - Runs the tool with the canonical method and the checked input; returns an `Outcome`.
+ * @returns The outcome in the contract's spelling, and its validation record.
+ * @throws TypeError when `contract` was not made by `defineContracts`.
+ * @example
+ * ```ts
+ * import { defineContracts, delegate, Outcome } from 'turngate/outcome';
+ * const { web_fetcher } = defineContracts({
+ *   web_fetcher: {
+ *     deliverable: { type: 'object', required: ['body', 'statusCode'] },
+ *     methods: ['fetch_url'],
+ *     aliases: { fetch: 'fetch_url' },
+ *     requiredInputs: ['url'],
+ *   },
+ * });
+ * const fetched = delegate(web_fetcher, { method: 'fetch', input: { url: 'https://news.example/rss' } }, () =>
+ *   Outcome.ok({ [Symbol.for('body')]: '<rss/>', status_code: 200 }),
+ * );
+ * if (fetched.outcome.status === 'ok') fetched.outcome.value.body; //=> '<rss/>'
+ * fetched.record.aliases.map((alias) => (alias.kind === 'method' ? alias.alias : alias.spelling));
+ * //=> ['fetch', 'body', 'status_code']
+ * ```
+ */
+export function delegate<TContract extends ToolContract, const TCalled extends string, TReturned extends AnyOutcome>(
+  contract: TContract,
+  request: DelegationRequest<TContract, TCalled>,
+  run: (call: DelegatedCall<TContract>) => TReturned,
+): DelegationOf<TContract, TReturned> {
+  const entered = enter(contract, request);
+  // biome-ignore lint/plugin: enter() refuses with unknown_method only when the contract declares methods and with precondition_failed only when it declares inputs, which is when DelegationError<TContract> has them
+  if ('refused' in entered) return entered.refused as never;
+  // biome-ignore lint/plugin: enter() checked the method and input against the contract DelegatedCall is derived from
+  const returned: unknown = run(entered.call as never);
+  if (isPromiseLike(returned)) {
+    // biome-ignore lint/plugin: the violation arm is one of DelegationError<TContract>
+    return violation(
+      entered.boundary,
+      { path: '', expectedShape: 'outcome', actualShape: 'promise', expectedKeys: ['status'], actualKeys: [] },
+      [
+        {
+          path: '',
+          rule: 'not_an_outcome',
+          message: 'the tool returned a promise; delegate an asynchronous tool with delegateAsync',
+        },
+      ],
+      false,
+    ) as never;
+  }
+  // biome-ignore lint/plugin: delivered() checked the value against the deliverable ContractDeliverable<TContract> is derived from
+  return delivered(entered.boundary, returned) as never;
+}
+
+/**
+ * {@link delegate} for a tool that runs asynchronously: the same checks, in the same order, and
+ * always a promise (the method and input checks settle it before the tool starts).
+ *
+ * Source: ADR 0014, Decision §1-4.
+ *
+ * @param contract - From `defineContracts`.
+ * @param request - The method and the input.
+ * @param run - Runs the tool; returns an `Outcome` or a promise of one.
+ * @returns A promise of the outcome and its validation record; rejected when `run` throws or
+ *   rejects, and with a TypeError when `contract` was not made by `defineContracts`.
+ * @example
+ * ```ts
+ * import { defineContracts, delegateAsync, Outcome } from 'turngate/outcome';
+ * const { web_fetcher } = defineContracts({ web_fetcher: { deliverable: { type: 'object', required: ['body'] }, requiredInputs: ['url'] } });
+ * const fetched = await delegateAsync(web_fetcher, { input: { url: 'https://news.example/rss' } }, async ({ input }) =>
+ *   Outcome.ok({ body: `<rss source="${String(input.url)}"/>` }),
+ * );
+ * fetched.record.result; //=> 'ok'
+ * ```
+ */
+export async function delegateAsync<
+  TContract extends ToolContract,
+  const TCalled extends string,
+  TReturned extends AnyOutcome,
+>(
+  contract: TContract,
+  request: DelegationRequest<TContract, TCalled>,
+  run: (call: DelegatedCall<TContract>) => TReturned | PromiseLike<TReturned>,
+): Promise<DelegationOf<TContract, TReturned>> {
+  const entered = enter(contract, request);
+  // biome-ignore lint/plugin: enter() refuses with unknown_method only when the contract declares methods and with precondition_failed only when it declares inputs, which is when DelegationError<TContract> has them
+  if ('refused' in entered) return entered.refused as never;
+  // biome-ignore lint/plugin: enter() checked the method and input against the contract DelegatedCall is derived from
+  const pending: unknown = run(entered.call as never);
+  // Only a real thenable is awaited (its rejection is the tool's own and propagates); anything
+  // else, a Proxy with a throwing `then` included, goes to the check as it is.
+  const returned = isPromiseLike(pending) ? await pending : pending;
+  // biome-ignore lint/plugin: delivered() checked the value against the deliverable ContractDeliverable<TContract> is derived from
+  return delivered(entered.boundary, returned) as never;
+}
