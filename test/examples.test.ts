@@ -24,7 +24,7 @@ describe('examples/chat.ts', () => {
     expect(await runChatExample()).toEqual([
       'completed: assistant',
       'suspended on refund:A-1001 with 4 pending messages',
-      "errored (user_correctable/chat_message_shape_invalid): That request couldn't be processed: tool calls call_refund await their tool replies. Please adjust your message and try again.",
+      "errored (user_correctable/chat_message_shape_invalid): That request couldn't be processed: this conversation is waiting for the result of a tool call. Please adjust your message and try again.",
       'listener: completed: tool > assistant',
       'order status: refunded',
       "errored (user_correctable/chat_message_shape_invalid): That request couldn't be processed: content: expected a non-empty string. Please adjust your message and try again.",

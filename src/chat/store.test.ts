@@ -88,7 +88,7 @@ describe.each(stores)('%s session store', (_name, make) => {
     expect((await store.load('s'))?.state.messages.map((m) => (m as { content: string }).content)).toEqual(['b', 'c']);
   });
 
-  it('leaves the stored session byte-identical when a save fails inside the harness', async () => {
+  it('leaves the stored session byte-identical when a graph produces state that is not JSON', async () => {
     const store = make();
     const graph = sequentialGraph({
       entry: 'n',
@@ -106,9 +106,12 @@ describe.each(stores)('%s session store', (_name, make) => {
     const outcome = await harness.send('s', { role: 'user', content: 'two' });
     expect(outcome).toMatchObject({
       outcome: 'errored',
-      errorCategory: 'session_save_failed',
+      errorCategory: 'graph_programming_error',
       errorBucket: 'session_terminating',
     });
+    expect(outcome.outcome === 'errored' && (outcome.cause as Error).message).toMatch(
+      /bad\.f: a function is not JSON data/,
+    );
     expect(JSON.stringify(await store.load('s'))).toBe(before);
   });
 });

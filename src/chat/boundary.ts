@@ -1,0 +1,63 @@
+/**
+ * What crosses into a session: inbound messages, the messages and state a graph produces, signal
+ * payloads. Each is taken as a snapshot of its own data (no getter or Proxy trap runs twice, a
+ * polluted `Object.prototype` supplies nothing), checked to be JSON data and, for messages,
+ * `ChatMessage`; what is kept is a plain copy nobody else holds. Internal.
+ *
+ * @module
+ */
+import { snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
+import { type ChatMessage, validateChatMessage } from './messages.ts';
+
+/** A refusal: a diagnostic fit for a reply, and the full detail for the application. */
+export interface BoundaryRefusal {
+  readonly ok: false;
+  /** Names the field and what was expected; shows no value and no thrown error's text. */
+  readonly diagnostic: string;
+  /** The same, with everything known (a thrown getter's error text included). */
+  readonly detail: string;
+}
+
+/** The result of a boundary check. */
+export type Accepted<T> = { readonly ok: true; readonly value: T } | BoundaryRefusal;
+
+function refusal(error: OwnDataError, what: string): BoundaryRefusal {
+  const where = error.path === '' ? what : error.path;
+  const diagnostic = error.problem === 'read_failed' ? `${where} could not be read` : `${where}: ${error.detail}`;
+  return { ok: false, diagnostic, detail: `${where}: ${error.detail}` };
+}
+
+/**
+ * A plain copy of a value that must be JSON data (own enumerable properties, no cycles,
+ * nesting within the JSON parser's limit).
+ *
+ * @param value - Any value.
+ * @param root - Its name in diagnostics (`''` for none).
+ * @param what - What to call it when the root itself is wrong (e.g. `the message`).
+ */
+export function acceptJson(value: unknown, root: string, what: string): Accepted<unknown> {
+  const snapshot = snapshotOwnData(value, { root });
+  if (!snapshot.ok) return refusal(snapshot.error, what);
+  return { ok: true, value: structuredClone(snapshot.value) };
+}
+
+/**
+ * A plain copy of a value that must be a `ChatMessage` (harness-chat §3.1), validated on its
+ * own-data snapshot.
+ *
+ * @param value - Any value.
+ * @param root - Its name in diagnostics: `''` for an inbound message, `messages[4]` for a graph's.
+ */
+export function acceptMessage(value: unknown, root: string): Accepted<ChatMessage> {
+  const what = root === '' ? 'the message' : root;
+  const snapshot = snapshotOwnData(value, { root });
+  if (!snapshot.ok) return refusal(snapshot.error, what);
+  const checked = validateChatMessage(snapshot.value);
+  if (!checked.ok) {
+    const diagnostic = root === '' ? checked.diagnostic : `${root}: ${checked.diagnostic}`;
+    return { ok: false, diagnostic, detail: diagnostic };
+  }
+  // The snapshot passed the schema (which transforms nothing), so it is the message; the copy is
+  // a plain object graph only this session holds.
+  return { ok: true, value: structuredClone(snapshot.value) as ChatMessage };
+}
