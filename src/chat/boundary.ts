@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { trimWhiteSpace } from '../canonical/text.ts';
 import { snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
 
@@ -60,4 +61,13 @@ export function acceptMessage(value: unknown, root: string): Accepted<ChatMessag
   // The snapshot passed the schema (which transforms nothing), so it is the message; the copy is
   // a plain object graph only this session holds.
   return { ok: true, value: structuredClone(snapshot.value) as ChatMessage };
+}
+
+/**
+ * Whether a session or signal id is unusable: not a string, blank, not well-formed Unicode (a
+ * lone surrogate, which UTF-8 stores cannot keep apart from U+FFFD), or holding U+0000 (which
+ * PostgreSQL text cannot hold). Every store then sees the same ids.
+ */
+export function unusableId(value: unknown): boolean {
+  return typeof value !== 'string' || trimWhiteSpace(value) === '' || !value.isWellFormed() || value.includes('\0');
 }

@@ -8,10 +8,9 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { trimWhiteSpace } from '../canonical/text.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
-import { acceptJson, acceptMessage } from './boundary.ts';
+import { acceptJson, acceptMessage, unusableId } from './boundary.ts';
 import { RecordCache } from './cache.ts';
 import type { ErrorClassifier } from './classify.ts';
 import { ChatError, DEFAULT_REPLY_TEMPLATES, type ReplyTemplates } from './errors.ts';
@@ -114,11 +113,6 @@ export interface ChatHarness {
   pollResumes(): Promise<readonly ResumeEntry[]>;
   /** Stops the `pollResumesEveryMs` timer. */
   close(): void;
-}
-
-/** A blank or missing id. */
-function blank(value: unknown): boolean {
-  return typeof value !== 'string' || trimWhiteSpace(value) === '';
 }
 
 /**
@@ -291,8 +285,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   const harness: ChatHarness = {
     async send(sessionId, message: unknown) {
       try {
-        if (blank(sessionId)) {
-          const detail = 'the session id must be a non-empty string';
+        if (unusableId(sessionId)) {
+          const detail = 'the session id must be a non-empty string of well-formed text';
           return errors.make(
             'harness_session_id_unresolved',
             detail,
@@ -324,8 +318,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
 
     async signal(signalId, payload: unknown) {
       try {
-        if (blank(signalId)) {
-          const detail = 'the signal id must be a non-empty string';
+        if (unusableId(signalId)) {
+          const detail = 'the signal id must be a non-empty string of well-formed text';
           return errors.make(
             'harness_signal_correlation_failed',
             detail,

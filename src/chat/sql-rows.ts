@@ -58,17 +58,16 @@ export function encodeRecord(record: Omit<SessionRecord, 'version'>): string {
  *
  * @param version - The `version` column.
  * @param recordJson - The `record` column.
- * @param messages - The `message` column of each message row, in `seq` order.
+ * @param history - The messages, parsed from their rows, in `seq` order.
  * @param suspensionJson - The `suspension` column of its suspension row, if any.
  */
 export function decodeRecord(
   version: number,
   recordJson: string,
-  messages: readonly string[],
+  history: ChatMessage[],
   suspensionJson: string | undefined,
 ): SessionRecord {
   const { state } = JSON.parse(recordJson) as { state: Record<string, unknown> };
-  const history = messages.map((m) => JSON.parse(m) as ChatMessage);
   const full = { ...state, messages: history };
   return suspensionJson === undefined
     ? { version, state: full }

@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
+import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
 import {
   decodeRecord,
@@ -196,7 +197,7 @@ export class SqliteSessionStore implements SessionStore {
     const read = this.db.transaction(() => {
       const row = this.stmts.record.get(sessionId);
       if (row === undefined) return undefined;
-      const messages = this.stmts.messages.all(sessionId).map((m) => m.message);
+      const messages = this.stmts.messages.all(sessionId).map((m) => JSON.parse(m.message) as ChatMessage);
       return decodeRecord(row.version, row.record, messages, this.stmts.suspensionOf.get(sessionId)?.suspension);
     });
     return read();

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { compareUtf8 } from '../canonical/text.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
@@ -174,7 +175,7 @@ export interface SaveOptions {
 export interface ListSuspendedOptions {
   /** Only this session's suspension. */
   readonly sessionId?: string;
-  /** Only signal ids after this one (in code-unit order): the previous page's last. */
+  /** Only signal ids after this one (in UTF-8 byte order): the previous page's last. */
   readonly after?: string;
   /** At most this many (default: all). */
   readonly limit?: number;
@@ -294,7 +295,7 @@ export interface SessionStore {
   delete(sessionId: string): Promise<void>;
   /** The suspension waiting on `signalId`, or `undefined`. */
   findSuspension(signalId: string): Promise<SuspensionRecord | undefined>;
-  /** The suspensions that wait, ordered by signal id. */
+  /** The suspensions that wait, ordered by signal id (UTF-8 byte order). */
   listSuspended(options?: ListSuspendedOptions): Promise<readonly SuspensionRecord[]>;
   /** The stored version (0 when the session does not exist), without loading the record. */
   version?(sessionId: string): Promise<number>;
@@ -452,11 +453,11 @@ export class InMemorySessionStore implements SessionStore {
     const only = own(options, 'sessionId');
     const after = own(options, 'after');
     const limit = own(options, 'limit') ?? Number.POSITIVE_INFINITY;
-    const ids = [...this.suspended.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const ids = [...this.suspended.keys()].sort(compareUtf8);
     const out: SuspensionRecord[] = [];
     for (const signalId of ids) {
       if (out.length >= limit) break;
-      if (after !== undefined && signalId <= after) continue;
+      if (after !== undefined && compareUtf8(signalId, after) <= 0) continue;
       const found = await this.findSuspension(signalId);
       if (found !== undefined && (only === undefined || found.sessionId === only)) out.push(found);
     }

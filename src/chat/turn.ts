@@ -6,7 +6,7 @@
  */
 import { deepFreeze } from '../internal/freeze.ts';
 import { own, ownField } from '../internal/own-field.ts';
-import { acceptJson, acceptMessage } from './boundary.ts';
+import { acceptJson, acceptMessage, unusableId } from './boundary.ts';
 import type { RecordCache } from './cache.ts';
 import { checkClosure } from './closure.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
@@ -103,8 +103,8 @@ function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
   const metadata = descriptor.ok ? ownField(descriptor.value, 'metadata') : undefined;
   const node = ownField(result, 'node');
   if (!descriptor.ok) throw programmingError(`the graph suspended with an invalid descriptor: ${descriptor.detail}`);
-  if (typeof signalId !== 'string' || signalId.trim() === '')
-    throw programmingError('the graph suspended without a signal_id (a non-empty string)');
+  if (unusableId(signalId))
+    throw programmingError('the graph suspended without a usable signal_id (a non-empty string of well-formed text)');
   if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)))
     throw programmingError('the graph suspended with descriptor.metadata that is not an object');
   if (typeof node !== 'string') throw programmingError('the graph suspended without naming its node');
