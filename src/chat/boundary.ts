@@ -7,8 +7,34 @@
  * @module
  */
 import { trimWhiteSpace } from '../canonical/text.ts';
-import { snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
+import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
+import type { ChatState } from './store.ts';
+
+/** Snapshot options given in full, so a polluted `Object.prototype` cannot supply one. */
+const SNAPSHOT = { maxDepth: MAX_DATA_DEPTH, isLeaf: () => false } as const;
+
+/**
+ * A plain copy of a snapshot: ordinary objects and arrays, exactly what a JSON store returns for
+ * it (so the in-memory store and the SQL stores hold the same values).
+ */
+function plainCopy(snapshot: unknown): unknown {
+  return snapshot === undefined ? undefined : JSON.parse(JSON.stringify(snapshot));
+}
+
+/**
+ * A session state for the graph: a null-prototype object holding `fields`' own enumerable
+ * properties and `messages`, so a field the state lacks reads as `undefined` whatever
+ * `Object.prototype` holds.
+ *
+ * @param fields - The other state fields (an object's own enumerable properties are taken).
+ * @param messages - The history.
+ */
+export function chatState(fields: object, messages: readonly ChatMessage[]): ChatState {
+  const state: Record<string, unknown> = Object.assign(Object.create(null), fields);
+  state['messages'] = messages;
+  return state as ChatState;
+}
 
 /** A refusal: a diagnostic fit for a reply, and the full detail for the application. */
 export interface BoundaryRefusal {
@@ -37,9 +63,9 @@ function refusal(error: OwnDataError, what: string): BoundaryRefusal {
  * @param what - What to call it when the root itself is wrong (e.g. `the message`).
  */
 export function acceptJson(value: unknown, root: string, what: string): Accepted<unknown> {
-  const snapshot = snapshotOwnData(value, { root });
+  const snapshot = snapshotOwnData(value, { ...SNAPSHOT, root });
   if (!snapshot.ok) return refusal(snapshot.error, what);
-  return { ok: true, value: structuredClone(snapshot.value) };
+  return { ok: true, value: plainCopy(snapshot.value) };
 }
 
 /**
@@ -51,7 +77,7 @@ export function acceptJson(value: unknown, root: string, what: string): Accepted
  */
 export function acceptMessage(value: unknown, root: string): Accepted<ChatMessage> {
   const what = root === '' ? 'the message' : root;
-  const snapshot = snapshotOwnData(value, { root });
+  const snapshot = snapshotOwnData(value, { ...SNAPSHOT, root });
   if (!snapshot.ok) return refusal(snapshot.error, what);
   const checked = validateChatMessage(snapshot.value);
   if (!checked.ok) {
@@ -60,7 +86,7 @@ export function acceptMessage(value: unknown, root: string): Accepted<ChatMessag
   }
   // The snapshot passed the schema (which transforms nothing), so it is the message; the copy is
   // a plain object graph only this session holds.
-  return { ok: true, value: structuredClone(snapshot.value) as ChatMessage };
+  return { ok: true, value: plainCopy(snapshot.value) as ChatMessage };
 }
 
 /**

@@ -224,7 +224,8 @@ export class ChatError extends Error {
     super(message, Object.hasOwn(options, 'cause') ? { cause: options.cause } : undefined);
     this.name = 'ChatError';
     this.category = category;
-    if (options.ids !== undefined) this.ids = Object.freeze([...options.ids]);
+    const ids = Object.hasOwn(options, 'ids') ? options.ids : undefined;
+    if (ids !== undefined) this.ids = Object.freeze([...ids]);
   }
 }
 

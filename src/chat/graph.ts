@@ -5,6 +5,8 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { formatIssues, validateWith } from '../typestate/tools.ts';
+import { own } from '../internal/own-field.ts';
+import { chatState } from './boundary.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
 import type { ChatState, SignalDescriptor } from './store.ts';
 
@@ -186,7 +188,7 @@ function applyUpdate(state: ChatState, update: unknown, node: string): ChatState
   if (update === undefined || update === null) return state;
   if (typeof update !== 'object' || Array.isArray(update))
     throw new ChatError(GRAPH_PROGRAMMING_ERROR, `node ${node} returned ${typeof update}, not a state update`);
-  const next: Record<string, unknown> = { ...state };
+  const next: Record<string, unknown> = chatState(state, state.messages);
   for (const [field, value] of Object.entries(update)) {
     if (field !== 'messages') next[field] = value;
     else if (value === undefined) continue;
@@ -256,7 +258,8 @@ export function sequentialGraph<TNode extends string>(definition: SequentialGrap
       );
     edges.set(edge.from, edge.to);
   }
-  const maxSteps = definition.maxSteps ?? 100;
+  const maxSteps = own(definition, 'maxSteps') ?? 100;
+  const stateSchema = own(definition, 'stateSchema');
   if (!Number.isInteger(maxSteps) || maxSteps < 1)
     throw new TypeError(`sequentialGraph: maxSteps must be a positive integer, not ${String(maxSteps)}`);
 
@@ -275,21 +278,22 @@ export function sequentialGraph<TNode extends string>(definition: SequentialGrap
     async invoke(initial, options) {
       let state = initial;
       let node: string = definition.entry;
-      if (options.resume !== undefined) {
-        state = { ...state, ...options.resume.signalPayload, messages: state.messages };
-        if (definition.stateSchema !== undefined) {
-          const checked = validateWith(definition.stateSchema, state);
+      const resume = own(options, 'resume');
+      if (resume !== undefined) {
+        state = chatState({ ...state, ...resume.signalPayload }, state.messages);
+        if (stateSchema !== undefined) {
+          const checked = validateWith(stateSchema, state);
           if (!checked.ok)
             throw new ChatError(
               'suspension_resume_payload_invalid',
               `the resume payload does not fit the state: ${formatIssues(checked.issues)}`,
             );
         }
-        if (!nodes.has(options.resume.node))
+        if (!nodes.has(resume.node))
           throw new ChatError('suspension_record_invalid', 'the step this conversation waits in no longer exists', {
-            ids: [options.resume.node],
+            ids: [resume.node],
           });
-        node = await next(options.resume.node, state);
+        node = await next(resume.node, state);
       }
       for (let steps = 0; node !== END; steps++) {
         if (steps === maxSteps)

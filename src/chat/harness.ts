@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
-import { acceptJson, acceptMessage, unusableId } from './boundary.ts';
+import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
 import { RecordCache } from './cache.ts';
 import type { ErrorClassifier } from './classify.ts';
 import { ChatError, DEFAULT_REPLY_TEMPLATES, type ReplyTemplates } from './errors.ts';
@@ -20,7 +20,6 @@ import { type ChatListener, type ChatTurnOutcome, type DispatchPath, ErroredOutc
 import { SessionQueue } from './queue.ts';
 import { Listeners, ResumeFeed } from './signals.ts';
 import {
-  type ChatState,
   InMemorySessionStore,
   type ListSuspendedOptions,
   type LockedSession,
@@ -239,9 +238,17 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
         path,
       );
     }
-    const base: ChatState = record?.state ?? { ...initialState, messages: [] };
-    const state: ChatState = { ...base, messages: [...history, message] };
-    return runTurn(deps, { sessionId, session, record, state, inbound: [message], path, invocationId: randomUUID() });
+    const state = chatState(record?.state ?? initialState, [...history, message]);
+    return runTurn(deps, {
+      sessionId,
+      session,
+      record,
+      state,
+      inbound: [message],
+      path,
+      invocationId: randomUUID(),
+      resume: undefined,
+    });
   }
 
   async function resumeTurn(
@@ -273,7 +280,7 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       sessionId,
       session,
       record,
-      state: { ...record.state, messages: [...record.state.messages] },
+      state: chatState(record.state, [...record.state.messages]),
       inbound: [],
       path: '3.3',
       invocationId: suspension.invocationId,

@@ -6,7 +6,7 @@
  */
 import { deepFreeze } from '../internal/freeze.ts';
 import { own, ownField } from '../internal/own-field.ts';
-import { acceptJson, acceptMessage, unusableId } from './boundary.ts';
+import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
 import type { RecordCache } from './cache.ts';
 import { checkClosure } from './closure.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
@@ -48,7 +48,7 @@ export interface TurnContext {
   readonly path: DispatchPath;
   readonly invocationId: string;
   /** Set on a resume: how to continue, and the signal that resumed. */
-  readonly resume?: ResumeRequest & { readonly signalId: string };
+  readonly resume: (ResumeRequest & { readonly signalId: string }) | undefined;
 }
 
 /** What the graph produced, checked: plain JSON copies only this session holds, frozen. */
@@ -56,7 +56,7 @@ interface CheckedRun {
   readonly state: ChatState;
   /** How many leading messages are the invoked state's own (same objects). */
   readonly kept: number;
-  readonly suspended?: { readonly descriptor: SignalDescriptor; readonly node: string };
+  readonly suspended: { readonly descriptor: SignalDescriptor; readonly node: string } | undefined;
 }
 
 /** The closure check: the one place the harness decides whether a turn's history is closed. */
@@ -89,15 +89,15 @@ function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
     if (!accepted.ok) throw programmingError(`the graph produced an invalid message: ${accepted.detail}`);
     out.push(deepFreeze(accepted.value));
   }
-  const fields: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(state as object)) {
     if (key === 'messages') continue;
     const accepted = acceptJson((state as Record<string, unknown>)[key], key, key);
     if (!accepted.ok) throw programmingError(`the graph produced state that is not JSON data: ${accepted.detail}`);
     if (accepted.value !== undefined) fields[key] = deepFreeze(accepted.value);
   }
-  const checked: ChatState = { ...fields, messages: out };
-  if (kind === 'completed') return { state: checked, kept };
+  const checked = chatState(fields, out);
+  if (kind === 'completed') return { state: checked, kept, suspended: undefined };
   const descriptor = acceptJson(ownField(result, 'descriptor'), 'descriptor', 'the signal descriptor');
   const signalId = descriptor.ok ? ownField(descriptor.value, 'signal_id') : undefined;
   const metadata = descriptor.ok ? ownField(descriptor.value, 'metadata') : undefined;
@@ -129,7 +129,7 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
   const { sessionId, record, state, path, invocationId } = context;
   let checked: CheckedRun;
   try {
-    const resume = context.resume;
+    const resume = own(context, 'resume');
     const result =
       resume === undefined
         ? await deps.graph.invoke(state, { invocationId })
@@ -144,18 +144,20 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
   const preLength = state.messages.length;
   const tail = checked.state.messages.slice(preLength);
   const carried = record === undefined ? [] : (suspensionOf(record)?.openToolCalls ?? []);
-  const closure = closureOf(carried, [...context.inbound, ...tail], checked.suspended !== undefined);
+  const suspended = own(checked, 'suspended');
+  const resume = own(context, 'resume');
+  const closure = closureOf(carried, [...context.inbound, ...tail], suspended !== undefined);
   if (!closure.ok) {
     const failure = { class: closure.failureClass, detail: closure.detail, ids: closure.ids };
     return deps.errors.make(closure.failureClass, undefined, failure, path);
   }
   const suspension: Suspension | undefined =
-    checked.suspended === undefined
+    suspended === undefined
       ? undefined
       : deepFreeze({
           invocationId,
-          node: checked.suspended.node,
-          descriptor: checked.suspended.descriptor,
+          node: suspended.node,
+          descriptor: suspended.descriptor,
           openToolCalls: closure.openToolCalls,
         });
   const next: Omit<SessionRecord, 'version'> =
@@ -163,8 +165,8 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
   const version = record?.version ?? 0;
   const history = record?.state.messages.length ?? 0;
   const resumed =
-    context.resume !== undefined && suspension === undefined
-      ? { signalId: context.resume.signalId, invocationId, resumedBy: deps.harnessId, replies: tail }
+    resume !== undefined && suspension === undefined
+      ? { signalId: resume.signalId, invocationId, resumedBy: deps.harnessId, replies: tail }
       : undefined;
   const options: SaveOptions = {
     ...(record !== undefined && checked.kept >= history ? { unchangedPrefix: history } : {}),
