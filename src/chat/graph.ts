@@ -122,7 +122,7 @@ export type ChatNode = (state: ChatState) => Partial<ChatState> | undefined | Pr
  * sequentialGraph({ entry: 'a', nodes: { a: () => undefined }, edges: [{ from: 'a', to: END }] });
  * ```
  */
-export const END = 'END';
+export const END: 'END' = 'END';
 
 /**
  * A routing function: picks the node after `from`, or {@link END}, from the state that node left.

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createChatHarness, sequentialGraph, type ChatMessage } from '../../src/chat/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
+import { restartAndResume } from '../restart.ts';
 import { sessionStoreSuite } from '../session-store-suite.ts';
 
 const url = process.env['TURNGATE_PG_URL'];
@@ -115,6 +116,17 @@ describe('PostgresSessionStore', () => {
     await store.withSessionLock('s', async (session) => session.save({ state: { messages: [] } }, 1));
     expect((await store.load('s'))?.version).toBe(2);
     await store.close();
+  });
+
+  it('resumes in a new process a turn that an exited process suspended', async () => {
+    const tablePrefix = freshPrefix();
+    const stores: PostgresSessionStore[] = [];
+    await restartAndResume(['postgres', connection, tablePrefix], () => {
+      const store = new PostgresSessionStore(connection, { tablePrefix });
+      stores.push(store);
+      return store;
+    });
+    await Promise.all(stores.map((store) => store.close()));
   });
 
   it('refuses a table prefix that is not an identifier', () => {
