@@ -15,11 +15,23 @@ import type { ChatState } from './store.ts';
 const SNAPSHOT = { maxDepth: MAX_DATA_DEPTH, isLeaf: () => false } as const;
 
 /**
- * A plain copy of a snapshot: ordinary objects and arrays, exactly what a JSON store returns for
- * it (so the in-memory store and the SQL stores hold the same values).
+ * A plain copy of a snapshot (JSON data in null-prototype objects): ordinary objects and arrays,
+ * exactly what a JSON store returns for it (`-0` becomes `0`), so the in-memory store and the SQL
+ * stores hold the same values.
  */
-function plainCopy(snapshot: unknown): unknown {
-  return snapshot === undefined ? undefined : JSON.parse(JSON.stringify(snapshot));
+function plainCopy(value: unknown): unknown {
+  if (typeof value === 'number') return value === 0 ? 0 : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(plainCopy);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = plainCopy((value as Record<string, unknown>)[key]);
+    // An own `__proto__` key stays a key (assignment would set the prototype instead).
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
+  }
+  return out;
 }
 
 /**

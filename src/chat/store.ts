@@ -320,8 +320,25 @@ interface StoredSession {
   suspension: Suspension | undefined;
 }
 
+/**
+ * Whether a value is plain data (ordinary objects and arrays, data properties only) frozen all
+ * the way down: then nobody can change it, and the store may keep it without a copy.
+ */
+function isPlainDeepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (!Object.isFrozen(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== Array.prototype) return false;
+  for (const key of Object.keys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor) || !isPlainDeepFrozen(descriptor.value)) return false;
+  }
+  return true;
+}
+
+/** The value itself when it is plain data frozen all the way down (as the harness's are), else a frozen copy. */
 function deepFrozenCopy<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
+  return isPlainDeepFrozen(value) ? value : deepFreeze(structuredClone(value));
 }
 
 /**
