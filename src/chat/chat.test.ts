@@ -295,3 +295,31 @@ describe('properties', () => {
     );
   });
 });
+
+describe('listeners of resumes run elsewhere', () => {
+  it('hear them without a call when pollResumesEveryMs is set, until close()', async () => {
+    const store = new InMemorySessionStore();
+    const graph = sequentialGraph({
+      entry: 'gate',
+      nodes: {
+        gate: (state) =>
+          state['approved'] === true ? undefined : suspend({ signal_id: `go-${state.messages.length}` }),
+        done: () => ({ messages: [{ role: 'assistant', content: 'done' }], approved: false }),
+      },
+      edges: [{ from: 'gate', to: 'done' }],
+    });
+    const runner = createChatHarness({ graph, store });
+    const watcher = createChatHarness({ graph, store, pollResumesEveryMs: 5 });
+    const heard: ChatTurnOutcome[] = [];
+    watcher.subscribe('s', (o) => heard.push(o));
+    await runner.send('s', { role: 'user', content: 'first' });
+    await runner.signal('go-1', { approved: true });
+    await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 2000, interval: 5 });
+    expect(heard[0]).toMatchObject({ outcome: 'completed', dispatchPath: '3.3', replies: [{ content: 'done' }] });
+    watcher.close();
+    expect((await runner.send('s', { role: 'user', content: 'second' })).outcome).toBe('suspended');
+    expect((await runner.signal('go-3', { approved: true }))?.outcome).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(heard).toHaveLength(1);
+  });
+});
