@@ -13,7 +13,7 @@ import { own } from '../internal/own-field.ts';
 import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
 import { RecordCache } from './cache.ts';
 import type { ErrorClassifier } from './classify.ts';
-import { ChatError, DEFAULT_REPLY_TEMPLATES, type ReplyTemplates } from './errors.ts';
+import { DEFAULT_REPLY_TEMPLATES, type ReplyTemplates } from './errors.ts';
 import type { ChatGraph } from './graph.ts';
 import type { ChatMessage } from './messages.ts';
 import { type ChatListener, type ChatTurnOutcome, type DispatchPath, ErroredOutcomes } from './outcome.ts';
@@ -212,31 +212,16 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       if (!open.some((call) => call.id === message.tool_call_id)) {
         // The id is the sender's own input, so the reply may name it.
         const detail = `tool_call_id ${message.tool_call_id} answers no open tool call of this conversation`;
-        return errors.make(
-          'chat_message_shape_invalid',
-          detail,
-          new ChatError('chat_message_shape_invalid', detail, { ids: [message.tool_call_id] }),
-          path,
-        );
+        return errors.refuse('chat_message_shape_invalid', detail, { ids: [message.tool_call_id], path });
       }
     } else if (open.length > 0) {
       const detail = 'this conversation is waiting for the result of a tool call';
       const ids = open.map((call) => call.id);
-      return errors.make(
-        'chat_message_shape_invalid',
-        detail,
-        new ChatError('chat_message_shape_invalid', detail, { ids }),
-        path,
-      );
+      return errors.refuse('chat_message_shape_invalid', detail, { ids, path });
     } else if (suspension !== undefined) {
       const detail = 'this conversation is waiting for an approval or another event before it can take a new message';
       const ids = [suspension.descriptor.signal_id];
-      return errors.make(
-        'harness_path_classification_ambiguous',
-        detail,
-        new ChatError('harness_path_classification_ambiguous', detail, { ids }),
-        path,
-      );
+      return errors.refuse('harness_path_classification_ambiguous', detail, { ids, path });
     }
     const state = chatState(record?.state ?? initialState, [...history, message]);
     return runTurn(deps, {
@@ -273,8 +258,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     ) {
       // Resumed or answered meanwhile (here or in another process): no turn resumes, no listener hears of it.
       const detail = 'nothing waits for this signal any more';
-      const cause = new ChatError('suspension_record_invalid', detail, { ids: [signalId] });
-      return { outcome: errors.make('suspension_record_invalid', detail, cause, '3.3'), resumed: false };
+      const outcome = errors.refuse('suspension_record_invalid', detail, { ids: [signalId], path: '3.3' });
+      return { outcome, resumed: false };
     }
     const outcome = await runTurn(deps, {
       sessionId,
@@ -294,17 +279,11 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       try {
         if (unusableId(sessionId)) {
           const detail = 'the session id must be a non-empty string of well-formed text';
-          return errors.make(
-            'harness_session_id_unresolved',
-            detail,
-            new ChatError('harness_session_id_unresolved', detail),
-          );
+          return errors.refuse('harness_session_id_unresolved', detail);
         }
         const accepted = acceptMessage(message, '');
-        if (!accepted.ok) {
-          const cause = new ChatError('chat_message_shape_invalid', accepted.detail);
-          return errors.make('chat_message_shape_invalid', accepted.diagnostic, cause);
-        }
+        if (!accepted.ok)
+          return errors.refuse('chat_message_shape_invalid', accepted.diagnostic, { full: accepted.detail });
         const inbound = deepFreeze(accepted.value);
         return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound));
       } catch (error) {
@@ -327,19 +306,14 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       try {
         if (unusableId(signalId)) {
           const detail = 'the signal id must be a non-empty string of well-formed text';
-          return errors.make(
-            'harness_signal_correlation_failed',
-            detail,
-            new ChatError('harness_signal_correlation_failed', detail),
-            '3.3',
-          );
+          return errors.refuse('harness_signal_correlation_failed', detail, { path: '3.3' });
         }
         const accepted = acceptJson(payload, 'payload', 'the signal payload');
         const value = accepted.ok ? accepted.value : undefined;
         if (!accepted.ok || value === null || typeof value !== 'object' || Array.isArray(value)) {
           const detail = accepted.ok ? 'the signal payload must be an object' : accepted.diagnostic;
-          const cause = new ChatError('suspension_resume_payload_invalid', accepted.ok ? detail : accepted.detail);
-          return errors.make('suspension_resume_payload_invalid', detail, cause, '3.3');
+          const full = accepted.ok ? detail : accepted.detail;
+          return errors.refuse('suspension_resume_payload_invalid', detail, { full, path: '3.3' });
         }
         let found: SuspensionRecord | undefined;
         try {

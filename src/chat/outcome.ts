@@ -4,7 +4,7 @@
  * @module
  */
 import { classifyWith, type ErrorClassifier } from './classify.ts';
-import { bucketOf, replyFor, type ErrorBucket, type ReplyTemplates } from './errors.ts';
+import { bucketOf, ChatError, replyFor, type ErrorBucket, type ReplyTemplates } from './errors.ts';
 import type { ChatMessage } from './messages.ts';
 import type { ChatState, SignalDescriptor } from './store.ts';
 
@@ -171,6 +171,25 @@ export class ErroredOutcomes {
   fromError(error: unknown, dispatchPath?: DispatchPath): ChatTurnErrored {
     const { category, detail } = classifyWith(error, this.classifier);
     return this.make(category, detail, error, dispatchPath);
+  }
+
+  /**
+   * An errored outcome the harness decides itself (a refused message, a stale signal): the reply
+   * shows `detail`; the cause is a {@link ChatError} with the full detail and the ids.
+   *
+   * @param category - The category.
+   * @param detail - The end-user diagnostic.
+   * @param about - The ids it concerns, the full detail when it says more, the path.
+   */
+  refuse(
+    category: string,
+    detail: string,
+    about: { readonly ids?: readonly string[]; readonly full?: string; readonly path?: DispatchPath } = {},
+  ): ChatTurnErrored {
+    const ids = Object.hasOwn(about, 'ids') ? about.ids : undefined;
+    const full = Object.hasOwn(about, 'full') ? about.full : undefined;
+    const cause = new ChatError(category, full ?? detail, ids === undefined ? {} : { ids });
+    return this.make(category, detail, cause, Object.hasOwn(about, 'path') ? about.path : undefined);
   }
 
   /**

@@ -25,6 +25,7 @@ import {
   type ListSuspendedOptions,
   type LockedSession,
   type ResumeLog,
+  resumePage,
   type SaveOptions,
   type SessionRecord,
   type SessionStore,
@@ -440,7 +441,7 @@ export class PostgresSessionStore implements SessionStore {
       )
     ).rows;
     const entries = rows.map((r) => decodeResume(Number(r.seq), r.session_id, r.entry));
-    return { entries, cursor: entries.at(-1)?.seq ?? Math.max(after, last) };
+    return resumePage(after, last, entries);
   }
 
   /** Ends the pool when this store made it. */

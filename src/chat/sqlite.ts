@@ -24,6 +24,7 @@ import {
   type LockedSession,
   lockedView,
   type ResumeLog,
+  resumePage,
   type SaveOptions,
   type SessionRecord,
   type SessionStore,
@@ -245,7 +246,7 @@ export class SqliteSessionStore implements SessionStore {
     const last = this.stmts.lastResume.get()?.seq ?? 0;
     if (after === undefined) return { entries: [], cursor: last };
     const entries = this.stmts.readResumes.all(after, limit).map((r) => decodeResume(r.seq, r.session_id, r.entry));
-    return { entries, cursor: entries.at(-1)?.seq ?? Math.max(after, last) };
+    return resumePage(after, last, entries);
   }
 
   /** Runs `body` with the session held against other users of this store object (in this process). */

@@ -342,6 +342,18 @@ function deepFrozenCopy<T>(value: T): T {
 }
 
 /**
+ * A page of the resume log: the entries read after `after`, and where the next read starts (the
+ * last entry read, or the log's end when there was nothing new).
+ *
+ * @param after - Where the read started.
+ * @param end - The log's last position.
+ * @param entries - The entries read.
+ */
+export function resumePage(after: number, end: number, entries: readonly ResumeEntry[]): ResumeLog {
+  return { entries, cursor: entries.at(-1)?.seq ?? Math.max(after, end) };
+}
+
+/**
  * The suspension of a record being saved (own property only: a polluted `Object.prototype` must
  * not invent one).
  *
@@ -485,7 +497,7 @@ export class InMemorySessionStore implements SessionStore {
   async readResumes(after: number | undefined, limit = 1000): Promise<ResumeLog> {
     if (after === undefined) return { entries: [], cursor: this.lastSeq };
     const entries = this.resumes.filter((entry) => entry.seq > after).slice(0, limit);
-    return { entries, cursor: entries.at(-1)?.seq ?? Math.max(after, this.lastSeq) };
+    return resumePage(after, this.lastSeq, entries);
   }
 
   /** Runs `body` with the session held against other users of this store object. */
