@@ -165,4 +165,21 @@ describe('ResumeFeed', () => {
     expect(heard).toEqual(['theirs:completed']);
     expect(await feed.poll()).toEqual([]);
   });
+
+  it('never replays old entries when the store could not be read at the start', async () => {
+    const store = new InMemorySessionStore();
+    await resumed(store, 'old', 'other');
+    const read = store.readResumes.bind(store);
+    let down = true;
+    store.readResumes = (after, limit) => (down ? Promise.reject(new Error('connection refused')) : read(after, limit));
+    const listeners = new Listeners();
+    const heard: string[] = [];
+    for (const id of ['old', 'new']) listeners.subscribe(id, () => heard.push(id));
+    const feed = new ResumeFeed(store, 'me', listeners, async (id) => (await store.load(id))?.state);
+    down = false;
+    expect(await feed.poll()).toEqual([]);
+    await resumed(store, 'new', 'other');
+    expect((await feed.poll()).map((e) => e.sessionId)).toEqual(['new']);
+    expect(heard).toEqual(['new']);
+  });
 });

@@ -66,7 +66,8 @@ export class Listeners {
  * created) and tells the listeners of each resume another harness ran. Polls run one at a time.
  */
 export class ResumeFeed {
-  private cursor: Promise<number | undefined>;
+  /** Where to read next; `undefined` for a store without a log, `null` when its end is not known yet. */
+  private cursor: Promise<number | null | undefined>;
   private running: Promise<readonly ResumeEntry[]> | undefined;
 
   /**
@@ -84,12 +85,13 @@ export class ResumeFeed {
     this.cursor = this.start();
   }
 
-  private async start(): Promise<number | undefined> {
+  private async start(): Promise<number | null | undefined> {
     if (this.store.readResumes === undefined) return undefined;
     try {
       return (await this.store.readResumes(undefined)).cursor;
     } catch {
-      return 0;
+      // The store could not be read: find the log's end on the next poll (never replay old entries).
+      return null;
     }
   }
 
@@ -103,6 +105,10 @@ export class ResumeFeed {
 
   private async read(): Promise<readonly ResumeEntry[]> {
     const after = await this.cursor;
+    if (after === null) {
+      this.cursor = this.start();
+      return [];
+    }
     if (after === undefined || this.store.readResumes === undefined) return [];
     const log = await this.store.readResumes(after);
     this.cursor = Promise.resolve(log.cursor);
