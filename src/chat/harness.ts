@@ -18,18 +18,17 @@ import type { ChatGraph } from './graph.ts';
 import type { ChatMessage } from './messages.ts';
 import { type ChatListener, type ChatTurnOutcome, type DispatchPath, ErroredOutcomes } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
-import { Listeners, ResumeFeed } from './signals.ts';
+import { Listeners, ResumeFeed, SignalCoordinator } from './signals.ts';
 import {
   InMemorySessionStore,
   type ListSuspendedOptions,
   type LockedSession,
-  lockedView,
   type ResumeEntry,
   type SessionStore,
   type SuspensionRecord,
   suspensionOf,
 } from './store.ts';
-import { runTurn, type TurnRunnerDeps } from './turn.ts';
+import { holdSessions, runTurn, type TurnRunnerDeps } from './turn.ts';
 
 /**
  * Options of {@link createChatHarness}.
@@ -176,26 +175,10 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   const listeners = new Listeners();
   const feed = new ResumeFeed(store, harnessId, listeners, async (sessionId) => (await store.load(sessionId))?.state);
   const hasVersion = store.version !== undefined || store.withSessionLock !== undefined;
+  const held = holdSessions(queue, store, errors);
+  const signals = new SignalCoordinator({ store, turns: deps, hold: held, hasVersion, listeners });
   const pollEvery = own(options, 'pollResumesEveryMs');
   let timer: ReturnType<typeof setInterval> | undefined;
-
-  /** Runs a turn body with the session held: in this process (queue), then in the store (lock). */
-  function held(
-    sessionId: string,
-    path: DispatchPath | undefined,
-    body: (session: LockedSession) => Promise<ChatTurnOutcome>,
-  ): Promise<ChatTurnOutcome> {
-    return queue.run(sessionId, async () => {
-      try {
-        return store.withSessionLock !== undefined
-          ? await store.withSessionLock(sessionId, body)
-          : await body(lockedView(store, sessionId));
-      } catch (error) {
-        // The body never throws: this is the store failing to hold or open the session.
-        return errors.make('session_load_failed', undefined, error, path);
-      }
-    });
-  }
 
   async function sendTurn(session: LockedSession, sessionId: string, message: ChatMessage): Promise<ChatTurnOutcome> {
     let record: Awaited<ReturnType<RecordCache['load']>>;
@@ -236,44 +219,6 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     });
   }
 
-  async function resumeTurn(
-    session: LockedSession,
-    found: SuspensionRecord,
-    signalId: string,
-    payload: Readonly<Record<string, unknown>>,
-  ): Promise<{ readonly outcome: ChatTurnOutcome; readonly resumed: boolean }> {
-    const { sessionId } = found;
-    let record: Awaited<ReturnType<RecordCache['load']>>;
-    try {
-      record = await deps.cache.load(sessionId, session, hasVersion);
-    } catch (error) {
-      return { outcome: errors.make('session_load_failed', undefined, error, '3.3'), resumed: false };
-    }
-    const suspension = record === undefined ? undefined : suspensionOf(record);
-    if (
-      record === undefined ||
-      suspension === undefined ||
-      suspension.descriptor.signal_id !== signalId ||
-      record.version !== found.sessionVersion
-    ) {
-      // Resumed or answered meanwhile (here or in another process): no turn resumes, no listener hears of it.
-      const detail = 'nothing waits for this signal any more';
-      const outcome = errors.refuse('suspension_record_invalid', detail, { ids: [signalId], path: '3.3' });
-      return { outcome, resumed: false };
-    }
-    const outcome = await runTurn(deps, {
-      sessionId,
-      session,
-      record,
-      state: chatState(record.state, [...record.state.messages]),
-      inbound: [],
-      path: '3.3',
-      invocationId: suspension.invocationId,
-      resume: { invocationId: suspension.invocationId, node: suspension.node, signalPayload: payload, signalId },
-    });
-    return { outcome, resumed: true };
-  }
-
   const harness: ChatHarness = {
     async send(sessionId, message: unknown) {
       try {
@@ -302,39 +247,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       return unsubscribe;
     },
 
-    async signal(signalId, payload: unknown) {
-      try {
-        if (unusableId(signalId)) {
-          const detail = 'the signal id must be a non-empty string of well-formed text';
-          return errors.refuse('harness_signal_correlation_failed', detail, { path: '3.3' });
-        }
-        const accepted = acceptJson(payload, 'payload', 'the signal payload');
-        const value = accepted.ok ? accepted.value : undefined;
-        if (!accepted.ok || value === null || typeof value !== 'object' || Array.isArray(value)) {
-          const detail = accepted.ok ? 'the signal payload must be an object' : accepted.diagnostic;
-          const full = accepted.ok ? detail : accepted.detail;
-          return errors.refuse('suspension_resume_payload_invalid', detail, { full, path: '3.3' });
-        }
-        let found: SuspensionRecord | undefined;
-        try {
-          found = await store.findSuspension(signalId);
-        } catch (error) {
-          return errors.make('session_load_failed', undefined, error, '3.3');
-        }
-        if (found === undefined) return undefined;
-        const sessionId = found.sessionId;
-        const suspended = found;
-        let resumed = false;
-        const outcome = await held(sessionId, '3.3', async (session) => {
-          const result = await resumeTurn(session, suspended, signalId, value as Readonly<Record<string, unknown>>);
-          resumed = result.resumed;
-          return result.outcome;
-        });
-        if (resumed) listeners.notify(sessionId, outcome);
-        return outcome;
-      } catch (error) {
-        return errors.fromError(error, '3.3');
-      }
+    signal(signalId, payload) {
+      return signals.deliver(signalId, payload);
     },
 
     listSuspended(listOptions) {

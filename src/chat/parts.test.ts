@@ -10,7 +10,8 @@ import {
   type SessionRecord,
 } from './index.ts';
 import { SessionQueue } from './queue.ts';
-import { Listeners, ResumeFeed } from './signals.ts';
+import { Listeners, ResumeFeed, SignalCoordinator } from './signals.ts';
+import { holdSessions } from './turn.ts';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -181,5 +182,67 @@ describe('ResumeFeed', () => {
     await resumed(store, 'new', 'other');
     expect((await feed.poll()).map((e) => e.sessionId)).toEqual(['new']);
     expect(heard).toEqual(['new']);
+  });
+});
+
+describe('SignalCoordinator', () => {
+  const errors = new ErroredOutcomes(DEFAULT_REPLY_TEMPLATES, undefined);
+  const graph = {
+    invoke: vi.fn(async (state: import('./index.ts').ChatState) => ({
+      outcome: 'completed' as const,
+      state: { ...state, messages: [...state.messages, { role: 'assistant' as const, content: 'resumed' }] },
+    })),
+  };
+  function coordinator(store: InMemorySessionStore) {
+    const listeners = new Listeners();
+    const heard: string[] = [];
+    listeners.subscribe('s', (o) => heard.push(o.outcome));
+    const turns = { graph, cache: new RecordCache(10), errors, harnessId: 'h' };
+    const hold = holdSessions(new SessionQueue(), store, errors);
+    return { signals: new SignalCoordinator({ store, turns, hold, hasVersion: true, listeners }), heard };
+  }
+  const suspension = { invocationId: 'inv', node: 'gate', descriptor: { signal_id: 'sig' }, openToolCalls: [] };
+
+  it('resumes the suspension the store holds and tells the listeners; nothing when none waits', async () => {
+    const store = new InMemorySessionStore();
+    await store.save('s', { state: { messages: [{ role: 'user', content: 'go' }] }, suspension }, 0);
+    const { signals, heard } = coordinator(store);
+    expect(await signals.deliver('sig', { ok: true })).toMatchObject({ outcome: 'completed', dispatchPath: '3.3' });
+    expect(graph.invoke).toHaveBeenLastCalledWith(expect.anything(), {
+      invocationId: 'inv',
+      resume: { invocationId: 'inv', node: 'gate', signalPayload: { ok: true } },
+    });
+    expect(heard).toEqual(['completed']);
+    expect(await signals.deliver('sig', {})).toBeUndefined();
+  });
+
+  it('resumes nothing when the suspension it found has moved on, and tells no listener', async () => {
+    const store = new InMemorySessionStore();
+    await store.save('s', { state: { messages: [] }, suspension }, 0);
+    const stale = await store.findSuspension('sig');
+    await store.save('s', { state: { messages: [] }, suspension }, 1); // suspended again meanwhile
+    const find = vi.spyOn(store, 'findSuspension').mockResolvedValueOnce(stale);
+    const { signals, heard } = coordinator(store);
+    expect(await signals.deliver('sig', {})).toMatchObject({
+      outcome: 'errored',
+      errorCategory: 'suspension_record_invalid',
+    });
+    expect(heard).toEqual([]);
+    expect(find).toHaveBeenCalledOnce();
+  });
+
+  it('refuses a bad signal id or payload, and reports a store that cannot be read', async () => {
+    const store = new InMemorySessionStore();
+    const { signals } = coordinator(store);
+    expect(await signals.deliver(' ', {})).toMatchObject({ errorCategory: 'harness_signal_correlation_failed' });
+    for (const payload of [[], null, 'yes', { n: 1n }])
+      expect(await signals.deliver('sig', payload)).toMatchObject({
+        errorCategory: 'suspension_resume_payload_invalid',
+      });
+    vi.spyOn(store, 'findSuspension').mockRejectedValueOnce(new Error('disk'));
+    expect(await signals.deliver('sig', {})).toMatchObject({
+      errorCategory: 'session_load_failed',
+      errorBucket: 'session_terminating',
+    });
   });
 });

@@ -13,10 +13,13 @@ import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
 import type { ChatGraph, GraphOutcome, ResumeRequest } from './graph.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 import { completedOutcome, type DispatchPath, type ErroredOutcomes, type ChatTurnOutcome } from './outcome.ts';
+import type { SessionQueue } from './queue.ts';
 import {
   type ChatState,
   type LockedSession,
+  lockedView,
   type SaveOptions,
+  type SessionStore,
   type SessionRecord,
   type SignalDescriptor,
   type Suspension,
@@ -24,6 +27,36 @@ import {
   SignalIdInUse,
   suspensionOf,
 } from './store.ts';
+
+/** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */
+export type Hold = (
+  sessionId: string,
+  path: DispatchPath | undefined,
+  body: (session: LockedSession) => Promise<ChatTurnOutcome>,
+) => Promise<ChatTurnOutcome>;
+
+/**
+ * How a harness holds a session for a turn: first in this process (the queue: one turn at a time,
+ * in call order), then in the store (`withSessionLock`, across processes when the store can).
+ * The body never throws; a rejection is the store failing to hold or open the session
+ * (`session_load_failed`).
+ *
+ * @param queue - The harness's per-session queue.
+ * @param store - The store.
+ * @param errors - How errored outcomes are built.
+ */
+export function holdSessions(queue: SessionQueue, store: SessionStore, errors: ErroredOutcomes): Hold {
+  return (sessionId, path, body) =>
+    queue.run(sessionId, async () => {
+      try {
+        return store.withSessionLock !== undefined
+          ? await store.withSessionLock(sessionId, body)
+          : await body(lockedView(store, sessionId));
+      } catch (error) {
+        return errors.make('session_load_failed', undefined, error, path);
+      }
+    });
+}
 
 /** What every turn of one harness shares. */
 export interface TurnRunnerDeps {
