@@ -1,7 +1,21 @@
 #!/usr/bin/env node
-// npm run bench:chat: what the chat harness costs per turn, with a trivial one-node graph.
-// All figures are measured in this run; ratios are against the graph invoked directly.
+// npm run bench:chat: what the chat harness costs per turn, with a trivial one-node graph, on the
+// in-memory, SQLite and (when TURNGATE_PG_URL is set) PostgreSQL stores.
+// - send() against the graph invoked directly (the harness's own overhead);
+// - turns per second on 1 session (sequential) and on 1,000 sessions (concurrent), from one
+//   process, and for PostgreSQL also from 4 processes sharing the sessions;
+// - per-turn time along one session at turns 10, 100 and 1,000.
+// Every figure is measured in this run. Each measurement is repeated (--repeats, default 5), the
+// stores interleaved within each repeat, and reported as the median and the mean of the repeats
+// (garbage collection shows in the means).
+//
+// usage: node scripts/bench-chat.mjs [--repeats 5] [--quick]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { createChatHarness, InMemorySessionStore, sequentialGraph } from '../dist/chat/index.js';
 import { SqliteSessionStore } from '../dist/chat/sqlite.js';
 
@@ -10,77 +24,230 @@ const graph = sequentialGraph({
   nodes: { reply: () => ({ messages: [{ role: 'assistant', content: 'ok' }] }) },
   edges: [],
 });
-const stores = [
-  ['in-memory', () => new InMemorySessionStore()],
-  ['SQLite', () => new SqliteSessionStore(':memory:')],
-];
-const us = (ms) => `${(ms * 1000).toFixed(1)} us`;
+const url = process.env.TURNGATE_PG_URL;
+const pgModule = url ? await import('../dist/chat/postgres.js') : undefined;
 
-async function timePerCall(n, fn) {
-  for (let i = 0; i < Math.min(200, n); i++) await fn(i, true);
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await fn(i, false);
-  return (performance.now() - start) / n;
+/** A fresh store of a kind, and how to dispose of it (PostgreSQL: tables of their own, dropped). */
+async function makeStore(kind) {
+  if (kind === 'in-memory') return { store: new InMemorySessionStore(), dispose: async () => {} };
+  if (kind === 'SQLite') {
+    const store = new SqliteSessionStore(':memory:');
+    return { store, dispose: async () => store.close() };
+  }
+  const prefix = `tg_bench_${randomBytes(5).toString('hex')}`;
+  const store = new pgModule.PostgresSessionStore(url, { tablePrefix: prefix });
+  return { store, prefix, dispose: async () => dropAndClose(store, prefix) };
 }
 
-// 1. Overhead: send() on fresh sessions vs graph.invoke on the same state.
-const direct = await timePerCall(20000, () =>
-  graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { invocationId: 'x' }),
-);
-console.log('harness overhead per turn (trivial graph, new session each turn):');
-console.log(`  graph.invoke directly        ${us(direct)}`);
-for (const [name, make] of stores) {
-  const harness = createChatHarness({ graph, store: make() });
-  const send = await timePerCall(20000, (i, warm) =>
-    harness.send(`${warm ? 'w' : 's'}${i}`, { role: 'user', content: 'hi' }),
+async function dropAndClose(store, prefix) {
+  const pg = (await import('pg')).default;
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  await pool.query(
+    `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes`,
   );
-  console.log(
-    `  send() ${name.padEnd(10)}           ${us(send)}  (${(send / direct).toFixed(1)}x direct; overhead ${us(send - direct)}, target <= 50 us in-memory)`,
-  );
+  await pool.end();
+  await store.close();
 }
 
-// 2. Throughput on 1 session (sequential) and on 1,000 sessions (concurrent).
-console.log('\nturns per second:');
-for (const [name, make] of stores) {
-  const one = createChatHarness({ graph, store: make() });
+/** Sends `turns` turns to one session in sequence, then `rounds` rounds to `sessions` sessions at once; returns turns per second for each. */
+async function throughput(harness, tag, turns, sessions, rounds) {
   const start1 = performance.now();
-  for (let i = 0; i < 2000; i++) await one.send('one', { role: 'user', content: `m${i}` });
-  const perSec1 = 2000 / ((performance.now() - start1) / 1000);
-  const many = createChatHarness({ graph, store: make() });
+  for (let i = 0; i < turns; i++) await harness.send(`${tag}-one`, { role: 'user', content: `m${i}` });
+  const one = turns / ((performance.now() - start1) / 1000);
   const start2 = performance.now();
-  for (let round = 0; round < 5; round++)
+  for (let round = 0; round < rounds; round++)
     await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => many.send(`s${i}`, { role: 'user', content: `r${round}` })),
+      Array.from({ length: sessions }, (_, i) => harness.send(`${tag}-s${i}`, { role: 'user', content: `r${round}` })),
     );
-  const perSec2 = 5000 / ((performance.now() - start2) / 1000);
-  console.log(
-    `  ${name.padEnd(10)} 1 session (2,000 turns): ${Math.round(perSec1)}/s   1,000 sessions (5 rounds): ${Math.round(perSec2)}/s`,
-  );
+  const many = (sessions * rounds) / ((performance.now() - start2) / 1000);
+  return { one, many };
 }
 
-// 3. Per-turn time along one long session.
-console.log('\nper-turn time along one session (median of 50 turns around each mark):');
-for (const [name, make] of stores) {
-  const harness = createChatHarness({ graph, store: make() });
-  const marks = new Map();
+/** Per-turn time along one session: the median of the turns within 25 of each mark. */
+async function alongOneSession(harness, tag, marks) {
+  const result = {};
   let turn = 0;
-  for (const mark of [10, 100, 1000]) {
+  for (const mark of marks) {
     const samples = [];
     while (turn < mark + 25) {
       const start = performance.now();
-      await harness.send('long', { role: 'user', content: `t${turn}` });
+      await harness.send(`${tag}-long`, { role: 'user', content: `t${turn}` });
       if (turn >= mark - 25) samples.push(performance.now() - start);
       turn++;
     }
-    samples.sort((a, b) => a - b);
-    marks.set(mark, samples[Math.floor(samples.length / 2)]);
+    result[mark] = median(samples);
   }
-  const t10 = marks.get(10);
-  const t1000 = marks.get(1000);
+  return result;
+}
+
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const us = (ms) => `${(ms * 1000).toFixed(1)} us`;
+const ms = (value) => `${value.toFixed(2)} ms`;
+const perSec = (value) => `${Math.round(value).toLocaleString('en-US')}/s`;
+const both = (xs, fmt) => `${fmt(median(xs))} (mean ${fmt(mean(xs))})`;
+
+// A worker process of the 4-process PostgreSQL measurement: waits for "go", runs its share, reports.
+if (process.argv[2] === '--worker') {
+  const [, , , prefix, worker, workers, turns, sessions, rounds] = process.argv;
+  const store = new pgModule.PostgresSessionStore(url, { tablePrefix: prefix });
+  const harness = createChatHarness({ graph, store });
+  await harness.send(`warm-${worker}`, { role: 'user', content: 'warm' });
+  process.stdout.write('ready\n');
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line !== 'go') continue;
+    const start1 = performance.now();
+    for (let i = 0; i < Number(turns); i++)
+      await harness.send('shared-one', { role: 'user', content: `w${worker}-m${i}` });
+    const one = performance.now() - start1;
+    const mine = Array.from({ length: Number(sessions) }, (_, i) => i).filter(
+      (i) => i % Number(workers) === Number(worker),
+    );
+    const start2 = performance.now();
+    for (let round = 0; round < Number(rounds); round++)
+      await Promise.all(mine.map((i) => harness.send(`s${i}`, { role: 'user', content: `r${round}` })));
+    const many = performance.now() - start2;
+    process.stdout.write(`${JSON.stringify({ one, many })}\n`);
+    break;
+  }
+  lines.close();
+  await store.close();
+  process.exit(0);
+}
+
+/** Turns per second from `workers` processes: 1 shared session (each sends `turns`), then `sessions` sessions split among them. */
+async function fromProcesses(workers, turns, sessions, rounds) {
+  const prefix = `tg_bench_${randomBytes(5).toString('hex')}`;
+  const setup = new pgModule.PostgresSessionStore(url, { tablePrefix: prefix });
+  await setup.save('setup', { state: { messages: [] } }, 0);
+  const children = Array.from({ length: workers }, (_, w) =>
+    spawn(
+      process.execPath,
+      [
+        new URL(import.meta.url).pathname,
+        '--worker',
+        prefix,
+        String(w),
+        String(workers),
+        String(turns),
+        String(sessions),
+        String(rounds),
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    ),
+  );
+  const exited = children.map((child) => new Promise((resolve) => child.on('exit', resolve)));
+  const readers = children.map((child) => createInterface({ input: child.stdout })[Symbol.asyncIterator]());
+  for (const reader of readers) await reader.next(); // ready
+  for (const child of children) child.stdin.write('go\n');
+  const reports = await Promise.all(readers.map(async (reader) => JSON.parse((await reader.next()).value)));
+  await Promise.all(exited);
+  await dropAndClose(setup, prefix);
+  return {
+    one: (workers * turns) / (Math.max(...reports.map((r) => r.one)) / 1000),
+    many: (sessions * rounds) / (Math.max(...reports.map((r) => r.many)) / 1000),
+  };
+}
+
+const { values } = parseArgs({
+  options: { repeats: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } },
+});
+const repeats = Number(values.repeats);
+const quick = values.quick;
+const kinds = ['in-memory', 'SQLite', ...(url ? ['PostgreSQL'] : [])];
+const plan = {
+  'in-memory': { turns: 2000, rounds: 5 },
+  SQLite: { turns: 2000, rounds: 5 },
+  PostgreSQL: { turns: quick ? 100 : 400, rounds: quick ? 1 : 2 },
+};
+const marks = [10, 100, 1000];
+const load0 = loadavg()[0];
+
+const samples = { direct: [], overhead: {}, one: {}, many: {}, along: {} };
+for (const kind of kinds) {
+  samples.overhead[kind] = [];
+  samples.one[kind] = [];
+  samples.many[kind] = [];
+  samples.along[kind] = Object.fromEntries(marks.map((m) => [m, []]));
+}
+samples.one['PostgreSQL x4'] = [];
+samples.many['PostgreSQL x4'] = [];
+
+for (let r = 0; r < repeats; r++) {
+  // 1. Overhead: send() on new sessions against graph.invoke on the same state (in-process stores).
+  const n = quick ? 2000 : 10000;
+  const directStart = performance.now();
+  for (let i = 0; i < n; i++)
+    await graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { invocationId: 'x' });
+  samples.direct.push((performance.now() - directStart) / n);
+  for (const kind of kinds.filter((k) => k !== 'PostgreSQL')) {
+    const { store, dispose } = await makeStore(kind);
+    const harness = createChatHarness({ graph, store });
+    for (let i = 0; i < 200; i++) await harness.send(`w${i}`, { role: 'user', content: 'hi' });
+    const start = performance.now();
+    for (let i = 0; i < n; i++) await harness.send(`s${i}`, { role: 'user', content: 'hi' });
+    samples.overhead[kind].push((performance.now() - start) / n);
+    await dispose();
+  }
+  // 2 and 3. Throughput and per-turn time, every store in turn.
+  for (const kind of kinds) {
+    const { store, dispose } = await makeStore(kind);
+    const harness = createChatHarness({ graph, store });
+    const { one, many } = await throughput(harness, `r${r}`, plan[kind].turns, 1000, plan[kind].rounds);
+    samples.one[kind].push(one);
+    samples.many[kind].push(many);
+    const along = await alongOneSession(harness, `r${r}`, marks);
+    for (const mark of marks) samples.along[kind][mark].push(along[mark]);
+    await dispose();
+  }
+  if (url) {
+    const four = await fromProcesses(4, plan.PostgreSQL.turns / 4, 1000, plan.PostgreSQL.rounds);
+    samples.one['PostgreSQL x4'].push(four.one);
+    samples.many['PostgreSQL x4'].push(four.many);
+  }
+  process.stderr.write(`repeat ${r + 1}/${repeats} done\n`);
+}
+
+console.log(
+  `chat bench: ${repeats} repeats, stores interleaved; median (mean) of the repeats; load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+);
+console.log('\nharness overhead per turn (trivial graph, a new session each turn):');
+console.log(`  graph.invoke directly     ${both(samples.direct, us)}`);
+for (const kind of kinds.filter((k) => k !== 'PostgreSQL')) {
+  const overhead = samples.overhead[kind].map((x, i) => x - samples.direct[i]);
   console.log(
-    `  ${name.padEnd(10)} turn 10: ${us(t10)}  turn 100: ${us(marks.get(100))}  turn 1,000: ${us(t1000)}  (1,000 / 10 = ${(t1000 / t10).toFixed(1)}x, target <= 2x)`,
+    `  send() ${kind.padEnd(10)}        ${both(samples.overhead[kind], us)}; overhead ${both(overhead, us)} (target <= 50 us)`,
   );
 }
-console.log(
-  '\nanchor: LangGraph.js 1.7.3 + MemorySaver, one-node graph: 1,000 sequential turns in 56 s (56 ms/turn), growing with history.',
-);
+console.log('\nturns per second:');
+for (const kind of [...kinds, ...(url ? ['PostgreSQL x4'] : [])]) {
+  const p = plan[kind] ?? plan.PostgreSQL;
+  console.log(
+    `  ${kind.padEnd(14)} 1 session (${p.turns} turns): ${both(samples.one[kind], perSec)}   1,000 sessions (${p.rounds} rounds): ${both(samples.many[kind], perSec)}`,
+  );
+}
+if (url)
+  console.log(
+    '  (PostgreSQL x4: 4 processes, each sending a quarter of the turns to the same one session, then to its quarter of the 1,000 sessions)',
+  );
+console.log('\nper-turn time along one session (median of the 50 turns around each mark, then over the repeats):');
+for (const kind of kinds) {
+  const a = samples.along[kind];
+  const ratio = a[1000].map((x, i) => x / a[10][i]);
+  const fmt = kind === 'PostgreSQL' ? ms : us;
+  console.log(
+    `  ${kind.padEnd(10)} turn 10: ${both(a[10], fmt)}  turn 100: ${both(a[100], fmt)}  turn 1,000: ${both(a[1000], fmt)}  (1,000 / 10 = ${median(ratio).toFixed(2)}x, target <= 2x)`,
+  );
+}
+if (!url)
+  console.log(
+    '\nTURNGATE_PG_URL is not set: PostgreSQL not measured (eval "$(bash scripts/start-postgres.sh)" starts a server)',
+  );
+console.log('\nThe machine is shared: figures move with its load (the load average above); compare within one run.');

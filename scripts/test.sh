@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's test command runs it: format and lint (Biome), build, typecheck (TypeScript 6),
-# unit + property tests (vitest), type tests (tsd), TypeScript 7 over the public types, our
-# conformance vectors, and the upstream suites when ../shared/upstream is present.
+# unit + property tests (vitest), the PostgreSQL store tests and the multi-process load test when
+# TURNGATE_PG_URL is set, type tests (tsd), TypeScript 7 over the public types, our conformance
+# vectors, and the upstream suites when ../shared/upstream is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,12 @@ npm run -s build
 node node_modules/typescript/bin/tsc -p tsconfig.json
 node scripts/check-doc-examples.mjs
 node_modules/.bin/vitest run
+if [ -n "${TURNGATE_PG_URL:-}" ]; then
+  node_modules/.bin/vitest run --config vitest.postgres.config.ts
+  node scripts/chat-load-test.mjs
+else
+  echo "TURNGATE_PG_URL is not set: ran without the PostgreSQL tests (eval \"\$(bash scripts/start-postgres.sh)\" starts a server)"
+fi
 node_modules/.bin/tsd
 node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public types, type tests and examples check"
 

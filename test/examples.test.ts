@@ -20,14 +20,16 @@ describe('examples/agent-loop.ts', () => {
 import { runChatExample } from '../examples/chat.ts';
 
 describe('examples/chat.ts', () => {
-  it('suspends for approval, resumes through the listener, and refuses malformed input', async () => {
+  it('runs a tool loop, suspends for approval, resumes after a restart through the listener, keeps a cause', async () => {
     expect(await runChatExample()).toEqual([
-      'completed: assistant',
       'suspended on refund:A-1001 with 4 pending messages',
-      "errored (user_correctable/chat_message_shape_invalid): That request couldn't be processed: tool calls call_refund await their tool replies. Please adjust your message and try again.",
+      "errored (user_correctable/chat_message_shape_invalid): That request couldn't be processed: this conversation is waiting for the result of a tool call. Please adjust your message and try again.",
+      'waiting: support-1 on refund:A-1001, open call_refund',
       'listener: completed: tool > assistant',
       'order status: refunded',
-      "errored (user_correctable/chat_message_shape_invalid): That request couldn't be processed: content: expected a non-empty string. Please adjust your message and try again.",
+      'nothing waits for that signal',
+      'errored (retryable_transient/provider_rate_limited): I had trouble responding. Try again in a moment.',
+      'cause for the logs: Error: 429 rate_limit_error: org-7f3a',
     ]);
   });
 });

@@ -53,3 +53,70 @@ expectAssignable<SessionStore>(new InMemorySessionStore());
 // @ts-expect-error -- a store must save and delete, not only load
 const partial: SessionStore = { load: async () => undefined };
 void partial;
+
+// Graphs: node names are typed. The right definition compiles; a misspelled name does not.
+import { END, sequentialGraph, type ChatNode, type GraphEdge, type Router } from 'turngate/chat';
+declare const node: ChatNode;
+expectType<ChatGraphType>(
+  sequentialGraph({
+    entry: 'model',
+    nodes: { model: node, tools: node },
+    edges: [
+      { from: 'model', to: (state) => (state.messages.length > 3 ? END : 'tools') },
+      { from: 'tools', to: 'model' },
+    ],
+  }),
+);
+type ChatGraphType = import('turngate/chat').ChatGraph;
+// @ts-expect-error -- `toolz` is not a node of this graph
+sequentialGraph({ entry: 'model', nodes: { model: node, tools: node }, edges: [{ from: 'model', to: 'toolz' }] });
+// @ts-expect-error -- an edge leaves a node of this graph
+sequentialGraph({ entry: 'model', nodes: { model: node }, edges: [{ from: 'start', to: 'model' }] });
+// @ts-expect-error -- the entry is a node of this graph
+sequentialGraph({ entry: 'start', nodes: { model: node }, edges: [] });
+// @ts-expect-error -- a router returns a node of this graph or END
+sequentialGraph({ entry: 'model', nodes: { model: node }, edges: [{ from: 'model', to: () => 'elsewhere' as const }] });
+// Untyped names (nodes built at run time) are plain strings.
+declare const dynamicNodes: Record<string, ChatNode>;
+sequentialGraph({ entry: 'anything', nodes: dynamicNodes, edges: [{ from: 'a', to: 'b' }] });
+
+// Router and GraphEdge over any, never, unknown and string.
+expectAssignable<Router<'a' | 'b'>>(() => 'a' as const);
+expectAssignable<Router<'a' | 'b'>>(async () => END);
+expectNotAssignable<Router<'a' | 'b'>>(() => 'c' as const);
+expectAssignable<Router<string>>(() => 'whatever');
+expectAssignable<Router<never>>(() => END);
+expectNotAssignable<Router<never>>(() => 'a' as const);
+// biome-ignore lint/suspicious/noExplicitAny: the type test covers an `any` argument on purpose
+expectAssignable<Router<any>>(() => 'x');
+// @ts-expect-error -- node names are strings
+expectAssignable<Router<unknown>>(() => END);
+expectAssignable<GraphEdge<'a'>>({ from: 'a', to: END });
+expectNotAssignable<GraphEdge<'a'>>({ from: 'b', to: 'a' });
+
+// Errored outcomes: the category is always there; the cause is for the application, of any type.
+import type {
+  ChatTurnErrored,
+  ErrorClassification,
+  ErrorClassifier,
+  SessionRecord,
+  SuspensionRecord,
+} from 'turngate/chat';
+declare const errored: ChatTurnErrored;
+expectType<string>(errored.errorCategory);
+expectType<unknown>(errored.cause);
+expectAssignable<ErrorClassifier>((error: unknown) =>
+  error instanceof RangeError ? { category: 'provider_timeout' } : undefined,
+);
+// @ts-expect-error -- a classification names its category
+expectAssignable<ErrorClassification>({ detail: 'no category' });
+expectNotAssignable<ErrorClassifier>((error: unknown) => String(error));
+
+// Stores: suspensions are part of the contract.
+expectType<Promise<SuspensionRecord | undefined>>(new InMemorySessionStore().findSuspension('approval-1'));
+expectType<Promise<readonly SuspensionRecord[]>>(harness.listSuspended({ limit: 10 }));
+declare const record: SessionRecord;
+if (record.suspension !== undefined) expectType<string>(record.suspension.descriptor.signal_id);
+// @ts-expect-error -- a store without findSuspension and listSuspended cannot hold suspensions
+const withoutSuspensions: SessionStore = { load: async () => undefined, save: async () => 1, delete: async () => {} };
+void withoutSuspensions;

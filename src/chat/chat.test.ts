@@ -93,8 +93,10 @@ describe('send()', () => {
       const before = JSON.stringify(await inner.load('kept'));
       const faulty: SessionStore = {
         load: (id) => (method === 'load' ? Promise.reject(new Error('disk on fire')) : inner.load(id)),
-        save: (id, r, v) => (method === 'save' ? Promise.reject(new Error('disk full')) : inner.save(id, r, v)),
+        save: (id, r, v, o) => (method === 'save' ? Promise.reject(new Error('disk full')) : inner.save(id, r, v, o)),
         delete: (id) => inner.delete(id),
+        findSuspension: (id) => inner.findSuspension(id),
+        listSuspended: (o) => inner.listSuspended(o),
       };
       const outcome = await createChatHarness({ graph: echo, store: faulty }).send('kept', {
         role: 'user',
@@ -203,10 +205,9 @@ describe('suspension and listeners', () => {
       'tool',
       'assistant',
     ]);
-    expect(await harness.signal('transfer-ok', { approved: true })).toMatchObject({
-      outcome: 'errored',
-      errorCategory: 'suspension_record_invalid',
-    });
+    // The tool message ended the suspension in the store: nothing waits on the signal any more.
+    expect(await harness.signal('transfer-ok', { approved: true })).toBeUndefined();
+    expect(await harness.listSuspended()).toEqual([]);
     expect(heard).toHaveLength(0);
   });
 
@@ -292,5 +293,33 @@ describe('properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('listeners of resumes run elsewhere', () => {
+  it('hear them without a call when pollResumesEveryMs is set, until close()', async () => {
+    const store = new InMemorySessionStore();
+    const graph = sequentialGraph({
+      entry: 'gate',
+      nodes: {
+        gate: (state) =>
+          state['approved'] === true ? undefined : suspend({ signal_id: `go-${state.messages.length}` }),
+        done: () => ({ messages: [{ role: 'assistant', content: 'done' }], approved: false }),
+      },
+      edges: [{ from: 'gate', to: 'done' }],
+    });
+    const runner = createChatHarness({ graph, store });
+    const watcher = createChatHarness({ graph, store, pollResumesEveryMs: 5 });
+    const heard: ChatTurnOutcome[] = [];
+    watcher.subscribe('s', (o) => heard.push(o));
+    await runner.send('s', { role: 'user', content: 'first' });
+    await runner.signal('go-1', { approved: true });
+    await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 2000, interval: 5 });
+    expect(heard[0]).toMatchObject({ outcome: 'completed', dispatchPath: '3.3', replies: [{ content: 'done' }] });
+    watcher.close();
+    expect((await runner.send('s', { role: 'user', content: 'second' })).outcome).toBe('suspended');
+    expect((await runner.signal('go-3', { approved: true }))?.outcome).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(heard).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { joinCheck } from '../check/check.ts';
 import type { FailureClass } from '../failures/index.ts';
+import { own } from '../internal/own-field.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 
 /**
@@ -13,14 +14,20 @@ import type { ChatMessage, ToolCall } from './messages.ts';
  *
  * @example
  * ```ts
- * import type { ClosureCheck } from 'turngate/chat';
- * declare const value: ClosureCheck;
- * void value;
+ * import { checkClosure, type ClosureCheck } from 'turngate/chat';
+ * const check: ClosureCheck = checkClosure([], [{ role: 'tool', tool_call_id: 'call_9', content: 'late' }], false);
+ * check.ok ? [] : check.ids; //=> ['call_9']
  * ```
  */
 export type ClosureCheck =
   | { readonly ok: true; readonly openToolCalls: readonly ToolCall[] }
-  | { readonly ok: false; readonly failureClass: FailureClass; readonly detail: string };
+  | {
+      readonly ok: false;
+      readonly failureClass: FailureClass;
+      readonly detail: string;
+      /** The tool call ids that caused it, sorted. */
+      readonly ids: readonly string[];
+    };
 
 const CALL_SPEC = {
   callId: 'turngate.chat',
@@ -45,7 +52,7 @@ const CALL_SPEC = {
  * @param open - Tool calls still awaiting replies from earlier (a suspended turn).
  * @param tail - The turn's new messages, the inbound message included.
  * @param allowOpen - `true` for a suspending turn, which may leave calls open.
- * @returns The calls still open, or the first failure class with its detail.
+ * @returns The calls still open, or the first failure class with its detail and the ids.
  *
  * @example
  * ```ts
@@ -62,13 +69,18 @@ export function checkClosure(
   const calls: ToolCall[] = [...open];
   const replies: { toolCallId: string; content: string }[] = [];
   for (const message of tail) {
-    if (message.role === 'assistant') calls.push(...(message.tool_calls ?? []));
+    if (message.role === 'assistant') calls.push(...(own(message, 'tool_calls') ?? []));
     else if (message.role === 'tool') replies.push({ toolCallId: message.tool_call_id, content: message.content });
   }
   const seen = new Set<string>();
   for (const call of calls) {
     if (seen.has(call.id))
-      return { ok: false, failureClass: 'tool.schema_invalid', detail: `tool call id ${call.id} is used twice` };
+      return {
+        ok: false,
+        failureClass: 'tool.schema_invalid',
+        detail: `tool call id ${call.id} is used twice`,
+        ids: [call.id],
+      };
     seen.add(call.id);
   }
   const answered = new Set<string>();
@@ -78,6 +90,7 @@ export function checkClosure(
         ok: false,
         failureClass: 'tool.schema_invalid',
         detail: `tool call ${reply.toolCallId} has more than one tool reply`,
+        ids: [reply.toolCallId],
       };
     answered.add(reply.toolCallId);
   }
@@ -91,7 +104,7 @@ export function checkClosure(
       protocolState: { stopReason: 'end_turn', continuationAllowed: false },
     },
   });
-  if (!outcome.ok) return { ok: false, failureClass: 'tool.schema_invalid', detail: outcome.error.message };
+  if (!outcome.ok) return { ok: false, failureClass: 'tool.schema_invalid', detail: outcome.error.message, ids: [] };
   const { report } = outcome;
   const orphan = report.normalized.joinState.orphanResultCallIds ?? [];
   if (orphan.length > 0)
@@ -99,6 +112,7 @@ export function checkClosure(
       ok: false,
       failureClass: 'tool.result_orphan',
       detail: `tool replies answer no open tool call: ${orphan.join(', ')}`,
+      ids: orphan,
     };
   const missing = report.normalized.joinState.missingResultCallIds ?? [];
   if (missing.length > 0 && !allowOpen) {
@@ -106,6 +120,7 @@ export function checkClosure(
       ok: false,
       failureClass: 'tool.result_missing',
       detail: `tool calls have no tool reply: ${missing.join(', ')}`,
+      ids: missing,
     };
   }
   const missingSet = new Set(missing);

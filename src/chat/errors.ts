@@ -1,12 +1,15 @@
 /**
- * Error categories -> harness §7 buckets -> harness-chat §10 replies.
+ * Error categories -> harness §7 buckets -> harness-chat §10 replies, and the error a node throws
+ * to name its category.
  *
  * @module
  */
 import type { ChatMessage } from './messages.ts';
 
 /**
- * The three error buckets of harness §7.
+ * The three error buckets of harness §7: `session_terminating` (intervention required, no
+ * automatic retry), `retryable_transient` (a retry may succeed), `user_correctable` (the caller
+ * must change the input).
  *
  * @example
  * ```ts
@@ -17,15 +20,46 @@ import type { ChatMessage } from './messages.ts';
 export type ErrorBucket = 'session_terminating' | 'retryable_transient' | 'user_correctable';
 
 /**
+ * The category of a programming error in the graph: a node threw a `TypeError`,
+ * `ReferenceError`, `RangeError`, `SyntaxError`, `EvalError` or `URIError`; a node produced a
+ * message that is not a `ChatMessage` or state that is not JSON data; an edge or routing
+ * function named no node; a run did not end within its step limit.
+ *
+ * Its bucket is `session_terminating`, decided as follows. It is not `retryable_transient`: the
+ * same history meets the same code, so "try again in a moment" fails again, and an automatic
+ * retry (which harness §7.2 permits) would repeat whatever the node did before it failed. It is
+ * not `user_correctable`: the end user cannot change the code, and the reply would have to show
+ * internal detail. `session_terminating` says what is true (harness §7.1: do not retry
+ * automatically; a person must act). Nothing of the failed turn is saved, so once the code is
+ * fixed the same session can continue.
+ *
+ * @example
+ * ```ts
+ * import { bucketOf, GRAPH_PROGRAMMING_ERROR } from 'turngate/chat';
+ * bucketOf(GRAPH_PROGRAMMING_ERROR); //=> 'session_terminating'
+ * ```
+ */
+export const GRAPH_PROGRAMMING_ERROR = 'graph_programming_error';
+
+/**
  * Every error category the specs name, with its bucket. Sources: harness-chat §10, harness §7
- * and §10, sessions §10, suspension §9, llm-provider §7, and this library's closure check.
- * Where harness §7.2 calls `session_save_failed` transient "if transient", harness-chat §10.1
- * lists it as session-terminating; the chat table follows harness-chat.
+ * and §10, sessions §10, suspension §9, llm-provider §7, and this library's own: the closure
+ * check's failure classes and {@link GRAPH_PROGRAMMING_ERROR}.
+ *
+ * Decisions where the specs leave room:
+ * - `session_save_failed` is session-terminating (harness-chat §10.1), although harness §7.2
+ *   calls it transient "if transient".
+ * - The closure failure classes (`tool.result_missing`, ...) are programming errors of the graph
+ *   (it left a tool call unanswered, answered one twice, or answered none): session-terminating,
+ *   for the reasons given at {@link GRAPH_PROGRAMMING_ERROR}.
+ * - `provider_authentication` (HTTP 401 and 403) and `provider_invalid_model` stay
+ *   user-correctable, as harness §7.3 lists them: not retried, and the session survives the fix.
+ *   The reply then carries a diagnostic without internal detail (see `classifyError`).
  *
  * @example
  * ```ts
  * import { ERROR_BUCKETS } from 'turngate/chat';
- * ERROR_BUCKETS.provider_rate_limit; //=> 'retryable_transient'
+ * ERROR_BUCKETS.provider_rate_limited; //=> 'retryable_transient'
  * ```
  */
 export const ERROR_BUCKETS = {
@@ -58,12 +92,12 @@ export const ERROR_BUCKETS = {
   suspension_in_unsupported_context: 'user_correctable',
   harness_signal_correlation_failed: 'user_correctable',
   harness_path_classification_ambiguous: 'user_correctable',
-  // turngate: a graph left the history open (a provider would reject it); nothing was saved,
-  // so the turn can be retried.
-  'tool.result_missing': 'retryable_transient',
-  'tool.result_orphan': 'retryable_transient',
-  'tool.join_incomplete': 'retryable_transient',
-  'tool.schema_invalid': 'retryable_transient',
+  // turngate: the graph is wrong (see GRAPH_PROGRAMMING_ERROR); nothing was saved.
+  [GRAPH_PROGRAMMING_ERROR]: 'session_terminating',
+  'tool.result_missing': 'session_terminating',
+  'tool.result_orphan': 'session_terminating',
+  'tool.join_incomplete': 'session_terminating',
+  'tool.schema_invalid': 'session_terminating',
 } as const satisfies Record<string, ErrorBucket>;
 
 /**
@@ -72,14 +106,14 @@ export const ERROR_BUCKETS = {
  * @example
  * ```ts
  * import type { KnownErrorCategory } from 'turngate/chat';
- * declare const value: KnownErrorCategory;
- * void value;
+ * const category: KnownErrorCategory = 'provider_timeout';
  * ```
  */
 export type KnownErrorCategory = keyof typeof ERROR_BUCKETS;
 
 /**
- * The bucket of a category no spec names: the graph failed in a way nobody classified; retrying may help.
+ * The bucket of a category no spec names: something failed in a way nobody classified; a retry
+ * may help.
  *
  * @example
  * ```ts
@@ -107,7 +141,8 @@ export function bucketOf(category: string): ErrorBucket {
 }
 
 /**
- * Reply texts per bucket. `user_correctable` receives the upstream diagnostic.
+ * Reply texts per bucket. `user_correctable` receives a diagnostic written for the end user
+ * (never a stack, an internal id or a provider's raw message).
  *
  * @example
  * ```ts
@@ -143,54 +178,69 @@ export const DEFAULT_REPLY_TEMPLATES: ReplyTemplates = {
 };
 
 /**
- * An error a graph node (or a provider call inside it) raises with a category, so the harness
- * can bucket it. Any thrown value with a string `category` is read the same way.
+ * Options of a {@link ChatError}.
+ *
+ * @example
+ * ```ts
+ * import { ChatError, type ChatErrorOptions } from 'turngate/chat';
+ * const options: ChatErrorOptions = { ids: ['call_7'], cause: new Error('socket hang up') };
+ * new ChatError('provider_unavailable', 'the model is unreachable', options).ids; //=> ['call_7']
+ * ```
+ */
+export interface ChatErrorOptions {
+  /** What caused it (kept as the standard `Error.cause`). */
+  readonly cause?: unknown;
+  /** The ids it concerns (tool call ids, a signal id), for the application; never shown to the user. */
+  readonly ids?: readonly string[];
+}
+
+/**
+ * An error with a category, thrown by a node (or a provider call inside it) so the harness can
+ * bucket it; any thrown value with an own string `category` is read the same way. The message
+ * is the diagnostic a `user_correctable` reply shows the end user, so write it for them; put
+ * internal detail in `cause` or `ids`, which only the application sees (on the errored
+ * outcome's `cause`).
  *
  * @example
  * ```ts
  * import { ChatError } from 'turngate/chat';
- * throw new ChatError('provider_unavailable', 'upstream model rate limited');
+ * const error = new ChatError('provider_invalid_request', 'the attached file is too large');
+ * error.category; //=> 'provider_invalid_request'
  * ```
  */
 export class ChatError extends Error {
   /** The error category (llm-provider §7, sessions §10, ...). */
   readonly category: string;
+  /** The ids it concerns, when any. */
+  readonly ids?: readonly string[];
   /**
    * Creates a categorized error.
    *
    * @param category - The category.
-   * @param message - The diagnostic.
+   * @param message - The diagnostic, written for the end user.
+   * @param options - The cause and the ids it concerns.
    */
-  constructor(category: string, message: string) {
-    super(message);
+  constructor(category: string, message: string, options: ChatErrorOptions = {}) {
+    super(message, Object.hasOwn(options, 'cause') ? { cause: options.cause } : undefined);
     this.name = 'ChatError';
     this.category = category;
+    const ids = Object.hasOwn(options, 'ids') ? options.ids : undefined;
+    if (ids !== undefined) this.ids = Object.freeze([...ids]);
   }
-}
-
-/**
- * Reads a thrown value's category and diagnostic.
- *
- * @example
- * ```ts
- * import { categorize, ChatError } from 'turngate/chat';
- * categorize(new ChatError('provider_unavailable', '503')); //=> { category: 'provider_unavailable', diagnostic: '503' }
- * ```
- */
-export function categorize(error: unknown): { category: string; diagnostic: string } {
-  const e = error as { category?: unknown; message?: unknown } | null;
-  const category = e !== null && typeof e === 'object' && typeof e.category === 'string' ? e.category : 'graph_error';
-  const diagnostic = e !== null && typeof e === 'object' && typeof e.message === 'string' ? e.message : String(error);
-  return { category, diagnostic };
 }
 
 /**
  * The system reply for a bucket.
  *
+ * @param bucket - The bucket.
+ * @param diagnostic - The end-user diagnostic, used by `user_correctable` only.
+ * @param templates - The reply texts.
+ * @returns A system message.
  * @example
  * ```ts
  * import { DEFAULT_REPLY_TEMPLATES, replyFor } from 'turngate/chat';
- * replyFor('user_correctable', 'the image is too large', DEFAULT_REPLY_TEMPLATES).role; //=> 'system'
+ * replyFor('user_correctable', 'the image is too large', DEFAULT_REPLY_TEMPLATES).content;
+ * //=> "That request couldn't be processed: the image is too large. Please adjust your message and try again."
  * ```
  */
 export function replyFor(bucket: ErrorBucket, diagnostic: string, templates: ReplyTemplates): ChatMessage {

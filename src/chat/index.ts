@@ -1,26 +1,58 @@
 /**
  * The chat harness (`turngate/chat`): `ChatMessage`, `send()` -> `ChatTurnOutcome`, session
- * stores, suspension with subscribed listeners, error buckets, closure-checked history.
+ * stores with durable suspensions, subscribed listeners, error buckets and classification,
+ * closure-checked history, and a small graph runner with conditional edges.
  *
  * Source: OpenArmature harness-chat.
  *
  * @module
  */
 export * from './messages.ts';
-export * from './errors.ts';
-export * from './store.ts';
+export {
+  bucketOf,
+  ChatError,
+  DEFAULT_REPLY_TEMPLATES,
+  ERROR_BUCKETS,
+  GRAPH_PROGRAMMING_ERROR,
+  replyFor,
+  UNKNOWN_CATEGORY_BUCKET,
+} from './errors.ts';
+export type { ChatErrorOptions, ErrorBucket, KnownErrorCategory, ReplyTemplates } from './errors.ts';
+export { classifyError } from './classify.ts';
+export type { ErrorClassification, ErrorClassifier } from './classify.ts';
+export { InMemorySessionStore, SessionWriteConflict, SignalIdInUse } from './store.ts';
+export type {
+  ChatState,
+  ListSuspendedOptions,
+  LockedSession,
+  ResumeEntry,
+  ResumeLog,
+  SaveOptions,
+  SessionRecord,
+  SessionStore,
+  SignalDescriptor,
+  Suspension,
+  SuspensionRecord,
+} from './store.ts';
 export { sequentialGraph, suspend, END } from './graph.ts';
-export type { ChatGraph, ChatNode, GraphOutcome, ResumeRequest, SequentialGraphDefinition } from './graph.ts';
+export type {
+  ChatGraph,
+  ChatNode,
+  GraphEdge,
+  GraphOutcome,
+  ResumeRequest,
+  Router,
+  SequentialGraphDefinition,
+} from './graph.ts';
 export { checkClosure } from './closure.ts';
 export type { ClosureCheck } from './closure.ts';
 export { createChatHarness } from './harness.ts';
+export type { ChatHarness, ChatHarnessOptions } from './harness.ts';
 export type {
-  ChatHarness,
-  ChatHarnessOptions,
   ChatListener,
-  ChatTurnOutcome,
   ChatTurnCompleted,
   ChatTurnErrored,
+  ChatTurnOutcome,
   ChatTurnSuspended,
   DispatchPath,
-} from './harness.ts';
+} from './outcome.ts';

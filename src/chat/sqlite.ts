@@ -5,33 +5,69 @@
  * @module
  */
 import Database from 'better-sqlite3';
+import { own } from '../internal/own-field.ts';
 import type { ChatMessage } from './messages.ts';
-import { SessionWriteConflict, type SaveHint, type SessionRecord, type SessionStore } from './store.ts';
+import { SessionQueue } from './queue.ts';
+import {
+  decodeRecord,
+  decodeResume,
+  decodeSuspension,
+  encodeRecord,
+  encodeResume,
+  encodeSuspension,
+  sqlTables,
+} from './sql-rows.ts';
+import {
+  appendFrom,
+  DEFAULT_RESUME_LOG_SIZE,
+  type ListSuspendedOptions,
+  type LockedSession,
+  lockedView,
+  type ResumeLog,
+  resumePage,
+  type SaveOptions,
+  type SessionRecord,
+  type SessionStore,
+  SessionWriteConflict,
+  SignalIdInUse,
+  type SuspensionRecord,
+  suspensionOf,
+} from './store.ts';
 
 /**
  * Options of {@link SqliteSessionStore}.
  *
  * @example
  * ```ts
- * import type { SqliteSessionStoreOptions } from 'turngate/chat/sqlite';
- * declare const value: SqliteSessionStoreOptions;
- * value.tablePrefix;
+ * import { SqliteSessionStore, type SqliteSessionStoreOptions } from 'turngate/chat/sqlite';
+ * const options: SqliteSessionStoreOptions = { tablePrefix: 'support_chat', resumeLogSize: 1000 };
+ * new SqliteSessionStore(':memory:', options).close();
  * ```
  */
 export interface SqliteSessionStoreOptions {
-  /** The prefix of the two table names (`<prefix>_sessions`, `<prefix>_messages`); default `turngate`. */
+  /** The prefix of the table names (`<prefix>_sessions`, ...); default `turngate`. */
   readonly tablePrefix?: string;
+  /** How many resume log entries to keep (the oldest go first); default 10,000. */
+  readonly resumeLogSize?: number;
 }
 
+type Row<T> = T | undefined;
+
 /**
- * Sessions in two SQLite tables: `<prefix>_sessions` (`session_id`, `version`,
- * `message_count`, the rest of the record as JSON) and `<prefix>_messages` (`session_id`,
- * `seq`, the message as JSON). WAL mode; tables created on first use; each save is one
- * transaction that checks the expected version first, so a save writes everything or nothing.
- * A save with a matching `unchangedPrefix` hint inserts only the new messages, so a turn costs
- * about the same at message 10 and message 10,000. Session state must be JSON.
+ * Sessions in SQLite: four tables (`<prefix>_sessions`, `_messages`, `_suspensions`, `_resumes`;
+ * the layout the PostgreSQL store shares), WAL mode, created on first use. Each save is one
+ * transaction that checks the expected version first and writes the session, its new messages,
+ * its suspension and its resume log entry, so a save writes everything or nothing: a process
+ * killed mid-save leaves the previous record. A save with a matching `unchangedPrefix` inserts
+ * only the new messages, so a turn costs about the same at message 10 and message 10,000.
  *
- * Source: harness-chat §4 (history in session state); sessions §8.2 (optimistic concurrency).
+ * One process at a time: the session lock is in-process (it serializes harnesses sharing this
+ * store object); turns of one session from two processes on the same file meet as
+ * `session_write_conflict` (nothing torn, one of them refused). For several processes, use the
+ * PostgreSQL store.
+ *
+ * Source: harness-chat §4 (history in session state); sessions §8.2 (optimistic concurrency);
+ * suspension §8.6 (atomic suspend).
  *
  * @example
  * ```ts
@@ -39,6 +75,7 @@ export interface SqliteSessionStoreOptions {
  * import { createChatHarness, sequentialGraph } from 'turngate/chat';
  * const store = new SqliteSessionStore(':memory:');
  * const harness = createChatHarness({ graph: sequentialGraph({ entry: 'n', nodes: { n: () => undefined }, edges: [] }), store });
+ * (await harness.send('s', { role: 'user', content: 'Hello' })).outcome; //=> 'completed'
  * store.close();
  * ```
  */
@@ -46,79 +83,111 @@ export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly owned: boolean;
   private readonly stmts;
+  private readonly locks = new SessionQueue();
   private readonly saveTx: (
     sessionId: string,
     record: Omit<SessionRecord, 'version'>,
     expected: number,
-    hint: SaveHint | undefined,
+    options: SaveOptions | undefined,
   ) => number;
 
   /**
    * Opens (or creates) a store.
    *
    * @param database - A file path, `':memory:'`, or an open better-sqlite3 database (not closed by {@link close}).
-   * @param options - The table name prefix.
+   * @param options - The table name prefix, the resume log size.
    * @throws TypeError for a prefix that is not an identifier.
    */
   constructor(database: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
-    const prefix = options.tablePrefix ?? 'turngate';
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix))
-      throw new TypeError(`SqliteSessionStore: table prefix ${JSON.stringify(prefix)} is not an identifier`);
-    const sessions = `${prefix}_sessions`;
-    const messages = `${prefix}_messages`;
+    const t = sqlTables('SqliteSessionStore', own(options, 'tablePrefix') ?? 'turngate');
+    const logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
     this.owned = typeof database === 'string';
     this.db = typeof database === 'string' ? new Database(database) : database;
     this.db.pragma('journal_mode = WAL');
     this.db.exec(
-      `CREATE TABLE IF NOT EXISTS ${sessions} (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, message_count INTEGER NOT NULL, record TEXT NOT NULL);` +
-        `CREATE TABLE IF NOT EXISTS ${messages} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;`,
+      `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, message_count INTEGER NOT NULL, record TEXT NOT NULL);` +
+        `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;` +
+        `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, suspension TEXT NOT NULL);` +
+        `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);`,
     );
+    const db = this.db;
     this.stmts = {
-      version: this.db.prepare<[string], { version: number; message_count: number }>(
-        `SELECT version, message_count FROM ${sessions} WHERE session_id = ?`,
+      version: db.prepare<[string], { version: number; message_count: number }>(
+        `SELECT version, message_count FROM ${t.sessions} WHERE session_id = ?`,
       ),
-      record: this.db.prepare<[string], { version: number; record: string }>(
-        `SELECT version, record FROM ${sessions} WHERE session_id = ?`,
+      record: db.prepare<[string], { version: number; record: string }>(
+        `SELECT version, record FROM ${t.sessions} WHERE session_id = ?`,
       ),
-      messages: this.db.prepare<[string], { message: string }>(
-        `SELECT message FROM ${messages} WHERE session_id = ? ORDER BY seq`,
+      messages: db.prepare<[string], { message: string }>(
+        `SELECT message FROM ${t.messages} WHERE session_id = ? ORDER BY seq`,
       ),
-      insertSession: this.db.prepare<[string, number, number, string]>(
-        `INSERT INTO ${sessions} (session_id, version, message_count, record) VALUES (?, ?, ?, ?)`,
+      suspensionOf: db.prepare<[string], { suspension: string }>(
+        `SELECT suspension FROM ${t.suspensions} WHERE session_id = ?`,
       ),
-      updateSession: this.db.prepare<[number, number, string, string, number]>(
-        `UPDATE ${sessions} SET version = ?, message_count = ?, record = ? WHERE session_id = ? AND version = ?`,
+      holder: db.prepare<[string], { session_id: string }>(
+        `SELECT session_id FROM ${t.suspensions} WHERE signal_id = ?`,
       ),
-      insertMessage: this.db.prepare<[string, number, string]>(
-        `INSERT INTO ${messages} (session_id, seq, message) VALUES (?, ?, ?)`,
+      findSuspension: db.prepare<[string], { session_id: string; version: number; suspension: string }>(
+        `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id WHERE s.signal_id = ?`,
       ),
-      clearMessages: this.db.prepare<[string]>(`DELETE FROM ${messages} WHERE session_id = ?`),
-      deleteSession: this.db.prepare<[string]>(`DELETE FROM ${sessions} WHERE session_id = ?`),
+      listSuspended: db.prepare<
+        [string, string | null, string | null, number],
+        { session_id: string; version: number; suspension: string }
+      >(
+        `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id WHERE s.signal_id > ? AND (? IS NULL OR s.session_id = ?) ORDER BY s.signal_id LIMIT ?`,
+      ),
+      insertSession: db.prepare<[string, number, number, string]>(
+        `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES (?, ?, ?, ?)`,
+      ),
+      updateSession: db.prepare<[number, number, string, string, number]>(
+        `UPDATE ${t.sessions} SET version = ?, message_count = ?, record = ? WHERE session_id = ? AND version = ?`,
+      ),
+      insertMessage: db.prepare<[string, number, string]>(
+        `INSERT INTO ${t.messages} (session_id, seq, message) VALUES (?, ?, ?)`,
+      ),
+      clearMessages: db.prepare<[string]>(`DELETE FROM ${t.messages} WHERE session_id = ?`),
+      clearSuspension: db.prepare<[string]>(`DELETE FROM ${t.suspensions} WHERE session_id = ?`),
+      insertSuspension: db.prepare<[string, string, string]>(
+        `INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES (?, ?, ?)`,
+      ),
+      deleteSession: db.prepare<[string]>(`DELETE FROM ${t.sessions} WHERE session_id = ?`),
+      insertResume: db.prepare<[string, string]>(`INSERT INTO ${t.resumes} (session_id, entry) VALUES (?, ?)`),
+      pruneResumes: db.prepare<[number | bigint]>(`DELETE FROM ${t.resumes} WHERE seq <= ?`),
+      lastResume: db.prepare<[], { seq: number }>(
+        `SELECT COALESCE(MAX(seq), (SELECT seq FROM sqlite_sequence WHERE name = '${t.resumes}'), 0) AS seq FROM ${t.resumes}`,
+      ),
+      readResumes: db.prepare<[number, number], { seq: number; session_id: string; entry: string }>(
+        `SELECT seq, session_id, entry FROM ${t.resumes} WHERE seq > ? ORDER BY seq LIMIT ?`,
+      ),
     };
-    this.saveTx = this.db.transaction(
-      (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, hint: SaveHint | undefined) => {
-        const { messages: history, ...fields } = record.state;
-        const { state: _state, ...others } = record;
-        const json = JSON.stringify({ ...others, state: fields });
+    this.saveTx = db.transaction(
+      (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, saveOptions?: SaveOptions) => {
+        const { messages: history } = record.state;
+        const json = encodeRecord(record);
         const version = expected + 1;
-        const current = this.stmts.version.get(sessionId);
+        const current: Row<{ version: number; message_count: number }> = this.stmts.version.get(sessionId);
         if ((current?.version ?? 0) !== expected)
           throw new SessionWriteConflict(sessionId, expected, current?.version ?? 0);
-        let from =
-          hint !== undefined &&
-          current !== undefined &&
-          hint.unchangedPrefix === current.message_count &&
-          history.length >= hint.unchangedPrefix
-            ? hint.unchangedPrefix
-            : -1;
-        if (from < 0) {
-          this.stmts.clearMessages.run(sessionId);
-          from = 0;
+        const suspension = suspensionOf(record);
+        if (suspension !== undefined) {
+          const holder = this.stmts.holder.get(suspension.descriptor.signal_id)?.session_id;
+          if (holder !== undefined && holder !== sessionId)
+            throw new SignalIdInUse(suspension.descriptor.signal_id, holder);
         }
+        const from = appendFrom(saveOptions, current?.message_count, history.length);
+        if (from === 0) this.stmts.clearMessages.run(sessionId);
         for (let seq = from; seq < history.length; seq++)
           this.stmts.insertMessage.run(sessionId, seq, JSON.stringify(history[seq]));
         if (current === undefined) this.stmts.insertSession.run(sessionId, version, history.length, json);
         else this.stmts.updateSession.run(version, history.length, json, sessionId, expected);
+        this.stmts.clearSuspension.run(sessionId);
+        if (suspension !== undefined)
+          this.stmts.insertSuspension.run(suspension.descriptor.signal_id, sessionId, encodeSuspension(suspension));
+        const resumed = saveOptions === undefined ? undefined : own(saveOptions, 'resumed');
+        if (resumed !== undefined) {
+          const { lastInsertRowid } = this.stmts.insertResume.run(sessionId, encodeResume(resumed));
+          this.stmts.pruneResumes.run(BigInt(lastInsertRowid) - BigInt(logSize));
+        }
         return version;
       },
     );
@@ -126,11 +195,13 @@ export class SqliteSessionStore implements SessionStore {
 
   /** Loads a session record. */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
-    const row = this.stmts.record.get(sessionId);
-    if (row === undefined) return undefined;
-    const rest = JSON.parse(row.record) as Omit<SessionRecord, 'version'> & { state: Record<string, unknown> };
-    const history = this.stmts.messages.all(sessionId).map((m) => JSON.parse(m.message) as ChatMessage);
-    return { ...rest, version: row.version, state: { ...rest.state, messages: history } };
+    const read = this.db.transaction(() => {
+      const row = this.stmts.record.get(sessionId);
+      if (row === undefined) return undefined;
+      const messages = this.stmts.messages.all(sessionId).map((m) => JSON.parse(m.message) as ChatMessage);
+      return decodeRecord(row.version, row.record, messages, this.stmts.suspensionOf.get(sessionId)?.suspension);
+    });
+    return read();
   }
 
   /** Saves a session record in one transaction when the stored version is `expectedVersion`. */
@@ -138,15 +209,16 @@ export class SqliteSessionStore implements SessionStore {
     sessionId: string,
     record: Omit<SessionRecord, 'version'>,
     expectedVersion: number,
-    hint?: SaveHint,
+    options?: SaveOptions,
   ): Promise<number> {
-    return this.saveTx(sessionId, record, expectedVersion, hint);
+    return this.saveTx(sessionId, record, expectedVersion, options);
   }
 
-  /** Deletes a session and its messages. */
+  /** Deletes a session, its messages and its suspension. */
   async delete(sessionId: string): Promise<void> {
     this.db.transaction(() => {
       this.stmts.clearMessages.run(sessionId);
+      this.stmts.clearSuspension.run(sessionId);
       this.stmts.deleteSession.run(sessionId);
     })();
   }
@@ -154,6 +226,32 @@ export class SqliteSessionStore implements SessionStore {
   /** The stored version, 0 for a missing session. */
   async version(sessionId: string): Promise<number> {
     return this.stmts.version.get(sessionId)?.version ?? 0;
+  }
+
+  /** The suspension waiting on `signalId`. */
+  async findSuspension(signalId: string): Promise<SuspensionRecord | undefined> {
+    const row = this.stmts.findSuspension.get(signalId);
+    return row === undefined ? undefined : decodeSuspension(row.session_id, row.version, row.suspension);
+  }
+
+  /** The suspensions that wait, ordered by signal id. */
+  async listSuspended(options: ListSuspendedOptions = {}): Promise<readonly SuspensionRecord[]> {
+    const only = own(options, 'sessionId') ?? null;
+    const rows = this.stmts.listSuspended.all(own(options, 'after') ?? '', only, only, own(options, 'limit') ?? -1);
+    return rows.map((row) => decodeSuspension(row.session_id, row.version, row.suspension));
+  }
+
+  /** Resume log entries after `after`. */
+  async readResumes(after: number | undefined, limit = 1000): Promise<ResumeLog> {
+    const last = this.stmts.lastResume.get()?.seq ?? 0;
+    if (after === undefined) return { entries: [], cursor: last };
+    const entries = this.stmts.readResumes.all(after, limit).map((r) => decodeResume(r.seq, r.session_id, r.entry));
+    return resumePage(after, last, entries);
+  }
+
+  /** Runs `body` with the session held against other users of this store object (in this process). */
+  withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
+    return this.locks.run(sessionId, () => body(lockedView(this, sessionId)));
   }
 
   /** Closes the database when this store opened it. */

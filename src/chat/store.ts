@@ -1,29 +1,14 @@
 /**
- * Session stores: where a chat session's state lives between turns.
+ * Session stores: where a chat session's state and its suspension live between turns, and the
+ * in-memory store.
  *
  * @module
  */
+import { compareUtf8 } from '../canonical/text.ts';
 import { deepFreeze } from '../internal/freeze.ts';
+import { own } from '../internal/own-field.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
-
-/**
- * A suspended turn waiting for its signal.
- *
- * @example
- * ```ts
- * import type { PausedTurn } from 'turngate/chat';
- * declare const value: PausedTurn;
- * value.invocationId;
- * ```
- */
-export interface PausedTurn {
-  /** The paused invocation's id (stable across suspend and resume). */
-  readonly invocationId: string;
-  /** The node that suspended; the resumed run continues after it. */
-  readonly node: string;
-  /** The signal descriptor (suspension §4). */
-  readonly descriptor: SignalDescriptor;
-}
+import { SessionQueue } from './queue.ts';
 
 /**
  * A suspension's signal descriptor (suspension §4).
@@ -35,14 +20,14 @@ export interface PausedTurn {
  * ```
  */
 export interface SignalDescriptor {
-  /** The correlation token the signal must carry. */
+  /** The correlation token the signal must carry; unique among the suspensions that wait. */
   readonly signal_id: string;
   /** Application-defined metadata, round-tripped unchanged. */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /**
- * The state of a chat session: `messages` (append reducer) plus any other fields.
+ * The state of a chat session: `messages` (append reducer) plus any other fields, all JSON data.
  *
  * @example
  * ```ts
@@ -56,24 +41,163 @@ export interface ChatState {
 }
 
 /**
+ * A suspended turn (the paused-invocation record of suspension §5, less the state, which is the
+ * session's): what it waits for, where it resumes, which tool calls it left open.
+ *
+ * @example
+ * ```ts
+ * import type { Suspension } from 'turngate/chat';
+ * const suspension: Suspension = {
+ *   invocationId: '6f1c...',
+ *   node: 'approval',
+ *   descriptor: { signal_id: 'refund:A-1001' },
+ *   openToolCalls: [{ id: 'call_refund', name: 'orders.refund', arguments: { id: 'A-1001' } }],
+ * };
+ * ```
+ */
+export interface Suspension {
+  /** The paused invocation's id (stable across suspend and resume). */
+  readonly invocationId: string;
+  /** The node that suspended; the resumed run continues after it. */
+  readonly node: string;
+  /** The signal descriptor (suspension §4). */
+  readonly descriptor: SignalDescriptor;
+  /** Tool calls of the history still awaiting a tool-role reply; the resumed turn must answer them. */
+  readonly openToolCalls: readonly ToolCall[];
+}
+
+/**
+ * A suspension and the session it belongs to: what `findSuspension` and `listSuspended` return.
+ *
+ * @example
+ * ```ts
+ * import type { SuspensionRecord } from 'turngate/chat';
+ * const record: SuspensionRecord = { sessionId: 'support-1', sessionVersion: 3, invocationId: 'inv-1', node: 'approval', descriptor: { signal_id: 'refund:A-1001' }, openToolCalls: [] };
+ * ```
+ */
+export interface SuspensionRecord extends Suspension {
+  /** The session that waits. */
+  readonly sessionId: string;
+  /** The session's version that holds this suspension (a resume checks it is still current). */
+  readonly sessionVersion: number;
+}
+
+/**
  * What a store keeps per session.
  *
  * @example
  * ```ts
- * import type { SessionRecord } from 'turngate/chat';
- * declare const value: SessionRecord;
- * value.version;
+ * import { InMemorySessionStore } from 'turngate/chat';
+ * const store = new InMemorySessionStore();
+ * await store.save('s', { state: { messages: [{ role: 'user', content: 'hi' }] } }, 0);
+ * (await store.load('s'))?.version; //=> 1
  * ```
  */
 export interface SessionRecord {
-  /** Incremented by every save; the optimistic-concurrency token. */
+  /** Incremented by every save; the optimistic-concurrency token (sessions §8.2). */
   readonly version: number;
   /** The session state. */
   readonly state: ChatState;
-  /** The suspended turn, when one is waiting for a signal. */
-  readonly paused?: PausedTurn;
-  /** Tool calls of the history still awaiting a tool-role reply (only while suspended). */
-  readonly openToolCalls?: readonly ToolCall[];
+  /** The suspended turn, when one waits for a signal; saved and removed with the state. */
+  readonly suspension?: Suspension;
+}
+
+/**
+ * A resumed turn that completed, as the store logged it when it saved the turn: how a process
+ * learns of a resume another process ran.
+ *
+ * @example
+ * ```ts
+ * import type { ResumeEntry } from 'turngate/chat';
+ * const entry: ResumeEntry = { seq: 7, sessionId: 'support-1', signalId: 'refund:A-1001', invocationId: 'inv-1', resumedBy: 'harness-2', replies: [{ role: 'assistant', content: 'Refunded.' }] };
+ * ```
+ */
+export interface ResumeEntry {
+  /** The log position: increasing, unique per store. */
+  readonly seq: number;
+  readonly sessionId: string;
+  /** The signal that resumed the turn. */
+  readonly signalId: string;
+  /** The resumed invocation (the suspended one's id). */
+  readonly invocationId: string;
+  /** The id of the harness that ran the resume. */
+  readonly resumedBy: string;
+  /** The messages the resumed turn added. */
+  readonly replies: readonly ChatMessage[];
+}
+
+/**
+ * A page of the resume log.
+ *
+ * @example
+ * ```ts
+ * import { InMemorySessionStore, type ResumeLog } from 'turngate/chat';
+ * const log: ResumeLog = await new InMemorySessionStore().readResumes(undefined);
+ * log.entries; //=> []
+ * ```
+ */
+export interface ResumeLog {
+  /** Entries after the given position, oldest first. */
+  readonly entries: readonly ResumeEntry[];
+  /** The position to read after next time (the last entry's `seq`, or the log's end). */
+  readonly cursor: number;
+}
+
+/**
+ * Options of `save`.
+ *
+ * @example
+ * ```ts
+ * import type { SaveOptions } from 'turngate/chat';
+ * const options: SaveOptions = { unchangedPrefix: 12 };
+ * ```
+ */
+export interface SaveOptions {
+  /**
+   * How many leading messages are exactly the stored messages of `expectedVersion`. A store
+   * may then write only the messages after them; it must ignore a hint that does not match its
+   * own message count.
+   */
+  readonly unchangedPrefix?: number;
+  /** Set when the turn being saved is a completed resume: the store logs it (see `readResumes`). */
+  readonly resumed?: Omit<ResumeEntry, 'seq' | 'sessionId'>;
+}
+
+/**
+ * Options of `listSuspended`.
+ *
+ * @example
+ * ```ts
+ * import type { ListSuspendedOptions } from 'turngate/chat';
+ * const page: ListSuspendedOptions = { after: 'refund:A-1001', limit: 100 };
+ * ```
+ */
+export interface ListSuspendedOptions {
+  /** Only this session's suspension. */
+  readonly sessionId?: string;
+  /** Only signal ids after this one (in UTF-8 byte order): the previous page's last. */
+  readonly after?: string;
+  /** At most this many (default: all). */
+  readonly limit?: number;
+}
+
+/**
+ * A session held exclusively (see `SessionStore.withSessionLock`): its reads and its one save.
+ *
+ * @example
+ * ```ts
+ * import { InMemorySessionStore } from 'turngate/chat';
+ * const store = new InMemorySessionStore();
+ * await store.withSessionLock('s', async (session) => session.save({ state: { messages: [] } }, await session.version())); //=> 1
+ * ```
+ */
+export interface LockedSession {
+  /** Loads the session, or `undefined` when it does not exist. */
+  load(): Promise<SessionRecord | undefined>;
+  /** The stored version (0 when the session does not exist). */
+  version(): Promise<number>;
+  /** Saves the session as `SessionStore.save` does; at most once per lock. */
+  save(record: Omit<SessionRecord, 'version'>, expectedVersion: number, options?: SaveOptions): Promise<number>;
 }
 
 /**
@@ -90,6 +214,13 @@ export interface SessionRecord {
 export class SessionWriteConflict extends Error {
   /** Always `session_write_conflict` (sessions §10). */
   readonly category = 'session_write_conflict';
+  /**
+   * Creates the error.
+   *
+   * @param sessionId - The session.
+   * @param expected - The version the caller expected.
+   * @param actual - The stored version.
+   */
   constructor(sessionId: string, expected: number, actual: number) {
     super(`session ${sessionId} is at version ${actual}, not ${expected}`);
     this.name = 'SessionWriteConflict';
@@ -97,14 +228,50 @@ export class SessionWriteConflict extends Error {
 }
 
 /**
- * A session store. `save` is atomic: it writes the whole record or nothing, and refuses (with
- * {@link SessionWriteConflict}) when the stored version is not `expectedVersion` (0 for a new
- * session). What a store returns must not change when a caller changes what it gave or got.
+ * Thrown by `save` when the record suspends on a signal id another session already waits on.
  *
- * Histories only grow, so a caller that knows it may say so: `hint.unchangedPrefix` is the
- * number of leading messages that are exactly the stored messages of `expectedVersion`. A store
- * may then write only the messages after them (it must ignore a hint that does not match its
- * own message count). `version` lets the harness skip loading a session it already holds.
+ * @example
+ * ```ts
+ * import { InMemorySessionStore, SignalIdInUse } from 'turngate/chat';
+ * const store = new InMemorySessionStore();
+ * const suspension = { invocationId: 'i', node: 'n', descriptor: { signal_id: 'approval' }, openToolCalls: [] };
+ * await store.save('a', { state: { messages: [] }, suspension }, 0);
+ * await store.save('b', { state: { messages: [] }, suspension }, 0).catch((e: unknown) => e instanceof SignalIdInUse); //=> true
+ * ```
+ */
+export class SignalIdInUse extends Error {
+  /** Always `harness_signal_subscription_failed` (harness §10): the signal cannot be routed. */
+  readonly category = 'harness_signal_subscription_failed';
+  /**
+   * Creates the error.
+   *
+   * @param signalId - The signal id.
+   * @param sessionId - The session that already waits on it.
+   */
+  constructor(signalId: string, sessionId: string) {
+    super(`signal ${signalId} is already awaited by session ${sessionId}`);
+    this.name = 'SignalIdInUse';
+  }
+}
+
+/**
+ * A session store. `save` is atomic: it writes the whole record (state, suspension, resume log
+ * entry) or nothing, and refuses with {@link SessionWriteConflict} when the stored version is not
+ * `expectedVersion` (0 for a new session), and with {@link SignalIdInUse} when the record
+ * suspends on a signal id another session waits on. What a store returns must not change when a
+ * caller changes what it gave or got.
+ *
+ * Suspensions are part of the record, so they survive a restart and are visible to every
+ * process that shares the store: `findSuspension` finds the session a signal resumes,
+ * `listSuspended` lists what waits on what.
+ *
+ * Optional capabilities: `version` lets the harness skip loading a session it already holds;
+ * `readResumes` lets a process learn of resumes other processes ran; `withSessionLock` holds a
+ * session exclusively for a whole turn, across every process that shares the store (without
+ * it, turns of one session from different processes meet as write conflicts).
+ *
+ * Source: sessions §5 (protocol), §8.2 (optimistic concurrency), §8.3 (locking); suspension §5,
+ * §8.6 (atomic suspend).
  *
  * @example
  * ```ts
@@ -122,44 +289,102 @@ export interface SessionStore {
     sessionId: string,
     record: Omit<SessionRecord, 'version'>,
     expectedVersion: number,
-    hint?: SaveHint,
+    options?: SaveOptions,
   ): Promise<number>;
-  /** Deletes a session; deleting a missing session is not an error. */
+  /** Deletes a session and its suspension; deleting a missing session is not an error. */
   delete(sessionId: string): Promise<void>;
+  /** The suspension waiting on `signalId`, or `undefined`. */
+  findSuspension(signalId: string): Promise<SuspensionRecord | undefined>;
+  /** The suspensions that wait, ordered by signal id (UTF-8 byte order). */
+  listSuspended(options?: ListSuspendedOptions): Promise<readonly SuspensionRecord[]>;
   /** The stored version (0 when the session does not exist), without loading the record. */
   version?(sessionId: string): Promise<number>;
+  /**
+   * Resume log entries after position `after`, oldest first (at most `limit`, default 1,000);
+   * `after` undefined reads nothing and returns the log's end as the cursor.
+   */
+  readResumes?(after: number | undefined, limit?: number): Promise<ResumeLog>;
+  /** Runs `body` holding the session exclusively; reads and the save inside form one transaction. */
+  withSessionLock?<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T>;
 }
 
-/**
- * What a caller knows about a save (see {@link SessionStore}).
- *
- * @example
- * ```ts
- * import type { SaveHint } from 'turngate/chat';
- * declare const value: SaveHint;
- * value.unchangedPrefix;
- * ```
- */
-export interface SaveHint {
-  /** How many leading messages are unchanged since `expectedVersion`. */
-  readonly unchangedPrefix: number;
-}
+/** How many resume log entries the bundled stores keep by default (the oldest go first). */
+export const DEFAULT_RESUME_LOG_SIZE = 10_000;
 
 interface StoredSession {
   version: number;
   /** The store's own copies, frozen; shared with loads (they cannot change). */
   messages: ChatMessage[];
-  rest: Omit<SessionRecord, 'version' | 'state'> & { state: Record<string, unknown> };
-}
-
-function deepFrozenCopy<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
+  /** The other state fields, copied on save and load. */
+  fields: Record<string, unknown>;
+  suspension: Suspension | undefined;
 }
 
 /**
- * The default store: sessions in memory. Messages are copied once, on the save that adds them,
- * and kept frozen; other state is copied on every save and load. A save whose history extends
- * the previous one costs only its new messages.
+ * Whether a value is plain data (ordinary objects and arrays, data properties only) frozen all
+ * the way down: then nobody can change it, and the store may keep it without a copy.
+ */
+function isPlainDeepFrozen(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (!Object.isFrozen(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== Array.prototype) return false;
+  for (const key of Object.keys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !('value' in descriptor) || !isPlainDeepFrozen(descriptor.value)) return false;
+  }
+  return true;
+}
+
+/** The value itself when it is plain data frozen all the way down (as the harness's are), else a frozen copy. */
+function deepFrozenCopy<T>(value: T): T {
+  return isPlainDeepFrozen(value) ? value : deepFreeze(structuredClone(value));
+}
+
+/**
+ * A page of the resume log: the entries read after `after`, and where the next read starts (the
+ * last entry read, or the log's end when there was nothing new).
+ *
+ * @param after - Where the read started.
+ * @param end - The log's last position.
+ * @param entries - The entries read.
+ */
+export function resumePage(after: number, end: number, entries: readonly ResumeEntry[]): ResumeLog {
+  return { entries, cursor: entries.at(-1)?.seq ?? Math.max(after, end) };
+}
+
+/**
+ * The suspension of a record being saved (own property only: a polluted `Object.prototype` must
+ * not invent one).
+ *
+ * @param record - The record.
+ */
+export function suspensionOf(record: Omit<SessionRecord, 'version'>): Suspension | undefined {
+  return own(record, 'suspension');
+}
+
+/**
+ * Where saving a record may start writing messages: the hinted unchanged prefix when it matches
+ * what is stored, else 0 (rewrite them all).
+ *
+ * @param options - The save options.
+ * @param storedCount - How many messages are stored now (undefined: a new session).
+ * @param newCount - How many messages the record has.
+ */
+export function appendFrom(
+  options: SaveOptions | undefined,
+  storedCount: number | undefined,
+  newCount: number,
+): number {
+  const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
+  return prefix !== undefined && storedCount !== undefined && prefix === storedCount && newCount >= prefix ? prefix : 0;
+}
+
+/**
+ * The default store: sessions in memory (per process, gone when it exits). Messages are copied
+ * once, on the save that adds them, and kept frozen; other state is copied on every save and
+ * load. A save whose history extends the previous one costs only its new messages. Its session
+ * lock serializes turns of harnesses that share this store object.
  *
  * @example
  * ```ts
@@ -170,13 +395,29 @@ function deepFrozenCopy<T>(value: T): T {
  */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, StoredSession>();
+  private readonly suspended = new Map<string, string>(); // signal id -> session id
+  private readonly resumes: ResumeEntry[] = [];
+  private lastSeq = 0;
+  private readonly locks = new SessionQueue();
+  private readonly resumeLogSize: number;
+
+  /**
+   * Creates an empty store.
+   *
+   * @param options - `resumeLogSize`: how many resume log entries to keep (default 10,000).
+   */
+  constructor(options: { readonly resumeLogSize?: number } = {}) {
+    this.resumeLogSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
+  }
 
   /** Loads the session record (a new record object; messages are shared frozen copies). */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
     const stored = this.sessions.get(sessionId);
     if (stored === undefined) return undefined;
-    const rest = structuredClone(stored.rest);
-    return { ...rest, version: stored.version, state: { ...rest.state, messages: [...stored.messages] } };
+    const state = { ...structuredClone(stored.fields), messages: [...stored.messages] };
+    return stored.suspension === undefined
+      ? { version: stored.version, state }
+      : { version: stored.version, state, suspension: stored.suspension };
   }
 
   /** Saves the record when the stored version is `expectedVersion`. */
@@ -184,29 +425,42 @@ export class InMemorySessionStore implements SessionStore {
     sessionId: string,
     record: Omit<SessionRecord, 'version'>,
     expectedVersion: number,
-    hint?: SaveHint,
+    options?: SaveOptions,
   ): Promise<number> {
     const stored = this.sessions.get(sessionId);
     const actual = stored?.version ?? 0;
     if (actual !== expectedVersion) throw new SessionWriteConflict(sessionId, expectedVersion, actual);
-    const { messages, ...fields } = record.state;
-    const { state: _state, ...others } = record;
-    const rest = structuredClone({ ...others, state: fields });
-    const append =
-      stored !== undefined &&
-      hint !== undefined &&
-      hint.unchangedPrefix === stored.messages.length &&
-      messages.length >= hint.unchangedPrefix;
-    const added = messages.slice(append ? hint.unchangedPrefix : 0).map((m) => deepFrozenCopy(m));
-    const kept = append ? stored.messages : [];
+    const suspension = suspensionOf(record);
+    const signalId = suspension?.descriptor.signal_id;
+    const holder = signalId === undefined ? undefined : this.suspended.get(signalId);
+    if (signalId !== undefined && holder !== undefined && holder !== sessionId)
+      throw new SignalIdInUse(signalId, holder);
+    // Every copy is made before anything changes, so a value that cannot be copied changes nothing.
+    const { messages, ...rest } = record.state;
+    const fields = structuredClone(rest);
+    const from = appendFrom(options, stored?.messages.length, messages.length);
+    const added = messages.slice(from).map((m) => deepFrozenCopy(m));
+    const frozenSuspension = suspension === undefined ? undefined : deepFrozenCopy(suspension);
+    const resumed = options === undefined ? undefined : own(options, 'resumed');
+    const entry = resumed === undefined ? undefined : deepFrozenCopy({ ...resumed, sessionId, seq: this.lastSeq + 1 });
+    const kept = from > 0 && stored !== undefined ? stored.messages : [];
     kept.push(...added);
     const version = expectedVersion + 1;
-    this.sessions.set(sessionId, { version, messages: kept, rest });
+    if (stored?.suspension !== undefined) this.suspended.delete(stored.suspension.descriptor.signal_id);
+    if (signalId !== undefined) this.suspended.set(signalId, sessionId);
+    this.sessions.set(sessionId, { version, messages: kept, fields, suspension: frozenSuspension });
+    if (entry !== undefined) {
+      this.lastSeq = entry.seq;
+      this.resumes.push(entry);
+      if (this.resumes.length > this.resumeLogSize) this.resumes.splice(0, this.resumes.length - this.resumeLogSize);
+    }
     return version;
   }
 
-  /** Deletes the session. */
+  /** Deletes the session and its suspension. */
   async delete(sessionId: string): Promise<void> {
+    const stored = this.sessions.get(sessionId);
+    if (stored?.suspension !== undefined) this.suspended.delete(stored.suspension.descriptor.signal_id);
     this.sessions.delete(sessionId);
   }
 
@@ -214,4 +468,61 @@ export class InMemorySessionStore implements SessionStore {
   async version(sessionId: string): Promise<number> {
     return this.sessions.get(sessionId)?.version ?? 0;
   }
+
+  /** The suspension waiting on `signalId`. */
+  async findSuspension(signalId: string): Promise<SuspensionRecord | undefined> {
+    const sessionId = this.suspended.get(signalId);
+    const stored = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (sessionId === undefined || stored?.suspension === undefined) return undefined;
+    return { ...stored.suspension, sessionId, sessionVersion: stored.version };
+  }
+
+  /** The suspensions that wait, ordered by signal id. */
+  async listSuspended(options: ListSuspendedOptions = {}): Promise<readonly SuspensionRecord[]> {
+    const only = own(options, 'sessionId');
+    const after = own(options, 'after');
+    const limit = own(options, 'limit') ?? Number.POSITIVE_INFINITY;
+    const ids = [...this.suspended.keys()].sort(compareUtf8);
+    const out: SuspensionRecord[] = [];
+    for (const signalId of ids) {
+      if (out.length >= limit) break;
+      if (after !== undefined && compareUtf8(signalId, after) <= 0) continue;
+      const found = await this.findSuspension(signalId);
+      if (found !== undefined && (only === undefined || found.sessionId === only)) out.push(found);
+    }
+    return out;
+  }
+
+  /** Resume log entries after `after`. */
+  async readResumes(after: number | undefined, limit = 1000): Promise<ResumeLog> {
+    if (after === undefined) return { entries: [], cursor: this.lastSeq };
+    const entries = this.resumes.filter((entry) => entry.seq > after).slice(0, limit);
+    return resumePage(after, this.lastSeq, entries);
+  }
+
+  /** Runs `body` with the session held against other users of this store object. */
+  withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
+    return this.locks.run(sessionId, () => body(lockedView(this, sessionId)));
+  }
+}
+
+/**
+ * The {@link LockedSession} of a store that has no transactions of its own: its methods, bound to
+ * one session, with one save.
+ *
+ * @param store - The store.
+ * @param sessionId - The session.
+ */
+export function lockedView(store: SessionStore, sessionId: string): LockedSession {
+  let saved = false;
+  return {
+    load: () => store.load(sessionId),
+    version: async () =>
+      store.version !== undefined ? store.version(sessionId) : ((await store.load(sessionId))?.version ?? 0),
+    save: (record, expectedVersion, options) => {
+      if (saved) return Promise.reject(new Error('a locked session saves once'));
+      saved = true;
+      return store.save(sessionId, record, expectedVersion, options);
+    },
+  };
 }

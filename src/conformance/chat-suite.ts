@@ -19,6 +19,8 @@ import {
   type ChatMessage,
   type ChatNode,
   type ChatTurnOutcome,
+  type SaveOptions,
+  type SessionRecord,
   type SessionStore,
 } from '../chat/index.ts';
 import type { VectorVerdict } from './premath-suite.ts';
@@ -94,6 +96,40 @@ function buildNodes(testCase: Yaml): Record<string, ChatNode> {
   return nodes;
 }
 
+/** The in-memory store with the faults a fixture injects. */
+class FaultyStore extends InMemorySessionStore {
+  constructor(private readonly behavior: Yaml) {
+    super();
+  }
+
+  private fault(key: string): ChatError | undefined {
+    const category = this.behavior[key];
+    return category === undefined
+      ? undefined
+      : new ChatError(String(category), `injected store fault: ${String(category)}`);
+  }
+
+  override load(sessionId: string): Promise<SessionRecord | undefined> {
+    const fault = this.fault('load_raises');
+    return fault === undefined ? super.load(sessionId) : Promise.reject(fault);
+  }
+
+  override save(
+    sessionId: string,
+    record: Omit<SessionRecord, 'version'>,
+    expectedVersion: number,
+    options?: SaveOptions,
+  ): Promise<number> {
+    const fault = this.fault('save_raises');
+    return fault === undefined ? super.save(sessionId, record, expectedVersion, options) : Promise.reject(fault);
+  }
+
+  override version(sessionId: string): Promise<number> {
+    const fault = this.fault('load_raises');
+    return fault === undefined ? super.version(sessionId) : Promise.reject(fault);
+  }
+}
+
 function buildStore(spec: unknown): SessionStore {
   if (spec === undefined || spec === 'in_memory') return new InMemorySessionStore();
   if (spec === null || typeof spec !== 'object') throw new Unsupported(`session_store ${String(spec)}`);
@@ -102,17 +138,7 @@ function buildStore(spec: unknown): SessionStore {
     throw new Unsupported(`session_store.type ${String((spec as Yaml)['type'])}`);
   const behavior = ((spec as Yaml)['behavior'] ?? {}) as Yaml;
   assertKeys(behavior, ['load_raises', 'save_raises'], 'session_store.behavior');
-  const inner = new InMemorySessionStore();
-  const fault = (category: unknown) => new ChatError(String(category), `injected store fault: ${String(category)}`);
-  return {
-    load: (id) =>
-      behavior['load_raises'] !== undefined ? Promise.reject(fault(behavior['load_raises'])) : inner.load(id),
-    save: (id, record, version) =>
-      behavior['save_raises'] !== undefined
-        ? Promise.reject(fault(behavior['save_raises']))
-        : inner.save(id, record, version),
-    delete: (id) => inner.delete(id),
-  };
+  return new FaultyStore(behavior);
 }
 
 const EXPECTED_KEYS = [

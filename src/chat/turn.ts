@@ -1,0 +1,224 @@
+/**
+ * The turn runner: invoke the graph, check what it produced, save, and build the outcome.
+ * Internal.
+ *
+ * @module
+ */
+import { deepFreeze } from '../internal/freeze.ts';
+import { own, ownField } from '../internal/own-field.ts';
+import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
+import type { RecordCache } from './cache.ts';
+import { checkClosure } from './closure.ts';
+import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
+import type { ChatGraph, GraphOutcome, ResumeRequest } from './graph.ts';
+import type { ChatMessage, ToolCall } from './messages.ts';
+import { completedOutcome, type DispatchPath, type ErroredOutcomes, type ChatTurnOutcome } from './outcome.ts';
+import type { SessionQueue } from './queue.ts';
+import {
+  type ChatState,
+  type LockedSession,
+  lockedView,
+  type SaveOptions,
+  type SessionStore,
+  type SessionRecord,
+  type SignalDescriptor,
+  type Suspension,
+  SessionWriteConflict,
+  SignalIdInUse,
+  suspensionOf,
+} from './store.ts';
+
+/** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */
+export type Hold = (
+  sessionId: string,
+  path: DispatchPath | undefined,
+  body: (session: LockedSession) => Promise<ChatTurnOutcome>,
+) => Promise<ChatTurnOutcome>;
+
+/**
+ * How a harness holds a session for a turn: first in this process (the queue: one turn at a time,
+ * in call order), then in the store (`withSessionLock`, across processes when the store can).
+ * The body never throws; a rejection is the store failing to hold or open the session
+ * (`session_load_failed`).
+ *
+ * @param queue - The harness's per-session queue.
+ * @param store - The store.
+ * @param errors - How errored outcomes are built.
+ */
+export function holdSessions(queue: SessionQueue, store: SessionStore, errors: ErroredOutcomes): Hold {
+  return (sessionId, path, body) =>
+    queue.run(sessionId, async () => {
+      try {
+        return store.withSessionLock !== undefined
+          ? await store.withSessionLock(sessionId, body)
+          : await body(lockedView(store, sessionId));
+      } catch (error) {
+        return errors.make('session_load_failed', undefined, error, path);
+      }
+    });
+}
+
+/** What every turn of one harness shares. */
+export interface TurnRunnerDeps {
+  readonly graph: ChatGraph;
+  readonly cache: RecordCache;
+  readonly errors: ErroredOutcomes;
+  /** This harness's id, written to the resume log. */
+  readonly harnessId: string;
+}
+
+/** One turn: where it runs and what it starts from. */
+export interface TurnContext {
+  readonly sessionId: string;
+  /** The session, held for this turn. */
+  readonly session: LockedSession;
+  /** The record the turn starts from (`undefined`: a new session). */
+  readonly record: SessionRecord | undefined;
+  /** The state the graph is invoked with: the record's, plus the inbound message. */
+  readonly state: ChatState;
+  /** The inbound message (`[]` on a resume). */
+  readonly inbound: readonly ChatMessage[];
+  readonly path: DispatchPath;
+  readonly invocationId: string;
+  /** Set on a resume: how to continue, and the signal that resumed. */
+  readonly resume: (ResumeRequest & { readonly signalId: string }) | undefined;
+}
+
+/** What the graph produced, checked: plain JSON copies only this session holds, frozen. */
+interface CheckedRun {
+  readonly state: ChatState;
+  /** How many leading messages are the invoked state's own (same objects). */
+  readonly kept: number;
+  readonly suspended: { readonly descriptor: SignalDescriptor; readonly node: string } | undefined;
+}
+
+/** The closure check: the one place the harness decides whether a turn's history is closed. */
+function closureOf(carried: readonly ToolCall[], tail: readonly ChatMessage[], suspended: boolean) {
+  return checkClosure(carried, tail, suspended);
+}
+
+function programmingError(detail: string): ChatError {
+  return new ChatError(GRAPH_PROGRAMMING_ERROR, detail);
+}
+
+/**
+ * Checks a graph's result (it may come from any `ChatGraph`): its shape, every message it added
+ * (a `ChatMessage`), every other state field (JSON data), the descriptor of a suspension.
+ * Returns plain frozen copies, or throws a `graph_programming_error` naming the field.
+ */
+function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
+  const kind = ownField(result, 'outcome');
+  const state = ownField(result, 'state');
+  const messages = ownField(state, 'messages');
+  if ((kind !== 'completed' && kind !== 'suspended') || !Array.isArray(messages))
+    throw programmingError('the graph returned no outcome with state.messages');
+  const base = invoked.messages;
+  let kept = 0;
+  if (own(result, 'appendOnly') === true && messages.length >= base.length) kept = base.length;
+  else while (kept < base.length && kept < messages.length && messages[kept] === base[kept]) kept++;
+  const out: ChatMessage[] = base.slice(0, kept);
+  for (let index = kept; index < messages.length; index++) {
+    const accepted = acceptMessage(messages[index], `messages[${index}]`);
+    if (!accepted.ok) throw programmingError(`the graph produced an invalid message: ${accepted.detail}`);
+    out.push(deepFreeze(accepted.value));
+  }
+  const fields: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(state as object)) {
+    if (key === 'messages') continue;
+    const accepted = acceptJson((state as Record<string, unknown>)[key], key, key);
+    if (!accepted.ok) throw programmingError(`the graph produced state that is not JSON data: ${accepted.detail}`);
+    if (accepted.value !== undefined) fields[key] = deepFreeze(accepted.value);
+  }
+  const checked = chatState(fields, out);
+  if (kind === 'completed') return { state: checked, kept, suspended: undefined };
+  const descriptor = acceptJson(ownField(result, 'descriptor'), 'descriptor', 'the signal descriptor');
+  const signalId = descriptor.ok ? ownField(descriptor.value, 'signal_id') : undefined;
+  const metadata = descriptor.ok ? ownField(descriptor.value, 'metadata') : undefined;
+  const node = ownField(result, 'node');
+  if (!descriptor.ok) throw programmingError(`the graph suspended with an invalid descriptor: ${descriptor.detail}`);
+  if (unusableId(signalId))
+    throw programmingError('the graph suspended without a usable signal_id (a non-empty string of well-formed text)');
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)))
+    throw programmingError('the graph suspended with descriptor.metadata that is not an object');
+  if (typeof node !== 'string') throw programmingError('the graph suspended without naming its node');
+  return { state: checked, kept, suspended: { descriptor: deepFreeze(descriptor.value) as SignalDescriptor, node } };
+}
+
+/** The category of a failed save: the store's own (a conflict, a signal in use), or persistence. */
+function saveFailureCategory(error: unknown, suspending: boolean): string {
+  if (error instanceof SessionWriteConflict || error instanceof SignalIdInUse) return error.category;
+  return suspending ? 'suspension_persistence_failed' : 'session_save_failed';
+}
+
+/**
+ * Runs one turn: invokes the graph, checks what it produced (shapes, JSON data, closure), saves
+ * the session with its suspension in one `save`, and returns the outcome. Never throws: every
+ * failure is an errored outcome that saved nothing.
+ *
+ * @param deps - What the harness's turns share.
+ * @param context - This turn.
+ */
+export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promise<ChatTurnOutcome> {
+  const { sessionId, record, state, path, invocationId } = context;
+  let checked: CheckedRun;
+  try {
+    const resume = own(context, 'resume');
+    const result =
+      resume === undefined
+        ? await deps.graph.invoke(state, { invocationId })
+        : await deps.graph.invoke(state, {
+            invocationId,
+            resume: { invocationId: resume.invocationId, node: resume.node, signalPayload: resume.signalPayload },
+          });
+    checked = checkRun(result, state);
+  } catch (error) {
+    return deps.errors.fromError(error, path);
+  }
+  const preLength = state.messages.length;
+  const tail = checked.state.messages.slice(preLength);
+  const carried = record === undefined ? [] : (suspensionOf(record)?.openToolCalls ?? []);
+  const suspended = own(checked, 'suspended');
+  const resume = own(context, 'resume');
+  const closure = closureOf(carried, [...context.inbound, ...tail], suspended !== undefined);
+  if (!closure.ok) {
+    const failure = { class: closure.failureClass, detail: closure.detail, ids: closure.ids };
+    return deps.errors.make(closure.failureClass, undefined, failure, path);
+  }
+  const suspension: Suspension | undefined =
+    suspended === undefined
+      ? undefined
+      : deepFreeze({
+          invocationId,
+          node: suspended.node,
+          descriptor: suspended.descriptor,
+          openToolCalls: closure.openToolCalls,
+        });
+  const next: Omit<SessionRecord, 'version'> =
+    suspension === undefined ? { state: checked.state } : { state: checked.state, suspension };
+  const version = record?.version ?? 0;
+  const history = record?.state.messages.length ?? 0;
+  const resumed =
+    resume !== undefined && suspension === undefined
+      ? { signalId: resume.signalId, invocationId, resumedBy: deps.harnessId, replies: tail }
+      : undefined;
+  const options: SaveOptions = {
+    ...(record !== undefined && checked.kept >= history ? { unchangedPrefix: history } : {}),
+    ...(resumed === undefined ? {} : { resumed }),
+  };
+  try {
+    const saved = await context.session.save(next, version, options);
+    deps.cache.remember(sessionId, { ...next, version: saved });
+  } catch (error) {
+    deps.cache.forget(sessionId);
+    const category = saveFailureCategory(error, suspension !== undefined);
+    return deps.errors.make(category, undefined, error, path);
+  }
+  if (suspension === undefined) return completedOutcome(tail, checked.state, path);
+  return {
+    outcome: 'suspended',
+    signalDescriptor: suspension.descriptor,
+    pendingMessages: tail,
+    invocationId,
+    dispatchPath: path,
+  };
+}
