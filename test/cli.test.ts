@@ -163,3 +163,66 @@ describe('turngate harness-join-check', () => {
     expect(Number(counted.trim())).toBe(expected);
   });
 });
+
+describe('output hygiene', () => {
+  const hostile = '\u001b[2J\u001b]0;owned\u0007\r\ninjected\u009b31m\u202e';
+  const input = {
+    evidence: {
+      callSpec,
+      toolRequests: [{ toolCallId: `tc${hostile}`, toolName: 'fs.read' }],
+      protocolState: { stopReason: `stop${hostile}` },
+      handoff: { target: `target${hostile}` },
+    },
+    handoffConstraints: { allowedTargets: ['elsewhere'] },
+  };
+
+  it('escapes control characters of evidence values and stop reasons in the summary', () => {
+    const r = run(['harness-join-check', '--input', '-'], JSON.stringify(input));
+    expect(r.code).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not appear
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(r.stdout).toContain('\\u001b[2J\\u001b]0;owned\\u0007\\r\\ninjected\\u009b31m\\u202e');
+    for (const line of r.stdout.trimEnd().split('\n')) expect(line).toMatch(/^(turngate| {2})/);
+    expect(r.stdout).toMatch(/- protocol\.stop_reason_unhandled: Stop reason `stop\\u001b/);
+    expect(r.stdout).toMatch(/- tool\.result_missing \[tc\\u001b\[2J/);
+  });
+
+  it('keeps --json byte-exact: the library’s bytes, escapes as JSON writes them', () => {
+    const text = JSON.stringify(input);
+    const outcome = joinCheckText(text);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    const r = run(['harness-join-check', '--input', '-', '--json'], text);
+    expect(r.stdout).toBe(renderJoinCheckJson(outcome.report));
+    expect(r.stdout).toContain('\\u001b[2J');
+  });
+
+  it('keeps one stderr line when the --input path holds a newline or an escape sequence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-'));
+    const path = join(dir, 'bad\nname\u001b[31m.json');
+    writeFileSync(path, '{"evidence": 1}');
+    const r = run(['harness-join-check', '--input', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr).toContain('bad\\nname\\u001b[31m.json');
+    expect(r.stderr).not.toContain('\u001b');
+    const missing = run(['harness-join-check', '--input', join(dir, 'no\nsuch\u001b.json')]);
+    expect(missing.stderr.split('\n')).toHaveLength(2);
+    expect(missing.stderr).toMatch(
+      /^harness_join_check_invalid: failed to read input .*no\\nsuch\\u001b\.json: ENOENT/,
+    );
+    const good = join(dir, 'good\nname.json');
+    writeFileSync(good, readFileSync(join(EXAMPLES, 'handoff-turn.json')));
+    const summary = run(['harness-join-check', '--input', good]);
+    expect(summary.stdout.split('\n')[1]).toBe(`  Input: ${dir}/good\\nname.json`);
+  });
+
+  it('escapes an unknown command or option in the usage error', () => {
+    const r = run(['harness-join-check', '--input', 'x', '--bo\ngus\u001b']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(run(['launch\nmissiles']).stderr).toBe(
+      'turngate: unknown command `launch\\nmissiles` (see turngate --help)\n',
+    );
+  });
+});

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { oneLine } from '../internal/display.ts';
 import { harnessJoinCheck, unreadableInput, type CommandOutput } from './harness-join-check.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
@@ -22,11 +23,16 @@ Options:
   -h, --help           show this help
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
-2 invalid input or usage (one stderr line), 3 internal error.
+2 invalid input or usage (one stderr line), 3 internal error (one stderr line).
 `;
 
 function usageError(message: string): CommandOutput {
-  return { stdout: '', stderr: `turngate: ${message} (see turngate --help)\n`, exitCode: 2 };
+  return { stdout: '', stderr: `turngate: ${oneLine(message)} (see turngate --help)\n`, exitCode: 2 };
+}
+
+function internalError(error: unknown): CommandOutput {
+  const message = error instanceof Error ? error.message : String(error);
+  return { stdout: '', stderr: `turngate: internal error: ${oneLine(message)}\n`, exitCode: 3 };
 }
 
 function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr: string; exitCode: 0 } {
@@ -54,7 +60,8 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
       allowPositionals: false,
     }));
   } catch (error) {
-    return usageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+    // The argument parser's first line says what is wrong; the rest is advice.
+    return usageError(error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'invalid arguments');
   }
   if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
@@ -77,11 +84,7 @@ let output: { stdout: string; stderr: string; exitCode: number };
 try {
   output = run(process.argv.slice(2));
 } catch (error) {
-  output = {
-    stdout: '',
-    stderr: `turngate: internal error: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`,
-    exitCode: 3,
-  };
+  output = internalError(error);
 }
 // A reader that closes the pipe early (`| head`) wants no more output: stop quietly, keeping the
 // exit code, instead of dying on an unhandled EPIPE with a stack trace.
