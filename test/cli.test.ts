@@ -1,6 +1,15 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  ftruncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { joinCheckText, renderJoinCheckJson } from '../src/index.ts';
@@ -161,6 +170,65 @@ describe('turngate harness-join-check', () => {
       },
     );
     expect(Number(counted.trim())).toBe(expected);
+  });
+});
+
+describe('input limits', () => {
+  const turn = readFileSync(join(EXAMPLES, 'handoff-turn.json'));
+  const limitLine = (label: string, limit: string) =>
+    `harness_join_check_invalid: input ${label} is larger than the input limit of ${limit}; raise the limit with --max-input-bytes\n`;
+
+  it('stops reading an endless device at the limit: --input /dev/zero exits 2 naming the limit', () => {
+    const r = run(['harness-join-check', '--input', '/dev/zero']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(limitLine('/dev/zero', '64 MiB (67,108,864 bytes)'));
+  });
+
+  it('refuses a file over the limit without reading it (an 80 MB file exits 2 at once)', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'turngate-')), 'huge.json');
+    const fd = openSync(path, 'w');
+    ftruncateSync(fd, 80 * 1024 * 1024);
+    closeSync(fd);
+    const r = run(['harness-join-check', '--input', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(limitLine(path, '64 MiB (67,108,864 bytes)'));
+  });
+
+  it('applies the limit to standard input and honours --max-input-bytes', () => {
+    const r = run(
+      ['harness-join-check', '--input', '-', '--max-input-bytes', String(turn.length - 1)],
+      turn.toString(),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(limitLine('-', `${(turn.length - 1).toLocaleString('en-US')} bytes`));
+    expect(
+      run(['harness-join-check', '--input', '-', '--max-input-bytes', String(turn.length)], turn.toString()).code,
+    ).toBe(0);
+    const path = join(EXAMPLES, 'handoff-turn.json');
+    expect(run(['harness-join-check', '--input', path, '--max-input-bytes', '1K']).stderr).toBe(
+      limitLine(path, '1,024 bytes'),
+    );
+    expect(run(['harness-join-check', '--input', path, '--max-input-bytes', '1m']).code).toBe(0);
+  });
+
+  it.each(['0', '-1', '1.5', 'lots', '1T', '600M', ''])('refuses --max-input-bytes %j as a usage error', (value) => {
+    const r = run(['harness-join-check', '--input', '-', '--max-input-bytes', value], '{}');
+    expect(r.code).toBe(2);
+    // `-1` looks like an option to the argument parser, which refuses it in its own words.
+    expect(r.stderr).toMatch(
+      value === '-1'
+        ? /^turngate: Option '--max-input-bytes' argument is ambiguous\. \(see turngate --help\)$/m
+        : /^turngate: --max-input-bytes expects a whole number of bytes from 1 to 536870888 /,
+    );
+    expect(r.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('documents the limit and the exit codes in --help', () => {
+    const help = run(['--help']).stdout;
+    expect(help).toContain('--max-input-bytes <n>');
+    expect(help).toContain('default 64 MiB (67,108,864 bytes)');
+    expect(help).toMatch(/3 internal error/);
   });
 });
 

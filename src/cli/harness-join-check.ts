@@ -6,6 +6,7 @@
 import { joinCheckText, renderJoinCheckJson } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
 import { oneLine, QUOTE_LIMIT } from '../internal/display.ts';
+import { describeLimit } from './read-input.ts';
 
 /** What a command writes and how it exits. */
 export interface CommandOutput {
@@ -89,6 +90,21 @@ export function unreadableInput(inputLabel: string, reason: string): CommandOutp
   return {
     stdout: '',
     stderr: `${INVALID_PREFIX} failed to read input ${oneLine(inputLabel)}: ${oneLine(reason)}\n`,
+    exitCode: 2,
+  };
+}
+
+/**
+ * The input-error result for an input larger than the limit.
+ *
+ * @param inputLabel - The path given.
+ * @param maxBytes - The limit in bytes.
+ * @returns Exit 2 with one stderr line naming the limit and the option that raises it.
+ */
+export function inputTooLarge(inputLabel: string, maxBytes: number): CommandOutput {
+  return {
+    stdout: '',
+    stderr: `${INVALID_PREFIX} input ${oneLine(inputLabel)} is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes\n`,
     exitCode: 2,
   };
 }

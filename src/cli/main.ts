@@ -2,16 +2,16 @@
 /**
  * The `turngate` command line. Thin: argument parsing and I/O only.
  *
- *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
+ *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { oneLine } from '../internal/display.ts';
-import { harnessJoinCheck, unreadableInput, type CommandOutput } from './harness-join-check.ts';
+import { harnessJoinCheck, inputTooLarge, unreadableInput, type CommandOutput } from './harness-join-check.ts';
+import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 
-const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
+const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
 
 Checks one tool-calling turn's evidence (HARNESS-TYPESTATE): normalizes it, decides JoinClosed,
 and prints the report.
@@ -20,6 +20,9 @@ Options:
   --input <file | ->   the join-check input JSON ({ evidence, ...constraints }); - reads stdin
   --json               print premath's JSON report (byte-for-byte premath harness-join-check --json)
   --fail-on-reject     exit 1 when the report is rejected
+  --max-input-bytes <n>
+                       refuse input larger than n bytes (suffix K, M or G for KiB, MiB,
+                       GiB); default ${describeLimit(DEFAULT_MAX_INPUT_BYTES)}
   -h, --help           show this help
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
@@ -35,7 +38,7 @@ function internalError(error: unknown): CommandOutput {
   return { stdout: '', stderr: `turngate: internal error: ${oneLine(message)}\n`, exitCode: 3 };
 }
 
-function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr: string; exitCode: 0 } {
+async function run(argv: readonly string[]): Promise<CommandOutput> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     return { stdout: USAGE, stderr: '', exitCode: 0 };
@@ -45,6 +48,7 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
     input?: string | undefined;
     json?: boolean | undefined;
     'fail-on-reject'?: boolean | undefined;
+    'max-input-bytes'?: string | undefined;
     help?: boolean | undefined;
   };
   try {
@@ -54,6 +58,7 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
         input: { type: 'string' },
         json: { type: 'boolean' },
         'fail-on-reject': { type: 'boolean' },
+        'max-input-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -66,23 +71,29 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
   if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
   if (input === undefined || input === '') return usageError('--input <file | -> is required');
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(input === '-' ? 0 : input);
-  } catch (error) {
-    const err = error as Error;
-    return unreadableInput(input, err.message);
+  let maxBytes = DEFAULT_MAX_INPUT_BYTES;
+  if (values['max-input-bytes'] !== undefined) {
+    const limit = parseByteLimit(values['max-input-bytes']);
+    if (!limit.ok) return usageError(limit.expected);
+    maxBytes = limit.bytes;
   }
-  return harnessJoinCheck(bytes, {
+  const read = await readInput(input, maxBytes);
+  if (!read.ok) return read.tooLarge ? inputTooLarge(input, maxBytes) : unreadableInput(input, read.reason);
+  return harnessJoinCheck(read.bytes, {
     json: values.json === true,
     failOnReject: values['fail-on-reject'] === true,
     inputLabel: input,
   });
 }
 
-let output: { stdout: string; stderr: string; exitCode: number };
+// Whatever escapes (a bug, not bad input) is one stderr line and exit 3, never a stack trace.
+process.on('uncaughtException', (error) => {
+  process.stderr.write(internalError(error).stderr);
+  process.exit(3);
+});
+let output: CommandOutput;
 try {
-  output = run(process.argv.slice(2));
+  output = await run(process.argv.slice(2));
 } catch (error) {
   output = internalError(error);
 }
