@@ -287,4 +287,20 @@ describe('large values cost their own size', () => {
     expect(digest(value)).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
     expect(JSON.parse(prettyJson(value))).toEqual(JSON.parse(text));
   });
+
+  it('a string of escapes parses to the same value as JSON.parse reads', () => {
+    const text = JSON.stringify('\n"\\\u0001é\u{1F600}'.repeat(20_000));
+    expect(parseJson(text)).toBe(JSON.parse(text));
+  });
+
+  it('short number literals are shared frozen instances; long ones are not shared', () => {
+    const [a, b, c, d] = parseJson('[12, 12, 123456, 123456]') as JsonNumber[];
+    expect(a).toBe(b);
+    expect(c).not.toBe(d);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(() => {
+      (a as { raw: string }).raw = '13';
+    }).toThrow(TypeError);
+  });
 });
