@@ -3,14 +3,9 @@
  *
  * @module
  */
-import {
-  JsonInputError,
-  parseJson,
-  prettyJson,
-  trimWhiteSpace,
-  asciiLowercase,
-  type JsonValue,
-} from '../canonical/index.ts';
+import { JsonInputError, prettyJson, trimWhiteSpace, asciiLowercase, type JsonValue } from '../canonical/index.ts';
+import { parseJsonData } from '../canonical/json.ts';
+import { decodeOwnData, type DecodeResult } from '../evidence/decode.ts';
 import {
   decodeJoinCheckInput,
   EvidenceInputError,
@@ -22,6 +17,8 @@ import {
   type ToolResultInput,
 } from '../evidence/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
+import { withoutPrototypes } from '../internal/detach.ts';
+import { excerpt } from '../internal/display.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
   normalizeEvidence,
@@ -320,7 +317,8 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
  * ```
  */
 export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
-  const normalized = normalizeEvidence(input.evidence);
+  // Without prototypes, an absent optional field (`handoff`, an empty id list) reads as absent.
+  const normalized = withoutPrototypes(normalizeEvidence(input.evidence));
   const failures = new FailureCollector();
   checkJoin(normalized, failures);
   checkStopReason(normalized, failures);
@@ -366,6 +364,10 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
  * Checks one turn's evidence: normalizes it and decides `JoinClosed` under HARNESS-TYPESTATE
  * §5, with the optional constraint blocks (governance profile, protocol, handoff, truncation,
  * decomposition). Never throws: input that is not a well-formed turn gives `{ ok: false }`.
+ * The input is read once, own data only ({@link decodeJoinCheckInput}): a polluted
+ * `Object.prototype`, a getter, a Proxy, a cycle or nesting deeper than 127 levels cannot change
+ * the verdict or make it throw; a cycle, deep nesting or a throwing getter is `{ ok: false }`
+ * naming the field. The report's objects have no prototype.
  *
  * Failure classes it can emit: `tool.result_missing`, `tool.result_orphan`,
  * `tool.use_missing`, `tool.use_without_result`, `tool.join_incomplete`,
@@ -397,10 +399,14 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
  * ```
  */
 export function joinCheck(input: unknown): JoinCheckOutcome {
-  const decoded = decodeJoinCheckInput(input);
+  return checkOutcome(decodeJoinCheckInput(input));
+}
+
+/** Checks a decoded input; the report's objects have no prototype, so a reader of it cannot be misled either. */
+function checkOutcome(decoded: DecodeResult): JoinCheckOutcome {
   if (!decoded.ok) return decoded;
   try {
-    return { ok: true, report: checkDecoded(decoded.value) };
+    return { ok: true, report: withoutPrototypes(checkDecoded(decoded.value)) };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, error };
     if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('evidence', error.message) };
@@ -410,9 +416,12 @@ export function joinCheck(input: unknown): JoinCheckOutcome {
 
 /**
  * Parses JSON text (losslessly, with premath's acceptance rules) and runs {@link joinCheck}.
+ * The parsed objects have no prototype, so nothing is read from a polluted `Object.prototype`.
+ * Never throws.
  *
  * @param text - The input as JSON text or UTF-8 bytes.
- * @returns As {@link joinCheck}; JSON that does not parse is `{ ok: false }` with field `''`.
+ * @returns As {@link joinCheck}; JSON that does not parse (or a text too long for the engine to
+ *   hold as one string) is `{ ok: false }` with field `''`.
  * @example
  * ```ts
  * import { joinCheckText } from 'turngate';
@@ -422,13 +431,15 @@ export function joinCheck(input: unknown): JoinCheckOutcome {
 export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
   let value: JsonValue;
   try {
-    value = parseJson(text);
+    value = parseJsonData(text);
   } catch (error) {
-    if (error instanceof JsonInputError)
-      return { ok: false, error: new EvidenceInputError('', `invalid JSON: ${error.message}`) };
-    throw error;
+    const reason =
+      error instanceof JsonInputError
+        ? `invalid JSON: ${error.message}`
+        : `the input cannot be read: ${excerpt(error instanceof Error ? error.message : String(error))}`;
+    return { ok: false, error: new EvidenceInputError('', reason) };
   }
-  return joinCheck(value);
+  return checkOutcome(decodeOwnData(value));
 }
 
 /**

@@ -4,6 +4,10 @@
  * @module
  */
 import * as v from 'valibot';
+import { carryDuplicateKeys, isJsonNumber, type JsonNumber } from '../canonical/json.ts';
+import { withoutPrototypes } from '../internal/detach.ts';
+import { excerpt } from '../internal/display.ts';
+import { snapshotOwnData } from '../internal/own-data.ts';
 import { formatPath } from '../internal/path.ts';
 import { EvidenceInputError } from './errors.ts';
 import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
@@ -40,14 +44,49 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
   return formatPath((issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key))));
 }
 
+/** What a value is, for a message: a string quoted (cut after 200 characters), a number as written, else its kind. */
+function describeReceived(input: unknown): string {
+  if (typeof input === 'string') return JSON.stringify(excerpt(input));
+  if (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') return String(input);
+  if (input === null) return 'null';
+  if (isJsonNumber(input as object)) return excerpt((input as JsonNumber).raw);
+  return Array.isArray(input) ? 'Array' : 'Object';
+}
+
 function describe(issue: v.BaseIssue<unknown>): string {
   if (issue.kind !== 'schema') return issue.message;
-  if (issue.received === 'undefined') return 'required field is missing';
-  return `expected ${issue.expected}, received ${issue.received}`;
+  if (issue.input === undefined) return 'required field is missing';
+  return `expected ${issue.expected}, received ${describeReceived(issue.input)}`;
 }
 
 /**
+ * Names the schema library reads from its own working objects without asking whether they are
+ * own properties (a dataset's `issues` and `typed`, a schema's `fallback`). Every other read of
+ * the decode is of own data; these three, found on `Object.prototype`, would make it accept or
+ * refuse at random, so the decode refuses to run instead.
+ */
+const VALIDATOR_READS = ['issues', 'typed', 'fallback'] as const;
+
+function pollutedValidatorRead(): string | undefined {
+  const probe: Record<string, unknown> = {};
+  return VALIDATOR_READS.find((name) => name in probe);
+}
+
+/** The schema's options: a null-prototype object, so no option is read from a polluted prototype. */
+const PARSE_CONFIG: v.Config<v.BaseIssue<unknown>> = Object.assign(Object.create(null), { abortEarly: true });
+
+/**
  * Validates an unknown value as a `harness-join-check` input (shape and types only).
+ *
+ * The value is first copied as own data (the boundary snapshot): only own enumerable
+ * properties are read, each once, so a polluted `Object.prototype`, a getter or a Proxy cannot
+ * change what is checked; a cycle, nesting deeper than 127 levels, a getter or Proxy trap that
+ * throws, or a value that is not JSON data (a function, `NaN`, a `Date`, `undefined` in an array)
+ * is an {@link EvidenceInputError} naming its path. Numbers may be `number`, `bigint` or
+ * {@link JsonNumber}. Every object in the decoded input has a `null` prototype. Should some code
+ * have set `issues`, `typed` or `fallback` on `Object.prototype` (names the schema library reads
+ * from its own objects), every input is refused with field `''`, naming the property: a
+ * validator that could be misled does not decide. Never throws.
  *
  * @param input - Parsed JSON (from {@link parseJson}) or a plain object built in code.
  * @returns The decoded input, or the first problem as an {@link EvidenceInputError}.
@@ -58,8 +97,37 @@ function describe(issue: v.BaseIssue<unknown>): string {
  * ```
  */
 export function decodeJoinCheckInput(input: unknown): DecodeResult {
-  const result = v.safeParse(JoinCheckInputSchema, input, { abortEarly: true });
-  if (result.success) return { ok: true, value: result.output };
+  const snapshot = snapshotOwnData(input, { isLeaf: isJsonNumber, bigint: true, onObjectCopied: carryDuplicateKeys });
+  if (!snapshot.ok) return { ok: false, error: new EvidenceInputError(snapshot.error.path, snapshot.error.detail) };
+  return decodeOwnData(snapshot.value);
+}
+
+/**
+ * {@link decodeJoinCheckInput} for a value that is own data already: what the boundary
+ * snapshot or the parser's null-prototype mode returns. Internal.
+ *
+ * @param input - Own data without prototypes.
+ */
+export function decodeOwnData(input: unknown): DecodeResult {
+  const polluted = pollutedValidatorRead();
+  if (polluted !== undefined) {
+    return {
+      ok: false,
+      error: new EvidenceInputError(
+        '',
+        `Object.prototype holds \`${polluted}\` (some code has polluted it), which the input schemas would read as their own: refusing to decide`,
+      ),
+    };
+  }
+  let result: ReturnType<typeof v.safeParse<typeof JoinCheckInputSchema>>;
+  try {
+    result = v.safeParse(JoinCheckInputSchema, input, PARSE_CONFIG);
+  } catch (error) {
+    // Not reachable with own data; kept so the boundary never throws whatever the schema does.
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'a non-error value';
+    return { ok: false, error: new EvidenceInputError('', `the input could not be validated (${excerpt(reason)})`) };
+  }
+  if (result.success) return { ok: true, value: withoutPrototypes(result.output) };
   const issue = result.issues[0];
   return { ok: false, error: new EvidenceInputError(issuePath(issue), describe(issue)) };
 }
