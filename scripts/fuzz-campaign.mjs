@@ -52,19 +52,10 @@ delete childEnv.NODE_EXTRA_CA_CERTS;
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
-const callSpec = {
-  callId: 'campaign/turn',
-  modelRef: 'model/1',
-  actionMode: 'code',
-  executionPattern: 'parallel',
-  normalizerId: 'nf.v1',
-  mutationPolicyDigest: 'pol.mut',
-  governancePolicyDigest: 'pol.gov',
-  toolRenderProtocolDigest: 'pol.render',
-  reminderQueuePolicyDigest: 'pol.queue',
-  stateViewPolicyDigest: 'pol.view',
-  decompositionPolicyDigest: 'pol.decomp',
-};
+/** A real turn's CallSpec (the handoff example's). */
+const { callSpec } = JSON.parse(
+  readFileSync(new URL('../examples/evidence/handoff-turn.json', import.meta.url), 'utf8'),
+).evidence;
 const POOL = ['tc-1', 'tc-2', 'tc-3', 'tc-4', 'tc-5'];
 const hostile = fc.constantFrom(
   '\u001b[2J\u001b]0;pwned\u0007',
