@@ -14,6 +14,7 @@ import {
   formatNumberLiteral,
   parseJson,
   prettyJson,
+  sortUtf8,
   trimWhiteSpace,
 } from './index.ts';
 
@@ -269,6 +270,20 @@ describe('what the canonical functions throw', () => {
         },
       ),
       { seed: 15, numRuns: 500 },
+    );
+  });
+
+  it('the text helpers never throw on any string, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary' })), (values) => {
+        for (const value of values) {
+          trimWhiteSpace(value);
+          asciiLowercase(value);
+          compareUtf8(value, values[0] ?? '');
+        }
+        expect(sortUtf8([...values])).toHaveLength(values.length);
+      }),
+      { seed: 15, numRuns: 300 },
     );
   });
 

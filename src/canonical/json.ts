@@ -165,7 +165,7 @@ const duplicateKeys = new WeakMap<object, Set<string>>();
  * to refuse repeated fields, as serde's derived structs do.
  *
  * @param value - An object returned (or nested in a value returned) by {@link parseJson}.
- * @returns The repeated keys, or `undefined` when there were none.
+ * @returns The repeated keys, or `undefined` when there were none. Never throws.
  *
  * @example
  * ```ts
@@ -217,7 +217,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  *
  * @param input - JSON text, as a string or as UTF-8 bytes.
  * @returns The parsed value.
- * @throws {@link JsonInputError} for input serde_json would refuse.
+ * @throws {@link JsonInputError} for input serde_json would refuse, and nothing else for any
+ *   string or bytes, with one exception: bytes whose text is longer than the longest string the
+ *   engine holds (536,870,888 UTF-16 code units on 64-bit Node) throw the engine's own error.
  * @example
  * ```ts
  * import { parseJson, JsonNumber } from 'turngate';
