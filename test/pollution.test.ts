@@ -181,7 +181,8 @@ describe('the join check under a polluted prototype', () => {
     expect(outcome.ok ? 'accepted' : outcome.error.field).toBe('evidence.toolUse[1]');
   });
 
-  it('hands back a report whose objects have no prototype', () => {
+  it('hands back a report whose objects have no prototype while Object.prototype is polluted', () => {
+    pollute(proto, 'unrelated', 1, false);
     const outcome = joinCheck(closedTurn);
     if (!outcome.ok) throw outcome.error;
     const { report } = outcome;
@@ -194,8 +195,13 @@ describe('the join check under a polluted prototype', () => {
     ]) {
       expect(Object.getPrototypeOf(value)).toBeNull();
     }
-    pollute(proto, 'handoffDigest', 'sha256:forged', true);
     // A reader of the report (the mutation gate) sees no inherited witness field either.
+    pollute(proto, 'handoffDigest', 'sha256:forged', true);
     expect(report.witness.joinInput.handoffDigest).toBeUndefined();
+  });
+
+  it('spends nothing on a clean prototype: the report is made of ordinary objects', () => {
+    const outcome = joinCheck(closedTurn);
+    expect(outcome.ok && Object.getPrototypeOf(outcome.report)).toBe(Object.prototype);
   });
 });

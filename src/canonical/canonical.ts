@@ -31,16 +31,15 @@ function quote(value: string): string {
 }
 
 /**
- * Where canonical or pretty text goes: pieces are collected in a short list and joined into a
- * flat string every {@link JOIN_PIECES} pieces; for a digest, the joined text is fed to the hash
- * every {@link HASH_CHARS} characters, so a digest never holds the whole text. (Building the
- * text by `+=` would keep one rope node per piece alive until the end: several times the size
- * of the text itself.)
+ * Where canonical or pretty text goes. Pieces are appended to a string (cheap: the engine
+ * links them as a rope) and every {@link CHUNK_CHARS} characters the rope is made flat: fed to
+ * the hash for a digest, which so never holds the whole text; kept as a flat chunk for the
+ * text. A rope left to grow keeps one node per piece alive until the end, several times the
+ * size of the text itself.
  */
 class Sink {
-  private pieces: string[] = [];
-  private joined: string[] = [];
-  private joinedLength = 0;
+  private rope = '';
+  private readonly chunks: string[] = [];
   private hash: crypto.Hash | undefined;
   /** The containers being written, by depth: a cycle is found among them. */
   readonly open: object[] = [];
@@ -48,43 +47,40 @@ class Sink {
   constructor(private readonly hashing: boolean) {}
 
   write(piece: string): void {
-    if (this.pieces.push(piece) >= JOIN_PIECES) this.join();
+    this.rope += piece;
+    if (this.rope.length >= CHUNK_CHARS) this.flush();
   }
 
-  private join(): void {
-    const text = this.pieces.join('');
-    this.pieces = [];
-    this.joined.push(text);
-    this.joinedLength += text.length;
-    if (this.hashing && this.joinedLength >= HASH_CHARS) this.update();
-  }
-
-  private update(): void {
-    this.hash ??= crypto.createHash('sha256');
-    this.hash.update(this.joined.join(''), 'utf8');
-    this.joined = [];
-    this.joinedLength = 0;
+  private flush(): void {
+    if (this.hashing) {
+      this.hash ??= crypto.createHash('sha256');
+      this.hash.update(this.rope, 'utf8');
+    } else {
+      // Converting a string to a number makes the engine flatten it first (V8 does), which
+      // turns the rope into one flat string; the number itself is not used.
+      Number(this.rope);
+      this.chunks.push(this.rope);
+    }
+    this.rope = '';
   }
 
   /** The whole text. */
   text(): string {
-    this.join();
-    return this.joined.length === 1 ? (this.joined[0] as string) : this.joined.join('');
+    if (this.chunks.length === 0) return this.rope;
+    this.flush();
+    return this.chunks.join('');
   }
 
   /** The lowercase hex SHA-256 of the text's UTF-8 bytes. */
   hex(): string {
-    this.join();
-    if (this.hash === undefined) return sha256Hex(this.joined.join(''));
-    this.update();
+    if (this.hash === undefined) return sha256Hex(this.rope);
+    this.flush();
     return this.hash.digest('hex');
   }
 }
 
-/** Pieces per join: short joins stay in the processor's cache. */
-const JOIN_PIECES = 256;
-/** Characters of text per hash update. */
-const HASH_CHARS = 1 << 16;
+/** Characters of text between flushes. */
+const CHUNK_CHARS = 1 << 16;
 
 /** Keys longer than this are quoted and sorted without the caches, which so stay small. */
 const CACHED_KEY_LENGTH = 64;

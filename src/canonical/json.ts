@@ -8,6 +8,7 @@
  * @module
  */
 import { types } from 'node:util';
+import { bareRecord } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 
@@ -337,7 +338,7 @@ class Parser {
   private parseObject(): JsonValue {
     this.enter();
     this.pos++; // {
-    const object: Record<string, JsonValue> = this.nullPrototype ? Object.create(null) : {};
+    const object: Record<string, JsonValue> = this.nullPrototype ? bareRecord() : {};
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;

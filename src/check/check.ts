@@ -3,7 +3,14 @@
  *
  * @module
  */
-import { JsonInputError, prettyJson, trimWhiteSpace, asciiLowercase, type JsonValue } from '../canonical/index.ts';
+import {
+  JsonInputError,
+  parseJson,
+  prettyJson,
+  trimWhiteSpace,
+  asciiLowercase,
+  type JsonValue,
+} from '../canonical/index.ts';
 import { parseJsonData } from '../canonical/json.ts';
 import { decodeOwnData, type DecodeResult } from '../evidence/decode.ts';
 import {
@@ -17,7 +24,7 @@ import {
   type ToolResultInput,
 } from '../evidence/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
-import { withoutPrototypes } from '../internal/detach.ts';
+import { objectPrototypeIsClean, shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
@@ -317,8 +324,8 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
  * ```
  */
 export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
-  // Without prototypes, an absent optional field (`handoff`, an empty id list) reads as absent.
-  const normalized = withoutPrototypes(normalizeEvidence(input.evidence));
+  // Shielded from a polluted prototype: an absent optional field (`handoff`, an empty id list) reads as absent.
+  const normalized = shielded(normalizeEvidence(input.evidence));
   const failures = new FailureCollector();
   checkJoin(normalized, failures);
   checkStopReason(normalized, failures);
@@ -367,7 +374,8 @@ export function checkDecoded(input: JoinCheckInput): JoinCheckReport {
  * The input is read once, own data only ({@link decodeJoinCheckInput}): a polluted
  * `Object.prototype`, a getter, a Proxy, a cycle or nesting deeper than 127 levels cannot change
  * the verdict or make it throw; a cycle, deep nesting or a throwing getter is `{ ok: false }`
- * naming the field. The report's objects have no prototype.
+ * naming the field. Should `Object.prototype` hold anything beyond what the language defines,
+ * every object the check builds has no prototype, the report handed back included.
  *
  * Failure classes it can emit: `tool.result_missing`, `tool.result_orphan`,
  * `tool.use_missing`, `tool.use_without_result`, `tool.join_incomplete`,
@@ -402,11 +410,11 @@ export function joinCheck(input: unknown): JoinCheckOutcome {
   return checkOutcome(decodeJoinCheckInput(input));
 }
 
-/** Checks a decoded input; the report's objects have no prototype, so a reader of it cannot be misled either. */
+/** Checks a decoded input; the report is shielded too, so a reader of it cannot be misled by a polluted prototype either. */
 function checkOutcome(decoded: DecodeResult): JoinCheckOutcome {
   if (!decoded.ok) return decoded;
   try {
-    return { ok: true, report: withoutPrototypes(checkDecoded(decoded.value)) };
+    return { ok: true, report: shielded(checkDecoded(decoded.value)) };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, error };
     if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('evidence', error.message) };
@@ -416,7 +424,8 @@ function checkOutcome(decoded: DecodeResult): JoinCheckOutcome {
 
 /**
  * Parses JSON text (losslessly, with premath's acceptance rules) and runs {@link joinCheck}.
- * The parsed objects have no prototype, so nothing is read from a polluted `Object.prototype`.
+ * Should `Object.prototype` be polluted, the text is parsed into objects without a prototype,
+ * so nothing is read from it.
  * Never throws.
  *
  * @param text - The input as JSON text or UTF-8 bytes.
@@ -431,7 +440,8 @@ function checkOutcome(decoded: DecodeResult): JoinCheckOutcome {
 export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
   let value: JsonValue;
   try {
-    value = parseJsonData(text);
+    // With Object.prototype polluted, parse into objects without a prototype.
+    value = objectPrototypeIsClean() ? parseJson(text) : parseJsonData(text);
   } catch (error) {
     const reason =
       error instanceof JsonInputError

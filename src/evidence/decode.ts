@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { carryDuplicateKeys, isJsonNumber, type JsonNumber } from '../canonical/json.ts';
-import { withoutPrototypes } from '../internal/detach.ts';
+import { shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { formatPath } from '../internal/path.ts';
@@ -83,7 +83,8 @@ const PARSE_CONFIG: v.Config<v.BaseIssue<unknown>> = Object.assign(Object.create
  * change what is checked; a cycle, nesting deeper than 127 levels, a getter or Proxy trap that
  * throws, or a value that is not JSON data (a function, `NaN`, a `Date`, `undefined` in an array)
  * is an {@link EvidenceInputError} naming its path. Numbers may be `number`, `bigint` or
- * {@link JsonNumber}. Every object in the decoded input has a `null` prototype. Should some code
+ * {@link JsonNumber}. Should `Object.prototype` be polluted, every object in the decoded input
+ * has a `null` prototype, so an absent optional field still reads as absent. Should some code
  * have set `issues`, `typed` or `fallback` on `Object.prototype` (names the schema library reads
  * from its own objects), every input is refused with field `''`, naming the property: a
  * validator that could be misled does not decide. Never throws.
@@ -106,7 +107,8 @@ export function decodeJoinCheckInput(input: unknown): DecodeResult {
  * {@link decodeJoinCheckInput} for a value that is own data already: what the boundary
  * snapshot or the parser's null-prototype mode returns. Internal.
  *
- * @param input - Own data without prototypes.
+ * @param input - Own data: the boundary snapshot's, or the parser's (without prototypes when
+ *   `Object.prototype` is polluted).
  */
 export function decodeOwnData(input: unknown): DecodeResult {
   const polluted = pollutedValidatorRead();
@@ -127,7 +129,7 @@ export function decodeOwnData(input: unknown): DecodeResult {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'a non-error value';
     return { ok: false, error: new EvidenceInputError('', `the input could not be validated (${excerpt(reason)})`) };
   }
-  if (result.success) return { ok: true, value: withoutPrototypes(result.output) };
+  if (result.success) return { ok: true, value: shielded(result.output) };
   const issue = result.issues[0];
   return { ok: false, error: new EvidenceInputError(issuePath(issue), describe(issue)) };
 }

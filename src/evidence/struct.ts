@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { duplicateKeysOf } from '../canonical/index.ts';
+import { bareRecord } from '../internal/detach.ts';
 
 const OPTIONAL_TYPES: ReadonlySet<string> = new Set(['optional', 'nullish', 'exact_optional']);
 
@@ -33,7 +34,7 @@ export function struct<const TEntries extends v.ObjectEntries>(
   const required = fields.filter((field) => !OPTIONAL_TYPES.has((entries[field] as v.GenericSchema).type));
   // The object schema walks its entries with `for...in`: without a prototype, a key added to
   // Object.prototype is not walked as a field.
-  const ownEntries: TEntries = Object.assign(Object.create(null), entries);
+  const ownEntries: TEntries = Object.assign(bareRecord(), entries);
   // Typed as the object schema: the positional-array form is accepted at run time for premath
   // compatibility but is not part of the typed (wire) API.
   // biome-ignore lint/plugin: typed as the object schema; the positional-array form is accepted at run time only
@@ -48,7 +49,7 @@ export function struct<const TEntries extends v.ObjectEntries>(
           });
           return NEVER;
         }
-        const object: Record<string, unknown> = Object.create(null);
+        const object = bareRecord();
         input.forEach((item, index) => {
           object[fields[index] as string] = item;
         });

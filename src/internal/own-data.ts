@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { bareRecord } from './detach.ts';
 import { excerpt } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
 
@@ -149,7 +150,7 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
       if (!isPlainPrototype(Object.getPrototypeOf(current))) {
         throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not plain JSON data`);
       }
-      const out: Record<string, unknown> = Object.create(null);
+      const out = bareRecord();
       for (const key of Object.keys(current)) {
         path.push(key);
         const item = (current as Record<string, unknown>)[key];
