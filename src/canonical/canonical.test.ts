@@ -14,6 +14,7 @@ import {
   formatNumberLiteral,
   parseJson,
   prettyJson,
+  sortUtf8,
   trimWhiteSpace,
 } from './index.ts';
 
@@ -192,5 +193,129 @@ describe('text with Rust semantics', () => {
   it('lowercases ASCII letters only', () => {
     expect(asciiLowercase('Tool_USE')).toBe('tool_use');
     expect(asciiLowercase('\u212A\u00C9')).toBe('\u212A\u00C9');
+  });
+});
+
+describe('what the canonical functions throw', () => {
+  const thrown = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  const codeOf = (fn: () => unknown) => {
+    const error = thrown(fn);
+    expect(error).toBeInstanceOf(JsonInputError);
+    return (error as JsonInputError).code;
+  };
+  const writers = { canonicalJson, digest, prettyJson } as const;
+
+  it.each(Object.entries(writers))(
+    '%s refuses a cycle and nesting past 127 levels with depth_exceeded',
+    (_name, write) => {
+      const cyclic: Record<string, unknown> = { a: [1] };
+      (cyclic['a'] as unknown[]).push(cyclic);
+      expect(codeOf(() => write(cyclic))).toBe('depth_exceeded');
+      expect(() => write(cyclic)).toThrow(/contains itself \(a cycle\)/);
+      let deep: unknown = 'leaf';
+      for (let i = 0; i < 127; i++) deep = [deep];
+      expect(() => write(deep as object)).not.toThrow();
+      expect(codeOf(() => write([deep] as object))).toBe('depth_exceeded');
+      let veryDeep: unknown = null;
+      for (let i = 0; i < 100_000; i++) veryDeep = { a: veryDeep };
+      expect(codeOf(() => write(veryDeep as object))).toBe('depth_exceeded');
+    },
+  );
+
+  it.each(Object.entries(writers))('%s refuses non-JSON values with the documented codes', (_name, write) => {
+    expect(codeOf(() => write({ n: Number.NaN }))).toBe('number_out_of_range');
+    expect(codeOf(() => write([Number.POSITIVE_INFINITY]))).toBe('number_out_of_range');
+    expect(codeOf(() => write({ '\ud800': 1 }))).toBe('utf8_invalid');
+    expect(codeOf(() => write(['\udc00']))).toBe('utf8_invalid');
+    expect(codeOf(() => write({ f: () => 1 }))).toBe('json_syntax');
+    expect(codeOf(() => write([Symbol('s')]))).toBe('json_syntax');
+    expect(codeOf(() => (write as (value: unknown) => string)(undefined))).toBe('json_syntax');
+    expect(codeOf(() => write({ d: new Date(0) }))).toBe('json_syntax');
+    expect(codeOf(() => write(new Map()))).toBe('json_syntax');
+  });
+
+  it.each(Object.entries(writers))('%s lets a throwing getter’s own error through', (_name, write) => {
+    const boom = new TypeError('getter says no');
+    const value = {
+      get a(): number {
+        throw boom;
+      },
+    };
+    expect(thrown(() => write(value))).toBe(boom);
+  });
+
+  it('digestText refuses a lone surrogate instead of hashing U+FFFD', () => {
+    expect(codeOf(() => digestText('a\ud800'))).toBe('utf8_invalid');
+    expect(digestText('\u{1F600}')).toBe(`sha256:${createHash('sha256').update('\u{1F600}').digest('hex')}`);
+  });
+
+  it('parseJson throws only JsonInputError, whatever the text or bytes', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.uint8Array(),
+          fc.json().map((j) => j.slice(0, -1)),
+        ),
+        (input) => {
+          const error = thrown(() => parseJson(input));
+          if (error !== undefined) expect(error).toBeInstanceOf(JsonInputError);
+        },
+      ),
+      { seed: 15, numRuns: 500 },
+    );
+  });
+
+  it('the text helpers never throw on any string, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary' })), (values) => {
+        for (const value of values) {
+          trimWhiteSpace(value);
+          asciiLowercase(value);
+          compareUtf8(value, values[0] ?? '');
+        }
+        expect(sortUtf8([...values])).toHaveLength(values.length);
+      }),
+      { seed: 15, numRuns: 300 },
+    );
+  });
+
+  it('the number formatters throw only number_out_of_range, for non-finite values', () => {
+    expect(codeOf(() => formatF64(Number.NaN))).toBe('number_out_of_range');
+    expect(codeOf(() => formatNumberLiteral('1e400'))).toBe('number_out_of_range');
+    expect(() => new JsonNumber('01')).toThrow(JsonInputError);
+  });
+});
+
+describe('large values cost their own size', () => {
+  it('digest hashes as it writes: a value larger than the flush size digests as its text does', () => {
+    const value = { rows: Array.from({ length: 20_000 }, (_, i) => ({ id: `row-${i}`, n: i, ok: i % 2 === 0 })) };
+    const text = canonicalJson(value);
+    expect(text.length).toBeGreaterThan(1 << 17);
+    expect(digest(value)).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
+    expect(JSON.parse(prettyJson(value))).toEqual(JSON.parse(text));
+  });
+
+  it('a string of escapes parses to the same value as JSON.parse reads', () => {
+    const text = JSON.stringify('\n"\\\u0001é\u{1F600}'.repeat(20_000));
+    expect(parseJson(text)).toBe(JSON.parse(text));
+  });
+
+  it('short number literals are shared frozen instances; long ones are not shared', () => {
+    const [a, b, c, d] = parseJson('[12, 12, 123456, 123456]') as JsonNumber[];
+    expect(a).toBe(b);
+    expect(c).not.toBe(d);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(() => {
+      (a as { raw: string }).raw = '13';
+    }).toThrow(TypeError);
   });
 });

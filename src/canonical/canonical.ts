@@ -11,6 +11,7 @@ const sha256Hex: (text: string) => string =
     ? (text) => crypto.hash('sha256', text, 'hex')
     : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 import { JsonInputError, JsonNumber, type JsonValue } from './json.ts';
+import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 import { formatJsonNumber } from './number.ts';
 import { sortUtf8 } from './text.ts';
 
@@ -29,10 +30,68 @@ function quote(value: string): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Where canonical or pretty text goes. Pieces are appended to a string (cheap: the engine
+ * links them as a rope) and every {@link CHUNK_CHARS} characters the rope is made flat: fed to
+ * the hash for a digest, which so never holds the whole text; kept as a flat chunk for the
+ * text. A rope left to grow keeps one node per piece alive until the end, several times the
+ * size of the text itself.
+ */
+class Sink {
+  private rope = '';
+  private readonly chunks: string[] = [];
+  private hash: crypto.Hash | undefined;
+  /** The containers being written, by depth: a cycle is found among them. */
+  readonly open: object[] = [];
+
+  constructor(private readonly hashing: boolean) {}
+
+  write(piece: string): void {
+    this.rope += piece;
+    if (this.rope.length >= CHUNK_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.hashing) {
+      this.hash ??= crypto.createHash('sha256');
+      this.hash.update(this.rope, 'utf8');
+    } else {
+      // Converting a string to a number makes the engine flatten it first (V8 does), which
+      // turns the rope into one flat string; the number itself is not used.
+      Number(this.rope);
+      this.chunks.push(this.rope);
+    }
+    this.rope = '';
+  }
+
+  /** The whole text. */
+  text(): string {
+    if (this.chunks.length === 0) return this.rope;
+    this.flush();
+    return this.chunks.join('');
+  }
+
+  /** The lowercase hex SHA-256 of the text's UTF-8 bytes. */
+  hex(): string {
+    if (this.hash === undefined) return sha256Hex(this.rope);
+    this.flush();
+    return this.hash.digest('hex');
+  }
+}
+
+/** Characters of text between flushes. */
+const CHUNK_CHARS = 1 << 16;
+
+/** Keys longer than this are quoted and sorted without the caches, which so stay small. */
+const CACHED_KEY_LENGTH = 64;
+/** Objects with more keys than this are sorted without the cache. */
+const CACHED_KEY_COUNT = 32;
+
 /** Quoted object keys: the same few dozen names recur in every row. */
 const quotedKeys = new Map<string, string>();
 
 function quoteKey(key: string): string {
+  if (key.length > CACHED_KEY_LENGTH) return quote(key);
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     quoted = quote(key);
@@ -41,11 +100,6 @@ function quoteKey(key: string): string {
   return quoted;
 }
 
-/**
- * Sorted key lists, looked up by the object's own key list: rows of one shape sort once. The
- * lookup compares key arrays element by element (keys are interned strings), so it allocates
- * nothing on a hit.
- */
 const sortedByFirstKey = new Map<string, { keys: string[]; sorted: string[] }[]>();
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
@@ -54,25 +108,19 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-function sortedKeys(object: object): string[] {
-  let keys = Object.keys(object);
-  for (let i = 0; i < keys.length; i++) {
-    if ((object as Record<string, unknown>)[keys[i] as string] === undefined) {
-      keys = keys.filter((key) => (object as Record<string, unknown>)[key] !== undefined);
-      break;
-    }
-  }
-  if (keys.length < 2) return keys;
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length > CACHED_KEY_COUNT) return sortUtf8(keys);
+  for (const key of keys) if (key.length > CACHED_KEY_LENGTH) return sortUtf8(keys);
   const first = keys[0] as string;
   let entries = sortedByFirstKey.get(first);
   if (entries !== undefined) {
     for (const entry of entries) if (sameKeys(entry.keys, keys)) return entry.sorted;
-  } else if (sortedByFirstKey.size < 1024) {
+  } else if (sortedByFirstKey.size < 256) {
     entries = [];
     sortedByFirstKey.set(first, entries);
   }
   const sorted = sortUtf8([...keys]);
-  if (entries !== undefined && entries.length < 16) entries.push({ keys, sorted });
+  if (entries !== undefined && entries.length < 8) entries.push({ keys, sorted });
   return sorted;
 }
 
@@ -86,51 +134,93 @@ function isPlainRecord(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function writeCanonical(value: unknown): string {
-  if (value === null) return 'null';
+/** Enters a container at `depth` (1 for the root's): refuses a cycle and nesting past the limit. */
+function enter(sink: Sink, value: object, depth: number): void {
+  if (depth > MAX_DATA_DEPTH) {
+    if (sink.open.includes(value)) throw new JsonInputError('the value contains itself (a cycle)', 'depth_exceeded');
+    throw new JsonInputError(`nesting deeper than ${MAX_DATA_DEPTH} levels`, 'depth_exceeded');
+  }
+  sink.open[depth] = value;
+}
+
+/** An object's own enumerable string keys in UTF-8 order (members whose value is `undefined` are skipped when written). */
+function keysInOrder(object: object): string[] {
+  const keys = Object.keys(object);
+  return keys.length < 2 ? keys : sortedKeys(keys);
+}
+
+function writeCanonical(sink: Sink, value: unknown, depth: number): void {
+  if (value === null) {
+    sink.write('null');
+    return;
+  }
   switch (typeof value) {
     case 'string':
-      return quote(value);
+      sink.write(quote(value));
+      return;
     case 'boolean':
-      return value ? 'true' : 'false';
+      sink.write(value ? 'true' : 'false');
+      return;
     case 'number':
     case 'bigint':
-      return formatJsonNumber(value);
+      sink.write(formatJsonNumber(value));
+      return;
     case 'object': {
-      if (value instanceof JsonNumber) return formatJsonNumber(value);
+      if (value instanceof JsonNumber) {
+        sink.write(formatJsonNumber(value));
+        return;
+      }
+      enter(sink, value, depth);
       if (Array.isArray(value)) {
-        let out = '[';
+        sink.write('[');
         for (let i = 0; i < value.length; i++) {
-          if (i > 0) out += ',';
-          out += writeCanonical(value[i] === undefined ? null : value[i]);
+          if (i > 0) sink.write(',');
+          writeCanonical(sink, value[i] === undefined ? null : value[i], depth + 1);
         }
-        return `${out}]`;
+        sink.write(']');
+        return;
       }
       if (!isPlainRecord(value)) throw notJson(value);
-      const keys = sortedKeys(value);
-      let out = '{';
+      const record = value as Record<string, unknown>;
+      const keys = keysInOrder(record);
+      let separator = '{';
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
-        if (i > 0) out += ',';
-        out += `${quoteKey(key)}:${writeCanonical((value as Record<string, unknown>)[key])}`;
+        const item = record[key];
+        if (item === undefined) continue;
+        sink.write(separator);
+        separator = ',';
+        sink.write(quoteKey(key));
+        sink.write(':');
+        writeCanonical(sink, item, depth + 1);
       }
-      return `${out}}`;
+      sink.write(separator === '{' ? '{}' : '}');
+      return;
     }
     default:
-      throw new JsonInputError(`a ${typeof value} is not a JSON value`, 'json_syntax');
+      throw new JsonInputError(
+        `${value === undefined ? 'undefined' : `a ${typeof value}`} is not a JSON value`,
+        'json_syntax',
+      );
   }
 }
 
 /**
  * The canonical JSON text of a value, as premath digests it: no whitespace; object keys
  * sorted by UTF-8 byte order; strings with only `"`, `\` and control characters escaped;
- * numbers as serde_json writes them. Object members whose value is `undefined` are left out.
+ * numbers as serde_json writes them. Object members whose value is `undefined` are left out;
+ * `undefined` in an array is written as `null`, as `JSON.stringify` does.
  *
  * Source: DIGESTS.md "Canonical bytes"; HARNESS-TYPESTATE §4 (byte-stable digests).
  *
  * @param value - A JSON value (plain objects, arrays, strings, booleans, null, numbers).
  * @returns The canonical text; its UTF-8 encoding is what {@link digest} hashes.
- * @throws {@link JsonInputError} for non-finite numbers, lone surrogates, or non-JSON values.
+ * @throws {@link JsonInputError} and nothing else for any value made of plain data:
+ *   `number_out_of_range` for `NaN`, `Infinity` or a number beyond an f64; `utf8_invalid` for a
+ *   string or key holding a lone surrogate; `json_syntax` for a value that is not JSON (a
+ *   function, symbol, `undefined` at the root, a `Date`, `Map` or other class instance);
+ *   `depth_exceeded` for a cycle or nesting deeper than 127 levels (the parser's limit).
+ *   A getter or Proxy trap that throws is read as it is, so its error passes through.
  * @example
  * ```ts
  * import { canonicalJson } from 'turngate';
@@ -138,18 +228,21 @@ function writeCanonical(value: unknown): string {
  * ```
  */
 export function canonicalJson(value: JsonValue | object): string {
-  return writeCanonical(value);
+  const sink = new Sink(false);
+  writeCanonical(sink, value, 1);
+  return sink.text();
 }
 
 /**
  * The `sha256:` digest of a value: `"sha256:"` + lowercase hex SHA-256 of the UTF-8 bytes of
- * {@link canonicalJson}. Equal digests mean equal canonical values.
+ * {@link canonicalJson}. Equal digests mean equal canonical values. The text is hashed as it
+ * is written, so a large value costs no more memory than its own tree.
  *
  * Source: DIGESTS.md "Digest"; HARNESS-TYPESTATE §4.
  *
  * @param value - A JSON value.
  * @returns A string `sha256:` followed by 64 lowercase hex digits.
- * @throws {@link JsonInputError} as {@link canonicalJson}.
+ * @throws {@link JsonInputError} exactly as {@link canonicalJson}.
  * @example
  * ```ts
  * import { digest } from 'turngate';
@@ -157,7 +250,9 @@ export function canonicalJson(value: JsonValue | object): string {
  * ```
  */
 export function digest(value: JsonValue | object): string {
-  return `sha256:${sha256Hex(writeCanonical(value))}`;
+  const sink = new Sink(true);
+  writeCanonical(sink, value, 1);
+  return `sha256:${sink.hex()}`;
 }
 
 /**
@@ -168,6 +263,8 @@ export function digest(value: JsonValue | object): string {
  *
  * @param value - The text.
  * @returns A string `sha256:` followed by 64 lowercase hex digits.
+ * @throws {@link JsonInputError} (`utf8_invalid`) when `value` holds a lone surrogate, which has
+ *   no UTF-8 form (hashing it as U+FFFD would give a digest no UTF-8 text has).
  * @example
  * ```ts
  * import { digestText } from 'turngate';
@@ -175,6 +272,9 @@ export function digest(value: JsonValue | object): string {
  * ```
  */
 export function digestText(value: string): string {
+  if (!value.isWellFormed()) {
+    throw new JsonInputError('text holds a lone UTF-16 surrogate, which has no UTF-8 form', 'utf8_invalid');
+  }
   return `sha256:${sha256Hex(value)}`;
 }
 
@@ -189,31 +289,51 @@ function newline(depth: number): string {
   return indent;
 }
 
-function writePretty(value: unknown, depth: number): string {
-  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return writeCanonical(value);
+function writePretty(sink: Sink, value: unknown, depth: number): void {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) {
+    writeCanonical(sink, value, depth + 1);
+    return;
+  }
+  enter(sink, value, depth + 1);
   const inner = newline(depth + 1);
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    let out = '[';
-    for (let i = 0; i < value.length; i++) {
-      out += (i > 0 ? ',' : '') + inner + writePretty(value[i] === undefined ? null : value[i], depth + 1);
+    if (value.length === 0) {
+      sink.write('[]');
+      return;
     }
-    return `${out + newline(depth)}]`;
+    sink.write('[');
+    const between = `,${inner}`;
+    for (let i = 0; i < value.length; i++) {
+      sink.write(i > 0 ? between : inner);
+      writePretty(sink, value[i] === undefined ? null : value[i], depth + 1);
+    }
+    sink.write(newline(depth));
+    sink.write(']');
+    return;
   }
   if (!isPlainRecord(value)) throw notJson(value);
-  const keys = sortedKeys(value);
-  if (keys.length === 0) return '{}';
-  let out = '{';
+  const record = value as Record<string, unknown>;
+  const keys = keysInOrder(record);
+  const open = `{${inner}`;
+  const between = `,${inner}`;
+  let separator = open;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    out +=
-      (i > 0 ? ',' : '') +
-      inner +
-      quoteKey(key) +
-      ': ' +
-      writePretty((value as Record<string, unknown>)[key], depth + 1);
+    const item = record[key];
+    if (item === undefined) continue;
+    sink.write(separator);
+    separator = between;
+    sink.write(quoteKey(key));
+    sink.write(': ');
+    writePretty(sink, item, depth + 1);
   }
-  return `${out + newline(depth)}}`;
+  if (separator === open) {
+    sink.write('{}');
+    return;
+  }
+  sink.write(newline(depth));
+  sink.write('}');
+  return;
 }
 
 /**
@@ -225,7 +345,7 @@ function writePretty(value: unknown, depth: number): string {
  *
  * @param value - A JSON value.
  * @returns The pretty text.
- * @throws {@link JsonInputError} as {@link canonicalJson}.
+ * @throws {@link JsonInputError} exactly as {@link canonicalJson}.
  * @example
  * ```ts
  * import { prettyJson } from 'turngate';
@@ -233,5 +353,7 @@ function writePretty(value: unknown, depth: number): string {
  * ```
  */
 export function prettyJson(value: JsonValue | object): string {
-  return writePretty(value, 0);
+  const sink = new Sink(false);
+  writePretty(sink, value, 0);
+  return sink.text();
 }

@@ -7,11 +7,15 @@
  *
  * @module
  */
+import { types } from 'node:util';
+import { bareRecord } from '../internal/detach.ts';
+import { excerpt } from '../internal/display.ts';
 import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 
 /**
  * A JSON number kept as the literal text it was written with, so integers beyond 2^53 and
- * the difference between `1` and `1.0` survive parsing.
+ * the difference between `1` and `1.0` survive parsing. Instances are frozen; the parser may
+ * hand out one instance for every occurrence of a short literal.
  *
  * @example
  * ```ts
@@ -31,9 +35,10 @@ export class JsonNumber {
    */
   constructor(raw: string) {
     if (!NUMBER_LITERAL.test(raw)) {
-      throw new JsonInputError(`not a JSON number literal: ${JSON.stringify(raw)}`, 'json_syntax');
+      throw new JsonInputError(`not a JSON number literal: ${JSON.stringify(excerpt(String(raw)))}`, 'json_syntax');
     }
     this.raw = raw;
+    Object.freeze(this);
   }
   /** The nearest IEEE-754 double, as `Number(raw)`. */
   toNumber(): number {
@@ -46,6 +51,39 @@ export class JsonNumber {
 }
 
 const NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Whether a value is a {@link JsonNumber} as this module makes them: its own class (not a
+ * subclass), not a Proxy, frozen, with its literal as a string data property, so reading it
+ * runs no code. The boundary snapshot keeps such values as leaves. Internal.
+ *
+ * @param value - Any object.
+ */
+export function isJsonNumber(value: object): value is JsonNumber {
+  return (
+    !types.isProxy(value) &&
+    Object.getPrototypeOf(value) === JsonNumber.prototype &&
+    Object.isFrozen(value) &&
+    typeof Object.getOwnPropertyDescriptor(value, 'raw')?.value === 'string'
+  );
+}
+
+/** Literals at most this long are shared: one frozen instance per literal. */
+const SHARED_LITERAL_LENGTH = 4;
+/** How many literals are shared at most (all 1-4 character literals would be about 12,000). */
+const SHARED_LITERALS = 16384;
+const sharedNumbers = new Map<string, JsonNumber>();
+
+/** The number for a literal the parser has checked; a short one is shared, so `[0,0,0,...]` costs one object. */
+function numberOf(raw: string): JsonNumber {
+  if (raw.length > SHARED_LITERAL_LENGTH) return new JsonNumber(raw);
+  let number = sharedNumbers.get(raw);
+  if (number === undefined) {
+    number = new JsonNumber(raw);
+    if (sharedNumbers.size < SHARED_LITERALS) sharedNumbers.set(raw, number);
+  }
+  return number;
+}
 
 /**
  * A JSON value as this library reads and digests it: a parsed number is a {@link JsonNumber};
@@ -128,7 +166,7 @@ const duplicateKeys = new WeakMap<object, Set<string>>();
  * to refuse repeated fields, as serde's derived structs do.
  *
  * @param value - An object returned (or nested in a value returned) by {@link parseJson}.
- * @returns The repeated keys, or `undefined` when there were none.
+ * @returns The repeated keys, or `undefined` when there were none. Never throws.
  *
  * @example
  * ```ts
@@ -141,12 +179,27 @@ export function duplicateKeysOf(value: object): ReadonlySet<string> | undefined 
   return duplicateKeys.get(value);
 }
 
+/**
+ * Records `copy` as repeating the keys `original` repeated, so a copy of parsed JSON (the
+ * boundary snapshot's) still refuses repeated fields. Internal.
+ *
+ * @param original - An object, parsed or not.
+ * @param copy - Its copy.
+ */
+export function carryDuplicateKeys(original: object, copy: object): void {
+  const repeated = duplicateKeys.get(original);
+  if (repeated !== undefined) duplicateKeys.set(copy, repeated);
+}
+
 /** serde_json's recursion limit: the 128th nested array or object is refused. */
 const MAX_DEPTH = MAX_DATA_DEPTH;
 
 /** A run of string characters that need no attention: no quote, backslash or control character. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters
 const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
+
+/** Decoded code units gathered before they become a string piece (well under the engine's argument limit). */
+const ESCAPE_BATCH = 4096;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -165,7 +218,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  *
  * @param input - JSON text, as a string or as UTF-8 bytes.
  * @returns The parsed value.
- * @throws {@link JsonInputError} for input serde_json would refuse.
+ * @throws {@link JsonInputError} for input serde_json would refuse, and nothing else for any
+ *   string or bytes, with one exception: bytes whose text is longer than the longest string the
+ *   engine holds (536,870,888 UTF-16 code units on 64-bit Node) throw the engine's own error.
  * @example
  * ```ts
  * import { parseJson, JsonNumber } from 'turngate';
@@ -174,26 +229,46 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * ```
  */
 export function parseJson(input: string | Uint8Array): JsonValue {
-  let text: string;
+  return new Parser(decodeText(input), false).parseDocument();
+}
+
+/**
+ * {@link parseJson} into objects without a prototype: every key read from the result is one the
+ * text holds, whatever `Object.prototype` holds. What it returns is own data only (no getters,
+ * no cycles, at most 127 levels, numbers as {@link JsonNumber}), which the join check's
+ * boundary takes as it is. Internal.
+ *
+ * @param input - JSON text, as a string or as UTF-8 bytes.
+ * @throws {@link JsonInputError} as {@link parseJson}.
+ */
+export function parseJsonData(input: string | Uint8Array): JsonValue {
+  return new Parser(decodeText(input), true).parseDocument();
+}
+
+function decodeText(input: string | Uint8Array): string {
   if (typeof input === 'string') {
     if (!input.isWellFormed()) {
       throw new JsonInputError('input holds a lone UTF-16 surrogate (not valid UTF-8 text)', 'utf8_invalid');
     }
-    text = input;
-  } else {
-    try {
-      text = utf8.decode(input);
-    } catch {
-      throw new JsonInputError('input is not valid UTF-8', 'utf8_invalid');
-    }
+    return input;
   }
-  return new Parser(text).parseDocument();
+  try {
+    return utf8.decode(input);
+  } catch (error) {
+    // The decoder throws a TypeError for bytes that are not UTF-8; anything else (a text
+    // longer than the engine's longest string) is not a fault of the encoding.
+    if (error instanceof TypeError) throw new JsonInputError('input is not valid UTF-8', 'utf8_invalid');
+    throw error;
+  }
 }
 
 class Parser {
   private pos = 0;
   private depth = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly nullPrototype: boolean,
+  ) {}
 
   parseDocument(): JsonValue {
     this.skipWhitespace();
@@ -263,7 +338,7 @@ class Parser {
   private parseObject(): JsonValue {
     this.enter();
     this.pos++; // {
-    const object: Record<string, JsonValue> = {};
+    const object: Record<string, JsonValue> = this.nullPrototype ? bareRecord() : {};
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
@@ -371,25 +446,46 @@ class Parser {
       this.fail('number out of range (too large for an f64)', 'number_out_of_range', start);
     }
     this.pos = pos;
-    return new JsonNumber(raw);
+    return numberOf(raw);
   }
 
   private parseString(): string {
     const text = this.text;
     let pos = this.pos + 1; // opening quote
-    let out = '';
-    for (;;) {
-      PLAIN_RUN.lastIndex = pos;
-      PLAIN_RUN.test(text);
-      const end = PLAIN_RUN.lastIndex;
-      const c = text.charCodeAt(end);
-      if (c === 0x22) {
-        this.pos = end + 1;
-        return out === '' ? text.slice(pos, end) : out + text.slice(pos, end);
+    PLAIN_RUN.lastIndex = pos;
+    PLAIN_RUN.test(text);
+    let end = PLAIN_RUN.lastIndex;
+    if (text.charCodeAt(end) === 0x22) {
+      this.pos = end + 1;
+      return text.slice(pos, end);
+    }
+    // Escapes: plain runs and decoded code units are gathered in lists and joined once, so a
+    // string of a million escapes costs its own size, not a rope node per character.
+    const pieces: string[] = [];
+    const units: number[] = [];
+    const flushUnits = (): void => {
+      if (units.length > 0) {
+        pieces.push(String.fromCharCode(...units));
+        units.length = 0;
       }
-      out += text.slice(pos, end);
+    };
+    for (;;) {
+      const c = text.charCodeAt(end);
+      if (end > pos) {
+        flushUnits();
+        pieces.push(text.slice(pos, end));
+      }
+      if (c === 0x22) {
+        flushUnits();
+        this.pos = end + 1;
+        return pieces.join('');
+      }
       if (c === 0x5c) {
-        pos = this.parseEscape(end + 1, (s) => (out += s));
+        pos = this.parseEscape(end + 1, units);
+        if (units.length >= ESCAPE_BATCH) flushUnits();
+        PLAIN_RUN.lastIndex = pos;
+        PLAIN_RUN.test(text);
+        end = PLAIN_RUN.lastIndex;
         continue;
       }
       if (Number.isNaN(c)) this.fail('unexpected end of input inside a string', 'json_syntax', end);
@@ -397,33 +493,29 @@ class Parser {
     }
   }
 
-  /** Reads one escape after a backslash at `pos`; returns the position after it. */
-  private parseEscape(pos: number, emit: (s: string) => void): number {
+  /** Reads one escape after a backslash at `pos` into `units`; returns the position after it. */
+  private parseEscape(pos: number, units: number[]): number {
     const c = this.text.charCodeAt(pos);
     switch (c) {
-      case 0x22:
-        emit('"');
-        return pos + 1;
-      case 0x5c:
-        emit('\\');
-        return pos + 1;
-      case 0x2f:
-        emit('/');
+      case 0x22: // "
+      case 0x5c: // \
+      case 0x2f: // /
+        units.push(c);
         return pos + 1;
       case 0x62:
-        emit('\b');
+        units.push(0x08);
         return pos + 1;
       case 0x66:
-        emit('\f');
+        units.push(0x0c);
         return pos + 1;
       case 0x6e:
-        emit('\n');
+        units.push(0x0a);
         return pos + 1;
       case 0x72:
-        emit('\r');
+        units.push(0x0d);
         return pos + 1;
       case 0x74:
-        emit('\t');
+        units.push(0x09);
         return pos + 1;
       case 0x75: {
         const unit = this.readHex4(pos + 1);
@@ -439,10 +531,10 @@ class Parser {
           if (low < 0xdc00 || low > 0xdfff) {
             this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
           }
-          emit(String.fromCharCode(unit, low));
+          units.push(unit, low);
           return after + 6;
         }
-        emit(String.fromCharCode(unit));
+        units.push(unit);
         return pos + 5;
       }
       default:

@@ -32,7 +32,7 @@ function isWhiteSpace(code: number): boolean {
  * Source: DIGESTS.md "Input text" (premath trims every required and optional string this way).
  *
  * @param value - The string to trim.
- * @returns The string without leading and trailing `White_Space` characters.
+ * @returns The string without leading and trailing `White_Space` characters. Never throws.
  * @example
  * ```ts
  * import { trimWhiteSpace } from 'turngate';
@@ -55,7 +55,7 @@ const ASCII_UPPER = /[A-Z]/;
  * the Kelvin sign U+212A included, is left as it is.
  *
  * @param value - The string to lowercase.
- * @returns The string with `A`–`Z` replaced by `a`–`z`.
+ * @returns The string with `A`–`Z` replaced by `a`–`z`. Never throws.
  * @example
  * ```ts
  * import { asciiLowercase } from 'turngate';
@@ -81,7 +81,8 @@ export function asciiLowercase(value: string): string {
  *
  * @param a - The first string.
  * @param b - The second string.
- * @returns A negative number when `a` sorts first, positive when `b` does, 0 when equal.
+ * @returns A negative number when `a` sorts first, positive when `b` does, 0 when equal. Never
+ *   throws (lone surrogates compare as their code units).
  * @example
  * ```ts
  * import { compareUtf8 } from 'turngate';
@@ -115,7 +116,7 @@ const SURROGATE = /[\ud800-\udfff]/;
  * native sort when no string holds a surrogate, where the two orders agree.
  *
  * @param values - The strings to sort; the array is sorted in place.
- * @returns The same array.
+ * @returns The same array. Never throws.
  *
  * @example
  * ```ts

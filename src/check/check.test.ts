@@ -96,7 +96,7 @@ describe('joinCheck', () => {
       [{ evidence: closed({ callSpec: { ...callSpec, modelRef: '\u3000' } }) }, 'evidence.callSpec.modelRef'],
       [
         { evidence: closed({ toolResults: [{ toolCallId: 'tc-1', payload: { x: Number.POSITIVE_INFINITY } }] }) },
-        'evidence',
+        'evidence.toolResults[0].payload.x',
       ],
       [{ evidence: closed({ toolResults: [{ toolCallId: '\ud800' }] }) }, 'evidence.toolResults[0].toolCallId'],
     ];

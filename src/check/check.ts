@@ -12,6 +12,8 @@ import {
   digest,
   type JsonValue,
 } from '../canonical/index.ts';
+import { parseJsonData } from '../canonical/json.ts';
+import { decodeExtendedOwnData, decodeOwnData, ownJoinCheckInput } from '../evidence/decode.ts';
 import {
   decodeExtendedInput,
   decodeJoinCheckInput,
@@ -26,6 +28,8 @@ import {
   type ToolResultInput,
 } from '../evidence/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
+import { objectPrototypeIsClean, shielded } from '../internal/detach.ts';
+import { excerpt } from '../internal/display.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
   normalizeEvidence,
@@ -358,7 +362,8 @@ function extendedReport(
  * ```
  */
 export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheckInput): JoinCheckReport {
-  const normalized = normalizeEvidence(input.evidence);
+  // Shielded from a polluted prototype: an absent optional field (`handoff`, an empty id list) reads as absent.
+  const normalized = shielded(normalizeEvidence(input.evidence));
   const failures = new FailureCollector();
   checkJoin(normalized, failures);
   checkStopReason(normalized, failures);
@@ -410,6 +415,11 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
  * Checks one turn's evidence: normalizes it and decides `JoinClosed` under HARNESS-TYPESTATE
  * §5, with the optional constraint blocks (governance profile, protocol, handoff, truncation,
  * decomposition). Never throws: input that is not a well-formed turn gives `{ ok: false }`.
+ * The input is read once, own data only ({@link decodeJoinCheckInput}): a polluted
+ * `Object.prototype`, a getter, a Proxy, a cycle or nesting deeper than 127 levels cannot change
+ * the verdict or make it throw; a cycle, deep nesting or a throwing getter is `{ ok: false }`
+ * naming the field. Should `Object.prototype` hold anything beyond what the language defines,
+ * every object the check builds has no prototype, the report handed back included.
  *
  * Failure classes it can emit: `tool.result_missing`, `tool.result_orphan`,
  * `tool.use_missing`, `tool.use_without_result`, `tool.join_incomplete`,
@@ -448,12 +458,22 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
  * ```
  */
 export function joinCheck(input: unknown): JoinCheckOutcome {
-  const decoded = decodeJoinCheckInput(input);
+  const own = ownJoinCheckInput(input);
+  return own.ok ? checkOwnData(own.value) : own;
+}
+
+/**
+ * Decodes and checks an input that is own data already (the boundary snapshot, or the parser's
+ * output); the report is shielded too, so a reader of it cannot be misled by a polluted
+ * prototype either.
+ */
+function checkOwnData(input: unknown): JoinCheckOutcome {
+  const decoded = decodeOwnData(input);
   if (!decoded.ok) return decoded;
-  const extended = decodeExtendedInput(input);
+  const extended = decodeExtendedOwnData(input);
   if (!extended.ok) return extended;
   try {
-    return { ok: true, report: checkDecoded(decoded.value, extended.value) };
+    return { ok: true, report: shielded(checkDecoded(decoded.value, extended.value)) };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, error };
     if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('evidence', error.message) };
@@ -463,9 +483,13 @@ export function joinCheck(input: unknown): JoinCheckOutcome {
 
 /**
  * Parses JSON text (losslessly, with premath's acceptance rules) and runs {@link joinCheck}.
+ * Should `Object.prototype` be polluted, the text is parsed into objects without a prototype,
+ * so nothing is read from it.
+ * Never throws.
  *
  * @param text - The input as JSON text or UTF-8 bytes.
- * @returns As {@link joinCheck}; JSON that does not parse is `{ ok: false }` with field `''`.
+ * @returns As {@link joinCheck}; JSON that does not parse (or a text too long for the engine to
+ *   hold as one string) is `{ ok: false }` with field `''`.
  * @example
  * ```ts
  * import { joinCheckText } from 'turngate';
@@ -475,13 +499,16 @@ export function joinCheck(input: unknown): JoinCheckOutcome {
 export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
   let value: JsonValue;
   try {
-    value = parseJson(text);
+    // With Object.prototype polluted, parse into objects without a prototype.
+    value = objectPrototypeIsClean() ? parseJson(text) : parseJsonData(text);
   } catch (error) {
-    if (error instanceof JsonInputError)
-      return { ok: false, error: new EvidenceInputError('', `invalid JSON: ${error.message}`) };
-    throw error;
+    const reason =
+      error instanceof JsonInputError
+        ? `invalid JSON: ${error.message}`
+        : `the input cannot be read: ${excerpt(error instanceof Error ? error.message : String(error))}`;
+    return { ok: false, error: new EvidenceInputError('', reason) };
   }
-  return joinCheck(value);
+  return checkOwnData(value);
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import { joinCheckText, renderJoinCheckJson } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
+import { oneLine, QUOTE_LIMIT } from '../internal/display.ts';
+import { describeLimit } from './read-input.ts';
 
 /** What a command writes and how it exits. */
 export interface CommandOutput {
@@ -12,8 +14,8 @@ export interface CommandOutput {
   readonly stdout: string;
   /** Text for standard error (one line, or empty). */
   readonly stderr: string;
-  /** The exit code: 0 report printed, 1 rejected under `--fail-on-reject`, 2 invalid input. */
-  readonly exitCode: 0 | 1 | 2;
+  /** The exit code: 0 report printed, 1 rejected under `--fail-on-reject`, 2 invalid input or usage, 3 internal error. */
+  readonly exitCode: 0 | 1 | 2 | 3;
 }
 
 /** Options of {@link harnessJoinCheck}. */
@@ -22,19 +24,18 @@ export interface HarnessJoinCheckOptions {
   readonly json: boolean;
   /** Exit 1 when the report is rejected. */
   readonly failOnReject: boolean;
-  /** How the input is named in the summary and in errors (a path, or `-`). */
+  /** How the input is named in the summary and in errors (a path, or `-`); shown escaped. */
   readonly inputLabel: string;
 }
 
 /** The prefix of every input-error line, as premath writes it. */
 export const INVALID_PREFIX = 'harness_join_check_invalid:';
 
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
-}
-
 /**
  * The human-readable summary: result, then each failure class with the ids that caused it.
+ * Values from the input (the label, ids, quoted values in explanations) are shown with control
+ * characters escaped, an id cut after 200 characters and other text after 1,000, so
+ * every entry stays on its line and nothing reaches the terminal as an escape sequence.
  *
  * @param report - A join-check report.
  * @param inputLabel - How to name the input.
@@ -43,7 +44,7 @@ function oneLine(text: string): string {
 export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: string): string {
   const lines = [
     'turngate harness-join-check',
-    `  Input: ${inputLabel}`,
+    `  Input: ${oneLine(inputLabel)}`,
     `  Result: ${report.result}`,
     `  Join-set digest: ${report.witness.digests.joinSetDigest}`,
   ];
@@ -53,8 +54,8 @@ export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: stri
   }
   lines.push(`  Failure Classes: ${report.failures.length}`);
   for (const failure of report.failures) {
-    const ids = failure.ids === undefined ? '' : ` [${failure.ids.join(', ')}]`;
-    lines.push(`  - ${failure.class}${ids}: ${failure.detail}`);
+    const ids = failure.ids === undefined ? '' : ` [${failure.ids.map((id) => oneLine(id, QUOTE_LIMIT)).join(', ')}]`;
+    lines.push(`  - ${failure.class}${ids}: ${oneLine(failure.detail)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -73,7 +74,7 @@ export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoi
   if (!outcome.ok) {
     return {
       stdout: '',
-      stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)} (input ${options.inputLabel})\n`,
+      stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)} (input ${oneLine(options.inputLabel)})\n`,
       exitCode: 2,
     };
   }
@@ -92,7 +93,22 @@ export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoi
 export function unreadableInput(inputLabel: string, reason: string): CommandOutput {
   return {
     stdout: '',
-    stderr: `${INVALID_PREFIX} failed to read input ${inputLabel}: ${oneLine(reason)}\n`,
+    stderr: `${INVALID_PREFIX} failed to read input ${oneLine(inputLabel)}: ${oneLine(reason)}\n`,
+    exitCode: 2,
+  };
+}
+
+/**
+ * The input-error result for an input larger than the limit.
+ *
+ * @param inputLabel - The path given.
+ * @param maxBytes - The limit in bytes.
+ * @returns Exit 2 with one stderr line naming the limit and the option that raises it.
+ */
+export function inputTooLarge(inputLabel: string, maxBytes: number): CommandOutput {
+  return {
+    stdout: '',
+    stderr: `${INVALID_PREFIX} input ${oneLine(inputLabel)} is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes\n`,
     exitCode: 2,
   };
 }

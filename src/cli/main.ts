@@ -2,21 +2,22 @@
 /**
  * The `turngate` command line. Thin: argument parsing and I/O only.
  *
- *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
+ *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
  *   turngate harness-session write|read|bootstrap ...
  *   turngate harness-trajectory append|query|repair ...
  *   turngate harness-kpi ...
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { harnessJoinCheck, unreadableInput, type CommandOutput } from './harness-join-check.ts';
+import { oneLine } from '../internal/display.ts';
+import { harnessJoinCheck, inputTooLarge, unreadableInput, type CommandOutput } from './harness-join-check.ts';
 import { harnessKpiCommand } from './harness-kpi.ts';
 import { harnessSessionCommand } from './harness-session.ts';
 import { harnessTrajectoryCommand } from './harness-trajectory.ts';
+import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 
-const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
+const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
 
 Checks one tool-calling turn's evidence (HARNESS-TYPESTATE): normalizes it, decides JoinClosed,
 and prints the report.
@@ -25,10 +26,13 @@ Options:
   --input <file | ->   the join-check input JSON ({ evidence, ...constraints }); - reads stdin
   --json               print premath's JSON report (byte-for-byte premath harness-join-check --json)
   --fail-on-reject     exit 1 when the report is rejected
+  --max-input-bytes <n>
+                       refuse input larger than n bytes (suffix K, M or G for KiB, MiB,
+                       GiB); default ${describeLimit(DEFAULT_MAX_INPUT_BYTES)}
   -h, --help           show this help
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
-2 invalid input or usage (one stderr line), 3 internal error.
+2 invalid input or usage (one stderr line), 3 internal error (one stderr line).
 
 The Tusk harness (see each command's --help):
   turngate harness-session write|read|bootstrap   the session handoff artifact
@@ -37,12 +41,15 @@ The Tusk harness (see each command's --help):
 `;
 
 function usageError(message: string): CommandOutput {
-  return { stdout: '', stderr: `turngate: ${message} (see turngate --help)\n`, exitCode: 2 };
+  return { stdout: '', stderr: `turngate: ${oneLine(message)} (see turngate --help)\n`, exitCode: 2 };
 }
 
-type Output = { stdout: string; stderr: string; exitCode: number };
+function internalError(error: unknown): CommandOutput {
+  const message = error instanceof Error ? error.message : String(error);
+  return { stdout: '', stderr: `turngate: internal error: ${oneLine(message)}\n`, exitCode: 3 };
+}
 
-function run(argv: readonly string[]): Output | Promise<Output> {
+async function run(argv: readonly string[]): Promise<CommandOutput> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     return { stdout: USAGE, stderr: '', exitCode: 0 };
@@ -55,6 +62,7 @@ function run(argv: readonly string[]): Output | Promise<Output> {
     input?: string | undefined;
     json?: boolean | undefined;
     'fail-on-reject'?: boolean | undefined;
+    'max-input-bytes'?: string | undefined;
     help?: boolean | undefined;
   };
   try {
@@ -64,40 +72,44 @@ function run(argv: readonly string[]): Output | Promise<Output> {
         input: { type: 'string' },
         json: { type: 'boolean' },
         'fail-on-reject': { type: 'boolean' },
+        'max-input-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    return usageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+    // The argument parser's first line says what is wrong; the rest is advice.
+    return usageError(error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'invalid arguments');
   }
   if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
   if (input === undefined || input === '') return usageError('--input <file | -> is required');
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(input === '-' ? 0 : input);
-  } catch (error) {
-    const err = error as Error;
-    return unreadableInput(input, err.message);
+  let maxBytes = DEFAULT_MAX_INPUT_BYTES;
+  if (values['max-input-bytes'] !== undefined) {
+    const limit = parseByteLimit(values['max-input-bytes']);
+    if (!limit.ok) return usageError(limit.expected);
+    maxBytes = limit.bytes;
   }
-  return harnessJoinCheck(bytes, {
+  const read = await readInput(input, maxBytes);
+  if (!read.ok) return read.tooLarge ? inputTooLarge(input, maxBytes) : unreadableInput(input, read.reason);
+  return harnessJoinCheck(read.bytes, {
     json: values.json === true,
     failOnReject: values['fail-on-reject'] === true,
     inputLabel: input,
   });
 }
 
-let output: Output;
+// Whatever escapes (a bug, not bad input) is one stderr line and exit 3, never a stack trace.
+process.on('uncaughtException', (error) => {
+  process.stderr.write(internalError(error).stderr);
+  process.exit(3);
+});
+let output: CommandOutput;
 try {
   output = await run(process.argv.slice(2));
 } catch (error) {
-  output = {
-    stdout: '',
-    stderr: `turngate: internal error: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`,
-    exitCode: 3,
-  };
+  output = internalError(error);
 }
 // A reader that closes the pipe early (`| head`) wants no more output: stop quietly, keeping the
 // exit code, instead of dying on an unhandled EPIPE with a stack trace.

@@ -5,6 +5,10 @@
  */
 import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
+import { carryDuplicateKeys, isJsonNumber, type JsonNumber } from '../canonical/json.ts';
+import { shielded } from '../internal/detach.ts';
+import { excerpt } from '../internal/display.ts';
+import { snapshotOwnData } from '../internal/own-data.ts';
 import { formatPath } from '../internal/path.ts';
 import { EvidenceInputError } from './errors.ts';
 import { EXTENDED_PROFILE, ExtendedJoinCheckInputSchema, type ExtendedJoinCheckInput } from './extended.ts';
@@ -43,14 +47,50 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
   return formatPath((issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key))));
 }
 
+/** What a value is, for a message: a string quoted (cut after 200 characters), a number as written, else its kind. */
+function describeReceived(input: unknown): string {
+  if (typeof input === 'string') return JSON.stringify(excerpt(input));
+  if (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') return String(input);
+  if (input === null) return 'null';
+  if (isJsonNumber(input as object)) return excerpt((input as JsonNumber).raw);
+  return Array.isArray(input) ? 'Array' : 'Object';
+}
+
 function describe(issue: v.BaseIssue<unknown>): string {
   if (issue.kind !== 'schema') return issue.message;
-  if (issue.received === 'undefined') return 'required field is missing';
-  return `expected ${issue.expected}, received ${issue.received}`;
+  if (issue.input === undefined) return 'required field is missing';
+  return `expected ${issue.expected}, received ${describeReceived(issue.input)}`;
 }
 
 /**
+ * Names the schema library reads from its own working objects without asking whether they are
+ * own properties (a dataset's `issues` and `typed`, a schema's `fallback`). Every other read of
+ * the decode is of own data; these three, found on `Object.prototype`, would make it accept or
+ * refuse at random, so the decode refuses to run instead.
+ */
+const VALIDATOR_READS = ['issues', 'typed', 'fallback'] as const;
+
+function pollutedValidatorRead(): string | undefined {
+  const probe: Record<string, unknown> = {};
+  return VALIDATOR_READS.find((name) => name in probe);
+}
+
+/** The schema's options: a null-prototype object, so no option is read from a polluted prototype. */
+const PARSE_CONFIG: v.Config<v.BaseIssue<unknown>> = Object.assign(Object.create(null), { abortEarly: true });
+
+/**
  * Validates an unknown value as a `harness-join-check` input (shape and types only).
+ *
+ * The value is first copied as own data (the boundary snapshot): only own enumerable
+ * properties are read, each once, so a polluted `Object.prototype`, a getter or a Proxy cannot
+ * change what is checked; a cycle, nesting deeper than 127 levels, a getter or Proxy trap that
+ * throws, or a value that is not JSON data (a function, `NaN`, a `Date`, `undefined` in an array)
+ * is an {@link EvidenceInputError} naming its path. Numbers may be `number`, `bigint` or
+ * {@link JsonNumber}. Should `Object.prototype` be polluted, every object in the decoded input
+ * has a `null` prototype, so an absent optional field still reads as absent. Should some code
+ * have set `issues`, `typed` or `fallback` on `Object.prototype` (names the schema library reads
+ * from its own objects), every input is refused with field `''`, naming the property: a
+ * validator that could be misled does not decide. Never throws.
  *
  * @param input - Parsed JSON (from {@link parseJson}) or a plain object built in code.
  * @returns The decoded input, or the first problem as an {@link EvidenceInputError}.
@@ -61,8 +101,53 @@ function describe(issue: v.BaseIssue<unknown>): string {
  * ```
  */
 export function decodeJoinCheckInput(input: unknown): DecodeResult {
-  const result = v.safeParse(JoinCheckInputSchema, input, { abortEarly: true });
-  if (result.success) return { ok: true, value: result.output };
+  const own = ownJoinCheckInput(input);
+  return own.ok ? decodeOwnData(own.value) : own;
+}
+
+/**
+ * The boundary snapshot of a join-check input: own data only (see {@link decodeJoinCheckInput}),
+ * with `JsonNumber` leaves, `bigint`s and the parser's repeated-key records kept. Internal; the
+ * join check takes it once and decodes both the premath part and the extended part from it.
+ *
+ * @param input - Any value.
+ * @returns The own-data copy, or an {@link EvidenceInputError} naming the path of what cannot be copied.
+ */
+export function ownJoinCheckInput(
+  input: unknown,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: EvidenceInputError } {
+  const snapshot = snapshotOwnData(input, { isLeaf: isJsonNumber, bigint: true, onObjectCopied: carryDuplicateKeys });
+  if (!snapshot.ok) return { ok: false, error: new EvidenceInputError(snapshot.error.path, snapshot.error.detail) };
+  return snapshot;
+}
+
+/**
+ * {@link decodeJoinCheckInput} for a value that is own data already: what the boundary
+ * snapshot or the parser's null-prototype mode returns. Internal.
+ *
+ * @param input - Own data: the boundary snapshot's, or the parser's (without prototypes when
+ *   `Object.prototype` is polluted).
+ */
+export function decodeOwnData(input: unknown): DecodeResult {
+  const polluted = pollutedValidatorRead();
+  if (polluted !== undefined) {
+    return {
+      ok: false,
+      error: new EvidenceInputError(
+        '',
+        `Object.prototype holds \`${polluted}\` (some code has polluted it), which the input schemas would read as their own: refusing to decide`,
+      ),
+    };
+  }
+  let result: ReturnType<typeof v.safeParse<typeof JoinCheckInputSchema>>;
+  try {
+    result = v.safeParse(JoinCheckInputSchema, input, PARSE_CONFIG);
+  } catch (error) {
+    // Not reachable with own data; kept so the boundary never throws whatever the schema does.
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'a non-error value';
+    return { ok: false, error: new EvidenceInputError('', `the input could not be validated (${excerpt(reason)})`) };
+  }
+  if (result.success) return { ok: true, value: shielded(result.output) };
   const issue = result.issues[0];
   return { ok: false, error: new EvidenceInputError(issuePath(issue), describe(issue)) };
 }
@@ -97,7 +182,18 @@ export type ExtendedDecodeResult =
  * ```
  */
 export function decodeExtendedInput(input: unknown): ExtendedDecodeResult {
-  const head = v.safeParse(ProfileSchema, input, { abortEarly: true });
+  const own = ownJoinCheckInput(input);
+  return own.ok ? decodeExtendedOwnData(own.value) : own;
+}
+
+/**
+ * {@link decodeExtendedInput} for a value that is own data already (the boundary snapshot, or
+ * the parser's null-prototype output). Internal.
+ *
+ * @param input - Own data.
+ */
+export function decodeExtendedOwnData(input: unknown): ExtendedDecodeResult {
+  const head = v.safeParse(ProfileSchema, input, PARSE_CONFIG);
   if (!head.success) return { ok: false, error: errorOf(head.issues[0]) };
   const profile = head.output.profile;
   if (profile === undefined || profile === null) return { ok: true, value: undefined };
@@ -111,8 +207,8 @@ export function decodeExtendedInput(input: unknown): ExtendedDecodeResult {
       ),
     };
   }
-  const result = v.safeParse(ExtendedJoinCheckInputSchema, input, { abortEarly: true });
-  if (result.success) return { ok: true, value: result.output };
+  const result = v.safeParse(ExtendedJoinCheckInputSchema, input, PARSE_CONFIG);
+  if (result.success) return { ok: true, value: shielded(result.output) };
   return { ok: false, error: errorOf(result.issues[0]) };
 }
 

@@ -4,6 +4,10 @@
  *
  * @module
  */
+import { excerpt } from '../internal/display.ts';
+
+/** How much of the field path and of the explanation the message quotes (the properties keep them whole). */
+const MESSAGE_PART_LIMIT = 500;
 
 /**
  * Evidence that cannot be read as a turn: a missing or blank required field, a value of the
@@ -26,13 +30,17 @@ export class EvidenceInputError extends Error {
   /** What was expected there, in words (e.g. `a non-blank string`). */
   readonly expected: string;
   /**
-   * Creates an evidence input error.
+   * Creates an evidence input error. The message quotes at most 500 characters of the field
+   * path and of the explanation (an input value quoted in either is cut with a count of what
+   * was left out); {@link EvidenceInputError.field} and {@link EvidenceInputError.expected} keep
+   * them whole.
    *
    * @param field - The path of the offending field.
    * @param expected - What was expected, and what was found when it helps.
    */
   constructor(field: string, expected: string) {
-    super(field === '' ? expected : `${field}: ${expected}`);
+    const what = excerpt(expected, MESSAGE_PART_LIMIT);
+    super(field === '' ? what : `${excerpt(field, MESSAGE_PART_LIMIT)}: ${what}`);
     this.name = 'EvidenceInputError';
     this.field = field;
     this.expected = expected;

@@ -5,6 +5,9 @@
  */
 import * as v from 'valibot';
 import { duplicateKeysOf } from '../canonical/index.ts';
+import { bareRecord } from '../internal/detach.ts';
+
+const OPTIONAL_TYPES: ReadonlySet<string> = new Set(['optional', 'nullish', 'exact_optional']);
 
 /** A schema typed as the plain object schema of `TEntries` (input and output). */
 type StructSchema<TEntries extends v.ObjectEntries> = v.GenericSchema<
@@ -14,6 +17,9 @@ type StructSchema<TEntries extends v.ObjectEntries> = v.GenericSchema<
 
 /**
  * Wraps an object schema with the rules serde applies to a derived struct:
+ * - a required field that is not an own property is an input error (`required field is
+ *   missing`), decided here so the object schema never looks for a stand-in value on a
+ *   prototype;
  * - a repeated known field is an input error (`duplicate field`), unknown fields are ignored;
  * - the struct may also be written as an array of its fields in declaration order, with
  *   trailing defaulted fields left out (serde's sequence form);
@@ -28,6 +34,10 @@ export function struct<const TEntries extends v.ObjectEntries>(
   entries: TEntries,
 ): StructSchema<TEntries> {
   const fields = Object.keys(entries);
+  const required = fields.filter((field) => !OPTIONAL_TYPES.has((entries[field] as v.GenericSchema).type));
+  // The object schema walks its entries with `for...in`: without a prototype, a key added to
+  // Object.prototype is not walked as a field.
+  const ownEntries: TEntries = Object.assign(bareRecord(), entries);
   // Typed as the object schema: the positional-array form is accepted at run time for premath
   // compatibility but is not part of the typed (wire) API.
   // biome-ignore lint/plugin: typed as the object schema; the positional-array form is accepted at run time only
@@ -42,11 +52,11 @@ export function struct<const TEntries extends v.ObjectEntries>(
           });
           return NEVER;
         }
-        const object: Record<string, unknown> = {};
+        const object = bareRecord();
         input.forEach((item, index) => {
           object[fields[index] as string] = item;
         });
-        return object;
+        return missingRequired(object, required, addIssue) ? NEVER : object;
       }
       if (input !== null && typeof input === 'object') {
         const repeated = duplicateKeysOf(input);
@@ -58,11 +68,27 @@ export function struct<const TEntries extends v.ObjectEntries>(
             }
           }
         }
+        if (missingRequired(input, required, addIssue)) return NEVER;
       }
       return input;
     }),
-    v.object(entries),
+    v.object(ownEntries),
   ) as unknown as StructSchema<TEntries>;
+}
+
+/** Adds an issue for the first required field `input` does not own; whether there was one. */
+function missingRequired(
+  input: object,
+  required: readonly string[],
+  addIssue: (info: { message: string; path: [v.ObjectPathItem] }) => void,
+): boolean {
+  for (const field of required) {
+    if (!Object.hasOwn(input, field)) {
+      addIssue({ message: 'required field is missing', path: [pathItem(input, field)] });
+      return true;
+    }
+  }
+  return false;
 }
 
 function pathItem(input: object, key: string): v.ObjectPathItem {

@@ -8,6 +8,8 @@
  *
  * @module
  */
+import { bareRecord } from './detach.ts';
+import { excerpt } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
 
 /**
@@ -42,6 +44,13 @@ export interface OwnDataOptions {
   readonly isLeaf?: (value: object) => boolean;
   /** How many containers may nest; default {@link MAX_DATA_DEPTH}. */
   readonly maxDepth?: number;
+  /** Keep `bigint` values (integers built in code) instead of refusing them. */
+  readonly bigint?: boolean;
+  /**
+   * Told of each object copied, after its own properties were: carries what a side table knows
+   * about the original over to the copy (e.g. the parser's repeated keys). Must not throw.
+   */
+  readonly onObjectCopied?: (original: object, copy: object) => void;
 }
 
 class SnapshotFailure {
@@ -52,8 +61,6 @@ class SnapshotFailure {
   ) {}
 }
 
-const DETAIL_LIMIT = 200;
-
 function describeThrown(thrown: unknown): string {
   let text: string;
   try {
@@ -61,7 +68,7 @@ function describeThrown(thrown: unknown): string {
   } catch {
     text = 'a value that cannot be shown';
   }
-  return text.length > DETAIL_LIMIT ? `${text.slice(0, DETAIL_LIMIT)}...` : text;
+  return excerpt(text);
 }
 
 function kindOf(value: unknown): string {
@@ -85,15 +92,17 @@ function isPlainPrototype(prototype: unknown): boolean {
  * finite numbers, plain objects (prototype `Object.prototype` or `null`), arrays, and leaves
  * `options.isLeaf` names. An object property whose value is `undefined` is dropped, as
  * `JSON.stringify` drops it. Never throws: a getter or Proxy trap that throws, a cycle, nesting
- * past the limit, or any other value (functions, bigints, symbols, `NaN`, `Date`, `Map`, class
+ * past the limit, or any other value (functions, bigints unless `options.bigint`, symbols, `NaN`, `Date`, `Map`, class
  * instances, `undefined` in an array, array holes) is `{ ok: false, error }` naming the path.
  *
  * @param value - Any value.
- * @param options - Root name, leaf test, depth limit.
+ * @param options - Root name, leaf test, depth limit, bigints, copy notice.
  */
 export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): OwnDataResult {
   const maxDepth = options.maxDepth ?? MAX_DATA_DEPTH;
   const isLeaf = options.isLeaf;
+  const keepBigInt = options.bigint === true;
+  const onObjectCopied = options.onObjectCopied;
   const path: PathSegment[] = [];
   const ancestors = new Set<object>();
 
@@ -107,6 +116,9 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
         throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not a JSON number`);
       case 'object':
         break;
+      case 'bigint':
+        if (keepBigInt) return current;
+        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not JSON data`);
       default:
         throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not JSON data`);
     }
@@ -125,7 +137,8 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
         const out: unknown[] = new Array(length);
         for (let index = 0; index < length; index++) {
           path.push(index);
-          const item = current[index];
+          // A hole is not read through: Array.prototype may hold a value at that index.
+          const item = Object.hasOwn(current, index) ? current[index] : undefined;
           if (item === undefined) {
             throw new SnapshotFailure([...path], 'not_data', 'undefined (or a hole) in an array is not JSON data');
           }
@@ -137,13 +150,14 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
       if (!isPlainPrototype(Object.getPrototypeOf(current))) {
         throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not plain JSON data`);
       }
-      const out: Record<string, unknown> = Object.create(null);
+      const out = bareRecord();
       for (const key of Object.keys(current)) {
         path.push(key);
         const item = (current as Record<string, unknown>)[key];
         if (item !== undefined) out[key] = copy(item, depth + 1);
         path.pop();
       }
+      onObjectCopied?.(current, out);
       return out;
     } finally {
       ancestors.delete(current);

@@ -114,7 +114,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** premath's `rawError` fallbacks for normalization: `errorCode` else `code`, `errorMessage` else `message`. */
 function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: boolean; message?: string } {
-  if (!isPlainObject(raw)) return {};
+  // No prototype: a field left unset reads as absent even when Object.prototype is polluted.
+  if (!isPlainObject(raw)) return Object.create(null);
   const pick = (first: string, second: string): string | undefined => {
     // The first key wins when present at all, even when it is not a usable string.
     const value = Object.hasOwn(raw, first) ? raw[first] : raw[second];
@@ -122,7 +123,7 @@ function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: 
       ? optional(value, `${at}.rawError.${Object.hasOwn(raw, first) ? first : second}`)
       : undefined;
   };
-  const out: { code?: string; retryable?: boolean; message?: string } = {};
+  const out: { code?: string; retryable?: boolean; message?: string } = Object.create(null);
   setOptional(out, 'code', pick('errorCode', 'code'));
   if (typeof raw['retryable'] === 'boolean') out.retryable = raw['retryable'];
   setOptional(out, 'message', pick('errorMessage', 'message'));
