@@ -322,7 +322,8 @@ function extendedReport(
   normalized: NormalizedEvidence,
   failures: FailureCollector,
 ): () => ExtendedReport {
-  const x = normalizeExtended(extended, input.evidence);
+  // Shielded from a polluted prototype, as the premath part is: an absent optional field reads as absent.
+  const x = shielded(normalizeExtended(extended, input.evidence));
   checkExtended(extendedContext(input, normalized, x), failures);
   const joinSetDigest = normalized.digests.joinSetDigest;
   const extendedDigest = x.digests.extendedDigest;

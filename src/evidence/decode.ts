@@ -195,7 +195,8 @@ export function decodeExtendedInput(input: unknown): ExtendedDecodeResult {
 export function decodeExtendedOwnData(input: unknown): ExtendedDecodeResult {
   const head = v.safeParse(ProfileSchema, input, PARSE_CONFIG);
   if (!head.success) return { ok: false, error: errorOf(head.issues[0]) };
-  const profile = head.output.profile;
+  // The schema's output is a fresh object: shielded, an absent `profile` reads as absent whatever the prototype holds.
+  const profile = shielded(head.output).profile;
   if (profile === undefined || profile === null) return { ok: true, value: undefined };
   if (typeof profile !== 'string' || trimWhiteSpace(profile) !== EXTENDED_PROFILE) {
     const received = typeof profile === 'string' ? JSON.stringify(profile) : typeof profile;

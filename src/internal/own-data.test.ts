@@ -25,6 +25,21 @@ describe('snapshotOwnData', () => {
     );
   });
 
+  it('reads its options as own properties: a polluted prototype sets none of them', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    const planted = { maxDepth: 1, bigint: true, root: 'evil', isLeaf: () => true };
+    for (const [key, value] of Object.entries(planted)) {
+      Object.defineProperty(proto, key, { value, enumerable: false, configurable: true, writable: true });
+    }
+    try {
+      expect(snapshotOwnData({ a: { b: { c: 1 } } }).ok).toBe(true);
+      const refused = snapshotOwnData({ a: 1n }, {});
+      expect(refused.ok ? undefined : refused.error.path).toBe('a');
+    } finally {
+      for (const key of Object.keys(planted)) delete proto[key];
+    }
+  });
+
   it('does not see a polluted Object.prototype', () => {
     const proto = Object.prototype as Record<string, unknown>;
     proto['toolUse'] = [{ toolCallId: 'x' }];

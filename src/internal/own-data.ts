@@ -99,10 +99,14 @@ function isPlainPrototype(prototype: unknown): boolean {
  * @param options - Root name, leaf test, depth limit, bigints, copy notice.
  */
 export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): OwnDataResult {
-  const maxDepth = options.maxDepth ?? MAX_DATA_DEPTH;
-  const isLeaf = options.isLeaf;
-  const keepBigInt = options.bigint === true;
-  const onObjectCopied = options.onObjectCopied;
+  // Options are read as own properties only: a polluted Object.prototype must not set them.
+  const option = <K extends keyof OwnDataOptions>(key: K): OwnDataOptions[K] | undefined =>
+    Object.hasOwn(options, key) ? options[key] : undefined;
+  const maxDepth = option('maxDepth') ?? MAX_DATA_DEPTH;
+  const isLeaf = option('isLeaf');
+  const keepBigInt = option('bigint') === true;
+  const onObjectCopied = option('onObjectCopied');
+  const rootName = option('root') ?? '';
   const path: PathSegment[] = [];
   const ancestors = new Set<object>();
 
@@ -167,7 +171,7 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
   try {
     return { ok: true, value: copy(value, 1) };
   } catch (thrown) {
-    const root = options.root ?? '';
+    const root = rootName;
     if (thrown instanceof SnapshotFailure) {
       return {
         ok: false,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { shielded } from '../internal/detach.ts';
 import { asciiLowercase, compareUtf8, digest } from '../canonical/index.ts';
 import { EvidenceInputError } from '../evidence/errors.ts';
 import type {
@@ -535,7 +536,9 @@ function policyDigests(spec: NormalizedExtendedCallSpec): Omit<ExtendedDigestBun
  */
 export function normalizeExtended(extended: ExtendedJoinCheckInput, evidence: EvidenceInput): ExtendedNormalized {
   const e = extended.evidence;
-  const callSpec = normalizeCallSpec(e.callSpec);
+  // Shielded: the digests below read optional fields of the rows built here, which must read as
+  // absent whatever a polluted Object.prototype holds.
+  const callSpec = shielded(normalizeCallSpec(e.callSpec));
   const body: Mutable<Omit<ExtendedNormalized, 'digests' | 'mutationIntent'>> = {
     schema: 1,
     kind: EXTENDED_NORMALIZED_KIND,
@@ -592,7 +595,7 @@ export function normalizeExtended(extended: ExtendedJoinCheckInput, evidence: Ev
   }
   if (e.policyChange) body.policyChange = normalizePolicyChange(e.policyChange);
 
-  const digests: ExtendedDigestBundle = { ...policyDigests(callSpec), extendedDigest: digest(body) };
+  const digests: ExtendedDigestBundle = { ...policyDigests(callSpec), extendedDigest: digest(shielded(body)) };
   const out: Mutable<ExtendedNormalized> = { ...body, digests };
   const intent = extended.mutationIntent;
   if (intent) {
