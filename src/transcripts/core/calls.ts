@@ -1,0 +1,74 @@
+/**
+ * Pairing bookkeeping shared by the format checkers: the tool calls of a transcript by pairing
+ * key, and the keys already answered. Ids are unique per request, so a repeated call id is not
+ * a second call: the uniqueness rule reports it, and results pair with the first call of the
+ * id. Internal.
+ *
+ * @module
+ */
+
+/** A tool call as the checkers see it. */
+export interface CallSite {
+  /** The pairing key (the call id; Gemini calls without an id: `name`). */
+  readonly key: string;
+  /** The tool name. */
+  readonly name: string;
+  /** The message (item, content) index. */
+  readonly message: number;
+  /** The position of the call inside its message (block, tool call or part index; 0 for items). */
+  readonly slot: number;
+  /** Input order over all calls and results. */
+  readonly seq: number;
+  /** A call the provider runs and answers itself (Anthropic server tools, AI SDK provider-executed calls). */
+  readonly server: boolean;
+  /** Set once a result answers it in the right place (and for a repeated id, which only its uniqueness rule reports). */
+  answered: boolean;
+}
+
+/** The calls of a transcript by pairing key, and which keys a result has claimed. */
+export class CallTable {
+  private readonly byKey = new Map<string, CallSite>();
+  private readonly repeats = new Map<string, CallSite[]>();
+  private readonly claimed = new Set<string>();
+
+  /**
+   * Adds a call. A repeated key is not added: it counts as answered, so only the uniqueness
+   * rule reports it.
+   *
+   * @returns `true` for the first call with its key, `false` for a repeated key.
+   */
+  add(call: CallSite): boolean {
+    if (this.byKey.has(call.key)) {
+      call.answered = true;
+      const list = this.repeats.get(call.key);
+      if (list === undefined) this.repeats.set(call.key, [call]);
+      else list.push(call);
+      return false;
+    }
+    this.byKey.set(call.key, call);
+    return true;
+  }
+
+  /** The call with this key, if any. */
+  get(key: string): CallSite | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The call with this key in message `message` (the first call of the key, or a repeat). */
+  inMessage(key: string, message: number): CallSite | undefined {
+    const first = this.byKey.get(key);
+    if (first === undefined || first.message === message) return first;
+    return this.repeats.get(key)?.find((call) => call.message === message);
+  }
+
+  /**
+   * Claims `key` for a result standing after its call.
+   *
+   * @returns `false` when an earlier result already claimed it (this one is a second result).
+   */
+  claim(key: string): boolean {
+    if (this.claimed.has(key)) return false;
+    this.claimed.add(key);
+    return true;
+  }
+}
