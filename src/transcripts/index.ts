@@ -16,6 +16,10 @@ export type {
   InvalidTranscriptReport,
 } from './check.ts';
 export { TranscriptInputError } from './core/report.ts';
+export { repairTranscript, repairTranscriptJson } from './repair.ts';
+export type { RepairTranscriptOptions, RepairOutcome } from './repair.ts';
+export { SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
+export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
 export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';
 export { TRANSCRIPT_RULES } from './rules.ts';
 export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';

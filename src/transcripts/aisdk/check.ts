@@ -118,23 +118,33 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
 
 /** Checks `ModelMessage[]` against every AI SDK rule. */
 export function checkAISDK(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+  return analyzeAISDK(messages, context).outcome;
+}
+
+/** The check with what the reader collected (for repair). */
+export function analyzeAISDK(
+  messages: readonly unknown[],
+  context: CheckContext,
+): { readonly outcome: CheckOutcome; readonly read: AISDKRead } {
   const read = readAISDK(messages);
   const sink = new FailureSink();
   const last = messages.length - 1;
   const table = new CallTable();
   for (const call of read.calls) {
     if (!table.add(call))
-      sink.fail('aisdk.duplicate_tool_call_id', [call.key], partAt(call.message, call.slot), call.message);
+      sink.fail('aisdk.duplicate_tool_call_id', [call.key], partAt(call.message, call.slot), call.message, call.slot);
   }
 
   for (const result of read.results) {
     const where = partAt(result.message, result.slot);
     const call = table.get(result.key);
-    if (call === undefined) sink.fail('aisdk.tool_result_orphan', [result.key], where, result.message);
-    else if (call.seq > result.seq) sink.fail('aisdk.tool_result_before_call', [result.key], where, result.message);
-    else if (!table.claim(result.key)) sink.fail('aisdk.duplicate_tool_result', [result.key], where, result.message);
+    if (call === undefined) sink.fail('aisdk.tool_result_orphan', [result.key], where, result.message, result.slot);
+    else if (call.seq > result.seq)
+      sink.fail('aisdk.tool_result_before_call', [result.key], where, result.message, result.slot);
+    else if (!table.claim(result.key))
+      sink.fail('aisdk.duplicate_tool_result', [result.key], where, result.message, result.slot);
     else if (read.segment[call.message] !== read.segment[result.message])
-      sink.fail('aisdk.tool_result_separated', [result.key], where, result.message);
+      sink.fail('aisdk.tool_result_separated', [result.key], where, result.message, result.slot);
     else call.answered = true;
   }
 
@@ -148,6 +158,7 @@ export function checkAISDK(messages: readonly unknown[], context: CheckContext):
         [request.toolCallId],
         partAt(request.message, request.slot),
         request.message,
+        request.slot,
       );
     }
     if (!requests.has(request.key)) requests.set(request.key, request);
@@ -160,6 +171,7 @@ export function checkAISDK(messages: readonly unknown[], context: CheckContext):
         [response.key],
         partAt(response.message, response.slot),
         response.message,
+        response.slot,
       );
     } else if (response.message === last) {
       const call = table.get(request.toolCallId);
@@ -197,5 +209,5 @@ export function checkAISDK(messages: readonly unknown[], context: CheckContext):
     pending.push(call.key);
   }
   flush();
-  return { failures: sink.sorted(), openToolCalls };
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
 }

@@ -154,13 +154,21 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
  * Rule sources are in `TRANSCRIPT_RULES`.
  */
 export function checkAnthropic(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+  return analyzeAnthropic(messages, context).outcome;
+}
+
+/** The check with what the reader collected (for repair). */
+export function analyzeAnthropic(
+  messages: readonly unknown[],
+  context: CheckContext,
+): { readonly outcome: CheckOutcome; readonly read: AnthropicRead } {
   const read = readAnthropic(messages);
   const { calls, table, owner } = read;
   const sink = new FailureSink();
   const last = messages.length - 1;
 
   for (const call of read.duplicateCalls) {
-    sink.fail('anthropic.duplicate_tool_use_id', [call.key], blockAt(call.message, call.slot), call.message);
+    sink.fail('anthropic.duplicate_tool_use_id', [call.key], blockAt(call.message, call.slot), call.message, call.slot);
   }
 
   // Each client result is classified once: orphan, answering a server call, in place (then its
@@ -173,21 +181,22 @@ export function checkAnthropic(messages: readonly unknown[], context: CheckConte
     const local = table.inMessage(result.key, owner[result.message] ?? -1);
     const claim = (site: CallSite) => table.claim(`${result.key}\u0000${site.message}`);
     if (call === undefined) {
-      sink.fail('anthropic.tool_result_orphan', [result.key], where, result.message);
+      sink.fail('anthropic.tool_result_orphan', [result.key], where, result.message, result.slot);
     } else if (call.server) {
-      sink.fail('anthropic.server_tool_answered_by_client', [result.key], where, result.message);
+      sink.fail('anthropic.server_tool_answered_by_client', [result.key], where, result.message, result.slot);
     } else if (local !== undefined && !local.server) {
-      if (!claim(local)) sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message);
+      if (!claim(local)) sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
       else {
         local.answered = true;
-        if (result.afterContent) sink.fail('anthropic.tool_result_not_first', [result.key], where, result.message);
+        if (result.afterContent)
+          sink.fail('anthropic.tool_result_not_first', [result.key], where, result.message, result.slot);
       }
     } else if (call.seq > result.seq) {
-      sink.fail('anthropic.tool_result_before_call', [result.key], where, result.message);
+      sink.fail('anthropic.tool_result_before_call', [result.key], where, result.message, result.slot);
     } else if (!claim(call)) {
-      sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message);
+      sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
     } else {
-      sink.fail('anthropic.tool_result_not_immediately_after', [result.key], where, result.message);
+      sink.fail('anthropic.tool_result_not_immediately_after', [result.key], where, result.message, result.slot);
     }
   }
 
@@ -202,6 +211,7 @@ export function checkAnthropic(messages: readonly unknown[], context: CheckConte
         [result.key],
         blockAt(result.message, result.slot),
         result.message,
+        result.slot,
       );
     }
   }
@@ -218,7 +228,13 @@ export function checkAnthropic(messages: readonly unknown[], context: CheckConte
     if (call.server) {
       // A paused turn (stop_reason pause_turn) goes back as the last message with its server call open.
       if (call.message !== last)
-        sink.fail('anthropic.server_tool_use_unanswered', [call.key], blockAt(call.message, call.slot), call.message);
+        sink.fail(
+          'anthropic.server_tool_use_unanswered',
+          [call.key],
+          blockAt(call.message, call.slot),
+          call.message,
+          call.slot,
+        );
       continue;
     }
     if (context.expect === 'received' && call.message === last) {
@@ -239,7 +255,7 @@ export function checkAnthropic(messages: readonly unknown[], context: CheckConte
   flush();
 
   checkThinking(messages, read, context, sink);
-  return { failures: sink.sorted(), openToolCalls };
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
 }
 
 /**

@@ -12,7 +12,13 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isObject, type JsonObject } from '../core/input.ts';
-import { CARRIED, checkToolRuns, type ToolMessageSite, type ToolRunRead } from '../core/tool-runs.ts';
+import {
+  CARRIED,
+  checkToolRuns,
+  type ToolMessageSite,
+  type ToolRunRead,
+  type ToolRunRules,
+} from '../core/tool-runs.ts';
 
 const at = (i: number) => `messages[${i}]`;
 
@@ -145,24 +151,25 @@ function readCall(value: unknown, path: string, message: number, slot: number, s
   };
 }
 
+/** The `chat` rules, as the tool-run rules name them. */
+export const CHAT_RULES: ToolRunRules = {
+  unanswered: 'chat.tool_call_unanswered',
+  orphan: 'chat.tool_result_orphan',
+  notAdjacent: 'chat.tool_result_not_adjacent',
+  beforeCall: 'chat.tool_result_before_call',
+  duplicateResult: 'chat.duplicate_tool_result',
+  duplicateCall: 'chat.duplicate_tool_call_id',
+};
+
+/** Where a `chat` tool call stands: in a message, or among the carried open calls. */
+export const chatCallAt = (call: CallSite): string =>
+  call.message === CARRIED ? `openToolCalls[${call.slot}]` : `${at(call.message)}.tool_calls[${call.slot}]`;
+
 /** Checks `ChatMessage`s (and calls carried open from a suspension) against the `chat` rules. */
 export function checkChat(
   messages: readonly unknown[],
   context: CheckContext,
   carried: readonly unknown[] = [],
 ): CheckOutcome {
-  return checkToolRuns(
-    readChat(messages, carried),
-    {
-      unanswered: 'chat.tool_call_unanswered',
-      orphan: 'chat.tool_result_orphan',
-      notAdjacent: 'chat.tool_result_not_adjacent',
-      beforeCall: 'chat.tool_result_before_call',
-      duplicateResult: 'chat.duplicate_tool_result',
-      duplicateCall: 'chat.duplicate_tool_call_id',
-    },
-    context,
-    (call) =>
-      call.message === CARRIED ? `openToolCalls[${call.slot}]` : `${at(call.message)}.tool_calls[${call.slot}]`,
-  );
+  return checkToolRuns(readChat(messages, carried), CHAT_RULES, context, chatCallAt);
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { JsonObject } from './input.ts';
-import type { OpenToolCall, TranscriptFailure } from './report.ts';
+import type { LocatedFailure, OpenToolCall, TranscriptFailure } from './report.ts';
 
 /** What the transcript is checked for: about to be sent, or just received from the model. */
 export type Expectation = 'sendable' | 'received';
@@ -21,4 +21,6 @@ export interface CheckContext {
 export interface CheckOutcome {
   readonly failures: TranscriptFailure[];
   readonly openToolCalls: OpenToolCall[];
+  /** The failures with their message and slot, in the order found (for repair). */
+  readonly located: readonly LocatedFailure[];
 }

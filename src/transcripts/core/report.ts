@@ -100,14 +100,25 @@ export class TranscriptInputError extends Error {
   }
 }
 
+/** Where a failure stands, for repair: the rule, its ids, the message and the slot inside it (-1: the message). */
+export interface LocatedFailure {
+  readonly rule: TranscriptRule;
+  readonly ids: readonly string[];
+  readonly message: number;
+  readonly slot: number;
+  readonly at: string;
+}
+
 /** Collects failures by rule and position; class and fix come from `TRANSCRIPT_RULES`. Internal. */
 export class FailureSink {
   readonly failures: TranscriptFailure[] = [];
+  readonly located: LocatedFailure[] = [];
 
-  /** Records one broken rule at one position. */
-  fail(rule: TranscriptRule, ids: readonly string[], at: string, messageIndex: number): void {
+  /** Records one broken rule at one position (`slot`: the block, part or call inside the message; -1 for the message). */
+  fail(rule: TranscriptRule, ids: readonly string[], at: string, messageIndex: number, slot = -1): void {
     const info = TRANSCRIPT_RULES[rule];
     const sorted = ids.length > 1 ? [...ids].sort() : ids;
+    this.located.push({ rule, ids: sorted, message: messageIndex, slot, at });
     const named = sorted.length === 0 ? '' : ` (${sorted.join(', ')})`;
     this.failures.push({
       class: info.class,

@@ -56,7 +56,7 @@ export function checkToolRuns(
   const sink = new FailureSink();
   const table = new CallTable();
   for (const call of read.calls) {
-    if (!table.add(call)) sink.fail(rules.duplicateCall, [call.key], callAt(call), call.message);
+    if (!table.add(call)) sink.fail(rules.duplicateCall, [call.key], callAt(call), call.message, call.slot);
   }
   // Each tool message is classified once: incomplete, orphan, before its call, a second result
   // for its id, out of its call's run, or in place.
@@ -110,5 +110,5 @@ export function checkToolRuns(
     pending.push(call.key);
   }
   flush();
-  return { failures: sink.sorted(), openToolCalls };
+  return { failures: sink.sorted(), openToolCalls, located: sink.located };
 }

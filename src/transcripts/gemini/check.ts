@@ -88,6 +88,14 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
 
 /** Checks `contents` against every Gemini rule. */
 export function checkGemini(contents: readonly unknown[], context: CheckContext): CheckOutcome {
+  return analyzeGemini(contents, context).outcome;
+}
+
+/** The check with what the reader collected (for repair). */
+export function analyzeGemini(
+  contents: readonly unknown[],
+  context: CheckContext,
+): { readonly outcome: CheckOutcome; readonly read: GeminiRead } {
   const read = readGemini(contents);
   const sink = new FailureSink();
   const last = contents.length - 1;
@@ -117,31 +125,38 @@ export function checkGemini(contents: readonly unknown[], context: CheckContext)
     const where = partAt(response.content, response.slot);
     if (response.incomplete) {
       const named = response.id ?? response.name;
-      sink.fail('gemini.function_response_missing_name', named === undefined ? [] : [named], where, response.content);
+      sink.fail(
+        'gemini.function_response_missing_name',
+        named === undefined ? [] : [named],
+        where,
+        response.content,
+        response.slot,
+      );
     }
     const byIdCall = response.id === undefined ? undefined : byId.get(response.id);
     if (response.id !== undefined && byIdCall !== undefined) {
       if (!byId.claim(response.id))
-        sink.fail('gemini.duplicate_function_response', [response.id], where, response.content);
+        sink.fail('gemini.duplicate_function_response', [response.id], where, response.content, response.slot);
       else if (byIdCall.message !== response.content - 1)
-        sink.fail('gemini.function_response_not_after_call', [response.id], where, response.content);
+        sink.fail('gemini.function_response_not_after_call', [response.id], where, response.content, response.slot);
       else byIdCall.answered = true;
       continue;
     }
     const name = response.name;
     if (name === undefined) continue;
     if (response.id !== undefined || !names.has(name)) {
-      sink.fail('gemini.function_response_orphan', [response.id ?? name], where, response.content);
+      sink.fail('gemini.function_response_orphan', [response.id ?? name], where, response.content, response.slot);
       continue;
     }
     // Without an id: the first unanswered call of that name in the turn right before.
     const turn = turns.get(response.content - 1)?.filter((c) => c.name === name);
     if (turn === undefined || turn.length === 0) {
-      sink.fail('gemini.function_response_not_after_call', [name], where, response.content);
+      sink.fail('gemini.function_response_not_after_call', [name], where, response.content, response.slot);
       continue;
     }
     const call = turn.find((c) => !c.answered);
-    if (call === undefined) sink.fail('gemini.duplicate_function_response', [name], where, response.content);
+    if (call === undefined)
+      sink.fail('gemini.duplicate_function_response', [name], where, response.content, response.slot);
     else call.answered = true;
   }
 
@@ -167,5 +182,5 @@ export function checkGemini(contents: readonly unknown[], context: CheckContext)
       );
     }
   }
-  return { failures: sink.sorted(), openToolCalls };
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
 }

@@ -8,7 +8,7 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isObject, type JsonObject } from '../core/input.ts';
-import { checkToolRuns, type ToolMessageSite, type ToolRunRead } from '../core/tool-runs.ts';
+import { checkToolRuns, type ToolMessageSite, type ToolRunRead, type ToolRunRules } from '../core/tool-runs.ts';
 
 const at = (i: number) => `messages[${i}]`;
 
@@ -90,19 +90,22 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
   return { roles, calls, toolMessages };
 }
 
+/** The Chat Completions rules, as the tool-run rules name them. */
+export const OPENAI_CHAT_RULES: ToolRunRules = {
+  unanswered: 'openai-chat.tool_call_unanswered',
+  orphan: 'openai-chat.tool_message_orphan',
+  notAdjacent: 'openai-chat.tool_message_not_adjacent',
+  beforeCall: 'openai-chat.tool_message_before_call',
+  duplicateResult: 'openai-chat.duplicate_tool_message',
+  duplicateCall: 'openai-chat.duplicate_tool_call_id',
+  missingField: 'openai-chat.tool_message_missing_field',
+};
+
 /** Checks Chat Completions `messages` against every OpenAI Chat Completions rule. */
 export function checkOpenAIChat(messages: readonly unknown[], context: CheckContext): CheckOutcome {
   return checkToolRuns(
     readOpenAIChat(messages),
-    {
-      unanswered: 'openai-chat.tool_call_unanswered',
-      orphan: 'openai-chat.tool_message_orphan',
-      notAdjacent: 'openai-chat.tool_message_not_adjacent',
-      beforeCall: 'openai-chat.tool_message_before_call',
-      duplicateResult: 'openai-chat.duplicate_tool_message',
-      duplicateCall: 'openai-chat.duplicate_tool_call_id',
-      missingField: 'openai-chat.tool_message_missing_field',
-    },
+    OPENAI_CHAT_RULES,
     context,
     (call) => `${at(call.message)}.tool_calls[${call.slot}]`,
   );

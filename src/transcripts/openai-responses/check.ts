@@ -136,6 +136,14 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
 
 /** Checks Responses `input` items against every Responses rule. */
 export function checkResponses(items: readonly unknown[], context: CheckContext): CheckOutcome {
+  return analyzeResponses(items, context).outcome;
+}
+
+/** The check with what the reader collected (for repair). */
+export function analyzeResponses(
+  items: readonly unknown[],
+  context: CheckContext,
+): { readonly outcome: CheckOutcome; readonly read: ResponsesRead; readonly serverState: boolean } {
   const read = readResponses(items);
   const sink = new FailureSink();
   const serverState =
@@ -190,5 +198,5 @@ export function checkResponses(items: readonly unknown[], context: CheckContext)
       sink.fail('openai-responses.reasoning_without_following_item', typeof id === 'string' ? [id] : [], at(i), i);
     }
   }
-  return { failures: sink.sorted(), openToolCalls };
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, serverState };
 }
