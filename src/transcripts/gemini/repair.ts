@@ -24,6 +24,13 @@ const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'gemini.duplicate_function_response': 'removed the functionResponse: its call already has a response',
 };
 
+/** Whether a content is a model content with function calls. */
+function startsCallTurn(content: unknown): boolean {
+  const c = content as JsonObject | undefined;
+  const parts = (c?.['parts'] as readonly JsonObject[] | undefined) ?? [];
+  return c?.['role'] === 'model' && parts.some((p) => p['functionCall'] !== undefined);
+}
+
 /** Checks and, when rejected, repairs Gemini `contents`. */
 export function repairGemini(contents: readonly unknown[], context: CheckContext): FormatRepair {
   const { outcome, read } = analyzeGemini(contents, context);
@@ -130,13 +137,19 @@ export function repairGemini(contents: readonly unknown[], context: CheckContext
       next.push(...answers);
       changed = true;
     }
-    // A user content emptied by removals stays (marked), so the turns keep alternating.
     if (!changed) out.push(content);
-    else
-      out.push({
-        ...content,
-        parts: next.length > 0 ? next : [{ text: `${SYNTHESIZED_RESULT_MARK} (removed function responses)` }],
+    else if (next.length > 0) out.push({ ...content, parts: next });
+    else if ((out[out.length - 1] as JsonObject | undefined)?.['role'] === 'model' && startsCallTurn(contents[i + 1])) {
+      // Removing this emptied user content would leave a function call turn after a model content.
+      out.push({ ...content, parts: [{ text: `${SYNTHESIZED_RESULT_MARK} (function responses moved or removed)` }] });
+      repairs.push({
+        action: 'inserted_message',
+        rule: 'gemini.function_call_turn_misplaced',
+        ids: [],
+        at: `contents[${i}]`,
+        detail: `kept contents[${i}] with a marked text part: a function call turn follows it`,
       });
+    }
     const responses = extra.get(i);
     if (responses !== undefined && (contents[i + 1] as JsonObject | undefined)?.['role'] !== 'user') {
       out.push({ role: 'user', parts: responses });

@@ -76,10 +76,19 @@ export interface GeminiContent {
   readonly parts?: readonly GeminiPart[];
 }
 
-const FunctionCall = v.looseObject({ id: v.optional(v.string()), name: v.string() });
-const FunctionResponse = v.looseObject({ id: v.optional(v.string()) });
-const modelPart = v.looseObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(v.never()) });
-const userPart = v.looseObject({ functionResponse: v.optional(FunctionResponse), functionCall: v.optional(v.never()) });
+/** A JSON object with these entries: valibot's object schemas also take arrays, JSON objects are not arrays. */
+const jsonObject = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
+  v.pipe(
+    v.custom<object>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'expected an object',
+    ),
+    v.looseObject(entries),
+  );
+const FunctionCall = jsonObject({ id: v.optional(v.string()), name: v.string() });
+const FunctionResponse = jsonObject({ id: v.optional(v.string()) });
+const modelPart = jsonObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(v.never()) });
+const userPart = jsonObject({ functionResponse: v.optional(FunctionResponse), functionCall: v.optional(v.never()) });
 
 /**
  * One content: a `model` content may hold `functionCall` parts (with a `name`), a `user` content

@@ -155,7 +155,7 @@ const isOtherType = (type: string) =>
  */
 export const ResponsesInputItemSchema = v.union([
   v.looseObject({ type: v.optional(v.literal('message')), role: v.picklist(MESSAGE_ROLES), content, id: optionalId }),
-  v.looseObject({ type: v.nullish(v.literal('item_reference')), id: v.string(), role: v.undefined() }),
+  v.looseObject({ type: v.nullish(v.literal('item_reference')), id: v.string(), role: v.optional(v.never()) }),
   v.looseObject({ type: v.literal('reasoning'), id: optionalId }),
   v.looseObject({
     type: v.picklist(['function_call', 'custom_tool_call']),
