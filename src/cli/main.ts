@@ -3,12 +3,14 @@
  * The `turngate` command line. Thin: argument parsing and I/O only.
  *
  *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
+ *   turngate transcript-check --format <format> --input <file | -> [--json] [--expect ...] [--repair] [--fail-on-reject]
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { harnessJoinCheck, unreadableInput, type CommandOutput } from './harness-join-check.ts';
+import { transcriptCheckCommand } from './transcript-check.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject]
 
@@ -23,6 +25,8 @@ Options:
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
 2 invalid input or usage (one stderr line), 3 internal error.
+
+Also: turngate transcript-check --format <format> --input <file | -> (see transcript-check --help)
 `;
 
 function usageError(message: string): CommandOutput {
@@ -34,6 +38,7 @@ function run(argv: readonly string[]): CommandOutput | { stdout: string; stderr:
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     return { stdout: USAGE, stderr: '', exitCode: 0 };
   }
+  if (command === 'transcript-check') return transcriptCheckCommand(rest);
   if (command !== 'harness-join-check') return usageError(`unknown command \`${command}\``);
   let values: {
     input?: string | undefined;

@@ -12,7 +12,7 @@ import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isObject, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
-import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './wire.ts';
+import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
 /** A `tool_result` block as read. */
 interface ResultSite {

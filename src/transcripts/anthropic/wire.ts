@@ -9,6 +9,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
 /**
  * A text block.
@@ -141,14 +142,6 @@ export interface AnthropicMessage {
   readonly content: string | readonly AnthropicContentBlock[];
 }
 
-/** Server calls: the API answers them inside the same assistant message. */
-export const ANTHROPIC_SERVER_CALL_TYPES: ReadonlySet<string> = new Set(['server_tool_use', 'mcp_tool_use']);
-
-/** Whether a block type is a server tool's result block (`web_search_tool_result`, `mcp_tool_result`, ...). */
-export function isAnthropicServerResultType(type: string): boolean {
-  return type !== 'tool_result' && type.endsWith('_tool_result');
-}
-
 const CHECKED_TYPES = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result']);
 const isCheckedType = (type: string) =>
   CHECKED_TYPES.has(type) || ANTHROPIC_SERVER_CALL_TYPES.has(type) || isAnthropicServerResultType(type);
@@ -200,6 +193,7 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
  * @example
  * ```ts
  * import * as v from 'valibot';
+import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
  * import { AnthropicMessageSchema } from 'turngate/transcripts';
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A' }] }); //=> true
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result' }] }); //=> false
@@ -217,6 +211,7 @@ export const AnthropicMessageSchema = v.variant('role', [
  * @example
  * ```ts
  * import * as v from 'valibot';
+import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
  * import { AnthropicMessagesSchema } from 'turngate/transcripts';
  * v.is(AnthropicMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```

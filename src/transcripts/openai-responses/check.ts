@@ -10,7 +10,7 @@ import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isObject, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
-import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './wire.ts';
+import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
 
 /** An output item as read. */
 interface OutputSite {

@@ -9,6 +9,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
 
 /**
  * An input message (`type: 'message'` may be left out).
@@ -110,26 +111,6 @@ export type ResponsesInputItem =
   | ResponsesReasoningItem
   | ResponsesOtherItem;
 
-/** Client call item types: the caller runs them and sends an output item back. */
-export const RESPONSES_CALL_TYPES: ReadonlySet<string> = new Set([
-  'function_call',
-  'custom_tool_call',
-  'computer_call',
-  'local_shell_call',
-  'shell_call',
-  'apply_patch_call',
-]);
-
-/** Output item types, each answering a client call by `call_id` (`local_shell_call_output` by `id`). */
-export const RESPONSES_OUTPUT_TYPES: ReadonlySet<string> = new Set([
-  'function_call_output',
-  'custom_tool_call_output',
-  'computer_call_output',
-  'local_shell_call_output',
-  'shell_call_output',
-  'apply_patch_call_output',
-]);
-
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
 const content = v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]);
 const optionalId = v.nullish(v.string());
@@ -148,6 +129,7 @@ const isOtherType = (type: string) =>
  * @example
  * ```ts
  * import * as v from 'valibot';
+import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
  * import { ResponsesInputItemSchema } from 'turngate/transcripts';
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 'call_01', name: 'f', arguments: '{}' }); //=> true
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 7, name: 'f', arguments: '{}' }); //=> false
@@ -190,6 +172,7 @@ export const ResponsesInputItemSchema = v.union([
  * @example
  * ```ts
  * import * as v from 'valibot';
+import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
  * import { ResponsesInputSchema } from 'turngate/transcripts';
  * v.is(ResponsesInputSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
