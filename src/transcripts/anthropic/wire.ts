@@ -193,7 +193,6 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
  * @example
  * ```ts
  * import * as v from 'valibot';
-import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
  * import { AnthropicMessageSchema } from 'turngate/transcripts';
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A' }] }); //=> true
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result' }] }); //=> false
@@ -211,7 +210,6 @@ export const AnthropicMessageSchema = v.variant('role', [
  * @example
  * ```ts
  * import * as v from 'valibot';
-import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
  * import { AnthropicMessagesSchema } from 'turngate/transcripts';
  * v.is(AnthropicMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```

@@ -129,7 +129,6 @@ const isOtherType = (type: string) =>
  * @example
  * ```ts
  * import * as v from 'valibot';
-import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
  * import { ResponsesInputItemSchema } from 'turngate/transcripts';
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 'call_01', name: 'f', arguments: '{}' }); //=> true
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 7, name: 'f', arguments: '{}' }); //=> false
@@ -172,7 +171,6 @@ export const ResponsesInputItemSchema = v.union([
  * @example
  * ```ts
  * import * as v from 'valibot';
-import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
  * import { ResponsesInputSchema } from 'turngate/transcripts';
  * v.is(ResponsesInputSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
