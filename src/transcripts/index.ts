@@ -17,6 +17,8 @@ export type {
 } from './check.ts';
 export { TranscriptInputError } from './core/report.ts';
 export { repairTranscript, repairTranscriptJson } from './repair.ts';
+export { toEvidence } from './evidence.ts';
+export type { ToEvidenceOptions, TranscriptEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairOutcome } from './repair.ts';
 export { SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
 export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
