@@ -59,11 +59,14 @@ function callsOf(steps: readonly Step[]): Map<string, Call> {
   return calls;
 }
 
-/** Renders a loop into a format's messages (items, contents). Gemini: `ids` says whether calls carry ids. */
+/**
+ * Renders a loop into a format's messages (items, contents). Gemini: `ids` says whether calls
+ * carry ids; Responses: `bare` leaves out reasoning items and item ids.
+ */
 export function render(
   format: TranscriptFormat,
   steps: readonly Step[],
-  options: { readonly ids?: boolean } = {},
+  options: { readonly ids?: boolean; readonly bare?: boolean } = {},
 ): unknown[] {
   const calls = callsOf(steps);
   const name = (id: string) => calls.get(id)?.name ?? 'unknown_tool';
@@ -110,13 +113,14 @@ export function render(
         if (step.kind === 'user' || step.kind === 'inject')
           out.push({ role: step.kind === 'inject' ? step.role : 'user', content: step.text });
         else if (step.kind === 'assistant') {
-          if (step.calls.length > 0) out.push({ type: 'reasoning', id: `rs_${step.calls[0]?.id}`, summary: [] });
+          if (step.calls.length > 0 && options.bare !== true)
+            out.push({ type: 'reasoning', id: `rs_${step.calls[0]?.id}`, summary: [] });
           if (step.text !== undefined || step.calls.length === 0)
             out.push({ type: 'message', role: 'assistant', content: step.text ?? 'OK.' });
           for (const c of step.calls)
             out.push({
               type: 'function_call',
-              id: `fc_${c.id}`,
+              ...(options.bare === true ? {} : { id: `fc_${c.id}` }),
               call_id: c.id,
               name: c.name,
               arguments: JSON.stringify({ q: c.id }),

@@ -18,6 +18,9 @@ export type {
 export { TranscriptInputError } from './core/report.ts';
 export { repairTranscript, repairTranscriptJson } from './repair.ts';
 export { toEvidence } from './evidence.ts';
+export { toChatMessages, fromChatMessages } from './convert.ts';
+export type { ConversionOutcome } from './convert.ts';
+export type { ConversionLoss } from './core/convert.ts';
 export type { ToEvidenceOptions, TranscriptEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairOutcome } from './repair.ts';
 export { SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
