@@ -105,6 +105,7 @@ describe('conversion losses', () => {
     // biome-ignore lint/plugin: a value its types forbid, to check the input error
     const bad = fromChatMessages([{ role: 'tool', content: 'x' }] as never, { format: 'anthropic' });
     expect(!bad.ok && bad.error.path).toBe('messages[0].tool_call_id');
+    // biome-ignore lint/plugin: a body its types forbid, to check the input error
     expect(toChatMessages({ contents: 3 } as never, { format: 'gemini' }).ok).toBe(false);
   });
 });
