@@ -13,7 +13,7 @@ import type { CheckContext, CheckOutcome, Expectation } from './core/context.ts'
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { checkGemini } from './gemini/check.ts';
-import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { checkOpenAIChat } from './openai-chat/check.ts';
 import { checkResponses } from './openai-responses/check.ts';
 import { mintSendable, type SendableTranscript } from './sendable.ts';
@@ -220,16 +220,22 @@ export function checkTranscript<
   const F extends TranscriptFormat,
   M extends TranscriptMessage<F>,
   E extends Expectation = 'sendable',
->(
-  messages: readonly M[] | TranscriptRequestBody<F, M>,
+>(messages: readonly M[], options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
+export function checkTranscript<
+  const F extends TranscriptFormat,
+  B extends TranscriptRequestBody<F>,
+  E extends Expectation = 'sendable',
+>(body: B, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, BodyMessage<F, B>, E>;
+export function checkTranscript<const F extends TranscriptFormat, E extends Expectation = 'sendable'>(
+  messages: unknown,
   options: CheckTranscriptOptions<F, E>,
-): TranscriptReport<F, M, E> {
+): TranscriptReport<F, TranscriptMessage<F>, E> {
   return runCheck(
     messages,
     options.format,
     options.expect ?? 'sendable',
     options.openToolCalls ?? [],
-  ) as TranscriptReport<F, M, E>;
+  ) as TranscriptReport<F, TranscriptMessage<F>, E>;
 }
 
 /**

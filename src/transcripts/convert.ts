@@ -93,7 +93,15 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
  * ```
  */
 export function toChatMessages<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[] | TranscriptRequestBody<F, M>,
+  messages: readonly M[],
+  options: { readonly format: F },
+): ConversionOutcome<ChatMessage>;
+export function toChatMessages<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
+  body: B,
+  options: { readonly format: F },
+): ConversionOutcome<ChatMessage>;
+export function toChatMessages<const F extends TranscriptFormat>(
+  messages: unknown,
   options: { readonly format: F },
 ): ConversionOutcome<ChatMessage> {
   return convert(messages, options.format, TO_CHAT[options.format]) as ConversionOutcome<ChatMessage>;

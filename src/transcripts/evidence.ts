@@ -298,7 +298,15 @@ function toolRuns(messages: readonly unknown[], read: ReturnType<typeof readOpen
  * ```
  */
 export function toEvidence<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[] | TranscriptRequestBody<F, M>,
+  messages: readonly M[],
+  options: ToEvidenceOptions<F>,
+): TranscriptEvidence;
+export function toEvidence<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
+  body: B,
+  options: ToEvidenceOptions<F>,
+): TranscriptEvidence;
+export function toEvidence<const F extends TranscriptFormat>(
+  messages: unknown,
   options: ToEvidenceOptions<F>,
 ): TranscriptEvidence {
   let turns: Turns;

@@ -30,7 +30,7 @@ export { TRANSCRIPT_RULES } from './rules.ts';
 export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';
 export { guardSend, isSendableTranscript, UncheckedTranscriptError } from './sendable.ts';
 export type { SendableTranscript } from './sendable.ts';
-export type { TranscriptMessages, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+export type { TranscriptMessages, TranscriptMessage, TranscriptRequestBody, BodyMessage } from './messages.ts';
 export { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
 export type { TranscriptFormat } from '../check/stop-reasons.ts';
 export { AnthropicMessageSchema, AnthropicMessagesSchema } from './anthropic/wire.ts';

@@ -43,8 +43,8 @@ export type TranscriptMessage<F extends TranscriptFormat> = TranscriptMessages[F
 
 /**
  * A request body holding a transcript of format `F` in its field (`messages`, `input` or
- * `contents`); other fields are allowed and some inform the check (Anthropic `thinking`,
- * Responses `previous_response_id` and `conversation`).
+ * `contents`; a Responses `input` may also be a string). Other fields are allowed, and some
+ * inform the check (Anthropic `thinking`, Responses `previous_response_id` and `conversation`).
  *
  * @example
  * ```ts
@@ -53,5 +53,22 @@ export type TranscriptMessage<F extends TranscriptFormat> = TranscriptMessages[F
  * ```
  */
 export type TranscriptRequestBody<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> = {
-  readonly [K in TranscriptField<F>]: readonly M[];
+  readonly [K in TranscriptField<F>]: F extends 'openai-responses' ? string | readonly M[] : readonly M[];
 };
+
+/**
+ * The message type a request body `B` of format `F` holds.
+ *
+ * @example
+ * ```ts
+ * import type { BodyMessage } from 'turngate/transcripts';
+ * type M = BodyMessage<'chat', { messages: { role: 'user'; content: string }[] }>; //=> { role: 'user'; content: string }
+ * ```
+ */
+export type BodyMessage<F extends TranscriptFormat, B> = B extends {
+  readonly [K in TranscriptField<F>]: string | readonly (infer M)[];
+}
+  ? M extends TranscriptMessage<F>
+    ? M
+    : TranscriptMessage<F>
+  : TranscriptMessage<F>;

@@ -15,7 +15,7 @@ import type { TranscriptRepair } from './core/repair.ts';
 import type { FormatRepair } from './core/repairer.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { repairGemini } from './gemini/repair.ts';
-import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { repairOpenAIChat } from './openai-chat/repair.ts';
 import { repairResponses } from './openai-responses/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
@@ -143,10 +143,18 @@ export function runRepair(
  * ```
  */
 export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[] | TranscriptRequestBody<F, M>,
+  messages: readonly M[],
   options: RepairTranscriptOptions<F>,
-): RepairOutcome<F, M> {
-  return runRepair(messages, options.format, options.expect) as RepairOutcome<F, M>;
+): RepairOutcome<F, M>;
+export function repairTranscript<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
+  body: B,
+  options: RepairTranscriptOptions<F>,
+): RepairOutcome<F, BodyMessage<F, B>>;
+export function repairTranscript<const F extends TranscriptFormat>(
+  messages: unknown,
+  options: RepairTranscriptOptions<F>,
+): RepairOutcome<F> {
+  return runRepair(messages, options.format, options.expect) as RepairOutcome<F>;
 }
 
 /**

@@ -74,6 +74,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
       invalid(`${at(i)}.role`, "'user', 'assistant' or 'system'");
     roles[i] = role;
     const content = message['content'];
+    if (role === 'system' && content === undefined) continue;
     const isString = typeof content === 'string';
     if (!isString && !Array.isArray(content)) invalid(`${at(i)}.content`, 'a string or an array of content blocks');
     if (role === 'user') {
@@ -95,8 +96,18 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
       if (typeof type !== 'string') invalid(`${blockAt(i, j)}.type`, 'a string');
       if (type === 'text') {
         text(block, 'text', i, j);
+      } else if (
+        role === 'system' &&
+        (type === 'tool_result' ||
+          type === 'tool_use' ||
+          type === 'thinking' ||
+          type === 'redacted_thinking' ||
+          ANTHROPIC_SERVER_CALL_TYPES.has(type) ||
+          isAnthropicServerResultType(type))
+      ) {
+        invalid(`${blockAt(i, j)}.type`, 'a block a system message holds (text, not tool or thinking blocks)');
       } else if (role === 'system') {
-        invalid(`${blockAt(i, j)}.type`, "'text' (a system message holds text blocks)");
+        continue;
       } else if (type === 'tool_result') {
         if (role !== 'user')
           invalid(`${blockAt(i, j)}.type`, 'a block an assistant message holds (tool_result goes in a user message)');

@@ -49,7 +49,18 @@ export function anthropicToChat(messages: readonly unknown[]): { messages: ChatM
     const content = message['content'];
     const role = message['role'];
     if (role === 'system') {
-      const text = typeof content === 'string' ? content : (content as JsonObject[]).map((b) => b['text']).join('\n');
+      const blocks = (content ?? []) as string | JsonObject[];
+      if (typeof blocks !== 'string')
+        blocks.forEach((b, j) => {
+          if (b['type'] !== 'text') out.lose(blockAt(i, j), `a ${String(b['type'])} block of a system message`);
+        });
+      const text =
+        typeof blocks === 'string'
+          ? blocks
+          : blocks
+              .filter((b) => b['type'] === 'text')
+              .map((b) => b['text'])
+              .join('\n');
       if (text !== '') out.messages.push({ role: 'system', content: text });
       else out.lose(`messages[${i}]`, 'an empty system message');
     } else if (role === 'user') {

@@ -125,7 +125,8 @@ export type AnthropicContentBlock =
   | AnthropicOtherBlock;
 
 /**
- * One message of the `messages` parameter. The SDK's `MessageParam` is assignable to it.
+ * One message of the `messages` parameter. The SDK's `MessageParam` (and the beta
+ * `BetaMessageParam`) is assignable to it.
  *
  * @example
  * ```ts
@@ -137,10 +138,9 @@ export type AnthropicContentBlock =
  * ];
  * ```
  */
-export interface AnthropicMessage {
-  readonly role: 'user' | 'assistant' | 'system';
-  readonly content: string | readonly AnthropicContentBlock[];
-}
+export type AnthropicMessage =
+  | { readonly role: 'user' | 'assistant'; readonly content: string | readonly AnthropicContentBlock[] }
+  | { readonly role: 'system'; readonly content?: string | readonly AnthropicContentBlock[] };
 
 const CHECKED_TYPES = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result']);
 const isCheckedType = (type: string) =>
@@ -187,8 +187,8 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
 
 /**
  * One message: `role` and `content`; assistant messages hold calls (`tool_use`, server calls and
- * their results), user messages `tool_result` blocks, system messages text. Unknown fields and
- * other block types are kept.
+ * their results), user messages `tool_result` blocks, system messages text (and no tool blocks;
+ * their content may be absent). Unknown fields and other block types are kept.
  *
  * @example
  * ```ts
@@ -201,7 +201,10 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
 export const AnthropicMessageSchema = v.variant('role', [
   v.looseObject({ role: v.literal('assistant'), content: v.union([v.string(), assistantBlocks]) }),
   v.looseObject({ role: v.literal('user'), content: v.union([v.string(), userBlocks]) }),
-  v.looseObject({ role: v.literal('system'), content: v.union([v.string(), v.array(TextBlock)]) }),
+  v.looseObject({
+    role: v.literal('system'),
+    content: v.optional(v.union([v.string(), v.array(v.variant('type', [TextBlock, OtherBlock]))])),
+  }),
 ]);
 
 /**
