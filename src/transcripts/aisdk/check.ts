@@ -95,7 +95,16 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
         const executed = part['providerExecuted'];
         if (executed !== undefined && typeof executed !== 'boolean')
           invalid(`${partAt(i, j)}.providerExecuted`, 'a boolean');
-        calls.push({ key, name, message: i, slot: j, seq: seq++, server: executed === true, answered: false });
+        calls.push({
+          key,
+          name,
+          message: i,
+          slot: j,
+          seq: seq++,
+          server: executed === true,
+          answered: false,
+          claimed: false,
+        });
       } else if (type === 'tool-result') {
         const key = string(part, 'toolCallId', i, j);
         string(part, 'toolName', i, j);
@@ -141,7 +150,7 @@ export function analyzeAISDK(
     if (call === undefined) sink.fail('aisdk.tool_result_orphan', [result.key], where, result.message, result.slot);
     else if (call.seq > result.seq)
       sink.fail('aisdk.tool_result_before_call', [result.key], where, result.message, result.slot);
-    else if (!table.claim(result.key))
+    else if (!table.claim(call))
       sink.fail('aisdk.duplicate_tool_result', [result.key], where, result.message, result.slot);
     else if (read.segment[call.message] !== read.segment[result.message])
       sink.fail('aisdk.tool_result_separated', [result.key], where, result.message, result.slot);

@@ -136,6 +136,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
           seq: seq++,
           server: type !== 'tool_use',
           answered: false,
+          claimed: false,
         };
         calls.push(call);
         if (!table.add(call)) duplicateCalls.push(call);
@@ -190,13 +191,13 @@ export function analyzeAnthropic(
     const where = blockAt(result.message, result.slot);
     const call = table.get(result.key);
     const local = table.inMessage(result.key, owner[result.message] ?? -1);
-    const claim = (site: CallSite) => table.claim(`${result.key}\u0000${site.message}`);
     if (call === undefined) {
       sink.fail('anthropic.tool_result_orphan', [result.key], where, result.message, result.slot);
     } else if (call.server) {
       sink.fail('anthropic.server_tool_answered_by_client', [result.key], where, result.message, result.slot);
     } else if (local !== undefined && !local.server) {
-      if (!claim(local)) sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
+      if (!table.claim(local))
+        sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
       else {
         local.answered = true;
         if (result.afterContent)
@@ -204,7 +205,7 @@ export function analyzeAnthropic(
       }
     } else if (call.seq > result.seq) {
       sink.fail('anthropic.tool_result_before_call', [result.key], where, result.message, result.slot);
-    } else if (!claim(call)) {
+    } else if (!table.claim(call)) {
       sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
     } else {
       sink.fail('anthropic.tool_result_not_immediately_after', [result.key], where, result.message, result.slot);

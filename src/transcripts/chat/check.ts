@@ -22,10 +22,18 @@ import {
 
 const at = (i: number) => `messages[${i}]`;
 
-function keys(object: JsonObject, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(object)) {
-    if (!allowed.includes(key))
-      invalid(`${path}.${key}`, `no such field (a ${String(object['role'])} message has ${allowed.join(', ')})`);
+/** Refuses a field the role does not have (as `strictObject` does: every enumerable key counts). */
+function keys(object: JsonObject, role: string, path: string): void {
+  for (const key in object) {
+    if (key === 'role' || key === 'content') continue;
+    if ((role === 'assistant' && key === 'tool_calls') || (role === 'tool' && key === 'tool_call_id')) continue;
+    const fields =
+      role === 'assistant'
+        ? 'role, content, tool_calls'
+        : role === 'tool'
+          ? 'role, tool_call_id, content'
+          : 'role, content';
+    invalid(`${path}.${key}`, `no such field (a ${role} message has ${fields})`);
   }
 }
 
@@ -91,15 +99,15 @@ export function readChat(messages: readonly unknown[], carried: readonly unknown
     roles[i] = role as string;
     const content = message['content'];
     if (role === 'system') {
-      keys(message, ['role', 'content'], path);
+      keys(message, role, path);
       nonEmpty(content, `${path}.content`);
     } else if (role === 'user') {
-      keys(message, ['role', 'content'], path);
+      keys(message, role, path);
       if (typeof content === 'string') nonEmpty(content, `${path}.content`);
       else if (blocks(content, `${path}.content`, USER_BLOCKS) === 0)
         invalid(`${path}.content`, 'at least one content block');
     } else if (role === 'assistant') {
-      keys(message, ['role', 'content', 'tool_calls'], path);
+      keys(message, role, path);
       let hasContent = false;
       if (typeof content === 'string') hasContent = content !== '';
       else if (content !== undefined) hasContent = blocks(content, `${path}.content`, ASSISTANT_BLOCKS) > 0;
@@ -120,7 +128,7 @@ export function readChat(messages: readonly unknown[], carried: readonly unknown
       if (count === 0 && !hasContent)
         invalid(`${path}.content`, 'non-empty content (an assistant message without tool_calls)');
     } else if (role === 'tool') {
-      keys(message, ['role', 'tool_call_id', 'content'], path);
+      keys(message, role, path);
       const id = message['tool_call_id'];
       nonEmpty(id, `${path}.tool_call_id`);
       if (typeof content !== 'string') invalid(`${path}.content`, 'a string');
@@ -148,6 +156,7 @@ function readCall(value: unknown, path: string, message: number, slot: number, s
     seq,
     server: false,
     answered: false,
+    claimed: false,
   };
 }
 

@@ -23,13 +23,14 @@ export interface CallSite {
   readonly server: boolean;
   /** Set once a result answers it in the right place (and for a repeated id, which only its uniqueness rule reports). */
   answered: boolean;
+  /** Set once a result standing after it claims it (a later one is a second result). */
+  claimed: boolean;
 }
 
-/** The calls of a transcript by pairing key, and which keys a result has claimed. */
+/** The calls of a transcript by pairing key. */
 export class CallTable {
   private readonly byKey = new Map<string, CallSite>();
   private readonly repeats = new Map<string, CallSite[]>();
-  private readonly claimed = new Set<string>();
 
   /**
    * Adds a call. A repeated key is not added: it counts as answered, so only the uniqueness
@@ -38,7 +39,7 @@ export class CallTable {
    * @returns `true` for the first call with its key, `false` for a repeated key.
    */
   add(call: CallSite): boolean {
-    if (this.byKey.has(call.key)) {
+    if (this.byKey.get(call.key) !== undefined) {
       call.answered = true;
       const list = this.repeats.get(call.key);
       if (list === undefined) this.repeats.set(call.key, [call]);
@@ -62,13 +63,13 @@ export class CallTable {
   }
 
   /**
-   * Claims `key` for a result standing after its call.
+   * Claims a call for a result standing after it.
    *
    * @returns `false` when an earlier result already claimed it (this one is a second result).
    */
-  claim(key: string): boolean {
-    if (this.claimed.has(key)) return false;
-    this.claimed.add(key);
+  claim(call: CallSite): boolean {
+    if (call.claimed) return false;
+    call.claimed = true;
     return true;
   }
 }

@@ -78,7 +78,7 @@ export function checkToolRuns(
     const call = table.get(tool.key);
     if (call === undefined) sink.fail(rules.orphan, [tool.key], where, tool.message);
     else if (call.seq > tool.seq) sink.fail(rules.beforeCall, [tool.key], where, tool.message);
-    else if (!table.claim(tool.key)) sink.fail(rules.duplicateResult, [tool.key], where, tool.message);
+    else if (!table.claim(call)) sink.fail(rules.duplicateResult, [tool.key], where, tool.message);
     else if (call.message !== owner[tool.message]) sink.fail(rules.notAdjacent, [tool.key], where, tool.message);
     else call.answered = true;
   }

@@ -68,6 +68,7 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
           seq: seq++,
           server: false,
           answered: false,
+          claimed: false,
           hasId,
         });
       }
@@ -135,7 +136,7 @@ export function analyzeGemini(
     }
     const byIdCall = response.id === undefined ? undefined : byId.get(response.id);
     if (response.id !== undefined && byIdCall !== undefined) {
-      if (!byId.claim(response.id))
+      if (!byId.claim(byIdCall))
         sink.fail('gemini.duplicate_function_response', [response.id], where, response.content, response.slot);
       else if (byIdCall.message !== response.content - 1)
         sink.fail('gemini.function_response_not_after_call', [response.id], where, response.content, response.slot);

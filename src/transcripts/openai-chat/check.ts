@@ -49,7 +49,7 @@ function readCall(call: unknown, i: number, k: number, seq: number): CallSite {
   } else {
     invalid(`${path}.type`, "'function' or 'custom'");
   }
-  return { key: id, name, message: i, slot: k, seq, server: false, answered: false };
+  return { key: id, name, message: i, slot: k, seq, server: false, answered: false, claimed: false };
 }
 
 /** Reads `messages`: raises a `TranscriptInputError` for input that is not Chat Completions messages. */

@@ -105,7 +105,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
       const key = string(item, 'call_id', i);
       const name = type === 'function_call' || type === 'custom_tool_call' ? string(item, 'name', i) : type;
       ownId = nullishString(item, 'id', i);
-      calls.push({ key, name, message: i, slot: 0, seq: seq++, server: false, answered: false });
+      calls.push({ key, name, message: i, slot: 0, seq: seq++, server: false, answered: false, claimed: false });
       kinds[i] = 'model';
     } else if (RESPONSES_OUTPUT_TYPES.has(type)) {
       const callId = nullishString(item, 'call_id', i);
@@ -170,7 +170,7 @@ export function analyzeResponses(
       if (!serverState) sink.fail('openai-responses.function_call_output_orphan', [output.key], where, output.item);
     } else if (call.seq > output.seq) {
       sink.fail('openai-responses.function_call_output_before_call', [output.key], where, output.item);
-    } else if (!table.claim(output.key)) {
+    } else if (!table.claim(call)) {
       sink.fail('openai-responses.duplicate_function_call_output', [output.key], where, output.item);
     } else {
       call.answered = true;
