@@ -230,7 +230,10 @@ for (const format of FORMATS) {
 
 // Per case: warm up, then interleave.
 for (const c of cases) {
-  for (let i = 0; i < 3; i++) floor[c.format](c.messages), checkTranscriptJson(c.messages, { format: c.format });
+  for (let i = 0; i < 3; i++) {
+    floor[c.format](c.messages);
+    checkTranscriptJson(c.messages, { format: c.format });
+  }
   const times = Math.max(1, Math.round(100_000 / c.size));
   for (let r = 0; r < REPEATS; r++) {
     c.floor.push(time(() => floor[c.format](c.messages), times));
