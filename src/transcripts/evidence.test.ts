@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { callSpec as CALL_SPEC_FIXTURE } from '../../test/arbitraries.ts';
 import { loopArbitrary, mutate, render, type Step } from '../../test/transcript-loops.ts';
 import { joinCheck } from '../check/check.ts';
 import { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
@@ -13,19 +14,7 @@ import { callSpec, closeJoin, recordResults, recordUse, requestTools } from '../
 import { defineTools } from '../typestate/tools.ts';
 import { repairTranscriptJson, toEvidence } from './index.ts';
 
-const CALL_SPEC = {
-  callId: 'turn-1',
-  modelRef: 'model/1',
-  actionMode: 'code',
-  executionPattern: 'single',
-  normalizerId: 'nf.v1',
-  mutationPolicyDigest: 'pol.mut',
-  governancePolicyDigest: 'pol.gov',
-  toolRenderProtocolDigest: 'pol.render',
-  reminderQueuePolicyDigest: 'pol.queue',
-  stateViewPolicyDigest: 'pol.view',
-  decompositionPolicyDigest: 'pol.decomp',
-} as const;
+const CALL_SPEC = CALL_SPEC_FIXTURE;
 
 const input = v.object({ q: v.string() });
 const tools = defineTools({

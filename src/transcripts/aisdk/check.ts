@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { CallTable, type CallSite } from '../core/calls.ts';
+import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isObject, type JsonObject } from '../core/input.ts';
-import { FailureSink, type OpenToolCall } from '../core/report.ts';
+import { FailureSink } from '../core/report.ts';
 
 /** A part with an id, as read. */
 interface PartSite {
@@ -193,30 +193,10 @@ export function analyzeAISDK(
     }
   }
 
-  const openToolCalls: OpenToolCall[] = [];
-  let pending: string[] = [];
-  let pendingMessage = -1;
-  const flush = () => {
-    if (pending.length > 0) sink.fail('aisdk.tool_call_unanswered', pending, at(pendingMessage), pendingMessage);
-    pending = [];
-  };
-  for (const call of read.calls) {
-    if (call.answered || call.server) continue;
-    if (context.expect === 'received' && call.message === last) {
-      openToolCalls.push({
-        id: call.key,
-        name: call.name,
-        at: partAt(call.message, call.slot),
-        messageIndex: call.message,
-      });
-      continue;
-    }
-    if (call.message !== pendingMessage) {
-      flush();
-      pendingMessage = call.message;
-    }
-    pending.push(call.key);
-  }
-  flush();
+  const openToolCalls = reportUnanswered(read.calls, sink, 'aisdk.tool_call_unanswered', {
+    open: (call) => context.expect === 'received' && call.message === last,
+    callAt: (call) => partAt(call.message, call.slot),
+    messageAt: at,
+  });
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
 }

@@ -12,7 +12,14 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, resultText } from '../core/convert.ts';
+import {
+  assistantContent,
+  callNames,
+  ChatBuilder,
+  type ConversionLoss,
+  resultText,
+  withToolRuns,
+} from '../core/convert.ts';
 import { isObject, type JsonObject } from '../core/input.ts';
 import { readAISDK } from './check.ts';
 import type { AISDKMessage, AISDKOtherPart, AISDKToolResultPart } from './wire.ts';
@@ -103,13 +110,23 @@ export function aisdkToChat(messages: readonly unknown[]): { messages: ChatMessa
 export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMessage[]; losses: ConversionLoss[] } {
   readChat(messages);
   const chat = messages as readonly ChatMessage[];
-  const names = new Map<string, string>();
-  for (const message of chat)
-    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name);
+  const names = callNames(chat);
   const losses: ConversionLoss[] = [];
   const out: AISDKMessage[] = [];
-  for (let i = 0; i < chat.length; i++) {
-    const message = chat[i] as ChatMessage;
+  for (const item of withToolRuns(chat)) {
+    if ('tools' in item) {
+      const results = item.tools.map(
+        (t): AISDKToolResultPart => ({
+          type: 'tool-result',
+          toolCallId: t.tool_call_id,
+          toolName: names.get(t.tool_call_id) ?? 'unknown',
+          output: { type: 'text', value: t.content },
+        }),
+      );
+      out.push({ role: 'tool', content: results });
+      continue;
+    }
+    const { index: i, message } = item;
     if (message.role === 'system') out.push(message);
     else if (message.role === 'user') {
       if (typeof message.content === 'string') out.push(message);
@@ -148,20 +165,6 @@ export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMess
           input: call.arguments ?? {},
         } as AISDKOtherPart);
       out.push({ role: 'assistant', content: parts });
-    } else {
-      const results: AISDKToolResultPart[] = [];
-      while (i < chat.length && (chat[i] as ChatMessage).role === 'tool') {
-        const tool = chat[i] as Extract<ChatMessage, { role: 'tool' }>;
-        results.push({
-          type: 'tool-result',
-          toolCallId: tool.tool_call_id,
-          toolName: names.get(tool.tool_call_id) ?? 'unknown',
-          output: { type: 'text', value: tool.content },
-        });
-        i++;
-      }
-      i--;
-      out.push({ role: 'tool', content: results });
     }
   }
   return { messages: out, losses };

@@ -9,13 +9,12 @@
  */
 import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
-import { FailureIndex, FreshIds, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
+import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthesizedText } from '../core/repair.ts';
 import type { FormatRepair } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAISDK } from './check.ts';
 
 const partAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
-const slotKey = (i: number, j: number) => `${i}:${j}`;
 
 const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'aisdk.tool_result_orphan': 'removed the tool-result: no tool-call in the messages has its toolCallId',
@@ -30,14 +29,10 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
   const { outcome, read } = analyzeAISDK(messages, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
-  const repairs: TranscriptRepair[] = [];
+  const edits = new BlockRepairs(messages, 'messages', 'content');
+  const { drop, replace: rename, repairs } = edits;
   const partsOf = (i: number) => (messages[i] as JsonObject)['content'] as readonly JsonObject[];
-  const drop = new Set<string>();
-  const rename = new Map<string, JsonObject>();
-  const remove = (i: number, j: number, rule: TranscriptRule, ids: readonly string[], detail: string) => {
-    drop.add(slotKey(i, j));
-    repairs.push({ action: 'removed', rule, ids, at: partAt(i, j), detail, removed: partsOf(i)[j] });
-  };
+  const remove = edits.remove.bind(edits);
 
   const fresh = new FreshIds(read.calls.map((call) => call.key));
   const repeats: { key: string; id: string; seq: number; segment: number; taken: boolean }[] = [];
@@ -167,49 +162,25 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
   }
 
   const appendTo = new Map<number, JsonObject[]>();
-  const insertAfter = new Map<number, JsonObject[]>();
   for (const [assistant, parts] of extra) {
     if (read.roles[assistant + 1] === 'tool') appendTo.set(assistant + 1, parts);
     else {
-      insertAfter.set(assistant, parts);
-      repairs.push({
-        action: 'inserted_message',
-        rule: 'aisdk.tool_call_unanswered',
-        ids: parts.map((part) => part['toolCallId'] as string),
-        at: `messages[${assistant}]`,
-        detail: `inserted a tool message with the tool results right after messages[${assistant}]`,
-      });
+      const ids = parts.map((part) => part['toolCallId'] as string);
+      edits.insert(
+        assistant,
+        { role: 'tool', content: parts },
+        'aisdk.tool_call_unanswered',
+        ids,
+        'a tool message with the tool results',
+      );
     }
   }
 
-  const out: unknown[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i] as JsonObject;
-    const content = message['content'];
-    if (typeof content === 'string') out.push(message);
-    else {
-      const parts = content as readonly JsonObject[];
-      const next: JsonObject[] = [];
-      let changed = false;
-      for (let j = 0; j < parts.length; j++) {
-        const key = slotKey(i, j);
-        if (drop.has(key)) changed = true;
-        else {
-          const renamed = rename.get(key);
-          if (renamed !== undefined) changed = true;
-          next.push(renamed ?? (parts[j] as JsonObject));
-        }
-      }
-      const appended = appendTo.get(i);
-      if (appended !== undefined) {
-        next.push(...appended);
-        changed = true;
-      }
-      if (!changed) out.push(message);
-      else if (next.length > 0) out.push({ ...message, content: next });
-    }
-    const inserted = insertAfter.get(i);
-    if (inserted !== undefined) out.push({ role: 'tool', content: inserted });
-  }
+  const out = applyBlockEdits(messages, 'content', {
+    drop,
+    replace: rename,
+    append: appendTo,
+    insertAfter: edits.insertAfter,
+  });
   return { outcome, repaired: { messages: out, repairs } };
 }

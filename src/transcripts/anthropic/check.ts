@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { CallTable, type CallSite } from '../core/calls.ts';
+import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isObject, type JsonObject } from '../core/input.ts';
-import { FailureSink, type OpenToolCall } from '../core/report.ts';
+import { FailureSink } from '../core/report.ts';
 import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
 /** A `tool_result` block as read. */
@@ -228,43 +228,22 @@ export function analyzeAnthropic(
     }
   }
 
-  const openToolCalls: OpenToolCall[] = [];
-  let pending: string[] = [];
-  let pendingMessage = -1;
-  const flush = () => {
-    if (pending.length > 0) sink.fail('anthropic.tool_use_unanswered', pending, at(pendingMessage), pendingMessage);
-    pending = [];
-  };
+  // A paused turn (stop_reason pause_turn) goes back as the last message with its server call open.
   for (const call of calls) {
-    if (call.answered) continue;
-    if (call.server) {
-      // A paused turn (stop_reason pause_turn) goes back as the last message with its server call open.
-      if (call.message !== last)
-        sink.fail(
-          'anthropic.server_tool_use_unanswered',
-          [call.key],
-          blockAt(call.message, call.slot),
-          call.message,
-          call.slot,
-        );
-      continue;
-    }
-    if (context.expect === 'received' && call.message === last) {
-      openToolCalls.push({
-        id: call.key,
-        name: call.name,
-        at: blockAt(call.message, call.slot),
-        messageIndex: call.message,
-      });
-      continue;
-    }
-    if (call.message !== pendingMessage) {
-      flush();
-      pendingMessage = call.message;
-    }
-    pending.push(call.key);
+    if (call.server && !call.answered && call.message !== last)
+      sink.fail(
+        'anthropic.server_tool_use_unanswered',
+        [call.key],
+        blockAt(call.message, call.slot),
+        call.message,
+        call.slot,
+      );
   }
-  flush();
+  const openToolCalls = reportUnanswered(calls, sink, 'anthropic.tool_use_unanswered', {
+    open: (call) => context.expect === 'received' && call.message === last,
+    callAt: (call) => blockAt(call.message, call.slot),
+    messageAt: at,
+  });
 
   checkThinking(messages, read, context, sink);
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };

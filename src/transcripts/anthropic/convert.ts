@@ -11,7 +11,7 @@
  * @module
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, resultText } from '../core/convert.ts';
+import { assistantContent, ChatBuilder, type ConversionLoss, resultText, withToolRuns } from '../core/convert.ts';
 import { isObject, type JsonObject } from '../core/input.ts';
 import { readChat } from '../chat/check.ts';
 import { readAnthropic } from './check.ts';
@@ -139,8 +139,15 @@ export function chatToAnthropic(messages: readonly unknown[]): {
   const out: AnthropicMessage[] = [];
   const losses: ConversionLoss[] = [];
   const chat = messages as readonly ChatMessage[];
-  for (let i = 0; i < chat.length; i++) {
-    const message = chat[i] as ChatMessage;
+  for (const item of withToolRuns(chat)) {
+    if ('tools' in item) {
+      out.push({
+        role: 'user',
+        content: item.tools.map((t) => ({ type: 'tool_result', tool_use_id: t.tool_call_id, content: t.content })),
+      });
+      continue;
+    }
+    const { index: i, message } = item;
     if (message.role === 'system') out.push({ role: 'system', content: message.content });
     else if (message.role === 'user') {
       if (typeof message.content === 'string') out.push({ role: 'user', content: message.content });
@@ -190,15 +197,6 @@ export function chatToAnthropic(messages: readonly unknown[]): {
         blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments ?? {} });
       });
       out.push({ role: 'assistant', content: blocks });
-    } else {
-      const results: AnthropicContentBlock[] = [];
-      while (i < chat.length && (chat[i] as ChatMessage).role === 'tool') {
-        const tool = chat[i] as Extract<ChatMessage, { role: 'tool' }>;
-        results.push({ type: 'tool_result', tool_use_id: tool.tool_call_id, content: tool.content });
-        i++;
-      }
-      i--;
-      out.push({ role: 'user', content: results });
     }
   }
   return { messages: out, losses };

@@ -10,7 +10,7 @@
  */
 import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
-import { FailureIndex, FreshIds, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
+import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthesizedText } from '../core/repair.ts';
 import type { FormatRepair } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAnthropic } from './check.ts';
@@ -25,21 +25,16 @@ const MOVE: readonly TranscriptRule[] = [
   'anthropic.tool_result_not_immediately_after',
 ];
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
-const slotKey = (i: number, j: number) => `${i}:${j}`;
 
 /** Checks and, when rejected, repairs Anthropic `messages`. */
 export function repairAnthropic(messages: readonly unknown[], context: CheckContext): FormatRepair {
   const { outcome, read } = analyzeAnthropic(messages, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
-  const repairs: TranscriptRepair[] = [];
+  const edits = new BlockRepairs(messages, 'messages', 'content');
+  const { drop, replace: rename, repairs } = edits;
   const blocksOf = (i: number) => (messages[i] as JsonObject)['content'] as readonly JsonObject[];
-  const drop = new Set<string>();
-  const rename = new Map<string, JsonObject>();
-  const remove = (i: number, j: number, rule: TranscriptRule, ids: readonly string[], detail: string) => {
-    drop.add(slotKey(i, j));
-    repairs.push({ action: 'removed', rule, ids, at: blockAt(i, j), detail, removed: blocksOf(i)[j] });
-  };
+  const remove = edits.remove.bind(edits);
 
   // Repeated ids get fresh ids, with the server results and tool_results that answer them.
   const fresh = new FreshIds(read.calls.map((call) => call.key));
@@ -171,7 +166,6 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
 
   // Each rewritten turn starts with its results: those kept there, then moved and synthesized ones.
   const prepend = new Map<number, JsonObject[]>();
-  const insertAfter = new Map<number, JsonObject[]>();
   for (const assistant of rewrite) {
     const front = [...(kept.get(assistant) ?? []), ...(extra.get(assistant) ?? [])];
     for (const slot of keptSlots.get(assistant) ?? []) drop.add(slot);
@@ -179,40 +173,17 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     if (read.roles[next] === 'user' && Array.isArray((messages[next] as JsonObject)['content']))
       prepend.set(next, front);
     else {
-      insertAfter.set(assistant, front);
-      repairs.push({
-        action: 'inserted_message',
-        rule: 'anthropic.tool_use_unanswered',
-        ids: front.map((block) => block['tool_use_id'] as string),
-        at: `messages[${assistant}]`,
-        detail: `inserted a user message with the tool results right after messages[${assistant}]`,
-      });
+      const ids = front.map((block) => block['tool_use_id'] as string);
+      edits.insert(
+        assistant,
+        { role: 'user', content: front },
+        'anthropic.tool_use_unanswered',
+        ids,
+        'a user message with the tool results',
+      );
     }
   }
 
-  const out: unknown[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i] as JsonObject;
-    const content = message['content'];
-    if (typeof content === 'string') out.push(message);
-    else {
-      const blocks = content as readonly JsonObject[];
-      const next: JsonObject[] = [...(prepend.get(i) ?? [])];
-      let changed = next.length > 0;
-      for (let j = 0; j < blocks.length; j++) {
-        const key = slotKey(i, j);
-        if (drop.has(key)) changed = true;
-        else {
-          const renamed = rename.get(key);
-          if (renamed !== undefined) changed = true;
-          next.push(renamed ?? (blocks[j] as JsonObject));
-        }
-      }
-      if (!changed) out.push(message);
-      else if (next.length > 0) out.push({ ...message, content: next });
-    }
-    const inserted = insertAfter.get(i);
-    if (inserted !== undefined) out.push({ role: 'user', content: inserted });
-  }
+  const out = applyBlockEdits(messages, 'content', { drop, replace: rename, prepend, insertAfter: edits.insertAfter });
   return { outcome, repaired: { messages: out, repairs } };
 }

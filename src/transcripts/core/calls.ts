@@ -6,6 +6,8 @@
  *
  * @module
  */
+import type { TranscriptRule } from '../rules.ts';
+import type { FailureSink, OpenToolCall } from './report.ts';
 
 /** A tool call as the checkers see it. */
 export interface CallSite {
@@ -72,4 +74,48 @@ export class CallTable {
     call.claimed = true;
     return true;
   }
+}
+
+/** How {@link reportUnanswered} names and sorts calls. */
+export interface UnansweredOptions {
+  /** Whether a call may stay open (`expect: 'received'`); an open call is listed, not failed. */
+  readonly open: (call: CallSite) => boolean;
+  /** Where a call stands, for the open list. */
+  readonly callAt: (call: CallSite) => string;
+  /** Where a message stands, for the failure (one per message). */
+  readonly messageAt: (message: number) => string;
+}
+
+/**
+ * The client calls nobody answered: one failure of `rule` per message, with every id of that
+ * message, or, for calls that may stay open, the open list. Server calls and answered calls are
+ * skipped.
+ */
+export function reportUnanswered(
+  calls: readonly CallSite[],
+  sink: FailureSink,
+  rule: TranscriptRule,
+  options: UnansweredOptions,
+): OpenToolCall[] {
+  const openToolCalls: OpenToolCall[] = [];
+  let pending: string[] = [];
+  let pendingMessage = Number.NaN;
+  const flush = () => {
+    if (pending.length > 0) sink.fail(rule, pending, options.messageAt(pendingMessage), pendingMessage);
+    pending = [];
+  };
+  for (const call of calls) {
+    if (call.answered || call.server) continue;
+    if (options.open(call)) {
+      openToolCalls.push({ id: call.key, name: call.name, at: options.callAt(call), messageIndex: call.message });
+      continue;
+    }
+    if (call.message !== pendingMessage) {
+      flush();
+      pendingMessage = call.message;
+    }
+    pending.push(call.key);
+  }
+  flush();
+  return openToolCalls;
 }

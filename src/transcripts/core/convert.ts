@@ -4,7 +4,14 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ToolCall } from '../chat-message.ts';
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  ChatMessage,
+  ImageBlock,
+  ToolCall,
+  ToolMessage,
+} from '../chat-message.ts';
 import { isObject, type JsonObject } from './input.ts';
 
 /**
@@ -71,4 +78,56 @@ export function assistantContent(blocks: AssistantContentBlock[], hasCalls: bool
   const [only] = blocks;
   if (blocks.length === 1 && only?.type === 'text' && only.signature === undefined) return only.text;
   return blocks;
+}
+
+/** A chat message, or a run of consecutive tool messages, with the index of its first message. */
+export type ChatRunItem =
+  | { readonly index: number; readonly message: Exclude<ChatMessage, ToolMessage> }
+  | { readonly index: number; readonly tools: readonly ToolMessage[] };
+
+/** The chat messages with each run of consecutive tool messages as one item (formats that group results). */
+export function withToolRuns(chat: readonly ChatMessage[]): ChatRunItem[] {
+  const items: ChatRunItem[] = [];
+  for (let i = 0; i < chat.length; i++) {
+    const message = chat[i] as ChatMessage;
+    if (message.role !== 'tool') {
+      items.push({ index: i, message });
+      continue;
+    }
+    const last = items[items.length - 1];
+    if (last !== undefined && 'tools' in last && last.index + last.tools.length === i)
+      (last.tools as ToolMessage[]).push(message);
+    else items.push({ index: i, tools: [message] });
+  }
+  return items;
+}
+
+/** Tool call names by call id (a tool message has only the id). */
+export function callNames(chat: readonly ChatMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of chat)
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name);
+  return names;
+}
+
+/** The texts of an assistant message's content; each other block is recorded as lost (`why`). */
+export function assistantTexts(
+  message: AssistantMessage,
+  index: number,
+  losses: ConversionLoss[],
+  why: string,
+): string[] {
+  const content = message.content ?? '';
+  if (typeof content === 'string') return content === '' ? [] : [content];
+  const texts: string[] = [];
+  content.forEach((block, j) => {
+    if (block.type === 'text') texts.push(block.text);
+    else losses.push({ at: `messages[${index}].content[${j}]`, what: `a ${block.type} block (${why})` });
+  });
+  return texts;
+}
+
+/** An image block as a URL: its URL, or its inline bytes as a `data:` URL. */
+export function imageUrl(block: ImageBlock): string {
+  return block.source.type === 'url' ? block.source.url : `data:${block.media_type};base64,${block.source.base64_data}`;
 }

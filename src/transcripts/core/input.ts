@@ -39,3 +39,24 @@ export function optionalString(object: JsonObject, key: string, path: () => stri
   if (typeof value !== 'string') invalid(`${path()}.${key}`, 'a string');
   return value;
 }
+
+/**
+ * Reads a content field that is a string or an array of parts with a string `type` (absent or
+ * `null` allowed unless `required`), or raises.
+ *
+ * @returns Whether there is content.
+ */
+export function contentParts(value: unknown, path: string, required: boolean): boolean {
+  if (value === undefined || value === null) {
+    if (required) invalid(path, 'a string or an array of content parts');
+    return false;
+  }
+  if (typeof value === 'string') return true;
+  if (!Array.isArray(value)) invalid(path, 'a string or an array of content parts');
+  for (let k = 0; k < value.length; k++) {
+    const part: unknown = value[k];
+    if (!isObject(part)) invalid(`${path}[${k}]`, 'a content part object');
+    if (typeof part['type'] !== 'string') invalid(`${path}[${k}].type`, 'a string');
+  }
+  return true;
+}

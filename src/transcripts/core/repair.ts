@@ -6,6 +6,7 @@
  * @module
  */
 import type { TranscriptRule } from '../rules.ts';
+import type { JsonObject } from './input.ts';
 import type { LocatedFailure } from './report.ts';
 
 /**
@@ -133,5 +134,105 @@ export class FailureIndex {
   /** The failures of one rule. */
   of(rule: TranscriptRule): LocatedFailure[] {
     return this.all.filter((failure) => failure.rule === rule);
+  }
+}
+
+/** The edits a repairer makes to messages whose content is a list of blocks (parts). */
+export interface BlockEdits {
+  /** Blocks to remove, by `message:slot`. */
+  readonly drop: ReadonlySet<string>;
+  /** Blocks to replace, by `message:slot`. */
+  readonly replace: ReadonlyMap<string, JsonObject>;
+  /** Blocks to put first in a message, by message index. */
+  readonly prepend?: ReadonlyMap<number, readonly JsonObject[]>;
+  /** Blocks to add last to a message, by message index. */
+  readonly append?: ReadonlyMap<number, readonly JsonObject[]>;
+  /** Messages to insert right after a message, by its index. */
+  readonly insertAfter?: ReadonlyMap<number, JsonObject>;
+}
+
+/** The key of a block in `BlockEdits`. */
+export const slotKey = (message: number, slot: number): string => `${message}:${slot}`;
+
+/**
+ * Applies block edits to messages: an unchanged message stays the same object, a changed one is
+ * a copy with its `field` (`content`, `parts`) rewritten, one left without blocks is removed.
+ */
+export function applyBlockEdits(messages: readonly unknown[], field: string, edits: BlockEdits): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as JsonObject;
+    const blocks = message[field];
+    if (!Array.isArray(blocks)) out.push(message);
+    else {
+      const next: JsonObject[] = [...(edits.prepend?.get(i) ?? [])];
+      let changed = next.length > 0;
+      for (let j = 0; j < blocks.length; j++) {
+        const key = slotKey(i, j);
+        if (edits.drop.has(key)) changed = true;
+        else {
+          const replaced = edits.replace.get(key);
+          if (replaced !== undefined) changed = true;
+          next.push(replaced ?? (blocks[j] as JsonObject));
+        }
+      }
+      const appended = edits.append?.get(i);
+      if (appended !== undefined) {
+        next.push(...appended);
+        changed = true;
+      }
+      if (!changed) out.push(message);
+      else if (next.length > 0) out.push({ ...message, [field]: next });
+    }
+    const inserted = edits.insertAfter?.get(i);
+    if (inserted !== undefined) out.push(inserted);
+  }
+  return out;
+}
+
+/** The blocks (parts) a repairer removes or replaces, and its records. */
+export class BlockRepairs {
+  readonly drop = new Set<string>();
+  readonly replace = new Map<string, JsonObject>();
+  readonly insertAfter = new Map<number, JsonObject>();
+  readonly repairs: TranscriptRepair[] = [];
+
+  /**
+   * @param messages - The input messages.
+   * @param root - The root of paths (`messages`, `contents`).
+   * @param field - The field holding the blocks (`content`, `parts`).
+   */
+  constructor(
+    private readonly messages: readonly unknown[],
+    private readonly root: string,
+    private readonly field: string,
+  ) {}
+
+  /** Block `j` of message `i`. */
+  block(i: number, j: number): JsonObject {
+    return ((this.messages[i] as JsonObject)[this.field] as readonly JsonObject[])[j] as JsonObject;
+  }
+
+  /** The path of block `j` of message `i`. */
+  at(i: number, j: number): string {
+    return `${this.root}[${i}].${this.field}[${j}]`;
+  }
+
+  /** Inserts `message` right after message `i`, to hold results (`ids`) that have no message to go in. */
+  insert(i: number, message: JsonObject, rule: TranscriptRule, ids: readonly string[], what: string): void {
+    this.insertAfter.set(i, message);
+    this.repairs.push({
+      action: 'inserted_message',
+      rule,
+      ids,
+      at: `${this.root}[${i}]`,
+      detail: `inserted ${what} right after ${this.root}[${i}]`,
+    });
+  }
+
+  /** Removes block `j` of message `i`, recording it with the removed block. */
+  remove(i: number, j: number, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+    this.drop.add(slotKey(i, j));
+    this.repairs.push({ action: 'removed', rule, ids, at: this.at(i, j), detail, removed: this.block(i, j) });
   }
 }

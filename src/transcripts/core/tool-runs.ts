@@ -7,9 +7,9 @@
  * @module
  */
 import type { TranscriptRule } from '../rules.ts';
-import { CallTable, type CallSite } from './calls.ts';
+import { CallTable, type CallSite, reportUnanswered } from './calls.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
-import { FailureSink, type OpenToolCall } from './report.ts';
+import { FailureSink } from './report.ts';
 
 /** A tool message as read: the id it answers (absent when it has none) and whether it is complete. */
 export interface ToolMessageSite {
@@ -87,28 +87,10 @@ export function checkToolRuns(
   let tail = n;
   while (tail > 0 && roles[tail - 1] === 'tool') tail--;
   const lastOwner = tail === 0 ? CARRIED : roles[tail - 1] === 'assistant' ? tail - 1 : -2;
-  const openToolCalls: OpenToolCall[] = [];
-  let pending: string[] = [];
-  let pendingMessage = -3;
-  const flush = () => {
-    if (pending.length > 0) {
-      const at = pendingMessage === CARRIED ? 'openToolCalls' : `messages[${pendingMessage}]`;
-      sink.fail(rules.unanswered, pending, at, pendingMessage);
-    }
-    pending = [];
-  };
-  for (const call of read.calls) {
-    if (call.answered) continue;
-    if (context.expect === 'received' && call.message === lastOwner) {
-      openToolCalls.push({ id: call.key, name: call.name, at: callAt(call), messageIndex: call.message });
-      continue;
-    }
-    if (call.message !== pendingMessage) {
-      flush();
-      pendingMessage = call.message;
-    }
-    pending.push(call.key);
-  }
-  flush();
+  const openToolCalls = reportUnanswered(read.calls, sink, rules.unanswered, {
+    open: (call) => context.expect === 'received' && call.message === lastOwner,
+    callAt,
+    messageAt: (message) => (message === CARRIED ? 'openToolCalls' : `messages[${message}]`),
+  });
   return { failures: sink.sorted(), openToolCalls, located: sink.located };
 }

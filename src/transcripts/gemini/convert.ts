@@ -13,7 +13,7 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss } from '../core/convert.ts';
+import { assistantContent, callNames, ChatBuilder, type ConversionLoss, withToolRuns } from '../core/convert.ts';
 import { isObject, type JsonObject } from '../core/input.ts';
 import { readGemini } from './check.ts';
 import type { GeminiContent, GeminiPart } from './wire.ts';
@@ -123,13 +123,24 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
 export function chatToGemini(messages: readonly unknown[]): { messages: GeminiContent[]; losses: ConversionLoss[] } {
   readChat(messages);
   const chat = messages as readonly ChatMessage[];
-  const names = new Map<string, string>();
-  for (const message of chat)
-    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name);
+  const names = callNames(chat);
   const losses: ConversionLoss[] = [];
   const out: GeminiContent[] = [];
-  for (let i = 0; i < chat.length; i++) {
-    const message = chat[i] as ChatMessage;
+  for (const item of withToolRuns(chat)) {
+    if ('tools' in item) {
+      const parts = item.tools.map(
+        (t): GeminiPart => ({
+          functionResponse: {
+            id: t.tool_call_id,
+            name: names.get(t.tool_call_id) ?? 'unknown',
+            response: { output: t.content },
+          },
+        }),
+      );
+      out.push({ role: 'user', parts });
+      continue;
+    }
+    const { index: i, message } = item;
     if (message.role === 'system')
       losses.push({ at: `messages[${i}]`, what: 'a system message (Gemini takes it as systemInstruction)' });
     else if (message.role === 'user') {
@@ -171,21 +182,6 @@ export function chatToGemini(messages: readonly unknown[]): { messages: GeminiCo
         parts.push(call.signature === undefined ? part : { ...part, thoughtSignature: call.signature });
       }
       out.push({ role: 'model', parts });
-    } else {
-      const parts: GeminiPart[] = [];
-      while (i < chat.length && (chat[i] as ChatMessage).role === 'tool') {
-        const tool = chat[i] as Extract<ChatMessage, { role: 'tool' }>;
-        parts.push({
-          functionResponse: {
-            id: tool.tool_call_id,
-            name: names.get(tool.tool_call_id) ?? 'unknown',
-            response: { output: tool.content },
-          },
-        });
-        i++;
-      }
-      i--;
-      out.push({ role: 'user', parts });
     }
   }
   return { messages: out, losses };

@@ -10,13 +10,18 @@
  */
 import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
-import { FailureIndex, SYNTHESIZED_RESULT_MARK, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
+import {
+  FailureIndex,
+  SYNTHESIZED_RESULT_MARK,
+  slotKey,
+  synthesizedText,
+  type TranscriptRepair,
+} from '../core/repair.ts';
 import type { FormatRepair } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeGemini } from './check.ts';
 
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
-const slotKey = (i: number, j: number) => `${i}:${j}`;
 
 const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'gemini.function_response_missing_name': 'removed the functionResponse: it lacks its name or response',

@@ -7,25 +7,10 @@
  */
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isObject, type JsonObject } from '../core/input.ts';
+import { contentParts, invalid, isObject, type JsonObject } from '../core/input.ts';
 import { checkToolRuns, type ToolMessageSite, type ToolRunRead, type ToolRunRules } from '../core/tool-runs.ts';
 
 const at = (i: number) => `messages[${i}]`;
-
-function contentOk(value: unknown, path: string, required: boolean): boolean {
-  if (value === undefined || value === null) {
-    if (required) invalid(path, 'a string or an array of content parts');
-    return false;
-  }
-  if (typeof value === 'string') return true;
-  if (!Array.isArray(value)) invalid(path, 'a string or an array of content parts');
-  for (let k = 0; k < value.length; k++) {
-    const part: unknown = value[k];
-    if (!isObject(part)) invalid(`${path}[${k}]`, 'a content part object');
-    if (typeof part['type'] !== 'string') invalid(`${path}[${k}].type`, 'a string');
-  }
-  return true;
-}
 
 function readCall(call: unknown, i: number, k: number, seq: number): CallSite {
   const path = `${at(i)}.tool_calls[${k}]`;
@@ -64,9 +49,9 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
     const role = message['role'];
     roles[i] = role as string;
     if (role === 'system' || role === 'developer' || role === 'user') {
-      contentOk(message['content'], `${at(i)}.content`, true);
+      contentParts(message['content'], `${at(i)}.content`, true);
     } else if (role === 'assistant') {
-      contentOk(message['content'], `${at(i)}.content`, false);
+      contentParts(message['content'], `${at(i)}.content`, false);
       const list = message['tool_calls'];
       if (list !== undefined && list !== null) {
         if (!Array.isArray(list)) invalid(`${at(i)}.tool_calls`, 'an array of tool calls');
@@ -76,7 +61,7 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
       const m = message as JsonObject;
       const id = m['tool_call_id'];
       if (id !== undefined && id !== null && typeof id !== 'string') invalid(`${at(i)}.tool_call_id`, 'a string');
-      const hasContent = contentOk(m['content'], `${at(i)}.content`, false);
+      const hasContent = contentParts(m['content'], `${at(i)}.content`, false);
       const key = typeof id === 'string' ? id : undefined;
       toolMessages.push({ key, message: i, seq: seq++, incomplete: key === undefined || !hasContent });
     } else if (role === 'function') {

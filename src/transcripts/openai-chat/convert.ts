@@ -12,7 +12,14 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, resultText } from '../core/convert.ts';
+import {
+  assistantContent,
+  assistantTexts,
+  ChatBuilder,
+  type ConversionLoss,
+  imageUrl,
+  resultText,
+} from '../core/convert.ts';
 import { isObject, type JsonObject } from '../core/input.ts';
 import { readOpenAIChat } from './check.ts';
 import type { OpenAIChatContentPart, OpenAIChatMessage } from './wire.ts';
@@ -138,10 +145,7 @@ export function chatToOpenAIChat(messages: readonly unknown[]): {
         role: 'user',
         content: message.content.map((block): OpenAIChatContentPart => {
           if (block.type === 'text') return { type: 'text', text: block.text } as OpenAIChatContentPart;
-          const url =
-            block.source.type === 'url'
-              ? block.source.url
-              : `data:${block.media_type};base64,${block.source.base64_data}`;
+          const url = imageUrl(block);
           return {
             type: 'image_url',
             image_url: block.detail === undefined ? { url } : { url, detail: block.detail },
@@ -149,19 +153,7 @@ export function chatToOpenAIChat(messages: readonly unknown[]): {
         }),
       };
     }
-    const content = message.content ?? '';
-    const texts: string[] = [];
-    if (typeof content === 'string') {
-      if (content !== '') texts.push(content);
-    } else
-      content.forEach((block, j) => {
-        if (block.type === 'text') texts.push(block.text);
-        else
-          losses.push({
-            at: `messages[${i}].content[${j}]`,
-            what: `a ${block.type} block (Chat Completions has none)`,
-          });
-      });
+    const texts = assistantTexts(message, i, losses, 'Chat Completions has none');
     const text =
       texts.length === 0
         ? null

@@ -8,7 +8,7 @@
  */
 import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isObject, type JsonObject } from '../core/input.ts';
+import { contentParts, invalid, isObject, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
 
@@ -48,21 +48,6 @@ function string(item: JsonObject, key: string, i: number): string {
   return value;
 }
 
-function content(value: unknown, path: string, required: boolean): boolean {
-  if (value === undefined || value === null) {
-    if (required) invalid(path, 'a string or an array of content parts');
-    return false;
-  }
-  if (typeof value === 'string') return true;
-  if (!Array.isArray(value)) invalid(path, 'a string or an array of content parts');
-  for (let k = 0; k < value.length; k++) {
-    const part: unknown = value[k];
-    if (!isObject(part)) invalid(`${path}[${k}]`, 'a content part object');
-    if (typeof part['type'] !== 'string') invalid(`${path}[${k}].type`, 'a string');
-  }
-  return true;
-}
-
 /** Reads `input` items: raises a `TranscriptInputError` for input that is not Responses items. */
 export function readResponses(items: readonly unknown[]): ResponsesRead {
   const kinds: ('model' | 'input' | 'reasoning')[] = new Array(items.length);
@@ -87,7 +72,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
       const role = item['role'];
       if (typeof role !== 'string' || !ROLES.has(role))
         invalid(`${at(i)}.role`, "'user', 'assistant', 'system' or 'developer'");
-      content(item['content'], `${at(i)}.content`, true);
+      contentParts(item['content'], `${at(i)}.content`, true);
       ownId = nullishString(item, 'id', i);
       kinds[i] = role === 'assistant' ? 'model' : 'input';
     } else if (type === 'item_reference') {
@@ -113,7 +98,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
       let key = callId;
       let complete = callId !== undefined;
       if (type === 'function_call_output' || type === 'custom_tool_call_output') {
-        if (!content(item['output'], `${at(i)}.output`, false)) complete = false;
+        if (!contentParts(item['output'], `${at(i)}.output`, false)) complete = false;
       } else if (type === 'local_shell_call_output') {
         // This output names its call by `id` (the call's call_id), not by its own id.
         key = callId ?? ownId;

@@ -11,7 +11,14 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, resultText } from '../core/convert.ts';
+import {
+  assistantContent,
+  assistantTexts,
+  ChatBuilder,
+  type ConversionLoss,
+  imageUrl,
+  resultText,
+} from '../core/convert.ts';
 import { isObject, type JsonObject } from '../core/input.ts';
 import { readResponses } from './check.ts';
 import type { ResponsesInputItem } from './wire.ts';
@@ -121,27 +128,12 @@ export function chatToResponses(messages: readonly unknown[]): {
               : ({
                   type: 'input_image',
                   detail: block.detail ?? 'auto',
-                  image_url:
-                    block.source.type === 'url'
-                      ? block.source.url
-                      : `data:${block.media_type};base64,${block.source.base64_data}`,
+                  image_url: imageUrl(block),
                 } as { type: string }),
           ),
         });
     } else {
-      const content = message.content ?? '';
-      const texts: string[] = [];
-      if (typeof content === 'string') {
-        if (content !== '') texts.push(content);
-      } else
-        content.forEach((block, j) => {
-          if (block.type === 'text') texts.push(block.text);
-          else
-            losses.push({
-              at: `messages[${i}].content[${j}]`,
-              what: `a ${block.type} block (a Responses message holds text)`,
-            });
-        });
+      const texts = assistantTexts(message, i, losses, 'a Responses message holds text');
       if (texts.length > 0) out.push({ type: 'message', role: 'assistant', content: texts.join('\n') });
       for (const call of message.tool_calls ?? [])
         out.push({
