@@ -35,7 +35,9 @@ export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Ex
   /**
    * `sendable` (default): the transcript is about to be sent, every call must be answered as the
    * provider requires. `received`: the model has just answered; the client calls of its last
-   * message are listed in `openToolCalls`, not failed.
+   * message (for Responses, of its last response) are listed in `openToolCalls`, not failed. For
+   * `openai-chat` and `chat`, tool messages already appended after that message do not end it:
+   * its calls still without one stay open.
    */
   readonly expect?: E;
   /**
