@@ -65,6 +65,10 @@ declare const anyValue: any;
 checkTranscript(anyValue, { format: 'chat' });
 declare const nothing: never[];
 checkTranscript(nothing, { format: 'chat' });
+// @ts-expect-error -- a string is not a transcript (checkTranscriptJson takes any value)
+checkTranscript('Weather in Oslo?', { format: 'chat' });
+// A Responses body's input may be a string, as the API takes it.
+checkTranscript({ model: 'gpt-5', input: 'Weather in Oslo?' }, { format: 'openai-responses' });
 
 // A guarded provider call takes only a transcript the check minted, for its format and message type.
 const send = guardSend('anthropic', (messages: Anthropic.MessageParam[]) => messages.length);
