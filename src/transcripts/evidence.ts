@@ -19,7 +19,7 @@ import { unwrapTranscript } from './core/unwrap.ts';
 import { readGemini } from './gemini/check.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { readOpenAIChat } from './openai-chat/check.ts';
-import { readResponses } from './openai-responses/check.ts';
+import { ITEM, readResponses } from './openai-responses/check.ts';
 
 /**
  * Options of `toEvidence`.
@@ -165,7 +165,8 @@ const READERS: { readonly [F in TranscriptFormat]: (messages: readonly unknown[]
     // A turn is one model response: the run of model and reasoning items, named by its first item.
     const start = new Int32Array(items.length);
     for (let i = 0; i < items.length; i++) {
-      start[i] = i > 0 && read.kinds[i] !== 'input' && read.kinds[i - 1] !== 'input' ? (start[i - 1] as number) : i;
+      start[i] =
+        i > 0 && read.kinds[i] !== ITEM.input && read.kinds[i - 1] !== ITEM.input ? (start[i - 1] as number) : i;
     }
     return group(
       read.calls.map((call) => ({ ...call, message: start[call.message] as number, slot: call.message })),

@@ -20,10 +20,14 @@ interface OutputSite {
   readonly incomplete: boolean;
 }
 
+/** The kinds of items, as `ResponsesRead.kinds` codes them. */
+export const ITEM = { input: 0, model: 1, reasoning: 2 } as const;
+
 /** What the reader collects. */
 export interface ResponsesRead {
   /** Per item: `model` (an item the model produced), `input` (a message from the caller, an output) or `reasoning`. */
-  readonly kinds: readonly ('model' | 'input' | 'reasoning')[];
+  /** Per item, one of {@link ITEM}: a model item, a caller's input (message, output, reference), or reasoning. */
+  readonly kinds: Uint8Array;
   readonly calls: readonly CallSite[];
   readonly outputs: readonly OutputSite[];
   /** Items that repeat an item id, by index, with the id. */
@@ -50,7 +54,7 @@ function string(item: JsonObject, key: string, i: number): string {
 
 /** Reads `input` items: raises a `TranscriptInputError` for input that is not Responses items. */
 export function readResponses(items: readonly unknown[]): ResponsesRead {
-  const kinds: ('model' | 'input' | 'reasoning')[] = new Array(items.length);
+  const kinds = new Uint8Array(items.length);
   const calls: CallSite[] = [];
   const outputs: OutputSite[] = [];
   const duplicateIds: { item: number; id: string }[] = [];
@@ -66,7 +70,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
       if (item['role'] === undefined && type !== 'message') {
         string(item, 'id', i);
         references = true;
-        kinds[i] = 'input';
+        kinds[i] = ITEM.input;
         continue;
       }
       const role = item['role'];
@@ -74,24 +78,24 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
         invalid(`${at(i)}.role`, "'user', 'assistant', 'system' or 'developer'");
       contentParts(item['content'], `${at(i)}.content`, true);
       ownId = nullishString(item, 'id', i);
-      kinds[i] = role === 'assistant' ? 'model' : 'input';
+      kinds[i] = role === 'assistant' ? ITEM.model : ITEM.input;
     } else if (type === 'item_reference') {
       if (item['role'] !== undefined) invalid(`${at(i)}.role`, 'no role (an item reference)');
       string(item, 'id', i);
       references = true;
-      kinds[i] = 'input';
+      kinds[i] = ITEM.input;
       continue;
     } else if (typeof type !== 'string') {
       invalid(`${at(i)}.type`, 'a string');
     } else if (type === 'reasoning') {
       ownId = nullishString(item, 'id', i);
-      kinds[i] = 'reasoning';
+      kinds[i] = ITEM.reasoning;
     } else if (RESPONSES_CALL_TYPES.has(type)) {
       const key = string(item, 'call_id', i);
       const name = type === 'function_call' || type === 'custom_tool_call' ? string(item, 'name', i) : type;
       ownId = nullishString(item, 'id', i);
       calls.push({ key, name, message: i, slot: 0, seq: seq++, server: false, answered: false, claimed: false });
-      kinds[i] = 'model';
+      kinds[i] = ITEM.model;
     } else if (RESPONSES_OUTPUT_TYPES.has(type)) {
       const callId = nullishString(item, 'call_id', i);
       ownId = nullishString(item, 'id', i);
@@ -106,14 +110,14 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
         ownId = undefined;
       }
       outputs.push({ key, item: i, seq: seq++, incomplete: !complete });
-      kinds[i] = 'input';
+      kinds[i] = ITEM.input;
     } else {
       ownId = typeof item['id'] === 'string' ? item['id'] : undefined;
-      kinds[i] = 'model';
+      kinds[i] = ITEM.model;
     }
     if (ownId !== undefined) {
-      if (ids.has(ownId)) duplicateIds.push({ item: i, id: ownId });
-      else ids.add(ownId);
+      const size = ids.size;
+      if (ids.add(ownId).size === size) duplicateIds.push({ item: i, id: ownId });
     }
   }
   return { kinds, calls, outputs, duplicateIds, references };
@@ -164,7 +168,7 @@ export function analyzeResponses(
 
   // The model's last response: the items after the caller's last message or output.
   let lastInput = read.kinds.length - 1;
-  while (lastInput >= 0 && read.kinds[lastInput] !== 'input') lastInput--;
+  while (lastInput >= 0 && read.kinds[lastInput] !== ITEM.input) lastInput--;
   const openToolCalls: OpenToolCall[] = [];
   for (const call of read.calls) {
     if (call.answered) continue;
@@ -177,8 +181,8 @@ export function analyzeResponses(
 
   // A reasoning item needs the item it came with right after it.
   for (let i = 0; i < read.kinds.length; i++) {
-    if (read.kinds[i] !== 'reasoning') continue;
-    if (read.kinds[i + 1] !== 'model') {
+    if (read.kinds[i] !== ITEM.reasoning) continue;
+    if (i + 1 >= read.kinds.length || read.kinds[i + 1] !== ITEM.model) {
       const id = (items[i] as JsonObject)['id'];
       sink.fail('openai-responses.reasoning_without_following_item', typeof id === 'string' ? [id] : [], at(i), i);
     }

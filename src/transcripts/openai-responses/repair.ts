@@ -14,7 +14,7 @@ import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
 import type { FormatRepair } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { analyzeResponses } from './check.ts';
+import { analyzeResponses, ITEM } from './check.ts';
 
 const at = (i: number) => `input[${i}]`;
 
@@ -73,7 +73,8 @@ export function repairResponses(items: readonly unknown[], context: CheckContext
   const n = items.length;
   const runEnd = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) {
-    runEnd[i] = read.kinds[i] !== 'input' && i + 1 < n && read.kinds[i + 1] !== 'input' ? (runEnd[i + 1] as number) : i;
+    runEnd[i] =
+      read.kinds[i] !== ITEM.input && i + 1 < n && read.kinds[i + 1] !== ITEM.input ? (runEnd[i + 1] as number) : i;
   }
 
   const answered = new Set<string>();
