@@ -31,7 +31,6 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
   const { drop, replace: rename, repairs } = edits;
-  const partsOf = (i: number) => (messages[i] as JsonObject)['content'] as readonly JsonObject[];
   const remove = edits.remove.bind(edits);
 
   const fresh = new FreshIds(read.calls.map((call) => call.key));
@@ -42,7 +41,7 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
     const id = fresh.next(call.key);
     outId.set(slotKey(call.message, call.slot), id);
     repeats.push({ key: call.key, id, seq: call.seq, segment: read.segment[call.message] ?? 0, taken: false });
-    rename.set(slotKey(call.message, call.slot), { ...partsOf(call.message)[call.slot], toolCallId: id });
+    rename.set(slotKey(call.message, call.slot), { ...edits.block(call.message, call.slot), toolCallId: id });
     repairs.push({
       action: 'renamed_call',
       rule: 'aisdk.duplicate_tool_call_id',
@@ -72,7 +71,7 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
         repeat.taken = true;
         answered.add(repeat.id);
         rename.set(slotKey(result.message, result.slot), {
-          ...partsOf(result.message)[result.slot],
+          ...edits.block(result.message, result.slot),
           toolCallId: repeat.id,
         });
         continue;
@@ -104,7 +103,7 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
     }
     answered.add(result.key);
     drop.add(slotKey(result.message, result.slot));
-    extra.set(call.message, [...(extra.get(call.message) ?? []), partsOf(result.message)[result.slot] as JsonObject]);
+    extra.set(call.message, [...(extra.get(call.message) ?? []), edits.block(result.message, result.slot)]);
     repairs.push({
       action: 'moved_result',
       rule,
@@ -121,7 +120,7 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
   }
   // A removed request takes the responses that answer it along.
   for (const failure of failures.of('aisdk.approval_request_unknown_call')) {
-    const approvalId = partsOf(failure.message)[failure.slot]?.['approvalId'];
+    const approvalId = edits.block(failure.message, failure.slot)['approvalId'];
     for (const response of read.responses) {
       if (response.key !== approvalId || drop.has(slotKey(response.message, response.slot))) continue;
       remove(

@@ -33,7 +33,6 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
   const { drop, replace: rename, repairs } = edits;
-  const blocksOf = (i: number) => (messages[i] as JsonObject)['content'] as readonly JsonObject[];
   const remove = edits.remove.bind(edits);
 
   // Repeated ids get fresh ids, with the server results and tool_results that answer them.
@@ -45,10 +44,13 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     const byKey = repeatIds.get(call.message) ?? new Map<string, string>();
     byKey.set(call.key, id);
     repeatIds.set(call.message, byKey);
-    rename.set(slotKey(call.message, call.slot), { ...blocksOf(call.message)[call.slot], id });
+    rename.set(slotKey(call.message, call.slot), { ...edits.block(call.message, call.slot), id });
     for (const result of read.serverResults) {
       if (result.message === call.message && result.slot > call.slot && result.key === call.key)
-        rename.set(slotKey(result.message, result.slot), { ...blocksOf(result.message)[result.slot], tool_use_id: id });
+        rename.set(slotKey(result.message, result.slot), {
+          ...edits.block(result.message, result.slot),
+          tool_use_id: id,
+        });
     }
     repairs.push({
       action: 'renamed_call',
@@ -88,7 +90,7 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     if (problem === undefined || problem.rule === 'anthropic.tool_result_not_first') {
       const owner = read.owner[result.message] ?? -1;
       const id = repeatIds.get(owner)?.get(result.key) ?? result.key;
-      let block = blocksOf(result.message)[result.slot] as JsonObject;
+      let block = edits.block(result.message, result.slot);
       if (id !== result.key) {
         block = { ...block, tool_use_id: id };
         rename.set(slotKey(result.message, result.slot), block);
@@ -133,7 +135,7 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     }
     answered.add(result.key);
     drop.add(slotKey(result.message, result.slot));
-    extra.set(call.message, [...(extra.get(call.message) ?? []), blocksOf(result.message)[result.slot] as JsonObject]);
+    extra.set(call.message, [...(extra.get(call.message) ?? []), edits.block(result.message, result.slot)]);
     rewrite.add(call.message);
     repairs.push({
       action: 'moved_result',
