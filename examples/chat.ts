@@ -36,7 +36,7 @@ class RateLimitError extends Error {
 }
 
 /** A scripted model: looks the order up, then asks to refund it, then confirms. */
-function model(state: ChatState) {
+function model(state: ChatState): Partial<ChatState> {
   const last = state.messages.at(-1);
   if (last?.role === 'user' && last.content === 'Are you there?')
     throw new RateLimitError('429 rate_limit_error: org-7f3a');

@@ -2,7 +2,8 @@
 # The whole test suite, as the README's test command runs it: format and lint (Biome), build, typecheck (TypeScript 6),
 # unit + property tests (vitest), the PostgreSQL store tests and the multi-process load test when
 # TURNGATE_PG_URL is set, type tests (tsd), TypeScript 7 over the public types, our conformance
-# vectors, and the upstream suites when ../shared/upstream is present.
+# vectors (join check, extended profile, chat, transcripts), and the upstream suites when
+# ../shared/upstream is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,7 @@ node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public
 node dist/conformance/main.js conformance/harness-typestate
 node dist/conformance/main.js conformance/harness-typestate-extended
 node dist/conformance/main.js conformance/harness-chat
+node dist/conformance/main.js conformance/transcripts
 
 upstream="${TURNGATE_UPSTREAM:-../shared/upstream}"
 premath="$upstream/premath"

@@ -1,310 +1,36 @@
 /**
- * `ChatMessage`: the llm-provider §3 message shape, wire field names unchanged (`role`,
- * `content`, `tool_calls`, `tool_call_id`), validated with valibot.
+ * `ChatMessage` and its schemas. Their home is the transcripts layer (its `chat` format reads
+ * them); `turngate/chat` re-exports every name from here.
  *
  * @module
  */
-import * as v from 'valibot';
-import { issuePath } from '../evidence/decode.ts';
-
-const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
-
-/**
- * A text block (llm-provider §3.1.1).
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { TextBlockSchema } from 'turngate/chat';
- * v.is(TextBlockSchema, { type: 'text', text: 'hi' }); //=> true
- * ```
- */
-export const TextBlockSchema = v.object({ type: v.literal('text'), text: nonEmpty, signature: v.optional(v.string()) });
-/**
- * An image source: a URL, or inline base64 bytes (llm-provider §3.1.3).
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { ImageSourceSchema } from 'turngate/chat';
- * v.is(ImageSourceSchema, { type: 'url', url: 'https://example.com/a.png' }); //=> true
- * ```
- */
-export const ImageSourceSchema = v.variant('type', [
-  v.object({ type: v.literal('url'), url: nonEmpty }),
-  v.object({ type: v.literal('inline'), base64_data: nonEmpty }),
-]);
-/**
- * An image block (llm-provider §3.1.2); `media_type` is required for inline sources.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { ImageBlockSchema } from 'turngate/chat';
- * v.is(ImageBlockSchema, { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0' } }); //=> false (needs media_type)
- * ```
- */
-export const ImageBlockSchema = v.pipe(
-  v.object({
-    type: v.literal('image'),
-    source: ImageSourceSchema,
-    media_type: v.optional(nonEmpty),
-    detail: v.optional(v.picklist(['auto', 'low', 'high'])),
-  }),
-  v.check(
-    (block) => block.source.type !== 'inline' || block.media_type !== undefined,
-    'an inline image needs media_type',
-  ),
-);
-/**
- * A thinking block (llm-provider §3.1.4).
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { ThinkingBlockSchema } from 'turngate/chat';
- * v.is(ThinkingBlockSchema, { type: 'thinking', text: 'Let me check the order first.' }); //=> true
- * ```
- */
-export const ThinkingBlockSchema = v.object({
-  type: v.literal('thinking'),
-  text: nonEmpty,
-  signature: v.optional(v.string()),
-});
-/**
- * A redacted thinking block (llm-provider §3.1.5).
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { RedactedThinkingBlockSchema } from 'turngate/chat';
- * v.is(RedactedThinkingBlockSchema, { type: 'redacted_thinking', data: 'EqQBCgIYAhIM' }); //=> true
- * ```
- */
-export const RedactedThinkingBlockSchema = v.object({ type: v.literal('redacted_thinking'), data: nonEmpty });
-
-/**
- * A tool call on an assistant message (llm-provider §3): `id`, `name`, `arguments`.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { ToolCallSchema } from 'turngate/chat';
- * v.is(ToolCallSchema, { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }); //=> true
- * ```
- */
-export const ToolCallSchema = v.object({
-  id: nonEmpty,
-  name: nonEmpty,
-  arguments: v.nullable(v.record(v.string(), v.unknown())),
-  signature: v.optional(v.string()),
-});
-
-const userBlocks = v.pipe(
-  v.array(v.variant('type', [TextBlockSchema, ImageBlockSchema])),
-  v.minLength(1, 'expected at least one content block'),
-);
-const assistantBlocks = v.pipe(
-  v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
-  v.minLength(1, 'expected at least one content block'),
-);
-
-/**
- * A system message: non-empty string content.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { SystemMessageSchema } from 'turngate/chat';
- * v.is(SystemMessageSchema, { role: 'system', content: '' }); //=> false (content must be non-empty)
- * ```
- */
-export const SystemMessageSchema = v.strictObject({ role: v.literal('system'), content: nonEmpty });
-/**
- * A user message: a non-empty string, or text and image blocks.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { UserMessageSchema } from 'turngate/chat';
- * v.is(UserMessageSchema, { role: 'user', content: [{ type: 'text', text: 'Hello' }] }); //=> true
- * ```
- */
-export const UserMessageSchema = v.strictObject({ role: v.literal('user'), content: v.union([nonEmpty, userBlocks]) });
-/**
- * An assistant message: text (string or text/thinking blocks), and/or `tool_calls`; content may
- * be empty (`''` or `[]`) only when `tool_calls` is non-empty.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { AssistantMessageSchema } from 'turngate/chat';
- * v.is(AssistantMessageSchema, { role: 'assistant', content: [], tool_calls: [{ id: 'c', name: 'n', arguments: {} }] }); //=> true
- * ```
- */
-export const AssistantMessageSchema = v.pipe(
-  v.strictObject({
-    role: v.literal('assistant'),
-    content: v.optional(
-      v.union([
-        v.string(),
-        v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
-      ]),
-    ),
-    tool_calls: v.optional(v.array(ToolCallSchema)),
-  }),
-  v.check((m) => {
-    const calls = m.tool_calls ?? [];
-    if (calls.length > 0) return true;
-    return (
-      (typeof m.content === 'string' && m.content !== '') ||
-      (Array.isArray(m.content) && v.is(assistantBlocks, m.content))
-    );
-  }, 'an assistant message without tool_calls needs non-empty content'),
-  v.check(
-    (m) => new Set((m.tool_calls ?? []).map((c) => c.id)).size === (m.tool_calls ?? []).length,
-    'tool call ids must be unique within the message',
-  ),
-);
-/**
- * A tool message: string content answering the assistant tool call `tool_call_id`.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { ToolMessageSchema } from 'turngate/chat';
- * v.is(ToolMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' }); //=> true
- * ```
- */
-export const ToolMessageSchema = v.strictObject({
-  role: v.literal('tool'),
-  tool_call_id: nonEmpty,
-  content: v.string(),
-});
-
-/**
- * Any chat message, discriminated on `role` (harness-chat §3; llm-provider §3).
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { ChatMessageSchema } from 'turngate/chat';
- * const message = v.parse(ChatMessageSchema, { role: 'user', content: 'Hello' });
- * ```
- */
-export const ChatMessageSchema = v.variant('role', [
+export {
+  TextBlockSchema,
+  ImageSourceSchema,
+  ImageBlockSchema,
+  ThinkingBlockSchema,
+  RedactedThinkingBlockSchema,
+  ToolCallSchema,
   SystemMessageSchema,
   UserMessageSchema,
   AssistantMessageSchema,
   ToolMessageSchema,
-]);
-
-/**
- * A chat message. Wire field names as llm-provider §3 writes them.
- *
- * @example
- * ```ts
- * import type { ChatMessage } from 'turngate/chat';
- * const loop: ChatMessage[] = [
- *   { role: 'assistant', content: [], tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
- *   { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
- * ];
- * ```
- */
-export type ChatMessage = v.InferOutput<typeof ChatMessageSchema>;
-/**
- * An assistant tool call.
- *
- * @example
- * ```ts
- * import type { ToolCall } from 'turngate/chat';
- * declare const value: ToolCall;
- * void value;
- * ```
- */
-export type ToolCall = v.InferOutput<typeof ToolCallSchema>;
-/**
- * A content block of any of the four types.
- *
- * @example
- * ```ts
- * import type { ContentBlock } from 'turngate/chat';
- * declare const value: ContentBlock;
- * void value;
- * ```
- */
-export type ContentBlock =
-  | v.InferOutput<typeof TextBlockSchema>
-  | v.InferOutput<typeof ImageBlockSchema>
-  | v.InferOutput<typeof ThinkingBlockSchema>
-  | v.InferOutput<typeof RedactedThinkingBlockSchema>;
-
-/**
- * The result of {@link validateChatMessage}.
- *
- * @example
- * ```ts
- * import type { ChatMessageCheck } from 'turngate/chat';
- * declare const value: ChatMessageCheck;
- * void value;
- * ```
- */
-export type ChatMessageCheck =
-  | { readonly ok: true; readonly message: ChatMessage }
-  | { readonly ok: false; readonly diagnostic: string };
-
-/**
- * Validates a value as a `ChatMessage` (harness-chat §3.1): the role, the per-role content
- * rules, the content blocks, `tool_calls` only on assistant messages, `tool_call_id` on tool
- * messages.
- *
- * @param value - Any value.
- * @returns The message, or a one-line diagnostic naming the field.
- * @example
- * ```ts
- * import { validateChatMessage } from 'turngate/chat';
- * validateChatMessage({ role: 'tool', content: 'done' }).ok; //=> false (no tool_call_id)
- * ```
- */
-export function validateChatMessage(value: unknown): ChatMessageCheck {
-  const result = v.safeParse(ChatMessageSchema, value);
-  if (result.success) return { ok: true, message: result.output };
-  // A union (string or blocks) reports only "expected string | Array": name the deepest cause.
-  // Nested issue paths are relative to the union, so the union's own path is prefixed.
-  let issue: v.BaseIssue<unknown> = result.issues[0];
-  let prefix: v.IssuePathItem[] = [];
-  while (issue.issues !== undefined && issue.issues.length > 0) {
-    prefix = [...prefix, ...(issue.path ?? [])];
-    issue = issue.issues.reduce((deepest, next) =>
-      (next.path?.length ?? 0) > (deepest.path?.length ?? 0) ? next : deepest,
-    );
-  }
-  const path = issuePath({
-    ...issue,
-    path: [...prefix, ...(issue.path ?? [])] as [v.IssuePathItem, ...v.IssuePathItem[]],
-  });
-  const what =
-    issue.kind === 'schema' && issue.received === 'undefined'
-      ? `${path === '' ? 'field' : path} is required`
-      : issue.message;
-  return { ok: false, diagnostic: path === '' || what.startsWith(path) ? what : `${path}: ${what}` };
-}
-
-/**
- * The text of a message's content: the string, or its text blocks joined by newlines.
- *
- * @example
- * ```ts
- * import { messageText } from 'turngate/chat';
- * messageText({ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'url', url: 'u' } }] }); //=> 'a'
- * ```
- */
-export function messageText(message: ChatMessage): string {
-  const content = (message as { content?: unknown }).content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((block: { type: string; text?: string }) => (block.type === 'text' ? (block.text ?? '') : ''))
-    .filter((t) => t !== '')
-    .join('\n');
-}
+  ChatMessageSchema,
+  validateChatMessage,
+  messageText,
+} from '../transcripts/chat-message.ts';
+export type {
+  TextBlock,
+  ImageBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+  ToolCall,
+  ContentBlock,
+  AssistantContentBlock,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ChatMessage,
+  ChatMessageCheck,
+} from '../transcripts/chat-message.ts';

@@ -53,7 +53,9 @@ export type ProtocolStopReason = (typeof PROTOCOL_STOP_REASONS)[number];
  * - `openai-chat`: Chat Completions `choices[].finish_reason`; `content_filter` is a refusal.
  * - `openai-responses`: the Responses API has no single stop reason: `completed` (no
  *   `function_call` output item), `function_call` (the output holds one), and
- *   `incomplete_details.reason` (`max_output_tokens`, `content_filter`), `failed`, `cancelled`.
+ *   `incomplete_details.reason` (`max_output_tokens`, `max_messages`: cut at a limit;
+ *   `content_filter`; `steered`: stopped at a safe boundary and continued by the server with
+ *   queued input, as a paused turn), `failed`, `cancelled`.
  * - `aisdk`: the AI SDK's `FinishReason`.
  * - `gemini`: `Candidate.finishReason`; `STOP` is `end_turn` unless the candidate holds
  *   `functionCall` parts (see {@link protocolStopReason}).
@@ -81,6 +83,8 @@ export const STOP_REASON_TABLE = {
     completed: 'end_turn',
     function_call: 'tool_use',
     max_output_tokens: 'max_tokens',
+    max_messages: 'max_tokens',
+    steered: 'pause_turn',
     content_filter: 'refusal',
     failed: 'error',
     cancelled: 'error',

@@ -6,6 +6,7 @@
  *   turngate harness-session write|read|bootstrap ...
  *   turngate harness-trajectory append|query|repair ...
  *   turngate harness-kpi ...
+ *   turngate transcript-check --format <format> --input <file | -> [--json] [--expect ...] [--repair] [--fail-on-reject]
  *
  * @module
  */
@@ -16,6 +17,7 @@ import { harnessKpiCommand } from './harness-kpi.ts';
 import { harnessSessionCommand } from './harness-session.ts';
 import { harnessTrajectoryCommand } from './harness-trajectory.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
+import { transcriptCheckCommand } from './transcript-check.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
 
@@ -38,6 +40,8 @@ The Tusk harness (see each command's --help):
   turngate harness-session write|read|bootstrap   the session handoff artifact
   turngate harness-trajectory append|query|repair the append-only step trajectory
   turngate harness-kpi                             the multithread throughput KPI
+
+Also: turngate transcript-check --format <format> --input <file | -> (see transcript-check --help)
 `;
 
 function usageError(message: string): CommandOutput {
@@ -54,6 +58,7 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     return { stdout: USAGE, stderr: '', exitCode: 0 };
   }
+  if (command === 'transcript-check') return transcriptCheckCommand(rest);
   if (command === 'harness-session') return harnessSessionCommand(rest);
   if (command === 'harness-trajectory') return harnessTrajectoryCommand(rest);
   if (command === 'harness-kpi') return harnessKpiCommand(rest);

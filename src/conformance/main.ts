@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run conformance -- <suite-dir> [--reference <dir>]`: runs a conformance suite and
+ * `npm run conformance -- <suite-dir> [--reference <dir>]`: runs a conformance suite (premath
+ * harness-typestate, harness-chat, or transcript cases) and
  * prints one line per vector and a closing `N passed, N failed` line; exit 1 on any failure.
  *
  * @module
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isChatSuite, runChatSuite } from './chat-suite.ts';
 import { runPremathSuite, type VectorVerdict } from './premath-suite.ts';
+import { isTranscriptSuite, runTranscriptSuite } from './transcripts-suite.ts';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<
@@ -36,9 +38,11 @@ async function main(): Promise<number> {
     verdicts = runPremathSuite(suiteDir, parsed.values.reference);
   } else if (isChatSuite(suiteDir)) {
     verdicts = await runChatSuite(suiteDir);
+  } else if (isTranscriptSuite(suiteDir)) {
+    verdicts = runTranscriptSuite(suiteDir);
   } else {
     process.stderr.write(
-      `conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate) nor *.yaml (harness-chat)\n`,
+      `conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate), *.yaml (harness-chat) nor <format>/*.json (transcripts)\n`,
     );
     return 2;
   }

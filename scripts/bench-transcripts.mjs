@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+// npm run bench:transcripts: check and repair transcripts of 100, 1,000 and 10,000 messages in
+// each format. Each is compared with a floor measured in the same run: one pass over the same
+// messages that collects the call ids and the result ids into two Sets (the least any check of
+// pairing must do). For each format and size, the repeats are interleaved (floor, check, repair,
+// repair of a broken copy, floor, check, ...) and each figure is the median over the repeats.
+// A repeat runs the operation over about 100,000 messages in all (10 times on 10,000, 1,000
+// times on 100) and is timed in process CPU time, so other processes on a shared machine weigh
+// less than in wall time.
+//
+// Usage: node scripts/bench-transcripts.mjs [--repeats N] [--formats a,b]
+import { parseArgs } from 'node:util';
+import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/index.js';
+
+const { values } = parseArgs({ options: { repeats: { type: 'string' }, formats: { type: 'string' } } });
+const REPEATS = Number(values.repeats ?? 9);
+const FORMATS = (values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,chat').split(',');
+const SIZES = [100, 1000, 10000];
+
+// A realistic loop, round after round: a user question, an assistant message with 1-3 calls,
+// their results, an answer; whole rounds until the transcript has at least `size` messages.
+function transcript(format, size) {
+  const out = [];
+  let id = 0;
+  for (let r = 0; out.length < size; r++) {
+    const calls = Array.from({ length: 1 + (r % 3) }, () => {
+      id++;
+      return { id: `call_${String(id).padStart(6, '0')}`, name: ['get_weather', 'read_file', 'search_docs'][id % 3] };
+    });
+    out.push(...render[format]([{ user: `Question ${r}: what about item ${r}?`, calls, answer: `Answer ${r}.` }]));
+  }
+  return out;
+}
+
+const render = {
+  anthropic: (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', content: r.user },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me check.' },
+          ...r.calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: { q: c.id } })),
+        ],
+      },
+      {
+        role: 'user',
+        content: r.calls.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: `result of ${c.id}` })),
+      },
+      { role: 'assistant', content: [{ type: 'text', text: r.answer }] },
+    ]),
+  'openai-chat': (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', content: r.user },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: r.calls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: `{"q":"${c.id}"}` },
+        })),
+      },
+      ...r.calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: `result of ${c.id}` })),
+      { role: 'assistant', content: r.answer },
+    ]),
+  chat: (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', content: r.user },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: r.calls.map((c) => ({ id: c.id, name: c.name, arguments: { q: c.id } })),
+      },
+      ...r.calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: `result of ${c.id}` })),
+      { role: 'assistant', content: r.answer },
+    ]),
+  'openai-responses': (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', content: r.user },
+      { type: 'reasoning', id: `rs_${r.calls[0].id}`, summary: [] },
+      ...r.calls.map((c) => ({
+        type: 'function_call',
+        id: `fc_${c.id}`,
+        call_id: c.id,
+        name: c.name,
+        arguments: `{"q":"${c.id}"}`,
+      })),
+      ...r.calls.map((c) => ({ type: 'function_call_output', call_id: c.id, output: `result of ${c.id}` })),
+      { type: 'message', role: 'assistant', content: r.answer },
+    ]),
+  aisdk: (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', content: r.user },
+      {
+        role: 'assistant',
+        content: r.calls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: { q: c.id } })),
+      },
+      {
+        role: 'tool',
+        content: r.calls.map((c) => ({
+          type: 'tool-result',
+          toolCallId: c.id,
+          toolName: c.name,
+          output: { type: 'text', value: `result of ${c.id}` },
+        })),
+      },
+      { role: 'assistant', content: [{ type: 'text', text: r.answer }] },
+    ]),
+  gemini: (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', parts: [{ text: r.user }] },
+      { role: 'model', parts: r.calls.map((c) => ({ functionCall: { id: c.id, name: c.name, args: { q: c.id } } })) },
+      {
+        role: 'user',
+        parts: r.calls.map((c) => ({
+          functionResponse: { id: c.id, name: c.name, response: { output: `result of ${c.id}` } },
+        })),
+      },
+      { role: 'model', parts: [{ text: r.answer }] },
+    ]),
+};
+
+// The floor: one pass collecting call ids and result ids into Sets, reading each format's fields.
+const floor = {
+  anthropic(ms) {
+    const calls = new Set();
+    const results = new Set();
+    for (const m of ms) {
+      if (typeof m.content === 'string') continue;
+      for (const b of m.content) {
+        if (b.type === 'tool_use') calls.add(b.id);
+        else if (b.type === 'tool_result') results.add(b.tool_use_id);
+      }
+    }
+    return calls.size + results.size;
+  },
+  'openai-chat'(ms) {
+    const calls = new Set();
+    const results = new Set();
+    for (const m of ms) {
+      if (m.role === 'assistant' && m.tool_calls) for (const c of m.tool_calls) calls.add(c.id);
+      else if (m.role === 'tool') results.add(m.tool_call_id);
+    }
+    return calls.size + results.size;
+  },
+  'openai-responses'(items) {
+    const calls = new Set();
+    const results = new Set();
+    for (const it of items) {
+      if (it.type === 'function_call') calls.add(it.call_id);
+      else if (it.type === 'function_call_output') results.add(it.call_id);
+    }
+    return calls.size + results.size;
+  },
+  aisdk(ms) {
+    const calls = new Set();
+    const results = new Set();
+    for (const m of ms) {
+      if (typeof m.content === 'string') continue;
+      for (const p of m.content) {
+        if (p.type === 'tool-call') calls.add(p.toolCallId);
+        else if (p.type === 'tool-result') results.add(p.toolCallId);
+      }
+    }
+    return calls.size + results.size;
+  },
+  gemini(cs) {
+    const calls = new Set();
+    const results = new Set();
+    for (const c of cs) {
+      for (const p of c.parts) {
+        if (p.functionCall) calls.add(p.functionCall.id);
+        else if (p.functionResponse) results.add(p.functionResponse.id);
+      }
+    }
+    return calls.size + results.size;
+  },
+};
+floor.chat = floor['openai-chat'];
+
+// A broken copy: every 50th message that holds results loses its first result (a dangling call
+// for repair to answer); a message left empty is dropped.
+function broken(format, messages) {
+  const key = format === 'gemini' ? 'parts' : 'content';
+  const isResult = (p) => p.type === 'tool_result' || p.type === 'tool-result' || p.functionResponse !== undefined;
+  let n = 0;
+  const out = [];
+  for (const m of messages) {
+    const own = m.role === 'tool' && !Array.isArray(m.content);
+    if (own || m.type === 'function_call_output') {
+      if (n++ % 50 !== 0) out.push(m);
+      continue;
+    }
+    const list = m[key];
+    if (!Array.isArray(list) || !list.some(isResult) || n++ % 50 !== 0) {
+      out.push(m);
+      continue;
+    }
+    const first = list.findIndex(isResult);
+    const kept = list.filter((_, i) => i !== first);
+    if (kept.length > 0) out.push({ ...m, [key]: kept });
+  }
+  return out;
+}
+
+/** CPU milliseconds per call of `fn`, over `times` calls. */
+function time(fn, times) {
+  const start = process.cpuUsage();
+  for (let i = 0; i < times; i++) fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / times;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const cases = [];
+for (const format of FORMATS) {
+  for (const size of SIZES) {
+    const messages = transcript(format, size);
+    const bad = broken(format, messages);
+    const report = checkTranscriptJson(messages, { format });
+    if (report.result !== 'accepted') throw new Error(`${format} ${size}: generated transcript is ${report.result}`);
+    const fixed = repairTranscriptJson(bad, { format });
+    if (!fixed.ok || checkTranscriptJson([...fixed.messages], { format }).result !== 'accepted')
+      throw new Error(`${format} ${size}: repair failed`);
+    cases.push({ format, size: messages.length, messages, bad, floor: [], check: [], repair: [], repairBroken: [] });
+  }
+}
+
+// Per case: warm up, then interleave.
+for (const c of cases) {
+  for (let i = 0; i < 3; i++) {
+    floor[c.format](c.messages);
+    checkTranscriptJson(c.messages, { format: c.format });
+  }
+  const times = Math.max(1, Math.round(100_000 / c.size));
+  for (let r = 0; r < REPEATS; r++) {
+    c.floor.push(time(() => floor[c.format](c.messages), times));
+    c.check.push(time(() => checkTranscriptJson(c.messages, { format: c.format }), times));
+    c.repair.push(time(() => repairTranscriptJson(c.messages, { format: c.format }), times));
+    c.repairBroken.push(time(() => repairTranscriptJson(c.bad, { format: c.format }), times));
+  }
+}
+
+const us = (ms, n) => ((ms * 1000) / n).toFixed(3);
+console.log(`bench:transcripts  medians of ${REPEATS} interleaved repeats (Node ${process.version})`);
+console.log(
+  'format            messages  floor us/msg  check us/msg  check/floor  repair(ok) us/msg  repair(broken) us/msg',
+);
+for (const c of cases) {
+  const f = median(c.floor);
+  const k = median(c.check);
+  console.log(
+    `${c.format.padEnd(17)} ${String(c.size).padStart(8)}  ${us(f, c.size).padStart(12)}  ${us(k, c.size).padStart(12)}  ${(k / f).toFixed(2).padStart(10)}x  ${us(median(c.repair), c.size).padStart(17)}  ${us(median(c.repairBroken), c.size).padStart(21)}`,
+  );
+}
+console.log('\ngrowth of the check per message, 1,000 -> 10,000 messages (1.00 = linear):');
+for (const format of FORMATS) {
+  const [, mid, big] = cases.filter((c) => c.format === format);
+  const ratio = median(big.check) / big.size / (median(mid.check) / mid.size);
+  console.log(`  ${format.padEnd(17)} ${ratio.toFixed(2)}`);
+}

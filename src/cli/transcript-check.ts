@@ -1,0 +1,229 @@
+/**
+ * The `transcript-check` command: a provider transcript checked (and optionally repaired) from
+ * a file or standard input.
+ *
+ *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|chat>
+ *     --input <file | -> [--json] [--expect sendable|received] [--repair] [--fail-on-reject]
+ *
+ * @module
+ */
+import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
+import { parseArgs } from 'node:util';
+import { JsonInputError, JsonNumber, parseJson } from '../canonical/json.ts';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
+import { checkTranscriptJson, type TranscriptReport } from '../transcripts/check.ts';
+import { repairTranscriptJson, type RepairOutcome } from '../transcripts/repair.ts';
+import type { CommandOutput } from './harness-join-check.ts';
+
+/** The prefix of every input-error line. */
+export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
+
+/** Usage of the command. */
+export const TRANSCRIPT_CHECK_USAGE = `Usage: turngate transcript-check --format <format> --input <file | -> [--json]
+         [--expect sendable|received] [--repair] [--fail-on-reject] [--max-input-bytes <n>]
+
+Checks a provider transcript against the provider's rules for tool calls and tool results:
+every call answered, no orphan result, results where the provider needs them.
+
+Options:
+  --format <format>    ${TRANSCRIPT_FORMATS.join(' | ')}
+  --input <file | ->   a JSON array of messages (items, contents), or a request body holding
+                       them in messages, input or contents; - reads stdin
+  --expect <when>      sendable (default: about to be sent) or received (the model's last
+                       message may hold open calls)
+  --repair             also print the repaired transcript and one record per change
+  --json               print {"result", "failures", "openToolCalls"[, "repaired", "repairs"]}
+  --fail-on-reject     exit 1 when the transcript is rejected
+  --max-input-bytes <n>  the input size limit, in bytes (K, M, G suffixes); default 64M
+  -h, --help           show this help
+
+Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
+2 input that is not a transcript of the format, or bad usage (one stderr line).
+`;
+
+/** Control characters shown escaped, so input text cannot drive the terminal. */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** JSON text in the input's key order; a parsed number keeps its literal text. */
+export function jsonText(value: unknown, depth = 0): string {
+  if (value instanceof JsonNumber) return value.raw;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const pad = `\n${'  '.repeat(depth + 1)}`;
+  const end = `\n${'  '.repeat(depth)}`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[${value.map((item) => pad + jsonText(item, depth + 1)).join(',')}${end}]`;
+  }
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+  if (entries.length === 0) return '{}';
+  return `{${entries.map(([key, item]) => `${pad}${JSON.stringify(key)}: ${jsonText(item, depth + 1)}`).join(',')}${end}}`;
+}
+
+function invalidInput(detail: string, label: string): CommandOutput {
+  return {
+    stdout: '',
+    stderr: `${TRANSCRIPT_INVALID_PREFIX} ${printable(detail)} (input ${printable(label)})\n`,
+    exitCode: 2,
+  };
+}
+
+function summary(
+  report: TranscriptReport<TranscriptFormat>,
+  repaired: RepairOutcome<TranscriptFormat> | undefined,
+  label: string,
+  expect: string,
+): string {
+  const lines = [
+    'turngate transcript-check',
+    `  Input: ${printable(label)}`,
+    `  Format: ${report.format} (${expect})`,
+    `  Result: ${report.result}`,
+    `  Failures: ${report.failures.length}`,
+  ];
+  for (const failure of report.failures) {
+    lines.push(
+      `  - ${printable(failure.at)} ${failure.rule} [${printable(failure.ids.join(', '))}] (${failure.class})`,
+    );
+    lines.push(`      fix: ${failure.fix}`);
+  }
+  if (report.openToolCalls.length > 0) {
+    lines.push(`  Open tool calls: ${report.openToolCalls.length}`);
+    for (const call of report.openToolCalls)
+      lines.push(`  - ${printable(call.at)} ${printable(call.id)} (${printable(call.name)})`);
+  }
+  if (repaired?.ok === true) {
+    lines.push(`  Repairs: ${repaired.repairs.length}`);
+    for (const repair of repaired.repairs) {
+      lines.push(
+        `  - ${repair.action} ${printable(repair.at)} [${printable(repair.ids.join(', '))}]: ${printable(repair.detail)}`,
+      );
+    }
+    for (const failure of repaired.remaining) lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Options of {@link transcriptCheck}. */
+export interface TranscriptCheckOptions {
+  readonly format: TranscriptFormat;
+  readonly expect: 'sendable' | 'received';
+  readonly json: boolean;
+  readonly repair: boolean;
+  readonly failOnReject: boolean;
+  /** How the input is named in the summary and in errors (a path, or `-`). */
+  readonly inputLabel: string;
+}
+
+/**
+ * Runs `transcript-check` on input bytes: the report as JSON or a summary; input that is not a
+ * transcript of the format gives exit 2 and one stderr line starting `transcript_check_invalid:`
+ * that names the path.
+ *
+ * @param input - The input file's bytes (or text).
+ * @param options - Format, expectation and output options.
+ * @returns What to print and the exit code.
+ */
+export function transcriptCheck(input: Uint8Array | string, options: TranscriptCheckOptions): CommandOutput {
+  let value: unknown;
+  try {
+    value = parseJson(input);
+  } catch (error) {
+    if (error instanceof JsonInputError) return invalidInput(`not JSON: ${error.message}`, options.inputLabel);
+    throw error;
+  }
+  const report = checkTranscriptJson(value, { format: options.format, expect: options.expect });
+  if (report.result === 'invalid') return invalidInput(report.error.message, options.inputLabel);
+  const repaired = options.repair
+    ? repairTranscriptJson(value, { format: options.format, expect: options.expect })
+    : undefined;
+  let stdout: string;
+  if (options.json) {
+    const out: Record<string, unknown> = {
+      result: report.result,
+      failures: report.failures,
+      openToolCalls: report.openToolCalls,
+    };
+    if (repaired?.ok === true) {
+      out['repaired'] = repaired.messages;
+      out['repairs'] = repaired.repairs;
+      if (repaired.remaining.length > 0) out['remaining'] = repaired.remaining;
+    }
+    stdout = `${jsonText(out)}\n`;
+  } else {
+    stdout = summary(report, repaired, options.inputLabel, options.expect);
+  }
+  return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
+}
+
+function usageError(message: string): CommandOutput {
+  return {
+    stdout: '',
+    stderr: `turngate: ${printable(message)} (see turngate transcript-check --help)\n`,
+    exitCode: 2,
+  };
+}
+
+/**
+ * The command line: parses `argv` (after the command name), reads the input, runs the check.
+ *
+ * @param argv - The arguments after `transcript-check`.
+ * @returns What to print and the exit code.
+ */
+export async function transcriptCheckCommand(argv: readonly string[]): Promise<CommandOutput> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        format: { type: 'string' },
+        input: { type: 'string' },
+        expect: { type: 'string' },
+        json: { type: 'boolean' },
+        repair: { type: 'boolean' },
+        'fail-on-reject': { type: 'boolean' },
+        'max-input-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return usageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+  }
+  if (values['help'] === true) return { stdout: TRANSCRIPT_CHECK_USAGE, stderr: '', exitCode: 0 };
+  const format = values['format'];
+  if (typeof format !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
+    return usageError(`--format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
+  }
+  const expect = values['expect'] ?? 'sendable';
+  if (expect !== 'sendable' && expect !== 'received') return usageError('--expect must be sendable or received');
+  const input = values['input'];
+  if (typeof input !== 'string' || input === '') return usageError('--input <file | -> is required');
+  let maxBytes = DEFAULT_MAX_INPUT_BYTES;
+  const limitText = values['max-input-bytes'];
+  if (typeof limitText === 'string') {
+    const limit = parseByteLimit(limitText);
+    if (!limit.ok) return usageError(limit.expected);
+    maxBytes = limit.bytes;
+  }
+  const read = await readInput(input, maxBytes);
+  if (!read.ok) {
+    return invalidInput(
+      read.tooLarge
+        ? `input is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes`
+        : `failed to read input: ${read.reason}`,
+      input,
+    );
+  }
+  return transcriptCheck(read.bytes, {
+    format: format as TranscriptFormat,
+    expect,
+    json: values['json'] === true,
+    repair: values['repair'] === true,
+    failOnReject: values['fail-on-reject'] === true,
+    inputLabel: input,
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * AI SDK `ModelMessage[]` <-> `ChatMessage`.
+ *
+ * Lossless for text, reasoning text (as thinking blocks), images given as URL or base64 with a
+ * media type, tool calls with object inputs, and `text` tool outputs; consecutive tool messages
+ * become one tool message of results, assistant messages always get part arrays. Not carried to
+ * `ChatMessage` (each with a loss record): files, provider-executed calls and their results,
+ * approval parts, `json` / `error-*` / `content` / `execution-denied` outputs (kept as text, the
+ * type lost), provider options.
+ *
+ * @module
+ */
+import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
+import { readChat } from '../chat/check.ts';
+import {
+  assistantContent,
+  callNames,
+  ChatBuilder,
+  type ConversionLoss,
+  resultText,
+  withToolRuns,
+} from '../core/convert.ts';
+import { isObject, type JsonObject } from '../core/input.ts';
+import { readAISDK } from './check.ts';
+import type { AISDKMessage, AISDKOtherPart, AISDKToolResultPart } from './wire.ts';
+
+const partAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
+const URL_LIKE = /^(https?:|data:)/;
+
+/** AI SDK messages as `ChatMessage`s. */
+export function aisdkToChat(messages: readonly unknown[]): { messages: ChatMessage[]; losses: ConversionLoss[] } {
+  readAISDK(messages);
+  const out = new ChatBuilder();
+  messages.forEach((value, i) => {
+    const message = value as JsonObject;
+    const content = message['content'];
+    const at = `messages[${i}]`;
+    if (message['role'] === 'system') {
+      if (content !== '') out.messages.push({ role: 'system', content: content as string });
+      else out.lose(at, 'an empty system message');
+    } else if (message['role'] === 'user') {
+      if (typeof content === 'string') {
+        if (content !== '') out.messages.push({ role: 'user', content });
+        else out.lose(at, 'an empty user message');
+        return;
+      }
+      const blocks: (TextBlock | ImageBlock)[] = [];
+      (content as JsonObject[]).forEach((part, j) => {
+        const image = part['image'];
+        if (part['type'] === 'text' && typeof part['text'] === 'string' && part['text'] !== '')
+          blocks.push({ type: 'text', text: part['text'] });
+        else if (part['type'] === 'image' && typeof image === 'string' && URL_LIKE.test(image))
+          blocks.push({ type: 'image', source: { type: 'url', url: image } });
+        else if (part['type'] === 'image' && typeof image === 'string' && typeof part['mediaType'] === 'string')
+          blocks.push({ type: 'image', source: { type: 'inline', base64_data: image }, media_type: part['mediaType'] });
+        else out.lose(partAt(i, j), `a ${String(part['type'])} part (ChatMessage has no such block)`);
+      });
+      const [first, ...rest] = blocks;
+      if (first !== undefined) out.messages.push({ role: 'user', content: [first, ...rest] });
+    } else if (message['role'] === 'assistant') {
+      if (typeof content === 'string') {
+        out.assistant(content, [], at);
+        return;
+      }
+      const blocks: AssistantContentBlock[] = [];
+      const calls: ToolCall[] = [];
+      (content as JsonObject[]).forEach((part, j) => {
+        const type = part['type'];
+        if (type === 'text' && typeof part['text'] === 'string' && part['text'] !== '')
+          blocks.push({ type: 'text', text: part['text'] });
+        else if (type === 'reasoning' && typeof part['text'] === 'string' && part['text'] !== '')
+          blocks.push({ type: 'thinking', text: part['text'] });
+        else if (type === 'tool-call' && part['providerExecuted'] !== true) {
+          const input = part['input'];
+          if (!isObject(input) && input !== undefined && input !== null)
+            out.lose(`${partAt(i, j)}.input`, 'tool input that is not an object');
+          calls.push({
+            id: part['toolCallId'] as string,
+            name: part['toolName'] as string,
+            arguments: isObject(input) ? { ...input } : null,
+          });
+        } else
+          out.lose(
+            partAt(i, j),
+            `a ${String(type)}${part['providerExecuted'] === true ? ' (provider-executed)' : ''} part`,
+          );
+      });
+      out.assistant(assistantContent(blocks, calls.length > 0), calls, at);
+    } else {
+      (content as JsonObject[]).forEach((part, j) => {
+        if (part['type'] !== 'tool-result') {
+          out.lose(partAt(i, j), `a ${String(part['type'])} part`);
+          return;
+        }
+        const output = part['output'] as JsonObject;
+        if (output['type'] !== 'text')
+          out.lose(`${partAt(i, j)}.output.type`, `the ${String(output['type'])} output type (kept as text)`);
+        const text =
+          output['type'] === 'text' || output['type'] === 'error-text'
+            ? output['value']
+            : (output['value'] ?? output['reason'] ?? '');
+        out.messages.push({ role: 'tool', tool_call_id: part['toolCallId'] as string, content: resultText(text) });
+      });
+    }
+  });
+  return out;
+}
+
+/** `ChatMessage`s as AI SDK messages. */
+export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMessage[]; losses: ConversionLoss[] } {
+  readChat(messages);
+  const chat = messages as readonly ChatMessage[];
+  const names = callNames(chat);
+  const losses: ConversionLoss[] = [];
+  const out: AISDKMessage[] = [];
+  for (const item of withToolRuns(chat)) {
+    if ('tools' in item) {
+      const results = item.tools.map(
+        (t): AISDKToolResultPart => ({
+          type: 'tool-result',
+          toolCallId: t.tool_call_id,
+          toolName: names.get(t.tool_call_id) ?? 'unknown',
+          output: { type: 'text', value: t.content },
+        }),
+      );
+      out.push({ role: 'tool', content: results });
+      continue;
+    }
+    const { index: i, message } = item;
+    if (message.role === 'system') out.push(message);
+    else if (message.role === 'user') {
+      if (typeof message.content === 'string') out.push(message);
+      else
+        out.push({
+          role: 'user',
+          content: message.content.map(
+            (block): AISDKOtherPart =>
+              block.type === 'text'
+                ? ({ type: 'text', text: block.text } as AISDKOtherPart)
+                : block.source.type === 'url'
+                  ? ({ type: 'image', image: block.source.url } as AISDKOtherPart)
+                  : ({ type: 'image', image: block.source.base64_data, mediaType: block.media_type } as AISDKOtherPart),
+          ),
+        });
+    } else if (message.role === 'assistant') {
+      const parts: AISDKOtherPart[] = [];
+      const content = message.content ?? '';
+      if (typeof content === 'string') {
+        if (content !== '') parts.push({ type: 'text', text: content } as AISDKOtherPart);
+      } else
+        content.forEach((block, j) => {
+          if (block.type === 'text') parts.push({ type: 'text', text: block.text } as AISDKOtherPart);
+          else if (block.type === 'thinking') parts.push({ type: 'reasoning', text: block.text } as AISDKOtherPart);
+          else
+            losses.push({
+              at: `messages[${i}].content[${j}]`,
+              what: 'a redacted thinking block (the AI SDK has none)',
+            });
+        });
+      for (const call of message.tool_calls ?? [])
+        parts.push({
+          type: 'tool-call',
+          toolCallId: call.id,
+          toolName: call.name,
+          input: call.arguments ?? {},
+        } as AISDKOtherPart);
+      out.push({ role: 'assistant', content: parts });
+    }
+  }
+  return { messages: out, losses };
+}

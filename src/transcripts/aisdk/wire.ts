@@ -1,0 +1,177 @@
+/**
+ * The Vercel AI SDK `ModelMessage[]` wire shape (the `messages` of `generateText` /
+ * `streamText`): the input types (the SDK's `ModelMessage` is assignable to them) and the
+ * valibot schema the checker's reader agrees with. Unknown fields and part types are kept.
+ *
+ * Source: AI SDK reference, `ModelMessage`; "Tool calling" (tool execution approval).
+ *
+ * @module
+ */
+import * as v from 'valibot';
+
+/**
+ * A tool call in an assistant message; `providerExecuted: true` when the provider ran it.
+ *
+ * @example
+ * ```ts
+ * import type { AISDKToolCallPart } from 'turngate/transcripts';
+ * const part: AISDKToolCallPart = { type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } };
+ * ```
+ */
+export interface AISDKToolCallPart {
+  readonly type: 'tool-call';
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly providerExecuted?: boolean;
+}
+
+/**
+ * A tool result (`output: { type, value }`), in a tool message (or, for a provider-executed
+ * call, in the assistant message).
+ *
+ * @example
+ * ```ts
+ * import type { AISDKToolResultPart } from 'turngate/transcripts';
+ * const part: AISDKToolResultPart = { type: 'tool-result', toolCallId: 'call_1', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } };
+ * ```
+ */
+export interface AISDKToolResultPart {
+  readonly type: 'tool-result';
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** `{ type: 'text' | 'json' | 'error-text' | 'error-json' | 'content', value }` or `{ type: 'execution-denied', reason? }`. */
+  readonly output: { readonly type: string; readonly value?: unknown; readonly reason?: string };
+}
+
+/**
+ * A request to approve a tool call before it runs (assistant message).
+ *
+ * @example
+ * ```ts
+ * import type { AISDKToolApprovalRequestPart } from 'turngate/transcripts';
+ * const part: AISDKToolApprovalRequestPart = { type: 'tool-approval-request', approvalId: 'appr_1', toolCallId: 'call_1' };
+ * ```
+ */
+export interface AISDKToolApprovalRequestPart {
+  readonly type: 'tool-approval-request';
+  readonly approvalId: string;
+  readonly toolCallId: string;
+}
+
+/**
+ * The answer to an approval request (tool message).
+ *
+ * @example
+ * ```ts
+ * import type { AISDKToolApprovalResponsePart } from 'turngate/transcripts';
+ * const part: AISDKToolApprovalResponsePart = { type: 'tool-approval-response', approvalId: 'appr_1', approved: true };
+ * ```
+ */
+export interface AISDKToolApprovalResponsePart {
+  readonly type: 'tool-approval-response';
+  readonly approvalId: string;
+  readonly approved: boolean;
+  readonly reason?: string;
+}
+
+/**
+ * Any other part (text, reasoning, image, file, ...), by its `type`.
+ *
+ * @example
+ * ```ts
+ * import type { AISDKOtherPart } from 'turngate/transcripts';
+ * const part: AISDKOtherPart = { type: 'reasoning' };
+ * ```
+ */
+export interface AISDKOtherPart {
+  readonly type: string;
+}
+
+/**
+ * One `ModelMessage`. The SDK's `ModelMessage` is assignable to it.
+ *
+ * @example
+ * ```ts
+ * import type { AISDKMessage } from 'turngate/transcripts';
+ * const messages: AISDKMessage[] = [
+ *   { role: 'user', content: 'Weather in Oslo?' },
+ *   { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } }] },
+ *   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } }] },
+ * ];
+ * ```
+ */
+export type AISDKMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly AISDKOtherPart[] }
+  | {
+      readonly role: 'assistant';
+      readonly content:
+        | string
+        | readonly (AISDKToolCallPart | AISDKToolResultPart | AISDKToolApprovalRequestPart | AISDKOtherPart)[];
+    }
+  | { readonly role: 'tool'; readonly content: readonly (AISDKToolResultPart | AISDKToolApprovalResponsePart)[] };
+
+const CHECKED = new Set(['tool-call', 'tool-result', 'tool-approval-request', 'tool-approval-response']);
+const Other = v.looseObject({
+  type: v.pipe(
+    v.string(),
+    v.check((type) => !CHECKED.has(type)),
+  ),
+});
+const ToolCall = v.looseObject({
+  type: v.literal('tool-call'),
+  toolCallId: v.string(),
+  toolName: v.string(),
+  providerExecuted: v.optional(v.boolean()),
+});
+const ToolResult = v.looseObject({
+  type: v.literal('tool-result'),
+  toolCallId: v.string(),
+  toolName: v.string(),
+  output: v.looseObject({ type: v.string() }),
+});
+const ApprovalRequest = v.looseObject({
+  type: v.literal('tool-approval-request'),
+  approvalId: v.string(),
+  toolCallId: v.string(),
+});
+const ApprovalResponse = v.looseObject({
+  type: v.literal('tool-approval-response'),
+  approvalId: v.string(),
+  approved: v.boolean(),
+});
+
+/**
+ * One `ModelMessage`: system text; user text and parts; assistant text, tool calls, provider
+ * results and approval requests; tool results and approval responses.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { AISDKMessageSchema } from 'turngate/transcripts';
+ * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'ok' } }] }); //=> true
+ * v.is(AISDKMessageSchema, { role: 'tool', content: 'ok' }); //=> false
+ * ```
+ */
+export const AISDKMessageSchema = v.variant('role', [
+  v.looseObject({ role: v.literal('system'), content: v.string() }),
+  v.looseObject({ role: v.literal('user'), content: v.union([v.string(), v.array(Other)]) }),
+  v.looseObject({
+    role: v.literal('assistant'),
+    content: v.union([v.string(), v.array(v.variant('type', [ToolCall, ToolResult, ApprovalRequest, Other]))]),
+  }),
+  v.looseObject({ role: v.literal('tool'), content: v.array(v.variant('type', [ToolResult, ApprovalResponse])) }),
+]);
+
+/**
+ * The `messages` of a call.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { AISDKMessagesSchema } from 'turngate/transcripts';
+ * v.is(AISDKMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
+ * ```
+ */
+export const AISDKMessagesSchema = v.array(AISDKMessageSchema);

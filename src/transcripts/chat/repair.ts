@@ -1,0 +1,27 @@
+/**
+ * Repair of `ChatMessage`s: the tool-run repair with turngate's message shape.
+ *
+ * @module
+ */
+import type { CheckContext } from '../core/context.ts';
+import { synthesizedText } from '../core/repair.ts';
+import type { FormatRepair } from '../core/repairer.ts';
+import { checkToolRuns } from '../core/tool-runs.ts';
+import { repairToolRuns } from '../core/tool-runs-repair.ts';
+import { renameToolCall } from '../openai-chat/repair.ts';
+import { CHAT_RULES, chatCallAt, readChat } from './check.ts';
+
+/** Checks and, when rejected, repairs `ChatMessage`s. */
+export function repairChat(messages: readonly unknown[], context: CheckContext): FormatRepair {
+  const read = readChat(messages);
+  const outcome = checkToolRuns(read, CHAT_RULES, context, chatCallAt);
+  if (outcome.failures.length === 0) return { outcome };
+  return {
+    outcome,
+    repaired: repairToolRuns(messages, read, outcome, CHAT_RULES, {
+      renameCall: renameToolCall,
+      synthesize: (id, name) => ({ role: 'tool', tool_call_id: id, content: synthesizedText(id, name) }),
+      callAt: chatCallAt,
+    }),
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * `checkTranscript`: a provider transcript checked against every rule its provider documents
+ * (or enforces) about where tool calls and tool results may stand.
+ *
+ * @module
+ */
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
+import { checkAISDK } from './aisdk/check.ts';
+import { checkAnthropic } from './anthropic/check.ts';
+import { checkChat } from './chat/check.ts';
+import type { ToolCall } from './chat-message.ts';
+import type { CheckContext, CheckOutcome, Expectation } from './core/context.ts';
+import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
+import { checkGemini } from './gemini/check.ts';
+import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import { checkOpenAIChat } from './openai-chat/check.ts';
+import { checkResponses } from './openai-responses/check.ts';
+import { mintSendable, type SendableTranscript } from './sendable.ts';
+
+export type { Expectation };
+
+/**
+ * Options of `checkTranscript`.
+ *
+ * @example
+ * ```ts
+ * import type { CheckTranscriptOptions } from 'turngate/transcripts';
+ * const options: CheckTranscriptOptions<'chat', 'received'> = { format: 'chat', expect: 'received', openToolCalls: [] };
+ * ```
+ */
+export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Expectation = Expectation> {
+  /** The wire format: `anthropic`, `openai-chat`, `openai-responses`, `aisdk`, `gemini` or `chat`. */
+  readonly format: F;
+  /**
+   * `sendable` (default): the transcript is about to be sent, every call must be answered as the
+   * provider requires. `received`: the model has just answered; the client calls of its last
+   * message (for Responses, of its last response) are listed in `openToolCalls`, not failed. For
+   * `openai-chat` and `chat`, tool messages already appended after that message do not end it:
+   * its calls still without one stay open.
+   */
+  readonly expect?: E;
+  /**
+   * `chat` only: tool calls left open by an earlier (suspended) turn. They stand before the first
+   * message, so the tool messages at the start of the list answer them, with the same rules.
+   */
+  readonly openToolCalls?: F extends 'chat' ? readonly ToolCall[] : never;
+}
+
+/**
+ * A transcript every rule accepts. For `expect: 'sendable'`, `transcript` is the
+ * `SendableTranscript` a guarded provider call takes.
+ *
+ * @example
+ * ```ts
+ * import { checkTranscript, type AcceptedTranscriptReport } from 'turngate/transcripts';
+ * const report = checkTranscript([{ role: 'user', content: 'Hello' }], { format: 'chat' });
+ * if (report.result === 'accepted') {
+ *   const accepted: AcceptedTranscriptReport<'chat'> = report;
+ *   accepted.failures.length; //=> 0
+ * }
+ * ```
+ */
+export interface AcceptedTranscriptReport<
+  F extends TranscriptFormat,
+  M extends TranscriptMessage<F> = TranscriptMessage<F>,
+  E extends Expectation = 'sendable',
+> {
+  readonly result: 'accepted';
+  readonly format: F;
+  readonly failures: readonly [];
+  /** Under `expect: 'received'`, the client calls of the last message awaiting results. */
+  readonly openToolCalls: readonly OpenToolCall[];
+  /** The checked transcript (`expect: 'sendable'`); `undefined` under `received`. */
+  readonly transcript: E extends 'sendable' ? SendableTranscript<F, M> : undefined;
+}
+
+/**
+ * A transcript that breaks at least one rule: every failure, in input order.
+ *
+ * @example
+ * ```ts
+ * import { checkTranscript } from 'turngate/transcripts';
+ * const report = checkTranscript([{ role: 'tool', tool_call_id: 'call_9', content: 'Snow' }], { format: 'chat' });
+ * if (report.result === 'rejected') report.failures.map((f) => f.rule); //=> ['chat.tool_result_orphan']
+ * ```
+ */
+export interface RejectedTranscriptReport<F extends TranscriptFormat> {
+  readonly result: 'rejected';
+  readonly format: F;
+  /** Every failure (not only the first), ordered by message. */
+  readonly failures: readonly TranscriptFailure<F>[];
+  /** Under `expect: 'received'`, the client calls of the last message awaiting results. */
+  readonly openToolCalls: readonly OpenToolCall[];
+}
+
+/**
+ * Input that is not a transcript of the format: `error` names the path and what was expected.
+ *
+ * @example
+ * ```ts
+ * import { checkTranscript } from 'turngate/transcripts';
+ * const report = checkTranscript({ messages: 'hi' } as never, { format: 'anthropic' });
+ * if (report.result === 'invalid') report.error.message; //=> "messages: expected an array (the request body's `messages`)"
+ * ```
+ */
+export interface InvalidTranscriptReport<F extends TranscriptFormat> {
+  readonly result: 'invalid';
+  readonly format: F;
+  /** The input error: `path` and `expected`. */
+  readonly error: TranscriptInputError;
+  readonly failures: readonly [];
+  readonly openToolCalls: readonly [];
+}
+
+/**
+ * The report of `checkTranscript`, discriminated on `result`.
+ *
+ * @example
+ * ```ts
+ * import { checkTranscript, type TranscriptReport } from 'turngate/transcripts';
+ * const report: TranscriptReport<'gemini'> = checkTranscript([{ role: 'user', parts: [{ text: 'Hi' }] }], { format: 'gemini' });
+ * report.result; //=> 'accepted'
+ * ```
+ */
+export type TranscriptReport<
+  F extends TranscriptFormat,
+  M extends TranscriptMessage<F> = TranscriptMessage<F>,
+  E extends Expectation = 'sendable',
+> = AcceptedTranscriptReport<F, M, E> | RejectedTranscriptReport<F> | InvalidTranscriptReport<F>;
+
+const CHECKERS: {
+  readonly [F in TranscriptFormat]: (
+    messages: readonly unknown[],
+    context: CheckContext,
+    carried: readonly unknown[],
+  ) => CheckOutcome;
+} = {
+  anthropic: checkAnthropic,
+  'openai-chat': checkOpenAIChat,
+  'openai-responses': checkResponses,
+  aisdk: checkAISDK,
+  gemini: checkGemini,
+  chat: checkChat,
+};
+
+/** Runs the check on any value; never throws for a transcript value. Internal. */
+export function runCheck(
+  input: unknown,
+  format: TranscriptFormat,
+  expect: Expectation,
+  carried: readonly unknown[] = [],
+): TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation> {
+  if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
+    throw new TypeError(`options.format must be one of ${TRANSCRIPT_FORMATS.join(', ')}, not ${String(format)}`);
+  }
+  if (expect !== 'sendable' && expect !== 'received') {
+    throw new TypeError(`options.expect must be 'sendable' or 'received', not ${String(expect)}`);
+  }
+  let outcome: CheckOutcome;
+  let messages: readonly unknown[];
+  try {
+    const unwrapped = unwrapTranscript(input, format);
+    messages = unwrapped.messages;
+    outcome = CHECKERS[format](messages, { expect, body: unwrapped.body }, carried);
+  } catch (error) {
+    const inputError =
+      error instanceof TranscriptInputError
+        ? error
+        : new TranscriptInputError(
+            TRANSCRIPT_FIELD[format],
+            `readable JSON data (${String((error as Error)?.message ?? error)})`,
+          );
+    return { result: 'invalid', format, error: inputError, failures: [], openToolCalls: [] };
+  }
+  if (outcome.failures.length > 0) {
+    return { result: 'rejected', format, failures: outcome.failures, openToolCalls: outcome.openToolCalls };
+  }
+  return {
+    result: 'accepted',
+    format,
+    failures: [],
+    openToolCalls: outcome.openToolCalls,
+    transcript:
+      expect === 'sendable' ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[]) : undefined,
+  };
+}
+
+/**
+ * Checks a provider transcript against every rule its provider documents or enforces about
+ * tool calls and tool results: pairing (every call answered, no result without its call),
+ * position (results right after their call, first in their turn, never before it), uniqueness,
+ * server and provider-executed calls, approvals, reasoning items, required result fields. Each
+ * failure names its rule (`TRANSCRIPT_RULES`, with the source), class, ids, position and fix.
+ *
+ * Failure classes: `tool.result_missing`, `tool.result_orphan`,
+ * `protocol.parallel_transport_order_invalid`, `tool.schema_invalid`.
+ *
+ * Never throws on a transcript value: input that is not a transcript of the format gives
+ * `result: 'invalid'` with a `TranscriptInputError` naming the path. (A `format` or `expect`
+ * outside their unions is a programming error and throws `TypeError`.)
+ *
+ * @param messages - The messages (items, contents), or a request body holding them in `messages`, `input` or `contents`.
+ * @param options - `format`, `expect` (`sendable` by default), and for `chat` the `openToolCalls` carried from a suspension.
+ * @returns The report: `accepted` (with the `SendableTranscript` when sendable), `rejected` with every failure, or `invalid`.
+ * @example
+ * ```ts
+ * import { checkTranscript } from 'turngate/transcripts';
+ * const report = checkTranscript(
+ *   [
+ *     { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+ *     { role: 'user', content: 'Any news?' },
+ *     { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+ *   ],
+ *   { format: 'openai-chat' },
+ * );
+ * report.failures.map((f) => `${f.rule} ${f.at}`);
+ * //=> ['openai-chat.tool_call_unanswered messages[0]', 'openai-chat.tool_message_not_adjacent messages[2]']
+ * ```
+ */
+export function checkTranscript<
+  const F extends TranscriptFormat,
+  M extends TranscriptMessage<F>,
+  E extends Expectation = 'sendable',
+>(messages: readonly M[], options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
+export function checkTranscript<
+  const F extends TranscriptFormat,
+  B extends TranscriptRequestBody<F>,
+  E extends Expectation = 'sendable',
+>(body: B, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, BodyMessage<F, B>, E>;
+export function checkTranscript<const F extends TranscriptFormat, E extends Expectation = 'sendable'>(
+  messages: unknown,
+  options: CheckTranscriptOptions<F, E>,
+): TranscriptReport<F, TranscriptMessage<F>, E> {
+  return runCheck(
+    messages,
+    options.format,
+    options.expect ?? 'sendable',
+    options.openToolCalls ?? [],
+  ) as TranscriptReport<F, TranscriptMessage<F>, E>;
+}
+
+/**
+ * `checkTranscript` for a value of unknown shape (parsed JSON from a file, a store or a
+ * request log): the same check, typed as format `F`'s messages.
+ *
+ * @param value - Any value: an array of messages, or a request body.
+ * @param options - As `checkTranscript`.
+ * @returns The report; `invalid` for a value that is not a transcript of the format.
+ * @example
+ * ```ts
+ * import { checkTranscriptJson } from 'turngate/transcripts';
+ * const report = checkTranscriptJson(JSON.parse('{"contents":[{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{}}}]}]}'), { format: 'gemini' });
+ * report.failures.map((f) => f.rule); //=> ['gemini.function_call_turn_misplaced', 'gemini.function_call_unanswered']
+ * ```
+ */
+export function checkTranscriptJson<const F extends TranscriptFormat, E extends Expectation = 'sendable'>(
+  value: unknown,
+  options: CheckTranscriptOptions<F, E>,
+): TranscriptReport<F, TranscriptMessage<F>, E> {
+  return runCheck(value, options.format, options.expect ?? 'sendable', options.openToolCalls ?? []) as TranscriptReport<
+    F,
+    TranscriptMessage<F>,
+    E
+  >;
+}

@@ -1,0 +1,136 @@
+/**
+ * Conversion between each wire format and turngate's `ChatMessage`, lossless where both sides
+ * can hold the same thing; every part that cannot cross is listed as a `ConversionLoss`. Each
+ * format's module says what is lossless and what is not.
+ *
+ * @module
+ */
+import type { TranscriptFormat } from '../check/stop-reasons.ts';
+import { aisdkToChat, chatToAISDK } from './aisdk/convert.ts';
+import { anthropicToChat, chatToAnthropic } from './anthropic/convert.ts';
+import type { ChatMessage } from './chat-message.ts';
+import type { ConversionLoss } from './core/convert.ts';
+import { TranscriptInputError } from './core/report.ts';
+import { unwrapTranscript } from './core/unwrap.ts';
+import { chatToGemini, geminiToChat } from './gemini/convert.ts';
+import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import { chatToOpenAIChat, openAIChatToChat } from './openai-chat/convert.ts';
+import { chatToResponses, responsesToChat } from './openai-responses/convert.ts';
+
+/**
+ * The outcome of a conversion: the converted messages and what could not cross, or the input
+ * error for input that is not a transcript of the source format.
+ *
+ * @example
+ * ```ts
+ * import { toChatMessages, type ConversionOutcome, type ChatMessage } from 'turngate/transcripts';
+ * const converted: ConversionOutcome<ChatMessage> = toChatMessages([{ role: 'user', content: 'Hi' }], { format: 'openai-chat' });
+ * converted.ok && converted.messages; //=> [{ role: 'user', content: 'Hi' }]
+ * ```
+ */
+export type ConversionOutcome<M> =
+  | { readonly ok: true; readonly messages: M[]; readonly losses: readonly ConversionLoss[] }
+  | { readonly ok: false; readonly error: TranscriptInputError };
+
+type Converter = (messages: readonly unknown[]) => { messages: unknown[]; losses: ConversionLoss[] };
+
+const TO_CHAT: { readonly [F in TranscriptFormat]: Converter } = {
+  anthropic: anthropicToChat,
+  'openai-chat': openAIChatToChat,
+  'openai-responses': responsesToChat,
+  aisdk: aisdkToChat,
+  gemini: geminiToChat,
+  chat: (messages) => chatToChat(messages),
+};
+
+const FROM_CHAT: { readonly [F in TranscriptFormat]: Converter } = {
+  anthropic: chatToAnthropic,
+  'openai-chat': chatToOpenAIChat,
+  'openai-responses': chatToResponses,
+  aisdk: chatToAISDK,
+  gemini: chatToGemini,
+  chat: (messages) => chatToChat(messages),
+};
+
+function chatToChat(messages: readonly unknown[]): { messages: unknown[]; losses: ConversionLoss[] } {
+  return { messages: [...messages], losses: [] };
+}
+
+function convert(input: unknown, source: TranscriptFormat, converter: Converter): ConversionOutcome<unknown> {
+  try {
+    const { messages } = unwrapTranscript(input, source);
+    const converted = converter(messages);
+    return { ok: true, messages: converted.messages, losses: converted.losses };
+  } catch (error) {
+    if (error instanceof TranscriptInputError) return { ok: false, error };
+    return {
+      ok: false,
+      error: new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
+    };
+  }
+}
+
+/**
+ * Converts a transcript of `format` to `ChatMessage`s: text, images, thinking, tool calls and
+ * tool results cross; everything else is listed in `losses` with its position. Calls and
+ * results keep their ids, so the check's verdict on tool pairing carries over.
+ *
+ * @param messages - The messages (items, contents), or a request body holding them.
+ * @param options - `format`: the source format.
+ * @returns The `ChatMessage`s and the losses, or the input error.
+ * @example
+ * ```ts
+ * import { toChatMessages } from 'turngate/transcripts';
+ * const converted = toChatMessages(
+ *   [
+ *     { role: 'model', parts: [{ functionCall: { id: 'fc_1', name: 'get_weather', args: { city: 'Oslo' } } }] },
+ *     { role: 'user', parts: [{ functionResponse: { id: 'fc_1', name: 'get_weather', response: { output: 'Snow' } } }] },
+ *   ],
+ *   { format: 'gemini' },
+ * );
+ * converted.ok && converted.messages;
+ * //=> [{ role: 'assistant', content: '', tool_calls: [{ id: 'fc_1', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { role: 'tool', tool_call_id: 'fc_1', content: 'Snow' }]
+ * ```
+ */
+export function toChatMessages<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
+  messages: readonly M[],
+  options: { readonly format: F },
+): ConversionOutcome<ChatMessage>;
+export function toChatMessages<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
+  body: B,
+  options: { readonly format: F },
+): ConversionOutcome<ChatMessage>;
+export function toChatMessages<const F extends TranscriptFormat>(
+  messages: unknown,
+  options: { readonly format: F },
+): ConversionOutcome<ChatMessage> {
+  return convert(messages, options.format, TO_CHAT[options.format]) as ConversionOutcome<ChatMessage>;
+}
+
+/**
+ * Converts `ChatMessage`s to the messages of `format` (the inverse of `toChatMessages` on what
+ * both hold); what the format cannot hold is listed in `losses`.
+ *
+ * @param messages - `ChatMessage`s.
+ * @param options - `format`: the target format.
+ * @returns The messages of `format` and the losses, or the input error for values that are not `ChatMessage`s.
+ * @example
+ * ```ts
+ * import { fromChatMessages } from 'turngate/transcripts';
+ * const converted = fromChatMessages(
+ *   [
+ *     { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+ *     { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+ *   ],
+ *   { format: 'openai-chat' },
+ * );
+ * converted.ok && converted.messages[0];
+ * //=> { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] }
+ * ```
+ */
+export function fromChatMessages<const F extends TranscriptFormat>(
+  messages: readonly ChatMessage[],
+  options: { readonly format: F },
+): ConversionOutcome<TranscriptMessage<F>> {
+  return convert(messages, 'chat', FROM_CHAT[options.format]) as ConversionOutcome<TranscriptMessage<F>>;
+}

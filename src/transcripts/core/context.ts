@@ -1,0 +1,26 @@
+/**
+ * What a format checker receives and returns. Internal.
+ *
+ * @module
+ */
+import type { JsonObject } from './input.ts';
+import type { LocatedFailure, OpenToolCall, TranscriptFailure } from './report.ts';
+
+/** What the transcript is checked for: about to be sent, or just received from the model. */
+export type Expectation = 'sendable' | 'received';
+
+/** The input of a format checker. */
+export interface CheckContext {
+  /** `sendable` or `received`. */
+  readonly expect: Expectation;
+  /** The request body, when the input was one (its other fields inform some rules). */
+  readonly body: JsonObject | undefined;
+}
+
+/** The outcome of a format checker over input it could read. */
+export interface CheckOutcome {
+  readonly failures: TranscriptFailure[];
+  readonly openToolCalls: OpenToolCall[];
+  /** The failures with their message and slot, in the order found (for repair). */
+  readonly located: readonly LocatedFailure[];
+}

@@ -1,0 +1,133 @@
+/**
+ * Shared pieces of the conversions between the wire formats and `ChatMessage`: the loss
+ * record, and how a tool result's content becomes chat text. Internal, except the loss type.
+ *
+ * @module
+ */
+import type {
+  AssistantContentBlock,
+  AssistantMessage,
+  ChatMessage,
+  ImageBlock,
+  ToolCall,
+  ToolMessage,
+} from '../chat-message.ts';
+import { isObject, type JsonObject } from './input.ts';
+
+/**
+ * Something a conversion could not carry into the other format (a block type the other side
+ * has no place for, an error flag, a field), with where it stood.
+ *
+ * @example
+ * ```ts
+ * import { toChatMessages } from 'turngate/transcripts';
+ * const converted = toChatMessages(
+ *   [{ role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Hi' } }] }],
+ *   { format: 'anthropic' },
+ * );
+ * if (converted.ok) converted.losses; //=> [{ at: 'messages[0].content[0]', what: 'a document block (ChatMessage has no document block)' }]
+ * ```
+ */
+export interface ConversionLoss {
+  /** Where the dropped part stood, as a path into the input. */
+  readonly at: string;
+  /** What was dropped, and why. */
+  readonly what: string;
+}
+
+/** Collects converted messages and losses. */
+export class ChatBuilder {
+  readonly messages: ChatMessage[] = [];
+  readonly losses: ConversionLoss[] = [];
+
+  lose(at: string, what: string): void {
+    this.losses.push({ at, what });
+  }
+
+  /** Adds an assistant message, or records it as lost when nothing of it is left. */
+  assistant(content: string | AssistantContentBlock[], calls: ToolCall[], at: string): void {
+    const [first, ...rest] = calls;
+    if (first !== undefined) {
+      this.messages.push({ role: 'assistant', content, tool_calls: [first, ...rest] });
+      return;
+    }
+    const [block, ...more] = typeof content === 'string' ? [] : content;
+    if (typeof content === 'string' && content !== '') this.messages.push({ role: 'assistant', content });
+    else if (block !== undefined) this.messages.push({ role: 'assistant', content: [block, ...more] });
+    else this.lose(at, 'an assistant message with nothing ChatMessage can hold');
+  }
+}
+
+/** The chat text of a tool result's content: a string as it is, text parts joined, other JSON as JSON text. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.every((part) => isObject(part) && typeof part['text'] === 'string')) {
+    return content.map((part) => (part as JsonObject)['text'] as string).join('\n');
+  }
+  return JSON.stringify(content ?? null);
+}
+
+/** Whether a tool result's content is text `resultText` keeps exactly (a string, or one text part). */
+export function isPlainText(content: unknown): boolean {
+  return typeof content === 'string';
+}
+
+/** The assistant content of text and thinking blocks: one text block becomes a string. */
+export function assistantContent(blocks: AssistantContentBlock[], hasCalls: boolean): string | AssistantContentBlock[] {
+  if (blocks.length === 0) return hasCalls ? '' : [];
+  const [only] = blocks;
+  if (blocks.length === 1 && only?.type === 'text' && only.signature === undefined) return only.text;
+  return blocks;
+}
+
+/** A chat message, or a run of consecutive tool messages, with the index of its first message. */
+export type ChatRunItem =
+  | { readonly index: number; readonly message: Exclude<ChatMessage, ToolMessage> }
+  | { readonly index: number; readonly tools: readonly ToolMessage[] };
+
+/** The chat messages with each run of consecutive tool messages as one item (formats that group results). */
+export function withToolRuns(chat: readonly ChatMessage[]): ChatRunItem[] {
+  const items: ChatRunItem[] = [];
+  for (let i = 0; i < chat.length; i++) {
+    const message = chat[i] as ChatMessage;
+    if (message.role !== 'tool') {
+      items.push({ index: i, message });
+      continue;
+    }
+    const last = items[items.length - 1];
+    if (last !== undefined && 'tools' in last && last.index + last.tools.length === i)
+      (last.tools as ToolMessage[]).push(message);
+    else items.push({ index: i, tools: [message] });
+  }
+  return items;
+}
+
+/** Tool call names by call id (a tool message has only the id). */
+export function callNames(chat: readonly ChatMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of chat)
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name);
+  return names;
+}
+
+/** The texts of an assistant message's content; each other block is recorded as lost (`why`). */
+export function assistantTexts(
+  message: AssistantMessage,
+  index: number,
+  losses: ConversionLoss[],
+  why: string,
+): string[] {
+  const content = message.content ?? '';
+  if (typeof content === 'string') return content === '' ? [] : [content];
+  const texts: string[] = [];
+  content.forEach((block, j) => {
+    if (block.type === 'text') texts.push(block.text);
+    else losses.push({ at: `messages[${index}].content[${j}]`, what: `a ${block.type} block (${why})` });
+  });
+  return texts;
+}
+
+/** An image block as a URL: its URL, or its inline bytes as a `data:` URL. */
+export function imageUrl(block: ImageBlock): string {
+  return block.source.type === 'url' ? block.source.url : `data:${block.media_type};base64,${block.source.base64_data}`;
+}

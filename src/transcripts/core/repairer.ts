@@ -1,0 +1,21 @@
+/**
+ * The shape of a format's repair: the check's outcome, and when it rejected, the repaired
+ * messages with one record per change. Internal.
+ *
+ * @module
+ */
+import type { CheckContext, CheckOutcome } from './context.ts';
+import type { TranscriptRepair } from './repair.ts';
+
+/** What a format repairer returns. */
+export interface FormatRepair {
+  readonly outcome: CheckOutcome;
+  readonly repaired?: { readonly messages: unknown[]; readonly repairs: TranscriptRepair[] };
+}
+
+/** A format repairer. */
+export type FormatRepairer = (
+  messages: readonly unknown[],
+  context: CheckContext,
+  carried: readonly unknown[],
+) => FormatRepair;

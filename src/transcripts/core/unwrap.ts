@@ -1,0 +1,42 @@
+/**
+ * Where a format keeps its messages: the root name of paths (`messages`, `input`, `contents`)
+ * and the field of a request body that holds them. Internal.
+ *
+ * @module
+ */
+import type { TranscriptFormat } from '../../check/stop-reasons.ts';
+import { invalid, isObject, type JsonObject } from './input.ts';
+
+/** The field of a request body holding the transcript, per format; also the root of paths. */
+export const TRANSCRIPT_FIELD = {
+  anthropic: 'messages',
+  'openai-chat': 'messages',
+  'openai-responses': 'input',
+  aisdk: 'messages',
+  gemini: 'contents',
+  chat: 'messages',
+} as const satisfies { readonly [F in TranscriptFormat]: string };
+
+/** The field name of format `F`'s transcript in a request body. */
+export type TranscriptField<F extends TranscriptFormat> = (typeof TRANSCRIPT_FIELD)[F];
+
+/** A transcript input split into its messages and, for a request body, the body. */
+export interface Unwrapped {
+  readonly messages: readonly unknown[];
+  readonly body: JsonObject | undefined;
+}
+
+/**
+ * Reads a bare array of messages, or a request body holding them in the format's field
+ * (`messages`, `input` or `contents`; other fields are kept for rules that need them). A
+ * Responses body whose `input` is a string is one user message: no items to check.
+ */
+export function unwrapTranscript(input: unknown, format: TranscriptFormat): Unwrapped {
+  if (Array.isArray(input)) return { messages: input, body: undefined };
+  const field = TRANSCRIPT_FIELD[format];
+  if (!isObject(input)) invalid(field, `an array of ${field}, or a request body with \`${field}\``);
+  const messages = input[field];
+  if (format === 'openai-responses' && typeof messages === 'string') return { messages: [], body: input };
+  if (!Array.isArray(messages)) invalid(field, `an array (the request body's \`${field}\`)`);
+  return { messages, body: input };
+}

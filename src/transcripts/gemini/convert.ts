@@ -1,0 +1,188 @@
+/**
+ * Gemini `contents` <-> `ChatMessage`.
+ *
+ * Lossless for text, thought parts (as thinking blocks, with `thoughtSignature`), inline and file
+ * images, function calls with ids (the call's `thoughtSignature` as the tool call signature) and
+ * responses of the form `{ output: text }`. Calls without ids get the ids `name#1`, `name#2`, ...
+ * in their turn, matched to the responses by position and name, and keep them on the way back.
+ * Other responses become their JSON text. Not carried (each with a loss record): other part
+ * kinds (code execution, audio, video, ...); system messages, which Gemini takes as
+ * `systemInstruction`, not in `contents`.
+ *
+ * @module
+ */
+import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
+import { readChat } from '../chat/check.ts';
+import { assistantContent, callNames, ChatBuilder, type ConversionLoss, withToolRuns } from '../core/convert.ts';
+import { isObject, type JsonObject } from '../core/input.ts';
+import { readGemini } from './check.ts';
+import type { GeminiContent, GeminiPart } from './wire.ts';
+
+const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
+
+function responseText(response: unknown): string {
+  if (isObject(response) && Object.keys(response).length === 1 && typeof response['output'] === 'string')
+    return response['output'];
+  return JSON.stringify(response ?? null);
+}
+
+/** Gemini contents as `ChatMessage`s. */
+export function geminiToChat(contents: readonly unknown[]): { messages: ChatMessage[]; losses: ConversionLoss[] } {
+  readGemini(contents);
+  const out = new ChatBuilder();
+  // Ids of calls without one, per content: name#k, so their responses can name them.
+  let previous = new Map<string, string[]>();
+  contents.forEach((value, i) => {
+    const content = value as JsonObject;
+    const parts = content['parts'] as JsonObject[];
+    if (content['role'] === 'model') {
+      const blocks: AssistantContentBlock[] = [];
+      const calls: ToolCall[] = [];
+      const unnamed = new Map<string, string[]>();
+      parts.forEach((part, j) => {
+        const call = part['functionCall'];
+        const signature = typeof part['thoughtSignature'] === 'string' ? part['thoughtSignature'] : undefined;
+        if (isObject(call)) {
+          const name = call['name'] as string;
+          let id = call['id'] as string | undefined;
+          if (id === undefined) {
+            const list = unnamed.get(name) ?? [];
+            id = `${name}#${list.length + 1}`;
+            list.push(id);
+            unnamed.set(name, list);
+          }
+          const args = call['args'];
+          const converted: ToolCall = { id, name, arguments: isObject(args) ? { ...args } : null };
+          calls.push(signature === undefined ? converted : { ...converted, signature });
+        } else if (typeof part['text'] === 'string' && part['text'] !== '') {
+          if (part['thought'] === true)
+            blocks.push(
+              signature === undefined
+                ? { type: 'thinking', text: part['text'] }
+                : { type: 'thinking', text: part['text'], signature },
+            );
+          else
+            blocks.push(
+              signature === undefined
+                ? { type: 'text', text: part['text'] }
+                : { type: 'text', text: part['text'], signature },
+            );
+        } else out.lose(partAt(i, j), 'a part ChatMessage has no block for');
+      });
+      out.assistant(assistantContent(blocks, calls.length > 0), calls, `contents[${i}]`);
+      previous = unnamed;
+      return;
+    }
+    const taken = new Map<string, number>();
+    const blocks: (TextBlock | ImageBlock)[] = [];
+    parts.forEach((part, j) => {
+      const response = part['functionResponse'];
+      const inline = part['inlineData'];
+      const file = part['fileData'];
+      if (isObject(response)) {
+        const name = response['name'] as string | undefined;
+        let id = response['id'] as string | undefined;
+        if (id === undefined && name !== undefined) {
+          const k = taken.get(name) ?? 0;
+          taken.set(name, k + 1);
+          id = previous.get(name)?.[k] ?? `${name}#${k + 1}`;
+        }
+        if (id === undefined) {
+          out.lose(partAt(i, j), 'a function response without id or name');
+          return;
+        }
+        out.messages.push({ role: 'tool', tool_call_id: id, content: responseText(response['response']) });
+      } else if (typeof part['text'] === 'string' && part['text'] !== '')
+        blocks.push({ type: 'text', text: part['text'] });
+      else if (isObject(inline) && typeof inline['data'] === 'string' && typeof inline['mimeType'] === 'string')
+        blocks.push({
+          type: 'image',
+          source: { type: 'inline', base64_data: inline['data'] },
+          media_type: inline['mimeType'],
+        });
+      else if (isObject(file) && typeof file['fileUri'] === 'string')
+        blocks.push(
+          typeof file['mimeType'] === 'string'
+            ? { type: 'image', source: { type: 'url', url: file['fileUri'] }, media_type: file['mimeType'] }
+            : { type: 'image', source: { type: 'url', url: file['fileUri'] } },
+        );
+      else out.lose(partAt(i, j), 'a part ChatMessage has no block for');
+    });
+    const [first, ...rest] = blocks;
+    if (first !== undefined)
+      out.messages.push({
+        role: 'user',
+        content: first.type === 'text' && rest.length === 0 ? first.text : [first, ...rest],
+      });
+    previous = new Map();
+  });
+  return out;
+}
+
+/** `ChatMessage`s as Gemini contents (system messages are left out: they go to `systemInstruction`). */
+export function chatToGemini(messages: readonly unknown[]): { messages: GeminiContent[]; losses: ConversionLoss[] } {
+  readChat(messages);
+  const chat = messages as readonly ChatMessage[];
+  const names = callNames(chat);
+  const losses: ConversionLoss[] = [];
+  const out: GeminiContent[] = [];
+  for (const item of withToolRuns(chat)) {
+    if ('tools' in item) {
+      const parts = item.tools.map(
+        (t): GeminiPart => ({
+          functionResponse: {
+            id: t.tool_call_id,
+            name: names.get(t.tool_call_id) ?? 'unknown',
+            response: { output: t.content },
+          },
+        }),
+      );
+      out.push({ role: 'user', parts });
+      continue;
+    }
+    const { index: i, message } = item;
+    if (message.role === 'system')
+      losses.push({ at: `messages[${i}]`, what: 'a system message (Gemini takes it as systemInstruction)' });
+    else if (message.role === 'user') {
+      const blocks =
+        typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+      out.push({
+        role: 'user',
+        parts: blocks.map(
+          (block): GeminiPart =>
+            block.type === 'text'
+              ? { text: block.text }
+              : block.source.type === 'inline'
+                ? ({ inlineData: { mimeType: block.media_type, data: block.source.base64_data } } as GeminiPart)
+                : ({
+                    fileData:
+                      block.media_type === undefined
+                        ? { fileUri: block.source.url }
+                        : { fileUri: block.source.url, mimeType: block.media_type },
+                  } as GeminiPart),
+        ),
+      });
+    } else if (message.role === 'assistant') {
+      const parts: GeminiPart[] = [];
+      const content = message.content ?? '';
+      if (typeof content === 'string') {
+        if (content !== '') parts.push({ text: content });
+      } else
+        content.forEach((block, j) => {
+          if (block.type === 'redacted_thinking')
+            losses.push({ at: `messages[${i}].content[${j}]`, what: 'a redacted thinking block (Gemini has none)' });
+          else {
+            const part: GeminiPart =
+              block.type === 'thinking' ? { text: block.text, thought: true } : { text: block.text };
+            parts.push(block.signature === undefined ? part : { ...part, thoughtSignature: block.signature });
+          }
+        });
+      for (const call of message.tool_calls ?? []) {
+        const part: GeminiPart = { functionCall: { id: call.id, name: call.name, args: call.arguments ?? {} } };
+        parts.push(call.signature === undefined ? part : { ...part, thoughtSignature: call.signature });
+      }
+      out.push({ role: 'model', parts });
+    }
+  }
+  return { messages: out, losses };
+}

@@ -1,0 +1,120 @@
+/**
+ * The Gemini `generateContent` `contents` wire shape: the input types (the SDK's `Content` is
+ * assignable to them) and the valibot schema the checker's reader agrees with. Unknown fields
+ * and part kinds are kept.
+ *
+ * Source: Gemini API reference, `Content` and `Part`; the function calling guide.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+
+/**
+ * A function call the model made; `id` is optional (without it, calls pair with responses by
+ * position and name).
+ *
+ * @example
+ * ```ts
+ * import type { GeminiFunctionCall } from 'turngate/transcripts';
+ * const call: GeminiFunctionCall = { name: 'get_weather', args: { city: 'Oslo' } };
+ * ```
+ */
+export interface GeminiFunctionCall {
+  readonly id?: string;
+  readonly name?: string;
+  readonly args?: { readonly [key: string]: unknown };
+}
+
+/**
+ * The response to a function call, with the call's `name` (and `id` when the call had one).
+ *
+ * @example
+ * ```ts
+ * import type { GeminiFunctionResponse } from 'turngate/transcripts';
+ * const response: GeminiFunctionResponse = { name: 'get_weather', response: { forecast: 'Snow' } };
+ * ```
+ */
+export interface GeminiFunctionResponse {
+  readonly id?: string;
+  readonly name?: string;
+  readonly response?: { readonly [key: string]: unknown };
+}
+
+/**
+ * One part of a content: text, a function call, a function response, or any other kind.
+ *
+ * @example
+ * ```ts
+ * import type { GeminiPart } from 'turngate/transcripts';
+ * const part: GeminiPart = { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } };
+ * ```
+ */
+export interface GeminiPart {
+  readonly text?: string;
+  readonly functionCall?: GeminiFunctionCall;
+  readonly functionResponse?: GeminiFunctionResponse;
+  readonly thought?: boolean;
+  readonly thoughtSignature?: string;
+}
+
+/**
+ * One content of `contents`: `role` `user` or `model`, and its parts. The SDK's `Content` is
+ * assignable to it.
+ *
+ * @example
+ * ```ts
+ * import type { GeminiContent } from 'turngate/transcripts';
+ * const contents: GeminiContent[] = [
+ *   { role: 'user', parts: [{ text: 'Weather in Oslo?' }] },
+ *   { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }] },
+ *   { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { forecast: 'Snow' } } }] },
+ * ];
+ * ```
+ */
+export interface GeminiContent {
+  readonly role?: string;
+  readonly parts?: readonly GeminiPart[];
+}
+
+/** A JSON object with these entries: valibot's object schemas also take arrays, JSON objects are not arrays. */
+const jsonObject = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
+  v.pipe(
+    v.custom<object>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'expected an object',
+    ),
+    v.looseObject(entries),
+  );
+const FunctionCall = jsonObject({ id: v.optional(v.string()), name: v.string() });
+const FunctionResponse = jsonObject({ id: v.optional(v.string()) });
+const modelPart = jsonObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(v.never()) });
+const userPart = jsonObject({ functionResponse: v.optional(FunctionResponse), functionCall: v.optional(v.never()) });
+
+/**
+ * One content: a `model` content may hold `functionCall` parts (with a `name`), a `user` content
+ * `functionResponse` parts (a missing `name` or `response` is `gemini.function_response_missing_name`).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { GeminiContentSchema } from 'turngate/transcripts';
+ * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] }); //=> true
+ * v.is(GeminiContentSchema, { role: 'user', parts: [{ functionCall: { name: 'get_weather' } }] }); //=> false
+ * ```
+ */
+export const GeminiContentSchema = v.variant('role', [
+  v.looseObject({ role: v.literal('model'), parts: v.array(modelPart) }),
+  v.looseObject({ role: v.literal('user'), parts: v.array(userPart) }),
+]);
+
+/**
+ * The `contents` parameter.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { GeminiContentsSchema } from 'turngate/transcripts';
+ * v.is(GeminiContentsSchema, [{ role: 'user', parts: [{ text: 'Hello' }] }]); //=> true
+ * ```
+ */
+export const GeminiContentsSchema = v.array(GeminiContentSchema);

@@ -1,0 +1,74 @@
+/**
+ * Provider transcripts (`turngate/transcripts`): the histories users send to Anthropic, OpenAI
+ * (Chat Completions and Responses), the AI SDK, Gemini and turngate's own chat, checked against
+ * every rule the providers document or enforce about tool calls and tool results; a sendable
+ * brand a guarded provider call requires.
+ *
+ * @module
+ */
+export { checkTranscript, checkTranscriptJson } from './check.ts';
+export type {
+  CheckTranscriptOptions,
+  Expectation,
+  TranscriptReport,
+  AcceptedTranscriptReport,
+  RejectedTranscriptReport,
+  InvalidTranscriptReport,
+} from './check.ts';
+export { TranscriptInputError } from './core/report.ts';
+export { repairTranscript, repairTranscriptJson } from './repair.ts';
+export { toEvidence } from './evidence.ts';
+export { toChatMessages, fromChatMessages } from './convert.ts';
+export type { ConversionOutcome } from './convert.ts';
+export type { ConversionLoss } from './core/convert.ts';
+export type { ToEvidenceOptions, TranscriptEvidence } from './evidence.ts';
+export type { RepairTranscriptOptions, RepairOutcome } from './repair.ts';
+export { SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
+export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
+export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';
+export { TRANSCRIPT_RULES } from './rules.ts';
+export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';
+export { guardSend, isSendableTranscript, UncheckedTranscriptError } from './sendable.ts';
+export type { SendableTranscript } from './sendable.ts';
+export type { TranscriptMessages, TranscriptMessage, TranscriptRequestBody, BodyMessage } from './messages.ts';
+export { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
+export type { TranscriptFormat } from '../check/stop-reasons.ts';
+export { AnthropicMessageSchema, AnthropicMessagesSchema } from './anthropic/wire.ts';
+export type {
+  AnthropicMessage,
+  AnthropicContentBlock,
+  AnthropicTextBlock,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicServerToolUseBlock,
+  AnthropicThinkingBlock,
+  AnthropicOtherBlock,
+} from './anthropic/wire.ts';
+export { OpenAIChatMessageSchema, OpenAIChatMessagesSchema, OpenAIChatToolCallSchema } from './openai-chat/wire.ts';
+export type {
+  OpenAIChatMessage,
+  OpenAIChatToolCall,
+  OpenAIChatCustomToolCall,
+  OpenAIChatContentPart,
+} from './openai-chat/wire.ts';
+export { ResponsesInputItemSchema, ResponsesInputSchema } from './openai-responses/wire.ts';
+export type {
+  ResponsesInputItem,
+  ResponsesMessageItem,
+  ResponsesFunctionCallItem,
+  ResponsesFunctionCallOutputItem,
+  ResponsesReasoningItem,
+  ResponsesOtherItem,
+} from './openai-responses/wire.ts';
+export { AISDKMessageSchema, AISDKMessagesSchema } from './aisdk/wire.ts';
+export type {
+  AISDKMessage,
+  AISDKToolCallPart,
+  AISDKToolResultPart,
+  AISDKToolApprovalRequestPart,
+  AISDKToolApprovalResponsePart,
+  AISDKOtherPart,
+} from './aisdk/wire.ts';
+export { GeminiContentSchema, GeminiContentsSchema } from './gemini/wire.ts';
+export type { GeminiContent, GeminiPart, GeminiFunctionCall, GeminiFunctionResponse } from './gemini/wire.ts';
+export * from './chat-message.ts';

@@ -1,0 +1,39 @@
+/**
+ * Repair of Chat Completions `messages`: the tool-run repair with this format's messages.
+ *
+ * @module
+ */
+import type { CheckContext } from '../core/context.ts';
+import type { JsonObject } from '../core/input.ts';
+import { synthesizedText } from '../core/repair.ts';
+import { checkToolRuns } from '../core/tool-runs.ts';
+import { repairToolRuns } from '../core/tool-runs-repair.ts';
+import type { FormatRepair } from '../core/repairer.ts';
+import { OPENAI_CHAT_RULES, readOpenAIChat } from './check.ts';
+
+/** Renames the tool call at `slot` of an assistant message (function or custom call). */
+export function renameToolCall(message: JsonObject, slot: number, id: string): JsonObject {
+  const calls = [...(message['tool_calls'] as readonly JsonObject[])];
+  calls[slot] = { ...(calls[slot] as JsonObject), id };
+  return { ...message, tool_calls: calls };
+}
+
+/** Checks and, when rejected, repairs Chat Completions `messages`. */
+export function repairOpenAIChat(messages: readonly unknown[], context: CheckContext): FormatRepair {
+  const read = readOpenAIChat(messages);
+  const outcome = checkToolRuns(
+    read,
+    OPENAI_CHAT_RULES,
+    context,
+    (call) => `messages[${call.message}].tool_calls[${call.slot}]`,
+  );
+  if (outcome.failures.length === 0) return { outcome };
+  return {
+    outcome,
+    repaired: repairToolRuns(messages, read, outcome, OPENAI_CHAT_RULES, {
+      renameCall: renameToolCall,
+      synthesize: (id, name) => ({ role: 'tool', tool_call_id: id, content: synthesizedText(id, name) }),
+      callAt: (call) => `messages[${call.message}].tool_calls[${call.slot}]`,
+    }),
+  };
+}

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
+import {
+  expectedFailures,
+  loopArbitrary,
+  mutate,
+  mutationsOf,
+  render,
+  type ExpectedFailure,
+} from '../../test/transcript-loops.ts';
+import {
+  checkTranscriptJson,
+  isSynthesizedResultText,
+  repairTranscriptJson,
+  SYNTHESIZED_RESULT_MARK,
+} from './index.ts';
+
+const RUNS = { numRuns: 150, seed: 7 } as const;
+
+function failuresOf(format: TranscriptFormat, messages: unknown[]): ExpectedFailure[] {
+  const report = checkTranscriptJson(messages, { format });
+  expect(report.result).not.toBe('invalid');
+  return report.failures.map((f) => ({ rule: f.rule, ids: f.ids }));
+}
+
+const sortFailures = (list: readonly ExpectedFailure[]) =>
+  [...list].map((f) => `${f.rule} ${[...f.ids].sort().join(',')}`).sort();
+
+describe.each(TRANSCRIPT_FORMATS)('%s loops', (format) => {
+  it('accepts every generated valid loop (sendable), and its open last turn as received', () => {
+    fc.assert(
+      fc.property(loopArbitrary(), fc.boolean(), (steps, ids) => {
+        expect(failuresOf(format, render(format, steps, { ids }))).toEqual([]);
+      }),
+      RUNS,
+    );
+    fc.assert(
+      fc.property(loopArbitrary({ open: true }), (steps) => {
+        const messages = render(format, steps);
+        const received = checkTranscriptJson(messages, { format, expect: 'received' });
+        expect(received.result).toBe('accepted');
+        const last = steps[steps.length - 1];
+        const open = last?.kind === 'assistant' ? last.calls.map((c) => c.id) : [];
+        expect(received.openToolCalls.map((c) => c.id).sort()).toEqual([...open].sort());
+        // The same transcript about to be sent is rejected: its last calls are unanswered.
+        expect(checkTranscriptJson(messages, { format }).result).toBe('rejected');
+      }),
+      RUNS,
+    );
+  });
+
+  it('rejects each single mutation of a valid loop with exactly the rule that breaks', () => {
+    const cases = loopArbitrary().chain((steps) =>
+      fc.constantFrom(...mutationsOf(steps)).map((mutation) => ({ steps, mutation })),
+    );
+    fc.assert(
+      fc.property(cases, ({ steps, mutation }) => {
+        const messages = render(format, mutate(steps, mutation));
+        expect(sortFailures(failuresOf(format, messages))).toEqual(
+          sortFailures(expectedFailures(format, steps, mutation)),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('repairs every mutation: accepted after, idempotent, every change recorded, synthesized results marked', () => {
+    const cases = loopArbitrary().chain((steps) =>
+      fc
+        .subarray(mutationsOf(steps), { minLength: 1, maxLength: 3 })
+        .map((mutations) => mutations.reduce((acc, m) => mutate(acc, m), steps)),
+    );
+    fc.assert(
+      fc.property(cases, (steps) => {
+        const messages = render(format, steps);
+        const repaired = repairTranscriptJson(messages, { format });
+        if (!repaired.ok) throw repaired.error;
+        expect(checkTranscriptJson([...repaired.messages], { format }).failures).toEqual([]);
+        expect(repaired.remaining).toEqual([]);
+        const again = repairTranscriptJson(repaired.messages, { format });
+        expect(again.ok && !again.changed && again.messages === repaired.messages).toBe(true);
+        const before = checkTranscriptJson(messages, { format });
+        expect(repaired.changed).toBe(before.result === 'rejected');
+        for (const record of repaired.repairs) expect(record.rule.startsWith(`${format}.`)).toBe(true);
+        const synthesized = repaired.repairs.filter((r) => r.action === 'synthesized_result').length;
+        const text = JSON.stringify(JSON.parse(JSON.stringify(repaired.messages)));
+        expect(text.split(`${SYNTHESIZED_RESULT_MARK} No result was recorded`).length - 1).toBe(synthesized);
+      }),
+      RUNS,
+    );
+  });
+
+  it('returns an accepted transcript unchanged, as the same array', () => {
+    fc.assert(
+      fc.property(loopArbitrary(), (steps) => {
+        const messages = render(format, steps);
+        const repaired = repairTranscriptJson(messages, { format });
+        expect(
+          repaired.ok && !repaired.changed && repaired.messages === messages && repaired.repairs.length === 0,
+        ).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('synthesized results', () => {
+  it('are recognizable by their text', () => {
+    const repaired = repairTranscriptJson(
+      [
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+      ],
+      { format: 'openai-chat' },
+    );
+    expect(repaired.ok && isSynthesizedResultText((repaired.messages[1] as { content: string }).content)).toBe(true);
+    expect(isSynthesizedResultText('result of call_1')).toBe(false);
+    expect(isSynthesizedResultText(42)).toBe(false);
+  });
+});

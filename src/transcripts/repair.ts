@@ -1,0 +1,177 @@
+/**
+ * `repairTranscript`: a transcript the check rejects, changed into one it accepts, with one
+ * record per change.
+ *
+ * @module
+ */
+import type { TranscriptFormat } from '../check/stop-reasons.ts';
+import { repairAISDK } from './aisdk/repair.ts';
+import { repairAnthropic } from './anthropic/repair.ts';
+import { runCheck, type Expectation } from './check.ts';
+import type { CheckContext } from './core/context.ts';
+import { repairChat } from './chat/repair.ts';
+import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import type { TranscriptRepair } from './core/repair.ts';
+import type { FormatRepair } from './core/repairer.ts';
+import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
+import { repairGemini } from './gemini/repair.ts';
+import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import { repairOpenAIChat } from './openai-chat/repair.ts';
+import { repairResponses } from './openai-responses/repair.ts';
+import type { SendableTranscript } from './sendable.ts';
+
+/**
+ * Options of `repairTranscript`.
+ *
+ * @example
+ * ```ts
+ * import type { RepairTranscriptOptions } from 'turngate/transcripts';
+ * const options: RepairTranscriptOptions<'anthropic'> = { format: 'anthropic', expect: 'received' };
+ * ```
+ */
+export interface RepairTranscriptOptions<F extends TranscriptFormat> {
+  /** The wire format. */
+  readonly format: F;
+  /** As `checkTranscript`: under `received`, the open calls of the last message are left open. Default `sendable`. */
+  readonly expect?: Expectation;
+}
+
+/**
+ * The outcome of `repairTranscript`: the messages the check accepts, every change made, the
+ * failures no repair can fix (only Anthropic's thinking rule: thinking blocks are signed), and
+ * for a sendable result the `SendableTranscript`; or the input error for input that is not a
+ * transcript of the format.
+ *
+ * @example
+ * ```ts
+ * import { repairTranscript } from 'turngate/transcripts';
+ * const history = [{ role: 'user' as const, content: 'Hello' }];
+ * const repaired = repairTranscript(history, { format: 'anthropic' });
+ * if (repaired.ok) repaired.messages === history; //=> true (already accepted: unchanged, same reference)
+ * ```
+ */
+export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> =
+  | {
+      readonly ok: true;
+      /** Whether anything changed; when not, `messages` is the input's own array. */
+      readonly changed: boolean;
+      /** The repaired messages (items, contents). */
+      readonly messages: readonly M[];
+      /** One record per change, in the order made. */
+      readonly repairs: readonly TranscriptRepair[];
+      /** Failures the repair cannot fix (Anthropic `thinking_block_missing`); empty otherwise. */
+      readonly remaining: readonly TranscriptFailure<F>[];
+      /** The checked transcript, when the result is accepted under `sendable`. */
+      readonly transcript: SendableTranscript<F, M> | undefined;
+    }
+  | { readonly ok: false; readonly error: TranscriptInputError };
+
+const REPAIRERS: {
+  readonly [F in TranscriptFormat]: (messages: readonly unknown[], context: CheckContext) => FormatRepair;
+} = {
+  anthropic: repairAnthropic,
+  'openai-chat': repairOpenAIChat,
+  'openai-responses': repairResponses,
+  aisdk: repairAISDK,
+  gemini: repairGemini,
+  chat: repairChat,
+};
+
+/** Runs repair on any value. Internal. */
+export function runRepair(
+  input: unknown,
+  format: TranscriptFormat,
+  expect: Expectation = 'sendable',
+): RepairOutcome<TranscriptFormat> {
+  const first = runCheck(input, format, expect);
+  if (first.result === 'invalid') return { ok: false, error: first.error };
+  const { messages, body } = unwrapTranscript(input, format);
+  if (first.result === 'accepted') {
+    // The check accepted these values, so they are messages of the format.
+    const same = messages as readonly TranscriptMessage<TranscriptFormat>[];
+    return { ok: true, changed: false, messages: same, repairs: [], remaining: [], transcript: first.transcript };
+  }
+  let repaired: FormatRepair['repaired'];
+  try {
+    repaired = REPAIRERS[format](messages, { expect, body }).repaired;
+  } catch (error) {
+    const path = TRANSCRIPT_FIELD[format];
+    return {
+      ok: false,
+      error: new TranscriptInputError(path, `readable JSON data (${String((error as Error)?.message ?? error)})`),
+    };
+  }
+  const output = repaired?.messages ?? [...messages];
+  const again = runCheck(body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output }, format, expect);
+  return {
+    ok: true,
+    changed: true,
+    messages: output as TranscriptMessage<TranscriptFormat>[],
+    repairs: repaired?.repairs ?? [],
+    remaining: again.result === 'rejected' ? again.failures : [],
+    transcript: again.result === 'accepted' ? again.transcript : undefined,
+  };
+}
+
+/**
+ * Repairs a transcript so that `checkTranscript` accepts it: a synthesized error result for
+ * each call nobody answered (its text starts `[turngate:synthesized]`, see
+ * `SYNTHESIZED_RESULT_MARK`; Anthropic also sets `is_error`), orphan results removed, misplaced
+ * results moved to where the provider needs them, repeated results collapsed, repeated call ids
+ * renamed, and the format's other rules fixed (see each rule in `TRANSCRIPT_RULES`). Every
+ * change is one `TranscriptRepair` with its rule, ids and position; a removal carries the
+ * removed value.
+ *
+ * Properties (tested): the result passes `checkTranscript` (except Anthropic's thinking rule,
+ * reported in `remaining`); repair is idempotent; an accepted transcript comes back unchanged
+ * (the same array).
+ *
+ * @param messages - The messages (items, contents), or a request body holding them.
+ * @param options - `format`, and `expect` (`sendable` by default).
+ * @returns The repaired messages and the repair records, or the input error.
+ * @example
+ * ```ts
+ * import { repairTranscript } from 'turngate/transcripts';
+ * const repaired = repairTranscript(
+ *   [
+ *     { role: 'user', content: 'Weather in Oslo?' },
+ *     { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } }] },
+ *   ],
+ *   { format: 'anthropic' },
+ * );
+ * if (repaired.ok) repaired.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'inserted_message toolu_01']
+ * ```
+ */
+export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
+  messages: readonly M[],
+  options: RepairTranscriptOptions<F>,
+): RepairOutcome<F, M>;
+export function repairTranscript<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
+  body: B,
+  options: RepairTranscriptOptions<F>,
+): RepairOutcome<F, BodyMessage<F, B>>;
+export function repairTranscript<const F extends TranscriptFormat>(
+  messages: unknown,
+  options: RepairTranscriptOptions<F>,
+): RepairOutcome<F> {
+  return runRepair(messages, options.format, options.expect) as RepairOutcome<F>;
+}
+
+/**
+ * `repairTranscript` for a value of unknown shape (parsed JSON).
+ *
+ * @param value - Any value: an array of messages, or a request body.
+ * @param options - As `repairTranscript`.
+ * @returns As `repairTranscript`.
+ * @example
+ * ```ts
+ * import { repairTranscriptJson } from 'turngate/transcripts';
+ * repairTranscriptJson('not a transcript', { format: 'gemini' }).ok; //=> false
+ * ```
+ */
+export function repairTranscriptJson<const F extends TranscriptFormat>(
+  value: unknown,
+  options: RepairTranscriptOptions<F>,
+): RepairOutcome<F> {
+  return runRepair(value, options.format, options.expect) as RepairOutcome<F>;
+}

@@ -1,0 +1,144 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkTranscriptJson, repairTranscriptJson } from '../src/transcripts/index.ts';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');
+const dir = mkdtempSync(join(tmpdir(), 'turngate-transcripts-'));
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [CLI, 'transcript-check', ...args], { input, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function file(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+}
+
+const dangling = [
+  { role: 'user', content: 'Weather in Oslo?' },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } }] },
+  { role: 'user', content: 'Hello?' },
+];
+const fine = [
+  { role: 'user', content: 'Weather in Oslo?' },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+  },
+  { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+];
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error('dist/cli/turngate.js is missing: run `npm run build` first');
+});
+
+describe('turngate transcript-check', () => {
+  it('summarizes a rejected transcript with each failure position, ids and fix; exit 0, or 1 under --fail-on-reject', () => {
+    const path = file('dangling.json', dangling);
+    const r = run(['--format', 'anthropic', '--input', path]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('Result: rejected');
+    expect(r.stdout).toContain('- messages[1] anthropic.tool_use_unanswered [toolu_01] (tool.result_missing)');
+    expect(r.stdout).toMatch(/fix: Put a tool_result block/);
+    expect(run(['--format', 'anthropic', '--input', path, '--fail-on-reject']).code).toBe(1);
+  });
+
+  it('--json prints result, failures and open calls as the library reports them', () => {
+    const r = run([
+      '--format',
+      'openai-chat',
+      '--input',
+      file('fine.json', { model: 'gpt-5', messages: fine }),
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ result: 'accepted', failures: [], openToolCalls: [] });
+    const open = run([
+      '--format',
+      'openai-chat',
+      '--input',
+      file('open.json', fine.slice(0, 2)),
+      '--json',
+      '--expect',
+      'received',
+    ]);
+    const expected = checkTranscriptJson(fine.slice(0, 2), { format: 'openai-chat', expect: 'received' });
+    expect(JSON.parse(open.stdout)).toEqual({
+      result: 'accepted',
+      failures: [],
+      openToolCalls: expected.openToolCalls,
+    });
+  });
+
+  it('--repair adds the repaired messages and the repair records', () => {
+    const r = run(['--format', 'anthropic', '--json', '--repair', '--input', '-'], JSON.stringify(dangling));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const repaired = repairTranscriptJson(dangling, { format: 'anthropic' });
+    if (!repaired.ok) throw repaired.error;
+    expect(out.result).toBe('rejected');
+    expect(out.repaired).toEqual(repaired.messages);
+    expect(out.repairs).toEqual(repaired.repairs);
+    expect(checkTranscriptJson(out.repaired, { format: 'anthropic' }).result).toBe('accepted');
+    const summary = run(['--format', 'anthropic', '--repair', '--input', '-'], JSON.stringify(dangling));
+    expect(summary.stdout).toMatch(/Repairs: 2\n {2}- synthesized_result messages\[1\]\.content\[0\] \[toolu_01\]/);
+  });
+
+  it('keeps the literal text of numbers in repaired output', () => {
+    const text =
+      '[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"f","input":{"n":18446744073709551615,"x":1.50}}]}]';
+    const r = run(['--format', 'anthropic', '--json', '--repair', '--input', '-'], text);
+    expect(r.stdout).toContain('"n": 18446744073709551615');
+    expect(r.stdout).toContain('"x": 1.50');
+  });
+
+  it('input that is not a transcript of the format: exit 2, one stderr line naming the path', () => {
+    const cases: [string[], string | undefined, RegExp][] = [
+      [
+        ['--format', 'gemini', '--input', file('role.json', [{ parts: [] }])],
+        undefined,
+        /contents\[0\]\.role: expected 'user' or 'model'/,
+      ],
+      [['--format', 'chat', '--input', file('bad.json', '[{')], undefined, /not JSON/],
+      [['--format', 'chat', '--input', join(dir, 'missing.json')], undefined, /failed to read input/],
+      [['--format', 'openai-responses', '--input', '-'], '{"model":"gpt-5"}', /input: expected an array/],
+      [['--format', 'anthropic', '--input', 'a\nb.json'], undefined, /a\\u000ab\.json/],
+    ];
+    for (const [args, stdin, pattern] of cases) {
+      const r = run(args, stdin);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^transcript_check_invalid: /);
+      expect(r.stderr).toMatch(pattern);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('refuses bad usage with exit 2 and prints help with exit 0', () => {
+    expect(run(['--input', '-']).code).toBe(2);
+    expect(run(['--format', 'mistral', '--input', '-']).stderr).toMatch(
+      /--format must be one of anthropic, openai-chat/,
+    );
+    expect(run(['--format', 'chat', '--input', '-', '--expect', 'soon']).code).toBe(2);
+    expect(run(['--format', 'chat']).stderr).toMatch(/--input <file \| -> is required/);
+    const help = run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: turngate transcript-check --format/);
+  });
+
+  it('escapes control characters from the input in the summary', () => {
+    const r = run(
+      ['--format', 'chat', '--input', '-'],
+      JSON.stringify([{ role: 'tool', tool_call_id: 'call_\u001b[31m', content: 'x' }]),
+    );
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).toContain('call_\\u001b[31m');
+  });
+});
