@@ -1,6 +1,16 @@
 /** Shared fixtures for typestate and builder tests: a tool registry and CallSpecs per mode. */
 import * as v from 'valibot';
-import { callSpec, defineTools, type ActionMode, type CallSpec, type CloseContext } from '../src/index.ts';
+import {
+  admitMutation,
+  callSpec,
+  defineTools,
+  turn,
+  type ActionMode,
+  type CallSpec,
+  type CloseContext,
+  type JoinClosed,
+  type MutationReady,
+} from '../src/index.ts';
 
 export const tools = defineTools({
   'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },
@@ -56,3 +66,31 @@ export function continuing(ids: readonly string[]): CloseContext {
     trajectoryRefs: ['trajectory://test/1'],
   };
 }
+
+export const policy = {
+  mutationPolicyDigest: 'pol.mut.v1',
+  requiredCapabilities: ['issues:write'],
+  capabilityClaims: ['issues:write'],
+};
+
+export function closedTurn(): JoinClosed<typeof tools.definitions> {
+  const closed = turn(specFor('code'), tools)
+    .request('tc-1', 'fs.read', { path: 'a.md' })
+    .request('tc-2', 'web.search', { query: 'x' })
+    .result('tc-1', { status: 'ok', output: { text: 'A' } })
+    .result('tc-2', { status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'slow' } })
+    .use('tc-1', 'consumed', { evidence: { mutationInputRef: 'mutation://issues/7' } })
+    .use('tc-2', 'observed')
+    .close(continuing(['tc-1', 'tc-2']));
+  if (!closed.ok) throw new Error(JSON.stringify(closed.failures));
+  return closed.value;
+}
+
+export function ready(): MutationReady<typeof tools.definitions> {
+  const admitted = admitMutation(closedTurn(), policy);
+  if (!admitted.ok) throw new Error(JSON.stringify(admitted.failures));
+  return admitted.value;
+}
+
+export const classes = (r: { ok: boolean; failures?: readonly { class: string }[] }) =>
+  r.ok ? [] : (r.failures ?? []).map((f) => f.class);

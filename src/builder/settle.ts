@@ -5,6 +5,7 @@
  * @module
  */
 import type { Result } from '../failures/index.ts';
+import { expectMinted } from '../typestate/brand.ts';
 import {
   recordResults,
   recordUse,
@@ -16,8 +17,7 @@ import {
   type ToolRequests,
   type ToolUse,
   type ToolUseInputRow,
-} from '../typestate/states.ts';
-import { expectMinted } from '../typestate/states.ts';
+} from '../typestate/index.ts';
 import type { ToolDefinitions } from '../typestate/tools.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 

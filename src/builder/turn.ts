@@ -8,9 +8,9 @@
  */
 import type { FailureClass, Result } from '../failures/index.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
+import { expectMinted } from '../typestate/brand.ts';
 import {
   closeJoin,
-  expectMinted,
   recordResults,
   recordUse,
   requestTools,
@@ -23,7 +23,7 @@ import {
   type ReportedToolResult,
   type ToolUseInputRow,
   type UseEvidence,
-} from '../typestate/states.ts';
+} from '../typestate/index.ts';
 import type { ToolDefinitions, ToolInput, ToolName, ToolOutput, ToolRegistry } from '../typestate/tools.ts';
 
 /**

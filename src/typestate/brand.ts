@@ -10,6 +10,8 @@
  * @module
  */
 
+import { TypestateError } from './errors.ts';
+
 export { deepFreeze } from '../internal/freeze.ts';
 
 declare const stateBrand: unique symbol;
@@ -75,4 +77,17 @@ export function mintedState(value: unknown): BrandName | undefined {
 /** Forgets a minted value (a spent `MutationReady`). */
 export function spend(value: object): void {
   minted.delete(value);
+}
+
+/** @internal Throws unless `value` was minted as `state`. */
+export function expectMinted(value: unknown, state: TurnStateName): void {
+  const actual = mintedState(value);
+  if (actual === state) return;
+  if (actual === undefined)
+    throw new TypestateError(
+      'forged',
+      state,
+      'this value was not returned by a transition function (a literal, cast, spread or copy)',
+    );
+  throw new TypestateError('wrong_state', state, `this value is a ${actual}`);
 }

@@ -18,28 +18,30 @@ export type {
   SchemaIssue,
   SchemaCheck,
 } from './tools.ts';
-export { callSpec, requestTools, adaptText, recordResults, recordUse, closeJoin, matchToolResult } from './states.ts';
+export { callSpec } from './call-spec.ts';
+export type { ActionMode, CallSpec } from './call-spec.ts';
+export { requestTools, adaptText } from './request-tools.ts';
 export type {
-  ActionMode,
-  CallSpec,
   ToolRequest,
   AnyToolRequest,
+  ToolRequests,
+  RequestedToolCall,
+  TextAdapterProfile,
+} from './request-tools.ts';
+export { matchToolResult } from './results.ts';
+export type {
   ToolErrorEnvelope,
   ToolOk,
   ToolFailed,
   ToolResult,
   ToolResultHandlers,
   ReportedToolResult,
-  UseEvidence,
-  ToolUseInputRow,
-  ToolUseRow,
-  ToolRequests,
-  ToolResults,
-  ToolUse,
-  JoinClosed,
-  CloseContext,
-  RequestedToolCall,
-  TextAdapterProfile,
-} from './states.ts';
+} from './results.ts';
+export { recordResults } from './record-results.ts';
+export type { ToolResults } from './record-results.ts';
+export { recordUse } from './record-use.ts';
+export type { UseEvidence, ToolUseInputRow, ToolUseRow, ToolUse } from './record-use.ts';
+export { closeJoin } from './close-join.ts';
+export type { JoinClosed, CloseContext } from './close-join.ts';
 export { admitMutation, performMutation, performMutationTool } from './mutation.ts';
 export type { MutationPolicy, MutationWitness, MutationReady, PerformedMutation } from './mutation.ts';

@@ -6,9 +6,9 @@
  */
 import type { Result } from '../failures/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
-import { mint, mintedState, spend, type Branded } from './brand.ts';
+import { expectMinted, mint, mintedState, spend, type Branded } from './brand.ts';
+import type { JoinClosed } from './close-join.ts';
 import { TypestateError } from './errors.ts';
-import { expectMinted, type JoinClosed } from './states.ts';
 import {
   formatIssues,
   validateWith,
