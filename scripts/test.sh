@@ -11,6 +11,7 @@ node node_modules/typescript/bin/tsc -p tsconfig.json
 node scripts/check-doc-examples.mjs
 node_modules/.bin/vitest run
 node_modules/.bin/tsd
+node scripts/type-messages.mjs --check > /dev/null && echo "type messages: every negative type test shows its promised message"
 node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public types, type tests and examples check"
 
 node dist/conformance/main.js conformance/harness-typestate
