@@ -5,7 +5,7 @@
  * @module
  */
 export { turn } from './turn.ts';
-export type { TurnBuilder, ResultOutcome, UseDetails } from './turn.ts';
+export type { TurnBuilder, ResultOutcome, UseDetails, RestrictedTools } from './turn.ts';
 export type {
   IdList,
   NextStep,
@@ -14,8 +14,6 @@ export type {
   ResultOrphanMessage,
   UseWithoutResultMessage,
   RepeatedIdMessage,
-  ConsumedWithoutEvidenceMessage,
-  DiscardedWithoutReasonMessage,
 } from './messages.ts';
 export { settle, useAll } from './settle.ts';
 export type { ToolCallInfo, ToolHandlers, UseDecision } from './settle.ts';

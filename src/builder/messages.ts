@@ -121,27 +121,3 @@ export type RepeatedIdMessage<
   TId extends string,
   TWhat extends string,
 > = `tool.schema_invalid: ${TId} already has ${TWhat} (one per id)`;
-
-/**
- * The message a `consumed` disposition without evidence shows.
- *
- * @example
- * ```ts
- * import type { ConsumedWithoutEvidenceMessage } from 'turngate';
- * type Shown = ConsumedWithoutEvidenceMessage<'tc-1'>;
- * ```
- */
-export type ConsumedWithoutEvidenceMessage<TId extends string> =
-  `mutation.use_evidence_missing: ${TId} is consumed without evidence; pass { evidence: { summaryRef | handoffRef | mutationInputRef } }`;
-
-/**
- * The message a `discarded_with_reason` disposition without a reason code shows.
- *
- * @example
- * ```ts
- * import type { DiscardedWithoutReasonMessage } from 'turngate';
- * type Shown = DiscardedWithoutReasonMessage<'tc-1'>;
- * ```
- */
-export type DiscardedWithoutReasonMessage<TId extends string> =
-  `tool.schema_invalid: ${TId} is discarded_with_reason without a reasonCode; pass { reasonCode }`;

@@ -32,8 +32,6 @@ import {
   type UseEvidence,
 } from '../typestate/index.ts';
 import type {
-  ConsumedWithoutEvidenceMessage,
-  DiscardedWithoutReasonMessage,
   IdList,
   JoinIncomplete,
   NonLiteralIdMessage,
@@ -44,9 +42,10 @@ import type {
 import type { TurnMisuse } from '../typestate/misuse.ts';
 
 /**
- * The outcome of one tool call as the builder takes it: the tool's typed output, or an error
- * envelope; for a `mutation: true` tool, `pending` (it runs through the mutation gate) or an
- * error.
+ * The outcome of one tool call as the builder takes it: the tool's typed output, an error
+ * envelope, or `pending` for a call of a `mutation: true` tool (it runs through the mutation
+ * gate). The types allow each for every tool, to keep a builder call cheap to check; at `close`
+ * the run-time check refuses `ok` for a mutation tool and `pending` for any other.
  *
  * @example
  * ```ts
@@ -55,10 +54,9 @@ import type { TurnMisuse } from '../typestate/misuse.ts';
  * ```
  */
 export type ResultOutcome<TTools extends ToolDefinitionsOf<TTools>, TName extends ToolName<TTools>> =
-  | (TTools[TName] extends { readonly mutation: true }
-      ? { readonly status: 'pending' }
-      : { readonly status: 'ok'; readonly output: ToolOutput<TTools, TName> })
-  | { readonly status: 'error'; readonly error: ToolErrorEnvelope };
+  | { readonly status: 'ok'; readonly output: ToolOutput<TTools, TName> }
+  | { readonly status: 'error'; readonly error: ToolErrorEnvelope }
+  | { readonly status: 'pending' };
 
 /**
  * What `.use` takes after the disposition.
@@ -97,31 +95,17 @@ type CallerCheck<TTools, TName extends keyof TTools & string, TCaller extends st
       : `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}, not ${TCaller}`
   : TName;
 
-type ResultIdCheck<TId extends string, TRequests, TResulted extends string> = string extends TId
-  ? NonLiteralIdMessage
-  : TId extends keyof TRequests
-    ? TId extends TResulted
-      ? RepeatedIdMessage<TId, 'a result'>
-      : TId
-    : ResultOrphanMessage<TId>;
+type ResultIdCheck<TId extends string, TRequests, TResulted extends string> = TId extends keyof TRequests
+  ? TId extends TResulted
+    ? RepeatedIdMessage<TId, 'a result'>
+    : TId
+  : ResultOrphanMessage<TId>;
 
-type UseIdCheck<TId extends string, TResulted extends string, TUsed extends string> = string extends TId
-  ? NonLiteralIdMessage
-  : TId extends TResulted
-    ? TId extends TUsed
-      ? RepeatedIdMessage<TId, 'a disposition'>
-      : TId
-    : UseWithoutResultMessage<TId>;
-
-type DispositionCheck<TId extends string, TDisposition, TDetails> = TDisposition extends 'consumed'
-  ? TDetails extends { readonly evidence: NamedEvidence }
-    ? TDisposition
-    : ConsumedWithoutEvidenceMessage<TId>
-  : TDisposition extends 'discarded_with_reason'
-    ? TDetails extends { readonly reasonCode: string }
-      ? TDisposition
-      : DiscardedWithoutReasonMessage<TId>
-    : TDisposition;
+type UseIdCheck<TId extends string, TResulted extends string, TUsed extends string> = TId extends TResulted
+  ? TId extends TUsed
+    ? RepeatedIdMessage<TId, 'a disposition'>
+    : TId
+  : UseWithoutResultMessage<TId>;
 
 type RequestMethod<
   TTools extends ToolDefinitionsOf<TTools>,
@@ -129,28 +113,73 @@ type RequestMethod<
   TRequests,
   TResulted extends string,
   TUsed extends string,
-> = <const TId extends string, TName extends ToolName<TTools>, const TCaller extends string = never>(
+> = <const TId extends string, TName extends ToolName<TTools>>(
   toolCallId: RequestIdCheck<TId, TRequests>,
-  toolName: CallerCheck<TTools, TName, TCaller>,
+  toolName: TName,
   input: ToolInput<TTools, TName>,
-  options?: { readonly callerId?: TCaller },
-) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed>;
+  options?: { readonly callerId?: string },
+) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, never>;
 
-type RequestSlot<
+/** `request` for a registry with `allowedCallers` (`TRestricted` names those tools): the caller is checked. */
+type CheckedRequestMethod<
   TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
   TRequests,
   TResulted extends string,
   TUsed extends string,
-> = [ActionMode] extends [TMode]
+  TRestricted extends string,
+> = <const TId extends string, TName extends ToolName<TTools>, const TCaller extends string = never>(
+  toolCallId: RequestIdCheck<TId, TRequests>,
+  toolName: TName extends TRestricted ? CallerCheck<TTools, TName, TCaller> : TName,
+  input: ToolInput<TTools, TName>,
+  options?: { readonly callerId?: TCaller },
+) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, TRestricted>;
+
+type AnyRequestMethod<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TMode extends ActionMode,
+  TRequests,
+  TResulted extends string,
+  TUsed extends string,
+  TRestricted extends string,
+> = [TRestricted] extends [never]
   ? RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>
-  : [TMode] extends ['text']
-    ? TurnMisuse<'tool.schema_invalid: text mode takes tool calls only from adaptText(spec, tools, profile, text), never from raw text'>
-    : [TMode] extends ['json']
-      ? [keyof TRequests] extends [never]
-        ? RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>
-        : TurnMisuse<`tool.parallel_policy_violation: json mode allows one tool call per action; ${IdList<keyof TRequests & string>} is already requested`>
-      : RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>;
+  : CheckedRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+
+/**
+ * The tools of a registry that name `allowedCallers`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type RestrictedTools } from 'turngate';
+ * class Tools extends defineTools({ run_query: { input: v.object({}), output: v.object({}), allowedCallers: ['code_execution'] } }) {}
+ * const name: RestrictedTools<Tools> = 'run_query';
+ * ```
+ */
+export type RestrictedTools<TTools> = {
+  [K in keyof TTools]: TTools[K] extends { readonly allowedCallers: readonly string[] } ? K : never;
+}[keyof TTools] &
+  string;
+
+/** `request` by action mode, as a lookup table (one property is read per call). */
+interface RequestSlots<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TMode extends ActionMode,
+  TRequests,
+  TResulted extends string,
+  TUsed extends string,
+  TRestricted extends string,
+> {
+  readonly code: AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+  readonly json: [keyof TRequests] extends [never]
+    ? AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>
+    : TurnMisuse<`tool.parallel_policy_violation: json mode allows one tool call per action; ${IdList<keyof TRequests & string>} is already requested`>;
+  readonly text: TurnMisuse<'tool.schema_invalid: text mode takes tool calls only from adaptText(spec, tools, profile, text), never from raw text'>;
+}
+
+/** The key of `RequestSlots` for a mode: a mode the types do not know is checked as `code` (the run time decides). */
+type ModeKey<TMode extends ActionMode> = [ActionMode] extends [TMode] ? 'code' : TMode;
 
 type CloseMethod<
   TTools extends ToolDefinitionsOf<TTools>,
@@ -194,23 +223,35 @@ export interface TurnBuilder<
   TRequests,
   TResulted extends string,
   TUsed extends string,
+  TRestricted extends string = never,
 > {
   /** Records a tool call the model requested. */
-  readonly request: RequestSlot<TTools, TMode, TRequests, TResulted, TUsed>;
+  readonly request: RequestSlots<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>[ModeKey<TMode>];
   /** Records the terminal result of a requested call. */
   result<const TId extends string>(
     toolCallId: ResultIdCheck<TId, TRequests, TResulted>,
     outcome: TId extends keyof TRequests
       ? ResultOutcome<TTools, TRequests[TId] & ToolName<TTools>>
       : { readonly status: 'error'; readonly error: ToolErrorEnvelope },
-  ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed>;
-  /** Records what the turn did with a result. */
+  ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed, TRestricted>;
+  /** Records what the turn did with a result: `consumed` needs evidence, `discarded_with_reason` a reason code. */
   // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
-  use<const TId extends string, const TDisposition extends ToolUseDisposition, const TDetails extends UseDetails = {}>(
+  use<const TId extends string, const TDetails extends UseDetails = {}>(
     toolCallId: UseIdCheck<TId, TResulted, TUsed>,
-    disposition: DispositionCheck<TId, TDisposition, TDetails>,
+    // Written out rather than named, so an error shows the sentences, not an alias.
+    disposition:
+      | 'observed'
+      | 'observed_only'
+      | 'discarded'
+      | 'retry_scheduled'
+      | (TDetails extends { readonly evidence: NamedEvidence }
+          ? 'consumed'
+          : 'mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }')
+      | (TDetails extends { readonly reasonCode: string }
+          ? 'discarded_with_reason'
+          : 'tool.schema_invalid: discarded_with_reason needs { reasonCode }'),
     details?: TDetails,
-  ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId>;
+  ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId, TRestricted>;
   /** Closes the turn through the join check; typed only when the join is closed. */
   readonly close: CloseMethod<TTools, keyof TRequests & string, TResulted, TUsed>;
 }
@@ -311,7 +352,7 @@ export function turn<TSpec, TTools extends ToolDefinitionsOf<TTools>>(
   spec: StateArgument<TSpec, 'CallSpec', 'call callSpec({ callId, modelRef, actionMode }) first'>,
   tools: ToolRegistry<TTools>,
   // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty id -> tool map a new turn starts from
-): TurnBuilder<TTools, ModeOf<TSpec>, {}, never, never>;
+): TurnBuilder<TTools, ModeOf<TSpec>, {}, never, never, RestrictedTools<TTools>>;
 export function turn(spec: CallSpec, tools: ToolRegistry): unknown {
   expectMinted(spec, 'CallSpec');
   return build(spec, tools, { requests: [], results: [], uses: [] });
