@@ -19,3 +19,13 @@ export { settle, useAll } from './settle.ts';
 export type { ToolCallInfo, ToolHandlers, UseDecision } from './settle.ts';
 export { settleMutations } from './settle-mutations.ts';
 export type { MutationHandlers } from './settle-mutations.ts';
+export type {
+  RequestedCalls,
+  AnsweredCalls,
+  UsedCalls,
+  OpenCalls,
+  IsJoinClosed,
+  ToolResultOf,
+  ToolInputOf,
+  ToolOutputOf,
+} from './queries.ts';

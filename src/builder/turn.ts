@@ -254,6 +254,13 @@ export interface TurnBuilder<
   ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId, TRestricted>;
   /** Closes the turn through the join check; typed only when the join is closed. */
   readonly close: CloseMethod<TTools, keyof TRequests & string, TResulted, TUsed>;
+  /** The ids the type has recorded, for type-level queries (`OpenCalls`, ...) only: absent at run time. */
+  readonly '~calls'?: {
+    readonly requested: keyof TRequests & string;
+    readonly resulted: TResulted;
+    readonly used: TUsed;
+    readonly tools: TTools;
+  };
 }
 
 interface Rows {

@@ -27,8 +27,9 @@ export interface TurnMisuse<TMessage extends string> {
 }
 
 /**
- * The tool definitions a state (or a registry, or a class extending one) is typed by: the
- * registry behind `JoinClosed<Tools>` is `Tools`; `ToolDefinitions` for `any`; `never` for anything else.
+ * The tool definitions a state, a builder, a registry (or a class extending one) or a
+ * definitions object is typed by: the registry behind `JoinClosed<Tools>` is `Tools`;
+ * `ToolDefinitions` for `any`; `never` for a type that is none of these.
  *
  * @example
  * ```ts
@@ -43,9 +44,11 @@ export type ToolsOf<T> = 0 extends 1 & T ? ToolDefinitions : Extract<ToolsIn<T>,
 
 type ToolsIn<T> = T extends { readonly '~tools'?: infer TTools }
   ? TTools
-  : T extends abstract new () => infer TTools
+  : T extends { readonly '~calls'?: { readonly tools: infer TTools } }
     ? TTools
-    : never;
+    : T extends abstract new () => infer TTools
+      ? TTools
+      : T;
 
 /**
  * The action mode a `CallSpec` type knows (`ActionMode` when it does not).
