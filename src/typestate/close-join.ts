@@ -11,17 +11,16 @@ import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import type { NormalizedEvidence } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, shareSpending, type Branded } from './brand.ts';
-import type { CallSpec } from './call-spec.ts';
 import { deriveIntents, type MutationIntent } from './intents.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { MutationRecord } from './mutation.ts';
 import { defaultRefs, deriveContext } from './profile.ts';
 import { resolveProtocolState, type TurnProtocolState } from './protocol.ts';
 import type { ToolUse, ToolUseRow } from './record-use.ts';
-import type { AnyToolRequest, RefusedToolCall } from './request-tools.ts';
+import type { TurnCalls } from './request-tools.ts';
 import { isPendingMutation, type ToolResult } from './results.ts';
 import { callRows, check, fail, failed, notData, resultRows, useRows } from './rows.ts';
-import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf, type ToolRegistry } from './tools.ts';
+import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf } from './tools.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];
 
@@ -90,15 +89,7 @@ export interface CloseContext {
  */
 export type JoinClosed<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> = Branded<
   'JoinClosed',
-  {
-    /** The turn's CallSpec. */
-    readonly callSpec: CallSpec;
-    /** The registry, as given. */
-    readonly tools: ToolRegistry<TTools>;
-    /** The admitted calls. */
-    readonly requests: readonly AnyToolRequest<TTools>[];
-    /** The refused calls (answered by error results). */
-    readonly refused: readonly RefusedToolCall[];
+  TurnCalls<TTools> & {
     /** One result per call: what goes back to the provider (once `pendingMutations` is empty). */
     readonly results: readonly ToolResult<TTools>[];
     /** One disposition per result. */
@@ -123,11 +114,7 @@ export type JoinClosed<TTools extends ToolDefinitionsOf<TTools> = ToolDefinition
 >;
 
 /** The parts a turn is closed from. Internal: `closeJoin` and `recordMutations` share it. */
-export interface TurnParts<TTools extends ToolDefinitionsOf<TTools>> {
-  readonly callSpec: CallSpec;
-  readonly tools: ToolRegistry<TTools>;
-  readonly requests: readonly AnyToolRequest<TTools>[];
-  readonly refused: readonly RefusedToolCall[];
+export interface TurnParts<TTools extends ToolDefinitionsOf<TTools>> extends TurnCalls<TTools> {
   readonly results: readonly ToolResult<TTools>[];
   readonly uses: readonly ToolUseRow[];
   readonly context: Readonly<Record<string, unknown>>;

@@ -42,6 +42,7 @@ export type {
   ToolRequest,
   AnyToolRequest,
   RefusedToolCall,
+  TurnCalls,
   ToolRequests,
   RequestedToolCall,
   TextAdapterProfile,

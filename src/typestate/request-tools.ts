@@ -96,6 +96,28 @@ export interface RefusedToolCall {
 }
 
 /**
+ * The calls of a turn, as every later state holds them: its CallSpec, its registry, the admitted
+ * calls (typed, in the order given) and the refused ones (with why).
+ *
+ * @example
+ * ```ts
+ * import type { TurnCalls } from 'turngate';
+ * declare const calls: TurnCalls;
+ * calls.requests.length + calls.refused.length;
+ * ```
+ */
+export interface TurnCalls<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> {
+  /** The turn's CallSpec. */
+  readonly callSpec: CallSpec;
+  /** The registry, as given. */
+  readonly tools: ToolRegistry<TTools>;
+  /** The admitted calls, typed, in the order given. */
+  readonly requests: readonly AnyToolRequest<TTools>[];
+  /** The refused calls, in the order given (each answered by an error result). */
+  readonly refused: readonly RefusedToolCall[];
+}
+
+/**
  * The requested tool calls of a turn: the admitted ones, typed; the refused ones, with why.
  *
  * @example
@@ -108,15 +130,7 @@ export interface RefusedToolCall {
  */
 export type ToolRequests<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> = Branded<
   'ToolRequests',
-  {
-    /** The turn's CallSpec. */
-    readonly callSpec: CallSpec;
-    /** The registry, as given. */
-    readonly tools: ToolRegistry<TTools>;
-    /** The admitted calls, typed, in the order given. */
-    readonly requests: readonly AnyToolRequest<TTools>[];
-    /** The refused calls, in the order given. */
-    readonly refused: readonly RefusedToolCall[];
+  TurnCalls<TTools> & {
     /** Every call id, in the order given. */
     readonly callIds: readonly string[];
     /** The registry's definitions type, for type-level queries only: absent at run time. */
