@@ -70,11 +70,14 @@ async function proposeWrite(
   ]);
   if (!requests.ok) throw new Error(requests.failures[0]?.detail);
   const file = join(workdir, item.target.path);
-  const results = await settle(requests.value, () => ({ text: existsSync(file) ? readFileSync(file, 'utf8') : '' }));
+  const results = await settle(requests.value, {
+    'fs.read': () => ({ text: existsSync(file) ? readFileSync(file, 'utf8') : '' }),
+  });
   if (!results.ok) throw new Error(results.failures[0]?.detail);
   const use = useAll(results.value, () => ({
     disposition: 'consumed',
-    evidence: { mutationInputRef: `mutation://fs/${item.target.path}` },
+    // The write this read is consumed into: the only mutation the admitted turn may run.
+    evidence: { mutationInputRef: `mutation://fs/${item.target.path}`, mutationInput: { path: item.target.path } },
   }));
   if (!use.ok) throw new Error(use.failures[0]?.detail);
   const closed = closeJoin(use.value, {

@@ -19,7 +19,7 @@ rmSync(out, { recursive: true, force: true });
 
 const header = `import * as v from 'valibot';\nimport { match } from 'ts-pattern';\nimport { defineTools, turn, type CallSpec, type ToolResult } from 'turngate';\n`;
 const registry = (n) =>
-  `const tools = defineTools({\n${Array.from({ length: n }, (_, i) => `  'tool.t${i}': { input: v.object({ a${i}: v.string() }), output: v.object({ r${i}: v.number() }) },`).join('\n')}\n});\n`;
+  `const tools = defineTools({\n${Array.from({ length: n }, (_, i) => `  'tool_t${i}': { input: v.object({ a${i}: v.string() }), output: v.object({ r${i}: v.number() }) },`).join('\n')}\n});\n`;
 
 function measure(name, source) {
   const dir = join(out, name);
@@ -51,7 +51,7 @@ function measure(name, source) {
 
 function chain(n) {
   let body = `${header}${registry(50)}declare const spec: CallSpec<'code'>;\nconst closed = turn(spec, tools)\n`;
-  for (let i = 0; i < n; i++) body += `  .request('tc-${i}', 'tool.t${i % 50}', { a${i % 50}: 'x' })\n`;
+  for (let i = 0; i < n; i++) body += `  .request('tc-${i}', 'tool_t${i % 50}', { a${i % 50}: 'x' })\n`;
   for (let i = 0; i < n; i++) body += `  .result('tc-${i}', { status: 'ok', output: { r${i % 50}: ${i} } })\n`;
   for (let i = 0; i < n; i++) body += `  .use('tc-${i}', 'observed')\n`;
   return `${body}  .close({ protocolState: { stopReason: 'end_turn' } });\nexport { closed };\n`;
@@ -61,7 +61,7 @@ function chain(n) {
 function exhaustive(n) {
   let body = `${header}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport const text = match(result)\n`;
   for (let i = 0; i < n; i++)
-    body += `  .with({ toolName: 'tool.t${i}' }, (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode))\n`;
+    body += `  .with({ toolName: 'tool_t${i}' }, (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode))\n`;
   return `${body}  .exhaustive();\n`;
 }
 
@@ -69,7 +69,7 @@ function exhaustive(n) {
 function exhaustiveSwitch(n) {
   let body = `${header}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport function text(): string {\n  switch (result.toolName) {\n`;
   for (let i = 0; i < n; i++)
-    body += `    case 'tool.t${i}': return result.status === 'ok' ? String(result.output.r${i}) : result.error.errorCode;\n`;
+    body += `    case 'tool_t${i}': return result.status === 'ok' ? String(result.output.r${i}) : result.error.errorCode;\n`;
   return `${body}    default: { const unhandled: never = result; return unhandled; }\n  }\n}\nvoid match;\n`;
 }
 
@@ -77,7 +77,7 @@ function exhaustiveSwitch(n) {
 function exhaustiveHandlers(n) {
   let body = `${header.replace('type ToolResult', 'matchToolResult, type ToolResult')}${registry(n)}declare const result: ToolResult<typeof tools.definitions>;\nexport const text = matchToolResult(result, {\n`;
   for (let i = 0; i < n; i++)
-    body += `  'tool.t${i}': (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode),\n`;
+    body += `  'tool_t${i}': (r) => (r.status === 'ok' ? String(r.output.r${i}) : r.error.errorCode),\n`;
   return `${body}});\nvoid match;\n`;
 }
 

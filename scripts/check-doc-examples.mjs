@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Typechecks every ```ts block inside a TSDoc @example in src/ (each as its own module that
-// imports from 'turngate'), so the examples the docs show are examples that compile.
+// Typechecks every ```ts block inside a TSDoc @example in src/, and every ```ts block of
+// README.md, each as its own module that imports from 'turngate' (or a subpath), so the examples
+// the docs show are examples that compile. A README block that shows a compile error marks the
+// line with `// @ts-expect-error` and gives the message in a comment.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -32,6 +34,13 @@ for (const file of files(join(root, 'src'))) {
     count++;
   }
 }
+let readmeCount = 0;
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+  const line = readme.slice(0, match.index).split('\n').length;
+  writeFileSync(join(out, `README_md_${line}.ts`), `// from README.md:${line}\nexport {};\n${match[1]}`);
+  readmeCount++;
+}
 writeFileSync(
   join(out, 'tsconfig.json'),
   JSON.stringify({
@@ -49,8 +58,10 @@ const result = spawnSync(
 );
 process.stdout.write(result.stdout);
 if (result.status !== 0) {
-  console.error(`doc examples: ${count} checked, some do not compile (see above; files in .doc-examples/)`);
+  console.error(
+    `doc examples: ${count} TSDoc and ${readmeCount} README blocks checked, some do not compile (see above; files in .doc-examples/)`,
+  );
   process.exit(1);
 }
 rmSync(out, { recursive: true, force: true });
-console.log(`doc examples: ${count} TSDoc @example blocks compile`);
+console.log(`doc examples: ${count} TSDoc @example blocks and ${readmeCount} README blocks compile`);

@@ -1,16 +1,31 @@
 /**
- * The fluent turn builder (literal ids) and closure by construction (ids from model output).
+ * The fluent turn builder (literal ids), closure by construction (ids from model output), and
+ * the mutation gate for pending mutation calls.
  *
  * @module
  */
 export { turn } from './turn.ts';
+export type { TurnBuilder, ResultOutcome, UseDetails, RestrictedTools } from './turn.ts';
 export type {
-  TurnBuilder,
+  IdList,
+  NextStep,
   JoinIncomplete,
-  TurnMisuse,
-  ResultOutcome,
+  NonLiteralIdMessage,
   ResultOrphanMessage,
   UseWithoutResultMessage,
-} from './turn.ts';
-export { settle, useAll, MUTATION_NOT_ADMITTED } from './settle.ts';
-export type { UseDecision } from './settle.ts';
+  RepeatedIdMessage,
+} from './messages.ts';
+export { settle, useAll } from './settle.ts';
+export type { ToolCallInfo, ToolHandlers, UseDecision } from './settle.ts';
+export { settleMutations } from './settle-mutations.ts';
+export type { MutationHandlers } from './settle-mutations.ts';
+export type {
+  RequestedCalls,
+  AnsweredCalls,
+  UsedCalls,
+  OpenCalls,
+  IsJoinClosed,
+  ToolResultOf,
+  ToolInputOf,
+  ToolOutputOf,
+} from './queries.ts';

@@ -1,104 +1,184 @@
 /**
- * Closure by construction for ids from model output: one result per request, one disposition
- * per result.
+ * Closure by construction for ids from model output: `settle` answers every call once,
+ * `useAll` disposes of every result once.
  *
  * @module
  */
 import type { Result } from '../failures/index.ts';
+import type { ToolUseDisposition } from '../normalize/index.ts';
+import { expectMinted } from '../typestate/brand.ts';
+import type { StateArgument, ToolsOf, UseDecisionCheck, UseDecisionRow } from '../typestate/misuse.ts';
+import { thrownEnvelope } from '../typestate/perform.ts';
+import { checkOutput, mintResults, pendingError, type TypedRow } from '../typestate/record-results.ts';
+import { ownError, isPendingMutation } from '../typestate/results.ts';
+import { registryDefinitions, type ToolDefinitions } from '../typestate/tools.ts';
 import {
-  recordResults,
   recordUse,
-  type AnyToolRequest,
-  type ToolErrorEnvelope,
-  type ToolResult,
-  type ReportedToolResult,
-  type ToolResults,
+  type ParsedToolInput,
+  type ReadToolName,
+  type ToolDefinitionsOf,
+  type ToolOutput,
   type ToolRequests,
+  type ToolResult,
+  type ToolResults,
   type ToolUse,
   type ToolUseInputRow,
-} from '../typestate/states.ts';
-import { expectMinted } from '../typestate/states.ts';
-import type { ToolDefinitions } from '../typestate/tools.ts';
-import type { ToolUseDisposition } from '../normalize/index.ts';
+} from '../typestate/index.ts';
 
 /**
- * The error code of a `mutation: true` tool that `settle` refuses to run before `MutationReady`.
+ * What a tool handler is told about the call it runs.
  *
  * @example
  * ```ts
- * import { MUTATION_NOT_ADMITTED, type ToolDefinitions, type ToolResult } from 'turngate';
- * declare const result: ToolResult<ToolDefinitions>;
- * const skipped = result.status === 'error' && result.error.errorCode === MUTATION_NOT_ADMITTED;
+ * import type { ToolCallInfo } from 'turngate';
+ * const info: ToolCallInfo = { toolCallId: 'toolu_01', toolName: 'read_file' };
  * ```
  */
-export const MUTATION_NOT_ADMITTED = 'mutation_not_admitted';
-
-function envelopeOf(error: unknown): ToolErrorEnvelope {
-  const e = (error ?? {}) as { code?: unknown; errorCode?: unknown; retryable?: unknown; message?: unknown };
-  const code =
-    typeof e.errorCode === 'string' && e.errorCode.trim() !== ''
-      ? e.errorCode
-      : typeof e.code === 'string' && e.code.trim() !== ''
-        ? e.code
-        : 'tool_error';
-  return {
-    errorCode: code,
-    retryable: typeof e.retryable === 'boolean' ? e.retryable : false,
-    errorMessage: typeof e.message === 'string' ? e.message : String(error),
-  };
+export interface ToolCallInfo {
+  /** The tool call id. */
+  readonly toolCallId: string;
+  /** The tool. */
+  readonly toolName: string;
+  /** The caller, for a programmatic call. */
+  readonly callerId?: string;
 }
 
 /**
- * Runs every requested tool call and records exactly one terminal result per request, like
- * `Promise.allSettled`: a returned value is an `ok` result (validated against the tool's output
- * schema), a thrown error becomes an error result with a typed envelope (`errorCode` from the
- * error's `errorCode` or `code`, else `tool_error`; `retryable` from the error, else `false`;
- * `errorMessage` from its message). A `mutation: true` tool is not run: its result is an error
- * `mutation_not_admitted` (side effects wait for `MutationReady`).
+ * One handler per tool that `settle` runs (every tool not `mutation: true`), typed by the tool:
+ * it takes the parsed input and returns (or resolves to) the tool's output. A missing handler
+ * or one that returns the wrong shape is a `tsc` error.
  *
- * Failure classes: as `recordResults` (`tool.schema_invalid` for an output that fails its schema).
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolHandlers } from 'turngate';
+ * class Tools extends defineTools({
+ *   read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },
+ *   update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
+ * }) {}
+ * const handlers: ToolHandlers<Tools> = { read_file: async ({ path }) => ({ text: `contents of ${path}` }) };
+ * ```
+ */
+export type ToolHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
+  readonly [TName in ReadToolName<TTools>]: (
+    input: ParsedToolInput<TTools, TName>,
+    call: ToolCallInfo,
+  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+};
+
+function handlerOf(handlers: object, toolName: string): unknown {
+  try {
+    return Object.hasOwn(handlers, toolName) ? (handlers as Record<string, unknown>)[toolName] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runOne(
+  handler: unknown,
+  toolName: string,
+  input: unknown,
+  info: ToolCallInfo,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+  if (typeof handler !== 'function') return { ok: false, error: undefined };
+  try {
+    return { ok: true, value: await handler(input, info) };
+  } catch (error) {
+    return { ok: false, error: error ?? new Error(`${toolName} threw ${String(error)}`) };
+  }
+}
+
+/**
+ * Runs every admitted call of a turn with its tool's handler and records exactly one terminal
+ * result per call, like `Promise.allSettled`, so the turn can always close:
+ * - a returned output that passes the tool's output schema (and is JSON data) is an `ok` result;
+ * - anything else is that call's error result, never a failure of the batch (codes in
+ *   `TOOL_ERROR_CODES`): `tool_error` when the handler throws (even `new Error('')`, a string or
+ *   `undefined`; the error's own string `errorCode` or `code` wins, its boolean `retryable` is
+ *   kept), `invalid_output` when the output fails its schema or is not JSON data (a cycle, a
+ *   throwing getter, nesting deeper than a payload may), `no_handler` when no handler is given;
+ * - a refused call is answered with its refusal (`unknown_tool`, `caller_not_allowed`,
+ *   `invalid_input`, `parallel_call_refused`);
+ * - a `mutation: true` call is not run: it is recorded pending (`mutation_pending`), for the
+ *   mutation gate (`settleMutations`, or `admitMutation` then `performMutationTool`).
+ * Handlers run concurrently.
  *
- * Source: ARCHITECTURE.md "Two ways the types see a turn" (2); HARNESS-TYPESTATE §5.
+ * Source: ARCHITECTURE.md "Two ways the types see a turn" (2); HARNESS-TYPESTATE §3.2, §5.
  *
  * @param requests - `ToolRequests` (ids from model output).
- * @param run - Runs one call; called concurrently for all of them.
- * @returns `ToolResults` with one result per request, or failures.
+ * @param handlers - One handler per tool that is not `mutation: true`.
+ * @returns `ToolResults` with one result per call (a failure only if the join check itself
+ *   refuses the rows, which these rows cannot make it do).
  * @throws {@link TypestateError} when `requests` was not minted by `requestTools`.
  * @example
  * ```ts
- * import { settle, type ToolRequests } from 'turngate';
- * declare const requests: ToolRequests;
- * const results = await settle(requests, async (request) => ({ echoed: request.toolName }));
+ * import * as v from 'valibot';
+ * import { callSpec, defineTools, requestTools, settle } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
+ * const spec = callSpec({ callId: 'turn-1', modelRef: 'claude-sonnet-4-5', actionMode: 'code' });
+ * const requests = spec.ok ? requestTools(spec.value, Tools, [{ toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'a.md' } }]) : spec;
+ * if (requests.ok) {
+ *   const results = await settle(requests.value, { read_file: async () => { throw new Error(''); } });
+ *   if (results.ok) results.value.results[0]?.status; //=> 'error'
+ * }
  * ```
  */
-export async function settle<TTools extends ToolDefinitions>(
-  requests: ToolRequests<TTools>,
-  run: (request: AnyToolRequest<TTools>) => unknown,
-): Promise<Result<ToolResults<TTools>>> {
+export function settle<TRequests>(
+  requests: StateArgument<TRequests, 'ToolRequests', 'call requestTools(spec, tools, calls) first'>,
+  handlers: ToolHandlers<ToolsOf<TRequests>>,
+): Promise<Result<ToolResults<ToolsOf<TRequests>>>>;
+export async function settle(requests: ToolRequests, handlers: object): Promise<Result<ToolResults>> {
   expectMinted(requests, 'ToolRequests');
-  const settled = await Promise.allSettled(
-    requests.requests.map(async (request) => {
-      if (requests.tools.definitions[request.toolName]?.mutation === true) {
-        throw {
-          errorCode: MUTATION_NOT_ADMITTED,
-          retryable: false,
-          message: `${request.toolName} is a mutation tool: run it with performMutation after admitMutation`,
+  const definitions = registryDefinitions(requests.tools);
+  const admitted = new Map(requests.requests.map((r) => [r.toolCallId, r]));
+  const refused = new Map(requests.refused.map((r) => [r.toolCallId, r]));
+  const rows = await Promise.all(
+    requests.callIds.map(async (toolCallId): Promise<TypedRow> => {
+      const no = refused.get(toolCallId);
+      if (no !== undefined) {
+        return { toolCallId, toolName: no.toolName, status: 'error', error: ownError(no.errorCode, no.failure.detail) };
+      }
+      const request = admitted.get(toolCallId);
+      const toolName: string = request?.toolName ?? '';
+      const definition = definitions[toolName];
+      if (request === undefined || definition === undefined) {
+        return {
+          toolCallId,
+          toolName,
+          status: 'error',
+          error: ownError('unknown_tool', `${toolName} is not in the registry`),
         };
       }
-      return run(request);
+      if (definition.mutation === true) return { toolCallId, toolName, status: 'error', error: pendingError(toolName) };
+      const info: ToolCallInfo =
+        request.callerId === undefined
+          ? { toolCallId, toolName }
+          : { toolCallId, toolName, callerId: request.callerId };
+      const handler = handlerOf(handlers, toolName);
+      if (typeof handler !== 'function') {
+        return {
+          toolCallId,
+          toolName,
+          status: 'error',
+          error: ownError('no_handler', `settle was given no handler for ${toolName}`),
+        };
+      }
+      const ran = await runOne(handler, toolName, request.input, info);
+      if (!ran.ok)
+        return { toolCallId, toolName, status: 'error', error: thrownEnvelope(ran.error, 'tool_error', toolName) };
+      const output = checkOutput(definition, toolName, ran.value);
+      return output.ok
+        ? { toolCallId, toolName, status: 'ok', output: output.output }
+        : { toolCallId, toolName, status: 'error', error: ownError('invalid_output', output.detail) };
     }),
   );
-  const results: ReportedToolResult[] = settled.map((outcome, i) => {
-    const toolCallId = (requests.requests[i] as AnyToolRequest<TTools>).toolCallId;
-    return outcome.status === 'fulfilled'
-      ? { toolCallId, status: 'ok', output: outcome.value }
-      : { toolCallId, status: 'error', error: envelopeOf(outcome.reason) };
-  });
-  return recordResults(requests, results);
+  return mintResults(requests, rows);
 }
 
 /**
- * A decision about one result: a disposition, or a disposition with reason code and evidence.
+ * A decision about one result: a disposition that needs nothing more, or a row with what its
+ * disposition needs (`consumed` needs evidence naming what the result was consumed into;
+ * `discarded_with_reason` needs a `reasonCode`).
  *
  * @example
  * ```ts
@@ -106,19 +186,25 @@ export async function settle<TTools extends ToolDefinitions>(
  * const decisions: UseDecision[] = ['observed', { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } }];
  * ```
  */
-export type UseDecision = ToolUseDisposition | Omit<ToolUseInputRow, 'toolCallId'>;
+export type UseDecision =
+  | Exclude<ToolUseDisposition, 'consumed' | 'discarded_with_reason'>
+  | Omit<ToolUseInputRow, 'toolCallId'>;
 
 /**
- * Records exactly one disposition per result, decided by `decide`.
+ * Records exactly one disposition per result, decided by `decide`. A pending mutation call
+ * (`mutation_pending`) is disposed of as `retry_scheduled` (reason `mutation_pending`) without
+ * asking `decide`: the gate answers it.
  *
- * Failure classes: as `recordUse`.
+ * Failure classes: as `recordUse` (`mutation.use_evidence_missing` for a `consumed` decision
+ * without evidence, `tool.schema_invalid` for `discarded_with_reason` without `reasonCode`).
  *
  * Source: ARCHITECTURE.md "Two ways the types see a turn" (2); TOOL-CALLING-HARNESS-TYPESTATE §4.4.
  *
  * @param results - `ToolResults` from {@link settle} or `recordResults`.
  * @param decide - Maps each result to its disposition.
  * @returns `ToolUse`, or failures.
- * @throws {@link TypestateError} when `results` was not minted by `recordResults`.
+ * @throws {@link TypestateError} when `results` was not minted by `recordResults`; whatever
+ *   `decide` throws.
  * @example
  * ```ts
  * import { useAll, type ToolResults } from 'turngate';
@@ -126,14 +212,25 @@ export type UseDecision = ToolUseDisposition | Omit<ToolUseInputRow, 'toolCallId
  * const use = useAll(results, (r) => (r.status === 'ok' ? { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } } : 'observed'));
  * ```
  */
-export function useAll<TTools extends ToolDefinitions>(
-  results: ToolResults<TTools>,
-  decide: (result: ToolResult<TTools>) => UseDecision,
-): Result<ToolUse<TTools>> {
+export function useAll<TResults, const TDecision extends ToolUseDisposition | UseDecisionRow>(
+  results: StateArgument<
+    TResults,
+    'ToolResults',
+    'call settle(requests, handlers) or recordResults(requests, results) first'
+  >,
+  decide: (result: ToolResult<ToolsOf<TResults>>) => TDecision & NoInfer<UseDecisionCheck<TDecision>>,
+): Result<ToolUse<ToolsOf<TResults>>>;
+export function useAll(
+  results: ToolResults,
+  decide: (result: ToolResult<ToolDefinitions>) => ToolUseDisposition | UseDecisionRow,
+): Result<ToolUse> {
   expectMinted(results, 'ToolResults');
   return recordUse(
     results,
-    results.results.map((result) => {
+    results.results.map((result): ToolUseInputRow => {
+      if (isPendingMutation(result)) {
+        return { toolCallId: result.toolCallId, disposition: 'retry_scheduled', reasonCode: 'mutation_pending' };
+      }
       const decision = decide(result);
       return typeof decision === 'string'
         ? { toolCallId: result.toolCallId, disposition: decision }

@@ -1,16 +1,18 @@
 /**
  * The fluent turn builder: literal tool call ids tracked in the type, so a result for a call
- * never requested, a use of a call without a result, or closing a turn with an unanswered
- * call is a `tsc` error that names the failure class and the ids. `close` still runs the one
- * runtime check, which alone mints `JoinClosed`.
+ * never requested, a use of a call without a result, a repeated id, a disposition without what
+ * it needs, a caller outside a tool's `allowedCallers`, or closing a turn with an open call is a
+ * `tsc` error that names the failure class and the ids. `close` still runs the one runtime
+ * check, which alone mints `JoinClosed`.
  *
  * @module
  */
-import type { FailureClass, Result } from '../failures/index.ts';
+import type { Result } from '../failures/index.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
+import { expectMinted } from '../typestate/brand.ts';
+import type { ModeOf, StateArgument } from '../typestate/misuse.ts';
 import {
   closeJoin,
-  expectMinted,
   recordResults,
   recordUse,
   requestTools,
@@ -18,48 +20,32 @@ import {
   type CallSpec,
   type CloseContext,
   type JoinClosed,
-  type ToolErrorEnvelope,
-  type RequestedToolCall,
   type ReportedToolResult,
+  type RequestedToolCall,
+  type ToolDefinitionsOf,
+  type ToolErrorEnvelope,
+  type ToolInput,
+  type ToolName,
+  type ToolOutput,
+  type ToolRegistry,
   type ToolUseInputRow,
   type UseEvidence,
-} from '../typestate/states.ts';
-import type { ToolDefinitions, ToolInput, ToolName, ToolOutput, ToolRegistry } from '../typestate/tools.ts';
+} from '../typestate/index.ts';
+import type {
+  IdList,
+  JoinIncomplete,
+  NonLiteralIdMessage,
+  RepeatedIdMessage,
+  ResultOrphanMessage,
+  UseWithoutResultMessage,
+} from './messages.ts';
+import type { TurnMisuse } from '../typestate/misuse.ts';
 
 /**
- * The type of `.close` on a turn whose join is open: not callable, and its name carries the
- * failure class and the ids, e.g. `JoinIncomplete<'tool.result_missing', 'tc-2'>`.
- *
- * @example
- * ```ts
- * import type { JoinIncomplete } from 'turngate';
- * // What the editor shows for .close on a turn whose call tc-2 has no result:
- * type Shown = JoinIncomplete<'tool.result_missing', 'tc-2'>;
- * ```
- */
-export interface JoinIncomplete<TFailureClass extends FailureClass, TIds extends string> {
-  /** The failure class `close` would fail with. */
-  readonly 'turn is not join-closed': TFailureClass;
-  /** The ids that keep the join open. */
-  readonly ids: TIds;
-}
-
-/**
- * The type of a builder method that the turn's action mode forbids: not callable, it says why.
- *
- * @example
- * ```ts
- * import type { TurnMisuse } from 'turngate';
- * type Shown = TurnMisuse<'json mode: one tool invocation per action (tool.parallel_policy_violation)'>;
- * ```
- */
-export interface TurnMisuse<TMessage extends string> {
-  /** Why this call is not allowed. */
-  readonly 'not allowed': TMessage;
-}
-
-/**
- * The outcome of one tool call as the builder takes it: the tool's typed output, or an error envelope.
+ * The outcome of one tool call as the builder takes it: the tool's typed output, an error
+ * envelope, or `pending` for a call of a `mutation: true` tool (it runs through the mutation
+ * gate). The types allow each for every tool, to keep a builder call cheap to check; at `close`
+ * the run-time check refuses `ok` for a mutation tool and `pending` for any other.
  *
  * @example
  * ```ts
@@ -67,67 +53,160 @@ export interface TurnMisuse<TMessage extends string> {
  * const failed: ResultOutcome<ToolDefinitions, string> = { status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'slow' } };
  * ```
  */
-export type ResultOutcome<TTools extends ToolDefinitions, TName extends ToolName<TTools>> =
+export type ResultOutcome<TTools extends ToolDefinitionsOf<TTools>, TName extends ToolName<TTools>> =
   | { readonly status: 'ok'; readonly output: ToolOutput<TTools, TName> }
-  | { readonly status: 'error'; readonly error: ToolErrorEnvelope };
+  | { readonly status: 'error'; readonly error: ToolErrorEnvelope }
+  | { readonly status: 'pending' };
 
 /**
- * The message a `.result` for an unrequested id shows.
+ * What `.use` takes after the disposition.
  *
  * @example
  * ```ts
- * import type { ResultOrphanMessage } from 'turngate';
- * type Example = ResultOrphanMessage<never>;
+ * import type { UseDetails } from 'turngate';
+ * const details: UseDetails = { evidence: { summaryRef: 'summary://turn-1' } };
  * ```
  */
-export type ResultOrphanMessage<TId extends string> = `tool.result_orphan: ${TId} was never requested`;
+export interface UseDetails {
+  /** Required for `discarded_with_reason`. */
+  readonly reasonCode?: string;
+  /** Required for `consumed`. */
+  readonly evidence?: UseEvidence;
+}
 
-/**
- * The message a `.use` for an id without a result shows.
- *
- * @example
- * ```ts
- * import type { UseWithoutResultMessage } from 'turngate';
- * type Example = UseWithoutResultMessage<never>;
- * ```
- */
-export type UseWithoutResultMessage<TId extends string> = `tool.use_without_result: ${TId} has no result`;
+type NamedEvidence =
+  | { readonly summaryRef: string }
+  | { readonly handoffRef: string }
+  | { readonly mutationInputRef: string };
+
+type RequestIdCheck<TId extends string, TRequests> = string extends TId
+  ? NonLiteralIdMessage
+  : TId extends keyof TRequests
+    ? RepeatedIdMessage<TId, 'a request'>
+    : TId;
+
+type CallerCheck<TTools, TName extends keyof TTools & string, TCaller extends string> = TTools[TName] extends {
+  readonly allowedCallers: readonly (infer TAllowed extends string)[];
+}
+  ? [TCaller] extends [never]
+    ? `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}; pass { callerId }`
+    : [TCaller] extends [TAllowed]
+      ? TName
+      : `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}, not ${TCaller}`
+  : TName;
+
+type ResultIdCheck<TId extends string, TRequests, TResulted extends string> = TId extends keyof TRequests
+  ? TId extends TResulted
+    ? RepeatedIdMessage<TId, 'a result'>
+    : TId
+  : ResultOrphanMessage<TId>;
+
+type UseIdCheck<TId extends string, TResulted extends string, TUsed extends string> = TId extends TResulted
+  ? TId extends TUsed
+    ? RepeatedIdMessage<TId, 'a disposition'>
+    : TId
+  : UseWithoutResultMessage<TId>;
 
 type RequestMethod<
-  TTools extends ToolDefinitions,
+  TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
-  TRequests extends Record<string, ToolName<TTools>>,
+  TRequests,
   TResulted extends string,
   TUsed extends string,
 > = <const TId extends string, TName extends ToolName<TTools>>(
-  toolCallId: TId,
+  toolCallId: RequestIdCheck<TId, TRequests>,
   toolName: TName,
   input: ToolInput<TTools, TName>,
   options?: { readonly callerId?: string },
-) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed>;
+) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, never>;
+
+/** `request` for a registry with `allowedCallers` (`TRestricted` names those tools): the caller is checked. */
+type CheckedRequestMethod<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TMode extends ActionMode,
+  TRequests,
+  TResulted extends string,
+  TUsed extends string,
+  TRestricted extends string,
+> = <const TId extends string, TName extends ToolName<TTools>, const TCaller extends string = never>(
+  toolCallId: RequestIdCheck<TId, TRequests>,
+  toolName: TName extends TRestricted ? CallerCheck<TTools, TName, TCaller> : TName,
+  input: ToolInput<TTools, TName>,
+  options?: { readonly callerId?: TCaller },
+) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, TRestricted>;
+
+type AnyRequestMethod<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TMode extends ActionMode,
+  TRequests,
+  TResulted extends string,
+  TUsed extends string,
+  TRestricted extends string,
+> = [TRestricted] extends [never]
+  ? RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>
+  : CheckedRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+
+/**
+ * The tools of a registry that name `allowedCallers`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type RestrictedTools } from 'turngate';
+ * class Tools extends defineTools({ run_query: { input: v.object({}), output: v.object({}), allowedCallers: ['code_execution'] } }) {}
+ * const name: RestrictedTools<Tools> = 'run_query';
+ * ```
+ */
+export type RestrictedTools<TTools> = {
+  [K in keyof TTools]: TTools[K] extends { readonly allowedCallers: readonly string[] } ? K : never;
+}[keyof TTools] &
+  string;
+
+/** `request` by action mode, as a lookup table (one property is read per call). */
+interface RequestSlots<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TMode extends ActionMode,
+  TRequests,
+  TResulted extends string,
+  TUsed extends string,
+  TRestricted extends string,
+> {
+  readonly code: AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+  readonly json: [keyof TRequests] extends [never]
+    ? AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>
+    : TurnMisuse<`tool.parallel_policy_violation: json mode allows one tool call per action; ${IdList<keyof TRequests & string>} is already requested`>;
+  readonly text: TurnMisuse<'tool.schema_invalid: text mode takes tool calls only from adaptText(spec, tools, profile, text), never from raw text'>;
+}
+
+/** The key of `RequestSlots` for a mode: a mode the types do not know is checked as `code` (the run time decides). */
+type ModeKey<TMode extends ActionMode> = [ActionMode] extends [TMode] ? 'code' : TMode;
 
 type CloseMethod<
-  TTools extends ToolDefinitions,
+  TTools extends ToolDefinitionsOf<TTools>,
   TRequested extends string,
   TResulted extends string,
   TUsed extends string,
 > = [Exclude<TRequested, TResulted>] extends [never]
   ? [Exclude<TResulted, TUsed>] extends [never]
-    ? (context: CloseContext) => Result<JoinClosed<TTools>>
-    : JoinIncomplete<'tool.use_missing', Exclude<TResulted, TUsed>>
-  : JoinIncomplete<'tool.result_missing', Exclude<TRequested, TResulted>>;
+    ? (context?: CloseContext) => Result<JoinClosed<TTools>>
+    : JoinIncomplete<'tool.use_missing', IdList<Exclude<TResulted, TUsed>>>
+  : JoinIncomplete<'tool.result_missing', IdList<Exclude<TRequested, TResulted>>>;
 
 /**
  * A turn being built with literal tool call ids. Each method returns a new builder whose type
  * records the call; the builder itself is immutable.
  *
- * - `request(id, toolName, input)`: in `code` mode any number; in `json` mode one (a second is
- *   `TurnMisuse<'... tool.parallel_policy_violation'>`); in `text` mode none (use `adaptText`).
- * - `result(id, outcome)`: only a requested id (else `tool.result_orphan: <id> was never
- *   requested`), with the tool's typed output.
- * - `use(id, disposition, evidence?)`: only an id with a result (else `tool.use_without_result`).
- * - `close(context)`: callable only when requested = resulted = used; otherwise its type is
- *   `JoinIncomplete<'tool.result_missing' | 'tool.use_missing', ids>`.
+ * - `request(id, toolName, input, { callerId }?)`: in `code` mode any number; in `json` mode one
+ *   (a second is `TurnMisuse<'tool.parallel_policy_violation: ...'>`); in `text` mode none (use
+ *   `adaptText`). A repeated id, a `string` id, or a tool with `allowedCallers` without a
+ *   `callerId` of that list is an error naming the class.
+ * - `result(id, outcome)`: only a requested id, once (else `tool.result_orphan: <id> was never
+ *   requested`), with the tool's typed output, or `{ status: 'pending' }` for a mutation tool.
+ * - `use(id, disposition, details?)`: only an id with a result, once (else
+ *   `tool.use_without_result`); `consumed` needs `details.evidence`, `discarded_with_reason`
+ *   needs `details.reasonCode`.
+ * - `close(context?)`: callable only when requested = resulted = used; otherwise its type is
+ *   `JoinIncomplete<'tool.result_missing' | 'tool.use_missing', ids, what to call>`.
  *
  * @example
  * ```ts
@@ -139,33 +218,49 @@ type CloseMethod<
  * ```
  */
 export interface TurnBuilder<
-  TTools extends ToolDefinitions,
+  TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
-  TRequests extends Record<string, ToolName<TTools>>,
+  TRequests,
   TResulted extends string,
   TUsed extends string,
+  TRestricted extends string = never,
 > {
   /** Records a tool call the model requested. */
-  readonly request: TMode extends 'text'
-    ? TurnMisuse<'text mode: tool requests come only from adaptText(profile, text), never from raw text (tool.schema_invalid)'>
-    : TMode extends 'json'
-      ? [keyof TRequests] extends [never]
-        ? RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>
-        : TurnMisuse<'json mode: one tool invocation per action (tool.parallel_policy_violation)'>
-      : RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>;
+  readonly request: RequestSlots<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>[ModeKey<TMode>];
   /** Records the terminal result of a requested call. */
   result<const TId extends string>(
-    toolCallId: TId extends keyof TRequests ? TId : ResultOrphanMessage<TId>,
-    outcome: TId extends keyof TRequests ? ResultOutcome<TTools, TRequests[TId]> : never,
-  ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed>;
-  /** Records what the turn did with a result. */
-  use<const TId extends string>(
-    toolCallId: TId extends TResulted ? TId : UseWithoutResultMessage<TId>,
-    disposition: ToolUseDisposition,
-    details?: { readonly reasonCode?: string; readonly evidence?: UseEvidence },
-  ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId>;
+    toolCallId: ResultIdCheck<TId, TRequests, TResulted>,
+    outcome: TId extends keyof TRequests
+      ? ResultOutcome<TTools, TRequests[TId] & ToolName<TTools>>
+      : { readonly status: 'error'; readonly error: ToolErrorEnvelope },
+  ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed, TRestricted>;
+  /** Records what the turn did with a result: `consumed` needs evidence, `discarded_with_reason` a reason code. */
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
+  use<const TId extends string, const TDetails extends UseDetails = {}>(
+    toolCallId: UseIdCheck<TId, TResulted, TUsed>,
+    // Written out rather than named, so an error shows the sentences, not an alias.
+    disposition:
+      | 'observed'
+      | 'observed_only'
+      | 'discarded'
+      | 'retry_scheduled'
+      | (TDetails extends { readonly evidence: NamedEvidence }
+          ? 'consumed'
+          : 'mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }')
+      | (TDetails extends { readonly reasonCode: string }
+          ? 'discarded_with_reason'
+          : 'tool.schema_invalid: discarded_with_reason needs { reasonCode }'),
+    details?: TDetails,
+  ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId, TRestricted>;
   /** Closes the turn through the join check; typed only when the join is closed. */
   readonly close: CloseMethod<TTools, keyof TRequests & string, TResulted, TUsed>;
+  /** The ids the type has recorded, for type-level queries (`OpenCalls`, ...) only: absent at run time. */
+  readonly '~calls'?: {
+    readonly requested: keyof TRequests & string;
+    readonly resulted: TResulted;
+    readonly used: TUsed;
+    readonly tools: TTools;
+  };
 }
 
 interface Rows {
@@ -174,7 +269,25 @@ interface Rows {
   readonly uses: readonly ToolUseInputRow[];
 }
 
-function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): unknown {
+type Outcome =
+  | { readonly status: 'ok'; readonly output: unknown }
+  | { readonly status: 'error'; readonly error: ToolErrorEnvelope }
+  | { readonly status: 'pending' };
+
+/** The untyped builder object; `turn` gives it its type. */
+interface UntypedBuilder {
+  readonly request: (
+    toolCallId: string,
+    toolName: string,
+    input: unknown,
+    options?: { callerId?: string },
+  ) => UntypedBuilder;
+  readonly result: (toolCallId: string, outcome: Outcome) => UntypedBuilder;
+  readonly use: (toolCallId: string, disposition: ToolUseDisposition, details?: UseDetails) => UntypedBuilder;
+  readonly close: (context?: CloseContext) => Result<JoinClosed>;
+}
+
+function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): UntypedBuilder {
   const next = (more: Partial<Rows>) => build(spec, tools, { ...rows, ...more });
   return Object.freeze({
     request: (toolCallId: string, toolName: string, input: unknown, options?: { callerId?: string }) =>
@@ -186,26 +299,24 @@ function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): unknown {
             : { toolCallId, toolName, input, callerId: options.callerId },
         ],
       }),
-    result: (
-      toolCallId: string,
-      outcome: { status: 'ok'; output: unknown } | { status: 'error'; error: ToolErrorEnvelope },
-    ) =>
+    result: (toolCallId: string, outcome: Outcome) =>
       next({
         results: [
           ...rows.results,
           outcome.status === 'ok'
             ? { toolCallId, status: 'ok', output: outcome.output }
-            : { toolCallId, status: 'error', error: outcome.error },
+            : outcome.status === 'error'
+              ? { toolCallId, status: 'error', error: outcome.error }
+              : { toolCallId, status: 'pending' },
         ],
       }),
-    use: (
-      toolCallId: string,
-      disposition: ToolUseDisposition,
-      details?: { reasonCode?: string; evidence?: UseEvidence },
-    ) => next({ uses: [...rows.uses, { toolCallId, disposition, ...details }] }),
-    close: (context: CloseContext): Result<JoinClosed> => {
+    use: (toolCallId: string, disposition: ToolUseDisposition, details?: UseDetails) =>
+      next({ uses: [...rows.uses, { ...details, toolCallId, disposition }] }),
+    close: (context?: CloseContext): Result<JoinClosed> => {
       const requested = requestTools(spec, tools, rows.requests);
       if (!requested.ok) return requested;
+      const refused = requested.value.refused;
+      if (refused.length > 0) return { ok: false, failures: refused.map((r) => r.failure) };
       const resulted = recordResults(requested.value, rows.results);
       if (!resulted.ok) return resulted;
       const used = recordUse(resulted.value, rows.uses);
@@ -218,7 +329,8 @@ function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): unknown {
 /**
  * Starts a turn with literal tool call ids.
  *
- * Failure classes at `close`: every class of `requestTools`, `recordResults`, `recordUse` and
+ * Failure classes at `close`: every class of `requestTools` (a call it refuses fails the
+ * builder's turn: scripted calls are expected to run), `recordResults`, `recordUse` and
  * `closeJoin`; the types rule out the join faults for literal ids, the runtime check still runs.
  *
  * Source: ARCHITECTURE.md "Two ways the types see a turn" (1); HARNESS-TYPESTATE §5, §7.
@@ -231,32 +343,24 @@ function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): unknown {
  * ```ts
  * import * as v from 'valibot';
  * import { callSpec, defineTools, turn } from 'turngate';
- * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } });
- * const spec = callSpec({ callId: 'turn-1', modelRef: 'model/1', actionMode: 'code', executionPattern: 'single',
- *   normalizerId: 'nf.v1', mutationPolicyDigest: 'pol.mut', governancePolicyDigest: 'pol.gov',
- *   toolRenderProtocolDigest: 'pol.render', reminderQueuePolicyDigest: 'pol.queue',
- *   stateViewPolicyDigest: 'pol.view', decompositionPolicyDigest: 'pol.decomp' });
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
+ * const spec = callSpec({ callId: 'turn-1', modelRef: 'claude-sonnet-4-5', actionMode: 'code' });
  * if (spec.ok) {
- *   const closed = turn(spec.value, tools)
- *     .request('tc-1', 'fs.read', { path: 'README.md' })
+ *   const closed = turn(spec.value, Tools)
+ *     .request('tc-1', 'read_file', { path: 'README.md' })
  *     .result('tc-1', { status: 'ok', output: { text: '# hi' } })
  *     .use('tc-1', 'observed')
- *     .close({ protocolState: { stopReason: 'end_turn' } });
+ *     .close();
  *   closed.ok; //=> true
  * }
  * ```
  */
-export function turn<TTools extends ToolDefinitions, TMode extends ActionMode>(
-  spec: CallSpec<TMode>,
+export function turn<TSpec, TTools extends ToolDefinitionsOf<TTools>>(
+  spec: StateArgument<TSpec, 'CallSpec', 'call callSpec({ callId, modelRef, actionMode }) first'>,
   tools: ToolRegistry<TTools>,
   // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty id -> tool map a new turn starts from
-): TurnBuilder<TTools, TMode, {}, never, never> {
+): TurnBuilder<TTools, ModeOf<TSpec>, {}, never, never, RestrictedTools<TTools>>;
+export function turn(spec: CallSpec, tools: ToolRegistry): unknown {
   expectMinted(spec, 'CallSpec');
-  // biome-ignore lint/plugin: the registry's tool types are erased here; the builder's own type parameters carry them
-  return build(spec as CallSpec, tools as unknown as ToolRegistry, {
-    requests: [],
-    results: [],
-    uses: [],
-    // biome-ignore lint/complexity/noBannedTypes: the empty id -> tool map, as in the signature
-  }) as TurnBuilder<TTools, TMode, {}, never, never>;
+  return build(spec, tools, { requests: [], results: [], uses: [] });
 }

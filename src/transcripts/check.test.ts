@@ -234,6 +234,7 @@ describe('SendableTranscript', () => {
       (typeof history)[number]
     >;
     expect(() => send(forged)).toThrow(UncheckedTranscriptError);
+    // @ts-expect-error -- a spread copy loses the brand, so it is a tsc error as well as a run-time refusal
     expect(() => send({ ...report.transcript })).toThrow(/not returned by checkTranscript/);
     const chat = checkTranscript(history, { format: 'chat' });
     if (chat.result !== 'accepted') throw new Error('expected accepted');

@@ -10,7 +10,7 @@ import { loopArbitrary, mutate, render, type Step } from '../../test/transcript-
 import { joinCheck } from '../check/check.ts';
 import { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
 import { admitMutation } from '../typestate/mutation.ts';
-import { callSpec, closeJoin, recordResults, recordUse, requestTools } from '../typestate/states.ts';
+import { callSpec, closeJoin, recordResults, recordUse, requestTools } from '../typestate/index.ts';
 import { defineTools } from '../typestate/tools.ts';
 import { repairTranscriptJson, toEvidence } from './index.ts';
 

@@ -7,7 +7,7 @@
  */
 import { protocolStopReason, type StopReasonOf, type TranscriptFormat } from '../check/stop-reasons.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
-import type { RequestedToolCall, ReportedToolResult, ToolUseInputRow } from '../typestate/states.ts';
+import type { ReportedToolResult, RequestedToolCall, ToolUseInputRow } from '../typestate/index.ts';
 import { readAISDK } from './aisdk/check.ts';
 import { readAnthropic } from './anthropic/check.ts';
 import { readChat } from './chat/check.ts';
@@ -337,7 +337,8 @@ export function toEvidence<const F extends TranscriptFormat>(
   }
   const calls = turns.get(index) ?? [];
   const requests: RequestedToolCall[] = calls.map((c) => ({ toolCallId: c.id, toolName: c.name, input: c.input }));
-  const results: ReportedToolResult[] = [];
+  // A transcript's results are answered (ok or error); `pending` is the typestate layer's own state for a mutation call.
+  const results: Exclude<ReportedToolResult, { readonly status: 'pending' }>[] = [];
   for (const call of calls) {
     if (call.result === undefined) continue;
     const synthesized = isSynthesizedResultText(call.result.error ?? text(call.result.payload));

@@ -137,6 +137,13 @@ export interface EffectRequest {
 export interface MutationRequest extends EffectRequest {
   /** The instruction that authorizes the mutation (required, non-blank). */
   readonly instructionRef: string;
+  /**
+   * Which mutation intent of the admitted turn this is: the pending mutation tool call
+   * (`toolCallId`) or the consumed row's `mutationInputRef`. May be left out when the turn
+   * declares exactly one intent. `args` must be exactly that intent's bound input (canonical
+   * digest equality), or the gate refuses before anything runs.
+   */
+  readonly intent?: { readonly toolCallId: string } | { readonly mutationInputRef: string };
 }
 
 /**

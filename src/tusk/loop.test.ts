@@ -32,6 +32,7 @@ const tools = defineTools({
 async function admitted(
   ctx: HarnessStepContext<unknown>,
   refs = ctx.turnRefs,
+  write: { path: string } = { path: 'a.txt' },
 ): Promise<MutationReady<typeof tools.definitions>> {
   const spec = callSpec({
     callId: `turn/${ctx.stepId}`,
@@ -51,11 +52,11 @@ async function admitted(
     { toolCallId: 'tc-1', toolName: 'fs.read', input: { path: 'a.txt' } },
   ]);
   if (!requests.ok) throw new Error(requests.failures[0]?.detail);
-  const results = await settle(requests.value, () => ({ text: 'hello' }));
+  const results = await settle(requests.value, { 'fs.read': () => ({ text: 'hello' }) });
   if (!results.ok) throw new Error(results.failures[0]?.detail);
   const use = useAll(results.value, () => ({
     disposition: 'consumed',
-    evidence: { mutationInputRef: 'mutation://fs/a.txt' },
+    evidence: { mutationInputRef: `mutation://fs/${write.path}`, mutationInput: write },
   }));
   if (!use.ok) throw new Error(use.failures[0]?.detail);
   const closed = closeJoin(use.value, {
@@ -338,7 +339,7 @@ describe('runHarness: effects and mutations (the Tusk harness contract §3.2, §
             { action: 'fs.read', args: { path: 'a.txt' }, witnessRefs: ['file://a.txt'] },
             () => 'hello',
           );
-          const ready = await admitted(ctx);
+          const ready = await admitted(ctx, ctx.turnRefs, { path: `${item.id}.txt` });
           await ctx.mutate(
             ready,
             { action: 'fs.write', args: { path: `${item.id}.txt` }, instructionRef: `instructions/${item.id}.json` },
@@ -395,21 +396,26 @@ describe('runHarness: effects and mutations (the Tusk harness contract §3.2, §
     const attempts: [string, (ctx: HarnessStepContext<string>) => Promise<unknown>][] = [
       [
         'blank instructionRef',
-        async (ctx) => ctx.mutate(await admitted(ctx), { action: 'fs.write', instructionRef: ' ' }, () => 1),
+        async (ctx) =>
+          ctx.mutate(
+            await admitted(ctx),
+            { action: 'fs.write', args: { path: 'a.txt' }, instructionRef: ' ' },
+            () => 1,
+          ),
       ],
       [
         'forged',
         async (ctx) => {
           const forged = JSON.parse('{}') as MutationReady;
-          return ctx.mutate(forged, { action: 'fs.write', instructionRef: 'i' }, () => 1);
+          return ctx.mutate(forged, { action: 'fs.write', args: { path: 'a.txt' }, instructionRef: 'i' }, () => 1);
         },
       ],
       [
         'spent',
         async (ctx) => {
           const ready = await admitted(ctx);
-          await ctx.mutate(ready, { action: 'fs.write', instructionRef: 'i' }, () => 1);
-          return ctx.mutate(ready, { action: 'fs.write', instructionRef: 'i' }, () => 1);
+          await ctx.mutate(ready, { action: 'fs.write', args: { path: 'a.txt' }, instructionRef: 'i' }, () => 1);
+          return ctx.mutate(ready, { action: 'fs.write', args: { path: 'a.txt' }, instructionRef: 'i' }, () => 1);
         },
       ],
       [
@@ -420,7 +426,7 @@ describe('runHarness: effects and mutations (the Tusk harness contract §3.2, §
               sessionRefs: ctx.turnRefs.sessionRefs,
               trajectoryRefs: ['harness-step://w1.other.1'],
             }),
-            { action: 'fs.write', instructionRef: 'i' },
+            { action: 'fs.write', args: { path: 'a.txt' }, instructionRef: 'i' },
             () => 1,
           ),
       ],

@@ -136,7 +136,8 @@ export function stepContext<TTarget>(attempt: {
               witnessRefs: [mutationWitnessRef(witness)],
             };
       const payload = await performed(request, authority, async () => {
-        const done = await performBoundMutation(ready, { sessionRef, stepRef }, perform, (w) => {
+        const target = { intent: request.intent, input: request.args ?? null };
+        const done = await performBoundMutation(ready, { sessionRef, stepRef }, target, perform, (w) => {
           witness = w;
         });
         return done.value;

@@ -1,18 +1,19 @@
 /**
- * The phantom brand of the turn states and the runtime registry that backs it.
+ * The one registry of minted and spent values, and the brand that types them.
  *
- * The brand key is a module-private `unique symbol` that exists only in types: no code outside
- * this module can name it, so no object literal has it. Because a cast (`{} as JoinClosed`),
- * a spread, a JSON round-trip or `structuredClone` could still produce a value the compiler
- * accepts, every transition also checks a module-private registry of the exact objects the
- * transition functions minted, and fails closed on anything else.
+ * A branded type is the data intersected with a class that has an ES `#private` member and
+ * exists only in types: no object literal, spread, rest copy or hand-built object has that
+ * member, so none is assignable to a state type. Because a cast, `Object.assign`, a JSON
+ * round-trip or `structuredClone` can still produce a value the compiler accepts, every
+ * transition also checks this module's registry of the exact objects the transition functions
+ * minted, and fails closed on anything else. Spending (an intent of a `MutationReady` run once)
+ * is recorded here too.
  *
  * @module
  */
+import { TypestateError } from './errors.ts';
 
 export { deepFreeze } from '../internal/freeze.ts';
-
-declare const stateBrand: unique symbol;
 
 /**
  * The names of the turn states, in chain order. Source: HARNESS-TYPESTATE §2.
@@ -38,25 +39,49 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
 export type BrandName = TurnStateName | 'SendableTranscript';
 
 /**
+ * The nominal part of every brand, for types only (no value of this class exists). The
+ * `#private` member makes it nominal; `'~state'` names the brand, so two brands are distinct
+ * and {@link StateOf} can read it. `'~state'` is absent at run time.
+ */
+// biome-ignore lint/correctness/noUnusedPrivateClassMembers: `#brand` exists for its nominal typing (a declared class, never instantiated)
+declare class StateBrand<TState extends BrandName> {
+  #brand: unknown;
+  /** The brand's name, for types only: always `undefined` at run time. */
+  readonly '~state'?: TState;
+}
+
+/**
  * A value of brand `TState` (a turn state, or a checked transcript): the data `TData` plus a
- * phantom brand only the minting functions can give.
+ * nominal brand only the minting functions give. A spread, rest copy or object literal of the
+ * same shape is not assignable to it (`Property '#brand' is missing`).
  *
  * @example
  * ```ts
  * import type { Branded, JoinClosed } from 'turngate';
- * // JoinClosed is Branded<'JoinClosed', {...}>: no object literal can be one.
  * type IsBranded = JoinClosed extends Branded<'JoinClosed', object> ? true : false; //=> true
+ * declare const closed: JoinClosed;
+ * // @ts-expect-error -- a copy loses the brand: Property '#brand' is missing
+ * const copy: JoinClosed = { ...closed };
  * ```
  */
-export type Branded<TState extends BrandName, TData> = TData & {
-  readonly [stateBrand]: { readonly [K in TState]: true };
-};
+export type Branded<TState extends BrandName, TData> = TData & StateBrand<TState>;
+
+/**
+ * The brand a type carries (`'JoinClosed'`, ...), or `never` for a type without one.
+ *
+ * @example
+ * ```ts
+ * import type { JoinClosed, StateOf } from 'turngate';
+ * const state: StateOf<JoinClosed> = 'JoinClosed';
+ * ```
+ */
+export type StateOf<T> = T extends { readonly '~state'?: infer TState extends BrandName } ? TState : never;
 
 const minted = new WeakMap<object, BrandName>();
 
 /**
  * Freezes a value, records it as minted for `state`, and brands its type. Internal: only
- * transition functions call it.
+ * transition functions (and the transcripts layer, for `SendableTranscript`) call it.
  */
 export function mint<TState extends BrandName, TData extends object>(
   state: TState,
@@ -72,7 +97,51 @@ export function mintedState(value: unknown): BrandName | undefined {
   return value !== null && typeof value === 'object' ? minted.get(value) : undefined;
 }
 
-/** Forgets a minted value (a spent `MutationReady`). */
-export function spend(value: object): void {
-  minted.delete(value);
+/** @internal Throws unless `value` was minted as `state`. */
+export function expectMinted(value: unknown, state: TurnStateName): void {
+  const actual = mintedState(value);
+  if (actual === state) return;
+  if (actual === undefined)
+    throw new TypestateError(
+      'forged',
+      state,
+      'this value was not returned by a transition function (a literal, cast, spread or copy)',
+    );
+  throw new TypestateError('wrong_state', state, `this value is a ${actual}`);
+}
+
+const spent = new WeakMap<object, Set<string>>();
+
+/**
+ * Spends `key` of `owner` once: `true` the first time, `false` after. Internal: the mutation
+ * gate spends each intent of a closed turn this way, across every `MutationReady` admitted
+ * from it.
+ */
+export function spendOnce(owner: object, key: string): boolean {
+  let keys = spent.get(owner);
+  if (keys === undefined) {
+    keys = new Set();
+    spent.set(owner, keys);
+  }
+  if (keys.has(key)) return false;
+  keys.add(key);
+  return true;
+}
+
+/** Whether `key` of `owner` was spent. */
+export function isSpent(owner: object, key: string): boolean {
+  return spent.get(owner)?.has(key) === true;
+}
+
+/**
+ * Makes `successor` share `owner`'s spent keys (a turn re-closed after its mutations ran is
+ * the same turn for spending). Internal.
+ */
+export function shareSpending(owner: object, successor: object): void {
+  let keys = spent.get(owner);
+  if (keys === undefined) {
+    keys = new Set();
+    spent.set(owner, keys);
+  }
+  spent.set(successor, keys);
 }

@@ -1,5 +1,6 @@
 /**
- * The typed error for a state value that was not minted by its transition function.
+ * The typed error for a state value that was not minted by its transition function, or a
+ * mutation the gate does not authorize.
  *
  * @module
  */
@@ -7,39 +8,44 @@ import type { FailureClass } from '../failures/index.ts';
 import type { TurnStateName } from './brand.ts';
 
 /**
- * Why a state value was refused.
+ * Why a state value or a mutation was refused:
+ * - `forged`: not minted by a transition function (a literal, cast, spread or copy);
+ * - `wrong_state`: minted as another state;
+ * - `spent`: the mutation intent already ran (under this or another `MutationReady` of the same turn);
+ * - `not_bound`: the turn declares no such mutation intent (or it names another tool);
+ * - `input_mismatch`: the input is not exactly the bound input (canonical digest differs).
  *
  * @example
  * ```ts
  * import type { TypestateErrorCode } from 'turngate';
- * declare const value: TypestateErrorCode;
- * void value;
+ * const refusals: TypestateErrorCode[] = ['forged', 'wrong_state', 'spent', 'not_bound', 'input_mismatch'];
  * ```
  */
-export type TypestateErrorCode = 'forged' | 'wrong_state' | 'spent';
+export type TypestateErrorCode = 'forged' | 'wrong_state' | 'spent' | 'not_bound' | 'input_mismatch';
 
 /**
- * Thrown when a function is handed a turn state it did not come from: a forged or cast object
- * (`{} as MutationReady`), a copy (spread, `structuredClone`, JSON round-trip), a value of
- * another state, or a `MutationReady` that was already spent. This is a programmer error, not
- * evidence, so it throws; the effect of `performMutation` never runs.
+ * Thrown when a function is handed a turn state it did not come from (a forged or cast object
+ * `{} as MutationReady`, a copy by spread, `Object.assign`, `structuredClone` or JSON round-trip,
+ * a value of another state), or asked to run a mutation its `MutationReady` does not authorize
+ * (an intent the turn did not declare, another input, an intent that already ran). This is a
+ * programmer error, not evidence, so it throws; a refused effect never runs.
  *
  * Source: HARNESS-TYPESTATE §2 (`MutationReady` MUST be fail-closed), §6.
  *
  * @example
  * ```ts
  * import { performMutation, TypestateError, type MutationReady } from 'turngate';
- * await performMutation({} as MutationReady, () => 'never runs').catch((error: unknown) => {
+ * await performMutation({} as MutationReady, { toolCallId: 'toolu_01', input: {} }, () => 'never runs').catch((error: unknown) => {
  *   if (error instanceof TypestateError) error.code; //=> 'forged'
  * });
  * ```
  */
 export class TypestateError extends Error {
-  /** `forged` (not minted here), `wrong_state` (minted as another state), `spent` (a used `MutationReady`). */
+  /** Why the value or the mutation was refused. */
   readonly code: TypestateErrorCode;
   /** The state that was expected. */
   readonly expected: TurnStateName;
-  /** The failure class this maps to: `mutation.use_evidence_missing` (no join-gate witness linkage). */
+  /** The failure class this maps to: `mutation.use_evidence_missing` (no join-gate witness linkage for the effect). */
   readonly failureClass: FailureClass = 'mutation.use_evidence_missing';
   /**
    * Creates a typestate error.
@@ -49,7 +55,11 @@ export class TypestateError extends Error {
    * @param detail - What was found.
    */
   constructor(code: TypestateErrorCode, expected: TurnStateName, detail: string) {
-    super(`expected a ${expected} minted by its transition function: ${detail}`);
+    super(
+      code === 'forged' || code === 'wrong_state'
+        ? `expected a ${expected} minted by its transition function: ${detail}`
+        : `${expected} refused (${code}): ${detail}`,
+    );
     this.name = 'TypestateError';
     this.code = code;
     this.expected = expected;

@@ -1,45 +1,72 @@
 /**
- * The branded turn states, the transition functions that mint them, typed tools, and the
- * mutation gate.
+ * The branded turn states, the transition functions that mint them, typed tools, the default
+ * profile, and the mutation gate.
  *
  * @module
  */
-export type { Branded, BrandName, TurnStateName } from './brand.ts';
+export type { Branded, BrandName, TurnStateName, StateOf } from './brand.ts';
+export type {
+  TurnMisuse,
+  ToolsOf,
+  ModeOf,
+  StateArgument,
+  CallsCheck,
+  UseRowsCheck,
+  UseDecisionRow,
+  UseDecisionCheck,
+  MutationToolCheck,
+} from './misuse.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
 export { defineTools, validateWith, formatIssues } from './tools.ts';
 export type {
   ToolDefinition,
   ToolDefinitions,
+  ToolDefinitionsOf,
   ToolName,
   ToolInput,
+  ParsedToolInput,
   ToolOutput,
+  MutationToolName,
+  ReadToolName,
   ToolRegistry,
   SchemaIssue,
   SchemaCheck,
 } from './tools.ts';
-export { callSpec, requestTools, adaptText, recordResults, recordUse, closeJoin, matchToolResult } from './states.ts';
+export { DEFAULT_POLICIES, DEFAULT_CALL_SPEC_FIELDS, defaultRefs } from './profile.ts';
+export type { TurnProtocolState, ProviderStopReason } from './protocol.ts';
+export { callSpec } from './call-spec.ts';
+export type { ActionMode, CallSpec, CallSpecFields } from './call-spec.ts';
+export { requestTools, adaptText } from './request-tools.ts';
 export type {
-  ActionMode,
-  CallSpec,
   ToolRequest,
   AnyToolRequest,
+  RefusedToolCall,
+  TurnCalls,
+  ToolRequests,
+  RequestedToolCall,
+  TextAdapterProfile,
+} from './request-tools.ts';
+export { matchToolResult, TOOL_ERROR_CODES } from './results.ts';
+export type {
+  ToolErrorCode,
   ToolErrorEnvelope,
   ToolOk,
   ToolFailed,
   ToolResult,
   ToolResultHandlers,
   ReportedToolResult,
-  UseEvidence,
-  ToolUseInputRow,
-  ToolUseRow,
-  ToolRequests,
-  ToolResults,
-  ToolUse,
-  JoinClosed,
-  CloseContext,
-  RequestedToolCall,
-  TextAdapterProfile,
-} from './states.ts';
-export { admitMutation, performMutation, performMutationTool } from './mutation.ts';
-export type { MutationPolicy, MutationWitness, MutationReady, PerformedMutation } from './mutation.ts';
+} from './results.ts';
+export { recordResults } from './record-results.ts';
+export type { ToolResults } from './record-results.ts';
+export { recordUse } from './record-use.ts';
+export type { UseEvidence, ToolUseInputRow, ToolUseRow, ToolUse } from './record-use.ts';
+export { closeJoin } from './close-join.ts';
+export type { JoinClosed, CloseContext } from './close-join.ts';
+export type { MutationIntent } from './intents.ts';
+export { admitMutation } from './mutation.ts';
+export type { MutationPolicy, MutationWitness, MutationReady, MutationRecord } from './mutation.ts';
+export { performMutation, performMutationTool } from './perform.ts';
+export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
+export { recordMutations } from './record-mutations.ts';
+export type { RecordMutationsOptions } from './record-mutations.ts';

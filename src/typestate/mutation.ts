@@ -1,23 +1,22 @@
 /**
- * The mutation gate: `MutationReady` is minted only by `admitMutation` from a `JoinClosed`,
- * and spent by `performMutation`, the only way to run a mutation.
+ * The mutation gate, phase 1: `MutationReady` is minted only by `admitMutation` from a
+ * `JoinClosed`, bound to the mutation intents that turn declares.
  *
  * @module
  */
-import type { Result } from '../failures/index.ts';
+import * as v from 'valibot';
+import { trimWhiteSpace } from '../canonical/index.ts';
 import { FailureCollector } from '../failures/collect.ts';
-import { mint, mintedState, spend, type Branded } from './brand.ts';
-import { TypestateError } from './errors.ts';
-import { expectMinted, type JoinClosed } from './states.ts';
-import {
-  formatIssues,
-  validateWith,
-  type ToolDefinitions,
-  type ToolInput,
-  type ToolName,
-  type ToolOutput,
-  type ToolRegistry,
-} from './tools.ts';
+import type { Failure, Result } from '../failures/index.ts';
+import { ownEntries } from '../internal/entries.ts';
+import { expectMinted, isSpent, mint, type Branded } from './brand.ts';
+import type { JoinClosed } from './close-join.ts';
+import { intentKey, type MutationIntent } from './intents.ts';
+import type { StateArgument, ToolsOf } from './misuse.ts';
+import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
+import type { ToolErrorEnvelope } from './results.ts';
+import { failed, parseOwnData } from './rows.ts';
+import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
 
 /**
  * The active mutation policy and the capability claims presented for this mutation.
@@ -29,115 +28,200 @@ import {
  * ```
  */
 export interface MutationPolicy {
-  /** The active instruction-linked mutation policy digest; must equal the turn's `mutationPolicyDigest`. */
-  readonly mutationPolicyDigest: string;
-  /** Capabilities the intended mutation requires (e.g. `issues:write`). */
+  /**
+   * The active instruction-linked mutation policy digest; must equal the turn's
+   * `mutationPolicyDigest`. Default: the default profile's (`DEFAULT_CALL_SPEC_FIELDS.mutationPolicyDigest`).
+   */
+  readonly mutationPolicyDigest?: string;
+  /** Capabilities the intended mutations require (e.g. `issues:write`). */
   readonly requiredCapabilities?: readonly string[];
-  /** Capabilities claimed for this mutation. */
+  /** Capabilities claimed for them. */
   readonly capabilityClaims?: readonly string[];
 }
 
 /**
- * The witness of an admitted (and, once performed, executed) mutation.
+ * The witness of an admitted mutation: the join-gate linkage (the closed turn's join-set digest,
+ * its session and trajectory refs), the policy, the capabilities, and the intents it binds.
  *
  * @example
  * ```ts
  * import type { MutationWitness } from 'turngate';
- * declare const value: MutationWitness;
- * value.witnessKind;
+ * declare const witness: MutationWitness;
+ * witness.intents.map((i) => i.inputDigest);
  * ```
  */
 export interface MutationWitness {
-  /** Always `turngate.mutation.v1`. */
-  readonly witnessKind: 'turngate.mutation.v1';
+  /** Always `turngate.mutation.v2`. */
+  readonly witnessKind: 'turngate.mutation.v2';
   /** The turn's `callId`. */
   readonly callId: string;
   /** The join-set digest of the closed turn: the join-gate witness linkage. */
   readonly joinSetDigest: string;
   /** The mutation policy digest the turn and the active policy share. */
   readonly mutationPolicyDigest: string;
-  /** The capabilities required and claimed, sorted. */
+  /** The capabilities required (and claimed), sorted. */
   readonly capabilities: readonly string[];
   /** The turn's session refs (non-empty). */
   readonly sessionRefs: readonly string[];
   /** The turn's trajectory refs (non-empty). */
   readonly trajectoryRefs: readonly string[];
+  /** The mutation intents this admission binds, each with the digest of its exact input. */
+  readonly intents: readonly MutationIntent[];
 }
 
 /**
- * A closed turn admitted for one mutation. Single-use: `performMutation` spends it.
+ * A closed turn admitted for the mutations it declares. It authorizes exactly its `intents`:
+ * each runs at most once (across every `MutationReady` admitted from the same turn), with
+ * exactly its bound input; anything else is refused with `TypestateError` before the effect.
  *
  * @example
  * ```ts
  * import { performMutation, type MutationReady } from 'turngate';
  * declare const ready: MutationReady;
- * await performMutation(ready, (witness) => witness.callId);
+ * const intent = ready.intents[0];
+ * if (intent?.kind === 'mutation_input') {
+ *   await performMutation(ready, { mutationInputRef: intent.mutationInputRef, input: { id: 'BILL-7' } }, (input) => input);
+ * }
  * ```
  */
-export type MutationReady<TTools extends ToolDefinitions = ToolDefinitions> = Branded<
+export type MutationReady<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> = Branded<
   'MutationReady',
-  { readonly joinClosed: JoinClosed<TTools>; readonly witness: MutationWitness }
+  {
+    /** The closed turn. */
+    readonly joinClosed: JoinClosed<TTools>;
+    /** The witness every effect runs under. */
+    readonly witness: MutationWitness;
+    /** The intents it authorizes (the witness's). */
+    readonly intents: readonly MutationIntent[];
+    /** The registry's definitions type, for type-level queries only: absent at run time. */
+    readonly '~tools'?: TTools;
+  }
 >;
 
 /**
- * Admits a closed turn for mutation. Mints `MutationReady` only when every condition holds:
+ * What the gate did with one intent of a turn's pending mutation calls, as `recordMutations`
+ * records it in the re-closed turn.
+ *
+ * @example
+ * ```ts
+ * import type { MutationRecord } from 'turngate';
+ * declare const record: MutationRecord;
+ * if (record.outcome === 'not_admitted') record.failures.map((f) => f.class);
+ * ```
+ */
+export type MutationRecord =
+  | {
+      /** The intent ran; its output is the call's result. */
+      readonly outcome: 'performed';
+      readonly intent: MutationIntent;
+      /** The witness it ran under. */
+      readonly witness: MutationWitness;
+    }
+  | {
+      /** The intent ran and threw, or returned an output that fails its schema. */
+      readonly outcome: 'failed';
+      readonly intent: MutationIntent;
+      readonly witness: MutationWitness;
+      /** The error result the call got. */
+      readonly error: ToolErrorEnvelope;
+    }
+  | {
+      /** The gate refused the turn: nothing ran. */
+      readonly outcome: 'not_admitted';
+      readonly intent: MutationIntent;
+      /** Why (`admitMutation`'s failures). */
+      readonly failures: readonly Failure[];
+    }
+  | {
+      /** Admitted (or not tried), but the turn was re-closed before it ran. */
+      readonly outcome: 'not_performed';
+      readonly intent: MutationIntent;
+    };
+
+const textList = v.optional(v.array(v.string()));
+const PolicySchema = v.object(
+  ownEntries({
+    mutationPolicyDigest: v.optional(v.string()),
+    requiredCapabilities: textList,
+    capabilityClaims: textList,
+  }),
+);
+
+const hasRef = (ref: string | undefined): boolean => ref !== undefined && trimWhiteSpace(ref) !== '';
+
+/**
+ * Admits a closed turn for the mutations it declares. Mints `MutationReady`, bound to the turn's
+ * intents, only when every condition holds:
  * - the turn is `JoinClosed` (minted by `closeJoin`), with continuation context ready when the
- *   loop continues;
+ *   loop continues (`tool.join_incomplete`);
+ * - no call of the turn was refused: each refused call's class is reported with its ids
+ *   (`tool.unknown_or_disallowed`, `tool.caller_not_allowed`, `tool.schema_invalid`,
+ *   `tool.parallel_policy_violation`): no fail-closed class may be active;
  * - its `mutationPolicyDigest` equals the active policy's (`mutation.policy_digest_mismatch`);
  * - every required capability is claimed (`mutation.capability_claim_missing`, ids = missing);
- * - every `consumed` result carries use evidence: bound to its result's digest and naming what
- *   it was consumed into (`summaryRef`, `handoffRef` or `mutationInputRef`)
+ * - every `consumed` result is bound to its result's digest and names what it was consumed into
  *   (`mutation.use_evidence_missing`, ids = the rows);
- * - the witness linkage is present: join-set digest, session refs and trajectory refs
- *   (`mutation.use_evidence_missing`).
+ * - the witness linkage is present: session and trajectory refs (`mutation.use_evidence_missing`);
+ * - the turn declares at least one mutation intent not yet run (`mutation.use_evidence_missing`):
+ *   a turn in which the model only read a file authorizes nothing.
  *
- * Source: HARNESS-TYPESTATE §6; TOOL-CALLING-HARNESS-TYPESTATE §4.6.
+ * A turn may be admitted more than once (say, after a stale policy was refused); each of its
+ * intents still runs at most once across every admission. The policy is read as own data.
+ *
+ * Source: HARNESS-TYPESTATE §6; TOOL-CALLING-HARNESS-TYPESTATE §4.6, §7.
  *
  * @param joinClosed - A `JoinClosed` from `closeJoin`.
- * @param policy - The active policy and the claims presented.
+ * @param policy - The active policy and the claims presented; default: the default profile's
+ *   mutation policy, no capabilities.
  * @returns `MutationReady`, or the failures.
  * @throws {@link TypestateError} when `joinClosed` was not minted by `closeJoin`.
  * @example
  * ```ts
  * import { admitMutation, type JoinClosed } from 'turngate';
  * declare const closed: JoinClosed;
- * const ready = admitMutation(closed, { mutationPolicyDigest: 'pol.mut', requiredCapabilities: ['issues:write'], capabilityClaims: ['issues:write'] });
+ * const ready = admitMutation(closed, { requiredCapabilities: ['issues:write'], capabilityClaims: ['issues:write'] });
  * if (!ready.ok) ready.failures.map((f) => f.class);
  * ```
  */
-export function admitMutation<TTools extends ToolDefinitions>(
-  joinClosed: JoinClosed<TTools>,
-  policy: MutationPolicy,
-): Result<MutationReady<TTools>> {
+export function admitMutation<TClosed>(
+  joinClosed: StateArgument<TClosed, 'JoinClosed', 'call closeJoin(use, context) first'>,
+  policy?: MutationPolicy,
+): Result<MutationReady<ToolsOf<TClosed>>>;
+export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {}): Result<MutationReady> {
   expectMinted(joinClosed, 'JoinClosed');
+  const parsed = parseOwnData(PolicySchema, policy, { root: 'policy' });
+  if (!parsed.ok) return failed([parsed.failure]);
+  const active = parsed.value;
+  const activeDigest = active.mutationPolicyDigest ?? DEFAULT_CALL_SPEC_FIELDS.mutationPolicyDigest;
   const n = joinClosed.normalized;
   const failures = new FailureCollector();
   if (!n.joinState.joinClosed || !n.contextState.continuationContextReady) {
     failures.add('tool.join_incomplete', 'The join or the continuation context is not closed.');
   }
-  if (n.callSpec.mutationPolicyDigest !== policy.mutationPolicyDigest) {
+  for (const refusal of joinClosed.refusals) {
+    failures.add(refusal.class, `A call of the turn was refused: ${refusal.detail}`, refusal.ids);
+  }
+  if (n.callSpec.mutationPolicyDigest !== activeDigest) {
     failures.add(
       'mutation.policy_digest_mismatch',
-      `Turn mutation policy \`${n.callSpec.mutationPolicyDigest}\` is not the active \`${policy.mutationPolicyDigest}\`.`,
+      `Turn mutation policy \`${n.callSpec.mutationPolicyDigest}\` is not the active \`${activeDigest}\`.`,
     );
   }
-  const claims = new Set(policy.capabilityClaims ?? []);
-  const missingClaims = (policy.requiredCapabilities ?? []).filter((c) => !claims.has(c));
+  const claims = new Set(active.capabilityClaims ?? []);
+  const required = active.requiredCapabilities ?? [];
+  const missingClaims = required.filter((c) => !claims.has(c));
   if (missingClaims.length > 0) {
     failures.add('mutation.capability_claim_missing', 'Required capabilities are not claimed.', missingClaims);
   }
   const digests = new Map(
     joinClosed.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]),
   );
-  const unevidenced = joinClosed.use.uses
+  const unevidenced = joinClosed.uses
     .filter((u) => u.disposition === 'consumed')
     .filter((u) => {
       const bound = u.resultDigest !== undefined && u.resultDigest === digests.get(u.toolCallId);
       const e = u.evidence;
-      const named =
-        e !== undefined &&
-        [e.summaryRef, e.handoffRef, e.mutationInputRef].some((ref) => ref !== undefined && ref.trim() !== '');
-      return !bound || !named;
+      return !bound || !(hasRef(e?.summaryRef) || hasRef(e?.handoffRef) || hasRef(e?.mutationInputRef));
     })
     .map((u) => u.toolCallId);
   if (unevidenced.length > 0) {
@@ -155,115 +239,25 @@ export function admitMutation<TTools extends ToolDefinitions>(
       'The turn has no session or trajectory refs to link the mutation witness to.',
     );
   }
-  if (!failures.empty) return { ok: false, failures: failures.list() };
+  const open = joinClosed.intents.filter((intent) => !isSpent(joinClosed, intentKey(intent)));
+  if (joinClosed.intents.length === 0) {
+    failures.add(
+      'mutation.use_evidence_missing',
+      'The turn declares no mutation intent (a pending call of a mutation tool, or a consumed row with mutationInputRef and mutationInput): it authorizes nothing.',
+    );
+  } else if (open.length === 0) {
+    failures.add('mutation.use_evidence_missing', 'Every mutation intent of the turn has already run.');
+  }
+  if (!failures.empty) return failed(failures.list());
   const witness: MutationWitness = Object.freeze({
-    witnessKind: 'turngate.mutation.v1',
+    witnessKind: 'turngate.mutation.v2',
     callId: n.callSpec.callId,
     joinSetDigest: n.digests.joinSetDigest,
-    mutationPolicyDigest: policy.mutationPolicyDigest,
-    capabilities: Object.freeze([...new Set([...(policy.requiredCapabilities ?? [])])].sort()),
+    mutationPolicyDigest: activeDigest,
+    capabilities: Object.freeze([...new Set(required)].sort()),
     sessionRefs,
     trajectoryRefs,
+    intents: joinClosed.intents,
   });
-  return { ok: true, value: mint('MutationReady', { joinClosed, witness }) };
-}
-
-/**
- * What `performMutation` returns: the effect's value and the witness it ran under.
- *
- * @example
- * ```ts
- * import type { PerformedMutation } from 'turngate';
- * type Example = PerformedMutation<never>;
- * ```
- */
-export interface PerformedMutation<TValue> {
-  /** The effect's (awaited) return value. */
-  readonly value: TValue;
-  /** The witness of the admitted mutation. */
-  readonly witness: MutationWitness;
-}
-
-/**
- * Runs a mutation: the only door to a side effect. The `MutationReady` must have come from
- * `admitMutation` and not have been used: it is spent before the effect runs (also when the
- * effect throws). A forged, cast, copied or reused value rejects with {@link TypestateError}
- * and the effect never runs.
- *
- * Source: HARNESS-TYPESTATE §2, §6.
- *
- * @param ready - A `MutationReady` from {@link admitMutation}.
- * @param effect - The side effect; receives the witness.
- * @returns The effect's value and the witness.
- * @throws {@link TypestateError} (as a rejection) for a forged (`forged`, `wrong_state`) or
- *   reused (`spent`) value; whatever the effect throws.
- * @example
- * ```ts
- * import { performMutation, type MutationReady } from 'turngate';
- * declare const ready: MutationReady;
- * const { value, witness } = await performMutation(ready, async (w) => `updated under ${w.joinSetDigest}`);
- * ```
- */
-export async function performMutation<TTools extends ToolDefinitions, TValue>(
-  ready: MutationReady<TTools>,
-  effect: (witness: MutationWitness) => TValue | Promise<TValue>,
-): Promise<PerformedMutation<Awaited<TValue>>> {
-  if (mintedState(ready) === undefined && spent.has(ready))
-    throw new TypestateError('spent', 'MutationReady', 'this MutationReady was already used');
-  expectMinted(ready, 'MutationReady');
-  spend(ready);
-  spent.add(ready);
-  const value = await effect(ready.witness);
-  return { value: value as Awaited<TValue>, witness: ready.witness };
-}
-
-const spent = new WeakSet<object>();
-
-/**
- * Runs a registered `mutation: true` tool through {@link performMutation}: validates the input
- * with the tool's schema, runs `execute`, validates the output.
- *
- * @param ready - A `MutationReady` from {@link admitMutation}.
- * @param tools - The registry.
- * @param name - A tool defined with `mutation: true`.
- * @param input - Its input.
- * @param execute - The tool's implementation.
- * @returns The validated output and the witness.
- * @throws {@link TypestateError} as {@link performMutation}; `TypeError` when the tool is not a
- *   mutation tool or the input or output fails its schema (the effect does not run on bad input).
- *
- * @example
- * ```ts
- * import { performMutationTool, type MutationReady, type ToolRegistry } from 'turngate';
- * import type * as v from 'valibot';
- * type Tools = { 'issues.update': { input: v.ObjectSchema<{ id: v.StringSchema<undefined> }, undefined>; output: v.ObjectSchema<{ ok: v.BooleanSchema<undefined> }, undefined>; mutation: true } };
- * declare const ready: MutationReady<Tools>;
- * declare const tools: ToolRegistry<Tools>;
- * const { value } = await performMutationTool(ready, tools, 'issues.update', { id: 'BILL-7' }, async () => ({ ok: true }));
- * ```
- */
-export async function performMutationTool<TTools extends ToolDefinitions, TName extends ToolName<TTools>>(
-  ready: MutationReady<TTools>,
-  tools: ToolRegistry<TTools>,
-  name: TName,
-  input: ToolInput<TTools, TName>,
-  execute: (input: ToolInput<TTools, TName>, witness: MutationWitness) => Promise<unknown> | unknown,
-): Promise<PerformedMutation<ToolOutput<TTools, TName>>> {
-  const definition = tools.definitions[name];
-  if (definition?.mutation !== true)
-    throw new TypeError(`performMutationTool: ${JSON.stringify(name)} is not a mutation tool`);
-  const checkedInput = validateWith(definition.input, input);
-  if (!checkedInput.ok)
-    throw new TypeError(
-      `performMutationTool: input of ${name} does not match its schema: ${formatIssues(checkedInput.issues)}`,
-    );
-  const performed = await performMutation(ready, (witness) =>
-    execute(checkedInput.value as ToolInput<TTools, TName>, witness),
-  );
-  const output = validateWith(definition.output, performed.value);
-  if (!output.ok)
-    throw new TypeError(
-      `performMutationTool: output of ${name} does not match its schema: ${formatIssues(output.issues)}`,
-    );
-  return { value: output.value as ToolOutput<TTools, TName>, witness: performed.witness };
+  return { ok: true, value: mint('MutationReady', { joinClosed, witness, intents: joinClosed.intents }) };
 }

@@ -1,13 +1,16 @@
 /**
  * Typed tools: one input schema and one output schema per tool (any Standard Schema v1 object,
- * valibot's among them), side-effecting tools marked, callers allow-listed.
+ * valibot's among them), side-effecting tools marked, callers allow-listed. A registry is a
+ * frozen copy of the definitions, so no definition changes under a minted state.
  *
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { sortUtf8 } from '../canonical/index.ts';
 
 /**
- * One tool: its schemas, whether it has side effects, and who may call it.
+ * One tool: its schemas, whether it has side effects, and who may call it. Extra fields (for
+ * example `methods` or `aliases` metadata) are kept as they are, in the types and at run time.
  *
  * @example
  * ```ts
@@ -24,7 +27,10 @@ export interface ToolDefinition<
   readonly input: TInput;
   /** The schema of the tool's successful output. */
   readonly output: TOutput;
-  /** `true` for a side-effecting tool: it runs only through `performMutation`, never in `settle`. */
+  /**
+   * `true` (the literal) for a side-effecting tool: `settle` never runs it; it runs only through
+   * the mutation gate (`admitMutation`, then `performMutationTool` or `settleMutations`).
+   */
   readonly mutation?: boolean;
   /** Caller ids allowed to invoke it (e.g. `code_execution`); absent means any caller. */
   readonly allowedCallers?: readonly string[];
@@ -33,16 +39,31 @@ export interface ToolDefinition<
 }
 
 /**
- * A map from tool name to its definition.
+ * A map from tool name to its definition (the widest registry type).
  *
  * @example
  * ```ts
+ * import * as v from 'valibot';
  * import type { ToolDefinitions } from 'turngate';
- * declare const value: ToolDefinitions;
- * void value;
+ * const definitions: ToolDefinitions = { read_file: { input: v.object({ path: v.string() }), output: v.string() } };
  * ```
  */
 export type ToolDefinitions = { readonly [name: string]: ToolDefinition };
+
+/**
+ * The constraint on a registry's definitions type `T`: every member a {@link ToolDefinition}.
+ * Unlike {@link ToolDefinitions} it needs no index signature, so the instance type of a class
+ * that extends `defineTools(...)` satisfies it.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolDefinitionsOf } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
+ * const ok: Tools extends ToolDefinitionsOf<Tools> ? true : false = true;
+ * ```
+ */
+export type ToolDefinitionsOf<T> = { readonly [K in keyof T]: ToolDefinition };
 
 /**
  * The names of a registry's tools.
@@ -55,22 +76,40 @@ export type ToolDefinitions = { readonly [name: string]: ToolDefinition };
  * const name: ToolName<typeof tools.definitions> = 'b';
  * ```
  */
-export type ToolName<TTools extends ToolDefinitions> = keyof TTools & string;
+export type ToolName<TTools> = keyof TTools & string;
 
 /**
- * The input type of tool `TName` (what its input schema accepts).
+ * The input type of tool `TName`: what its input schema accepts (what a caller or the model passes).
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { defineTools, type ToolInput } from 'turngate';
- * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.string() } });
- * const input: ToolInput<typeof tools.definitions, 'fs.read'> = { path: 'a.md' };
+ * const tools = defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } });
+ * const input: ToolInput<typeof tools.definitions, 'read_file'> = { path: 'a.md' };
  * ```
  */
-export type ToolInput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferInput<
-  TTools[TName]['input']
->;
+export type ToolInput<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TName extends ToolName<TTools>,
+> = StandardSchemaV1.InferInput<TTools[TName]['input']>;
+
+/**
+ * The parsed input of tool `TName`: what its input schema returns (what a tool's handler
+ * receives; the same as {@link ToolInput} unless the schema transforms).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ParsedToolInput } from 'turngate';
+ * const tools = defineTools({ wait: { input: v.object({ ms: v.pipe(v.string(), v.transform(Number)) }), output: v.null() } });
+ * const parsed: ParsedToolInput<typeof tools.definitions, 'wait'> = { ms: 250 };
+ * ```
+ */
+export type ParsedToolInput<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TName extends ToolName<TTools>,
+> = StandardSchemaV1.InferOutput<TTools[TName]['input']>;
 
 /**
  * The output type of tool `TName` (what its output schema returns).
@@ -79,16 +118,55 @@ export type ToolInput<TTools extends ToolDefinitions, TName extends ToolName<TTo
  * ```ts
  * import * as v from 'valibot';
  * import { defineTools, type ToolOutput } from 'turngate';
- * const tools = defineTools({ 'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } });
- * const output: ToolOutput<typeof tools.definitions, 'fs.read'> = { text: '# hi' };
+ * const tools = defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } });
+ * const output: ToolOutput<typeof tools.definitions, 'read_file'> = { text: '# hi' };
  * ```
  */
-export type ToolOutput<TTools extends ToolDefinitions, TName extends ToolName<TTools>> = StandardSchemaV1.InferOutput<
-  TTools[TName]['output']
->;
+export type ToolOutput<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TName extends ToolName<TTools>,
+> = StandardSchemaV1.InferOutput<TTools[TName]['output']>;
 
 /**
- * A registry of typed tools, made by {@link defineTools}.
+ * The names of the tools defined with `mutation: true`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type MutationToolName } from 'turngate';
+ * const tools = defineTools({
+ *   read_file: { input: v.object({ path: v.string() }), output: v.string() },
+ *   update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
+ * });
+ * const name: MutationToolName<typeof tools.definitions> = 'update_issue';
+ * ```
+ */
+export type MutationToolName<TTools> = {
+  [K in keyof TTools]: TTools[K] extends { readonly mutation: true } ? K : never;
+}[keyof TTools] &
+  string;
+
+/**
+ * The names of the tools `settle` runs: every tool not defined with `mutation: true`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ReadToolName } from 'turngate';
+ * const tools = defineTools({
+ *   read_file: { input: v.object({ path: v.string() }), output: v.string() },
+ *   update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
+ * });
+ * const name: ReadToolName<typeof tools.definitions> = 'read_file';
+ * ```
+ */
+export type ReadToolName<TTools> = Exclude<ToolName<TTools>, MutationToolName<TTools>>;
+
+/**
+ * A registry of typed tools, made by {@link defineTools}: a frozen copy of the definitions and
+ * their names. It is also a class, so `class Tools extends defineTools({...}) {}` gives the
+ * registry a name, and type errors and hovers print `JoinClosed<Tools>` instead of every
+ * schema of every tool. Constructing it gives its definitions; nothing needs to.
  *
  * Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1 (`toolPolicy`, `allowedCallersDigest`), §4.2.
  *
@@ -100,48 +178,162 @@ export type ToolOutput<TTools extends ToolDefinitions, TName extends ToolName<TT
  * const registry: ToolRegistry<typeof tools.definitions> = tools;
  * ```
  */
-export interface ToolRegistry<TTools extends ToolDefinitions = ToolDefinitions> {
-  /** The definitions, as given. */
-  readonly definitions: TTools;
-  /** The tool names, sorted. */
-  readonly names: readonly ToolName<TTools>[];
+export interface ToolRegistry<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> {
+  /** Gives the definitions (the registry is used as it is; this signature is what a class can extend). */
+  new (): TTools;
+  /** The definitions: a frozen copy of what `defineTools` was given. */
+  readonly definitions: NoInfer<TTools>;
+  /** The tool names, sorted by UTF-8 byte order. */
+  readonly names: readonly NoInfer<ToolName<TTools>>[];
+}
+
+interface RegistryRecord {
+  readonly definitions: ToolDefinitions;
+  readonly names: readonly string[];
+}
+
+const registries = new WeakMap<object, RegistryRecord>();
+
+function ownField(name: string, definition: object, key: string): unknown {
+  let descriptor: PropertyDescriptor | undefined;
+  try {
+    descriptor = Object.getOwnPropertyDescriptor(definition, key);
+  } catch (error) {
+    throw new TypeError(`defineTools: reading ${key} of tool ${JSON.stringify(name)} threw: ${String(error)}`);
+  }
+  if (descriptor === undefined) return undefined;
+  if (!('value' in descriptor)) {
+    throw new TypeError(
+      `defineTools: ${key} of tool ${JSON.stringify(name)} is a getter; define it as a plain property`,
+    );
+  }
+  return descriptor.value;
+}
+
+function isSchema(value: unknown): value is StandardSchemaV1 {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    const standard = (value as Partial<StandardSchemaV1>)['~standard'];
+    return typeof standard?.validate === 'function';
+  } catch {
+    return false;
+  }
+}
+
+function copyDefinition(name: string, definition: unknown): ToolDefinition {
+  if (definition === null || typeof definition !== 'object') {
+    throw new TypeError(`defineTools: tool ${JSON.stringify(name)} must be an object with input and output schemas`);
+  }
+  let keys: string[];
+  try {
+    keys = Object.keys(definition);
+  } catch (error) {
+    throw new TypeError(`defineTools: reading tool ${JSON.stringify(name)} threw: ${String(error)}`);
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) copy[key] = ownField(name, definition, key);
+  const { input, output, mutation, allowedCallers } = copy;
+  for (const [key, schema] of [
+    ['input', input],
+    ['output', output],
+  ] as const) {
+    if (!isSchema(schema)) {
+      throw new TypeError(
+        `defineTools: tool ${JSON.stringify(name)} needs a Standard Schema v1 \`${key}\` (e.g. a valibot schema)`,
+      );
+    }
+  }
+  if (mutation !== undefined && typeof mutation !== 'boolean') {
+    throw new TypeError(`defineTools: mutation of tool ${JSON.stringify(name)} must be true or false`);
+  }
+  if (
+    allowedCallers !== undefined &&
+    (!Array.isArray(allowedCallers) || !allowedCallers.every((c) => typeof c === 'string' && c.trim() !== ''))
+  ) {
+    throw new TypeError(
+      `defineTools: allowedCallers of tool ${JSON.stringify(name)} must be a list of non-blank caller ids`,
+    );
+  }
+  const frozen: ToolDefinition = {
+    ...copy,
+    input: input as StandardSchemaV1,
+    output: output as StandardSchemaV1,
+    ...(allowedCallers === undefined ? {} : { allowedCallers: Object.freeze([...(allowedCallers as string[])]) }),
+  };
+  return Object.freeze(frozen);
 }
 
 /**
  * Creates a typed tool registry. Names are literal types, so results form a union discriminated
- * on `toolName` that ts-pattern can match exhaustively.
+ * on `toolName` that ts-pattern can match exhaustively. The registry holds a frozen copy of
+ * each definition (own properties only; schemas and extra metadata values are used as given),
+ * so changing the object passed in changes nothing a minted state holds.
+ *
+ * To give the registry a short name in type errors, extend it:
+ * `class Tools extends defineTools({...}) {}` and pass `Tools` where a registry is expected.
  *
  * @param definitions - Per tool: `input` and `output` schemas (valibot, or any Standard Schema
  *   v1 object with a synchronous `validate`), optional `mutation: true`, optional
- *   `allowedCallers`.
+ *   `allowedCallers`, optional `description`, any other metadata.
  * @returns The frozen registry.
- * @throws TypeError when a definition lacks a Standard Schema `input` or `output`.
+ * @throws TypeError when a definition lacks a Standard Schema `input` or `output`, has a
+ *   non-boolean `mutation` or an `allowedCallers` that is not a list of non-blank strings, or a
+ *   field defined by a getter (or a Proxy trap that throws).
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { defineTools } from 'turngate';
- * const tools = defineTools({
- *   'fs.read': { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },
- *   'issues.update': { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
- * });
- * tools.names; //=> ['fs.read', 'issues.update']
+ * class Tools extends defineTools({
+ *   read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },
+ *   update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
+ * }) {}
+ * Tools.names; //=> ['read_file', 'update_issue']
+ * Object.isFrozen(Tools.definitions.read_file); //=> true
  * ```
  */
-export function defineTools<const TTools extends ToolDefinitions>(definitions: TTools): ToolRegistry<TTools> {
-  for (const [name, definition] of Object.entries(definitions)) {
-    for (const key of ['input', 'output'] as const) {
-      const schema = (definition as Partial<ToolDefinition>)[key];
-      if (schema === undefined || typeof schema !== 'object' || typeof schema['~standard']?.validate !== 'function') {
-        throw new TypeError(
-          `defineTools: tool ${JSON.stringify(name)} needs a Standard Schema v1 \`${key}\` (e.g. a valibot schema)`,
-        );
-      }
-    }
+export function defineTools<const TTools extends ToolDefinitionsOf<TTools>>(definitions: TTools): ToolRegistry<TTools> {
+  if (definitions === null || typeof definitions !== 'object') {
+    throw new TypeError('defineTools: expected an object of tool definitions');
   }
-  return Object.freeze({
-    definitions,
-    names: Object.freeze(Object.keys(definitions).sort()) as readonly ToolName<TTools>[],
+  let names: string[];
+  try {
+    names = Object.keys(definitions);
+  } catch (error) {
+    throw new TypeError(`defineTools: reading the definitions threw: ${String(error)}`);
+  }
+  const copy: Record<string, ToolDefinition> = Object.create(null);
+  for (const name of names) copy[name] = copyDefinition(name, ownField(name, definitions, name));
+  const record: RegistryRecord = { definitions: Object.freeze(copy), names: Object.freeze(sortUtf8([...names])) };
+  // A plain function, not a class: constructing the registry returns its definitions object.
+  const registry = function ToolRegistry() {
+    return record.definitions;
+  };
+  Object.defineProperties(registry, {
+    definitions: { value: record.definitions, enumerable: true },
+    names: { value: record.names, enumerable: true },
   });
+  Object.freeze(registry.prototype);
+  Object.freeze(registry);
+  registries.set(registry, record);
+  // biome-ignore lint/plugin: the function carries the frozen copy of exactly these definitions; its type states that
+  return registry as unknown as ToolRegistry<TTools>;
+}
+
+/**
+ * The definitions a registry was made with: the frozen copy `defineTools` holds, for a
+ * registry or a class that extends one (a subclass's own statics are not trusted). Internal.
+ *
+ * @throws TypeError when `tools` is not a registry from `defineTools` (or a class extending one).
+ */
+export function registryDefinitions(tools: unknown): ToolDefinitions {
+  let current: unknown = tools;
+  for (let depth = 0; depth < 16 && (typeof current === 'function' || typeof current === 'object'); depth++) {
+    if (current === null) break;
+    const record = registries.get(current);
+    if (record !== undefined) return record.definitions;
+    current = Object.getPrototypeOf(current);
+  }
+  throw new TypeError('expected a tool registry made by defineTools (or a class that extends one)');
 }
 
 /**
@@ -150,8 +342,7 @@ export function defineTools<const TTools extends ToolDefinitions>(definitions: T
  * @example
  * ```ts
  * import type { SchemaIssue } from 'turngate';
- * declare const value: SchemaIssue;
- * value.path;
+ * const issue: SchemaIssue = { path: 'path', message: 'Invalid type: Expected string but received 3' };
  * ```
  */
 export interface SchemaIssue {
@@ -166,17 +357,28 @@ export interface SchemaIssue {
  *
  * @example
  * ```ts
- * import type { SchemaCheck } from 'turngate';
- * declare const value: SchemaCheck;
- * void value;
+ * import * as v from 'valibot';
+ * import { validateWith, type SchemaCheck } from 'turngate';
+ * const checked: SchemaCheck = validateWith(v.string(), 'a');
+ * checked.ok; //=> true
  * ```
  */
 export type SchemaCheck =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
 
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
 /**
- * Validates a value against a Standard Schema v1 object, synchronously.
+ * Validates a value against a Standard Schema v1 object, synchronously. Never throws: a schema
+ * that throws (a refinement or transform that throws, a validator that overflows the stack) is
+ * reported as an issue.
  *
  * @param schema - The schema.
  * @param value - The value.
@@ -190,8 +392,14 @@ export type SchemaCheck =
  * ```
  */
 export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
-  const result = schema['~standard'].validate(value);
+  let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+  try {
+    result = schema['~standard'].validate(value);
+  } catch (error) {
+    return { ok: false, issues: [{ path: '', message: `the schema threw ${describeThrown(error)}` }] };
+  }
   if (result instanceof Promise) {
+    result.catch(() => undefined);
     return {
       ok: false,
       issues: [{ path: '', message: 'asynchronous schemas are not supported in a turn; validate synchronously' }],

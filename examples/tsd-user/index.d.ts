@@ -1,0 +1,2 @@
+// The project's public types: its tools and its scripted turn.
+export * from './tools.js';

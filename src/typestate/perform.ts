@@ -1,0 +1,340 @@
+/**
+ * The mutation gate, the effect: `performMutation` and `performMutationTool` run one bound
+ * intent of a `MutationReady`, with exactly its input, once; they are the only door to a side
+ * effect. What ran is kept for `recordMutations`.
+ *
+ * @module
+ */
+import { digest, type JsonValue } from '../canonical/index.ts';
+import { snapshotOwnData } from '../internal/own-data.ts';
+import { expectMinted, spendOnce } from './brand.ts';
+import { TypestateError } from './errors.ts';
+import { intentKey, type MutationIntent } from './intents.ts';
+import type { MutationToolCheck, StateArgument, ToolsOf } from './misuse.ts';
+import type { MutationReady, MutationWitness } from './mutation.ts';
+import type { ToolErrorEnvelope } from './results.ts';
+import { PAYLOAD_MAX_DEPTH } from './rows.ts';
+import {
+  formatIssues,
+  registryDefinitions,
+  validateWith,
+  type MutationToolName,
+  type ParsedToolInput,
+  type ToolDefinitionsOf,
+  type ToolInput,
+  type ToolName,
+  type ToolOutput,
+} from './tools.ts';
+
+/**
+ * Which bound intent to run, and its input: a pending mutation call by `toolCallId`, or a
+ * consumed row's mutation input by `mutationInputRef`. The input must be exactly the bound one
+ * (equal canonical JSON digest).
+ *
+ * @example
+ * ```ts
+ * import type { IntentTarget } from 'turngate';
+ * const byCall: IntentTarget = { toolCallId: 'toolu_05', input: { id: 'BILL-7', status: 'closed' } };
+ * const byRef: IntentTarget = { mutationInputRef: 'mutation://issues/BILL-7', input: { id: 'BILL-7', status: 'closed' } };
+ * ```
+ */
+export type IntentTarget<TInput = unknown> =
+  | {
+      /** The pending mutation call. */
+      readonly toolCallId: string;
+      readonly mutationInputRef?: undefined;
+      /** Exactly its bound input. */
+      readonly input: TInput;
+    }
+  | {
+      readonly toolCallId?: undefined;
+      /** The consumed row's mutation input ref. */
+      readonly mutationInputRef: string;
+      /** Exactly its bound input. */
+      readonly input: TInput;
+    };
+
+/**
+ * What a performed mutation returns: the effect's value, the intent it ran, and the witness.
+ *
+ * @example
+ * ```ts
+ * import type { PerformedMutation } from 'turngate';
+ * declare const performed: PerformedMutation<{ ok: boolean }>;
+ * performed.intent.inputDigest;
+ * ```
+ */
+export interface PerformedMutation<TValue> {
+  /** The effect's (awaited) return value; for `performMutationTool`, the validated output. */
+  readonly value: TValue;
+  /** The intent that ran. */
+  readonly intent: MutationIntent;
+  /** The witness of the admission it ran under. */
+  readonly witness: MutationWitness;
+}
+
+/** What ran for an intent of a closed turn. Internal: `recordMutations` reads it. */
+export type IntentOutcome =
+  | { readonly status: 'ok'; readonly output: unknown; readonly witness: MutationWitness }
+  | { readonly status: 'error'; readonly error: ToolErrorEnvelope; readonly witness: MutationWitness };
+
+const outcomes = new WeakMap<object, Map<string, IntentOutcome>>();
+
+/** What ran for `intent` of `closed`, if anything. Internal. */
+export function outcomeOf(closed: object, intent: MutationIntent): IntentOutcome | undefined {
+  return outcomes.get(closed)?.get(intentKey(intent));
+}
+
+function keep(closed: object, intent: MutationIntent, outcome: IntentOutcome): void {
+  let byKey = outcomes.get(closed);
+  if (byKey === undefined) {
+    byKey = new Map();
+    outcomes.set(closed, byKey);
+  }
+  byKey.set(intentKey(intent), outcome);
+}
+
+/** The envelope of an error a mutation threw: its own code and retryability when it has them. */
+export function thrownEnvelope(error: unknown, fallbackCode: string, what: string): ToolErrorEnvelope {
+  let code: unknown;
+  let retryable: unknown;
+  let message: unknown;
+  let name = 'a value';
+  try {
+    if (error !== null && typeof error === 'object') {
+      const own = (key: string) => (Object.hasOwn(error, key) ? (error as Record<string, unknown>)[key] : undefined);
+      code = own('errorCode') ?? own('code');
+      retryable = own('retryable');
+      message = error instanceof Error ? error.message : own('message');
+      name = error instanceof Error ? error.name : 'an object';
+    } else {
+      message = String(error);
+    }
+  } catch {
+    // A getter or Proxy trap threw while reading the error: keep the defaults.
+  }
+  const text = typeof message === 'string' ? message.trim() : '';
+  return {
+    errorCode: typeof code === 'string' && code.trim() !== '' ? code : fallbackCode,
+    retryable: typeof retryable === 'boolean' ? retryable : false,
+    errorMessage: text !== '' ? text : `${what} threw ${name} with no message`,
+  };
+}
+
+/** Checks everything before the effect and spends the intent. Throws `TypestateError`. */
+function claim<TTools extends ToolDefinitionsOf<TTools>>(
+  ready: MutationReady<TTools>,
+  target: IntentTarget,
+  toolName: string | undefined,
+): { intent: MutationIntent; input: unknown } {
+  expectMinted(ready, 'MutationReady');
+  const byCall = typeof target?.toolCallId === 'string';
+  const intent = ready.intents.find((i) =>
+    byCall
+      ? i.kind === 'tool_call' && i.toolCallId === target.toolCallId
+      : i.kind === 'mutation_input' && i.mutationInputRef === target?.mutationInputRef,
+  );
+  const named = byCall
+    ? `tool call ${JSON.stringify(target.toolCallId)}`
+    : `mutationInputRef ${JSON.stringify(target?.mutationInputRef)}`;
+  if (intent === undefined) {
+    throw new TypestateError('not_bound', 'MutationReady', `the closed turn declares no mutation intent for ${named}`);
+  }
+  if (toolName !== undefined && intent.kind === 'tool_call' && intent.toolName !== toolName) {
+    throw new TypestateError('not_bound', 'MutationReady', `${named} calls ${intent.toolName}, not ${toolName}`);
+  }
+  const input = snapshotOwnData(target.input, { root: 'input' });
+  if (!input.ok || digest(input.value as JsonValue) !== intent.inputDigest) {
+    throw new TypestateError(
+      'input_mismatch',
+      'MutationReady',
+      input.ok
+        ? `the input of ${named} is not the bound input (digest ${digest(input.value as JsonValue)}, bound ${intent.inputDigest})`
+        : `the input of ${named} is not JSON data: ${input.error.path}: ${input.error.detail}`,
+    );
+  }
+  if (!spendOnce(ready.joinClosed, intentKey(intent))) {
+    throw new TypestateError('spent', 'MutationReady', `${named} already ran for this turn`);
+  }
+  return { intent, input: input.value };
+}
+
+/**
+ * Runs one mutation the turn declared: the only door to a side effect. The `MutationReady` must
+ * come from `admitMutation`; `target` must name one of its intents (a pending mutation call by
+ * `toolCallId`, or a consumed row's `mutationInputRef`) with exactly the bound input (equal
+ * canonical digest); the intent must not have run (under any admission of the same turn). All
+ * of this is checked, and the intent spent, before the effect runs, which receives the input as
+ * own data. A pending call run this way gets the effect's value as its result if it passes the
+ * tool's output schema (see `recordMutations`).
+ *
+ * Source: HARNESS-TYPESTATE §2, §6.
+ *
+ * @param ready - A `MutationReady` from `admitMutation`.
+ * @param target - The intent and its input.
+ * @param effect - The side effect; receives the bound input and the witness.
+ * @returns The effect's value, the intent and the witness.
+ * @throws {@link TypestateError} (as a rejection) before the effect: `forged` or `wrong_state`
+ *   (not a minted `MutationReady`), `not_bound` (no such intent), `input_mismatch` (another
+ *   input), `spent` (it already ran). Whatever the effect throws.
+ * @example
+ * ```ts
+ * import { performMutation, type MutationReady } from 'turngate';
+ * declare const ready: MutationReady;
+ * const { value, witness } = await performMutation(
+ *   ready,
+ *   { mutationInputRef: 'mutation://issues/BILL-7', input: { id: 'BILL-7', status: 'closed' } },
+ *   async (input, w) => `updated ${JSON.stringify(input)} under ${w.joinSetDigest}`,
+ * );
+ * ```
+ */
+export function performMutation<TReady, TValue>(
+  ready: StateArgument<TReady, 'MutationReady', 'call admitMutation(joinClosed, policy) first'>,
+  target: IntentTarget,
+  effect: (input: unknown, witness: MutationWitness) => TValue | Promise<TValue>,
+): Promise<PerformedMutation<Awaited<TValue>>>;
+export async function performMutation<TValue>(
+  ready: MutationReady,
+  target: IntentTarget,
+  effect: (input: unknown, witness: MutationWitness) => TValue | Promise<TValue>,
+): Promise<PerformedMutation<Awaited<TValue>>> {
+  const { intent, input } = claim(ready, target, undefined);
+  let value: Awaited<TValue>;
+  try {
+    value = await effect(input, ready.witness);
+  } catch (error) {
+    keep(ready.joinClosed, intent, {
+      status: 'error',
+      error: thrownEnvelope(error, 'mutation_failed', 'the mutation'),
+      witness: ready.witness,
+    });
+    throw error;
+  }
+  if (intent.kind === 'tool_call') keep(ready.joinClosed, intent, toolOutcome(ready, intent.toolName, value));
+  return { value, intent, witness: ready.witness };
+}
+
+function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
+  ready: MutationReady<TTools>,
+  toolName: string,
+  value: unknown,
+): IntentOutcome {
+  const definition = registryDefinitions(ready.joinClosed.tools)[toolName];
+  const checked = definition === undefined ? undefined : validateWith(definition.output, value);
+  const data = checked?.ok === true ? snapshotOwnData(checked.value, { maxDepth: PAYLOAD_MAX_DEPTH }) : undefined;
+  if (data?.ok === true) return { status: 'ok', output: data.value, witness: ready.witness };
+  const why =
+    checked === undefined
+      ? `${toolName} is not in the registry`
+      : !checked.ok
+        ? formatIssues(checked.issues)
+        : data !== undefined && !data.ok
+          ? `${data.error.path}: ${data.error.detail}`
+          : '';
+  return {
+    status: 'error',
+    error: {
+      errorCode: 'mutation_failed',
+      retryable: false,
+      errorMessage: `${toolName} ran but returned an output that does not match its schema: ${why}`,
+    },
+    witness: ready.witness,
+  };
+}
+
+/**
+ * A call of a registered `mutation: true` tool, for {@link performMutationTool}.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type MutationToolCall } from 'turngate';
+ * class Tools extends defineTools({ update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true } }) {}
+ * const call: MutationToolCall<Tools, 'update_issue'> = { toolCallId: 'toolu_05', toolName: 'update_issue', input: { id: 'BILL-7' } };
+ * ```
+ */
+export type MutationToolCall<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TName extends MutationToolName<TTools>,
+> = IntentTarget<ParsedToolInput<TTools, TName> | ToolInput<TTools, TName>> & {
+  /** The mutation tool. */
+  readonly toolName: TName;
+};
+
+/**
+ * Runs a registered `mutation: true` tool through the gate: as {@link performMutation}, and the
+ * tool's output is validated against its output schema. For a pending mutation call the tool
+ * must be the one the model called; its output (or the error) becomes that call's result when
+ * `recordMutations` re-closes the turn.
+ *
+ * @param ready - A `MutationReady` from `admitMutation`.
+ * @param call - The intent (`toolCallId` or `mutationInputRef`), the tool and exactly the bound input.
+ * @param execute - The tool's implementation; receives the bound input and the witness.
+ * @returns The validated output, the intent and the witness.
+ * @throws {@link TypestateError} as {@link performMutation}, before the effect; `TypeError` when
+ *   the tool is not a `mutation: true` tool of the turn's registry (before the effect) or its
+ *   output fails the output schema (after it); whatever `execute` throws.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, performMutationTool, type MutationReady } from 'turngate';
+ * class Tools extends defineTools({ update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true } }) {}
+ * declare const ready: MutationReady<Tools>;
+ * const { value } = await performMutationTool(ready, { toolCallId: 'toolu_05', toolName: 'update_issue', input: { id: 'BILL-7' } }, async () => ({ ok: true }));
+ * ```
+ */
+export function performMutationTool<TReady, TName extends ToolName<ToolsOf<TReady>>>(
+  ready: StateArgument<TReady, 'MutationReady', 'call admitMutation(joinClosed, policy) first'>,
+  call: IntentTarget<ParsedToolInput<ToolsOf<TReady>, TName> | ToolInput<ToolsOf<TReady>, TName>> & {
+    readonly toolName: MutationToolCheck<ToolsOf<TReady>, TName>;
+  },
+  execute: (
+    input: ParsedToolInput<ToolsOf<TReady>, TName>,
+    witness: MutationWitness,
+  ) => ToolOutput<ToolsOf<TReady>, TName> | Promise<ToolOutput<ToolsOf<TReady>, TName>>,
+): Promise<PerformedMutation<ToolOutput<ToolsOf<TReady>, TName>>>;
+export async function performMutationTool(
+  ready: MutationReady,
+  call: IntentTarget & { readonly toolName: string },
+  execute: (input: never, witness: MutationWitness) => unknown,
+): Promise<PerformedMutation<unknown>> {
+  // The overload types `execute` by the tool: its input passed the tool's input schema when the
+  // turn was requested (the same digest), and its output is validated before it is returned.
+  return runToolIntent(ready, call, execute as (input: unknown, witness: MutationWitness) => unknown);
+}
+
+/**
+ * Runs a mutation tool for an intent, untyped: the checks and records of
+ * {@link performMutationTool}. Internal: `settleMutations` dispatches by tool name with it.
+ */
+export async function runToolIntent<TTools extends ToolDefinitionsOf<TTools>>(
+  ready: MutationReady<TTools>,
+  call: IntentTarget & { readonly toolName: string },
+  execute: (input: unknown, witness: MutationWitness) => unknown,
+): Promise<PerformedMutation<unknown>> {
+  expectMinted(ready, 'MutationReady');
+  const toolName = call.toolName;
+  const definition = registryDefinitions(ready.joinClosed.tools)[toolName];
+  if (definition?.mutation !== true) {
+    throw new TypeError(
+      `performMutationTool: ${JSON.stringify(toolName)} is not a mutation: true tool of this turn's registry`,
+    );
+  }
+  const { intent, input } = claim(ready, call, toolName);
+  let value: unknown;
+  try {
+    value = await execute(input, ready.witness);
+  } catch (error) {
+    keep(ready.joinClosed, intent, {
+      status: 'error',
+      error: thrownEnvelope(error, 'mutation_failed', toolName),
+      witness: ready.witness,
+    });
+    throw error;
+  }
+  const outcome = toolOutcome(ready, toolName, value);
+  keep(ready.joinClosed, intent, outcome);
+  if (outcome.status === 'error') throw new TypeError(`performMutationTool: ${outcome.error.errorMessage}`);
+  return { value: outcome.output, intent, witness: ready.witness };
+}

@@ -1,0 +1,235 @@
+/**
+ * `ToolUse`: one disposition per result (`recordUse`).
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { asciiLowercase, digest, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
+import type { Failure, Result } from '../failures/index.ts';
+import { ownEntries } from '../internal/entries.ts';
+import type { ToolUseDisposition } from '../normalize/index.ts';
+import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
+import type { StateArgument, ToolsOf, UseRowsCheck } from './misuse.ts';
+import type { ToolResults } from './record-results.ts';
+import { callRows, check, fail, failed, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
+import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
+
+/**
+ * Provenance of a `consumed` result: what it was consumed into. A `consumed` row needs at least
+ * one of the three refs (TOOL-CALLING-HARNESS-TYPESTATE §4.4). A `mutationInputRef` with a
+ * `mutationInput` also declares a mutation intent: `admitMutation` binds it, and
+ * `performMutation` runs it once with exactly that input.
+ *
+ * @example
+ * ```ts
+ * import type { UseEvidence } from 'turngate';
+ * const evidence: UseEvidence = { mutationInputRef: 'mutation://issues/BILL-7', mutationInput: { id: 'BILL-7', status: 'closed' } };
+ * ```
+ */
+export interface UseEvidence {
+  /** The summary that used the result. */
+  readonly summaryRef?: string;
+  /** The handoff packet that carried it. */
+  readonly handoffRef?: string;
+  /** The mutation input built from it. */
+  readonly mutationInputRef?: string;
+  /** That mutation input itself (JSON data): with `mutationInputRef`, a mutation intent bound by its digest. */
+  readonly mutationInput?: unknown;
+}
+
+/**
+ * What the turn did with one result, as a caller reports it.
+ *
+ * @example
+ * ```ts
+ * import type { ToolUseInputRow } from 'turngate';
+ * const rows: ToolUseInputRow[] = [
+ *   { toolCallId: 'toolu_01', disposition: 'consumed', evidence: { summaryRef: 'summary://turn-1' } },
+ *   { toolCallId: 'toolu_02', disposition: 'discarded_with_reason', reasonCode: 'stale' },
+ * ];
+ * ```
+ */
+export interface ToolUseInputRow {
+  /** The tool call whose result this disposes of. */
+  readonly toolCallId: string;
+  /** What was done with it. */
+  readonly disposition: ToolUseDisposition;
+  /** Required for `discarded_with_reason`; read for `retry_scheduled`. */
+  readonly reasonCode?: string;
+  /** Required for `consumed`: what the result was consumed into. */
+  readonly evidence?: UseEvidence;
+}
+
+/**
+ * A recorded tool-use row, bound to the digest of the result it used.
+ *
+ * @example
+ * ```ts
+ * import type { ToolUseRow } from 'turngate';
+ * declare const row: ToolUseRow;
+ * row.resultDigest;
+ * ```
+ */
+export interface ToolUseRow extends ToolUseInputRow {
+  /** The digest of the result used, when the result was `ok`. */
+  readonly resultDigest?: string;
+}
+
+/**
+ * The tool-use dispositions of the results.
+ *
+ * @example
+ * ```ts
+ * import type { ToolUse } from 'turngate';
+ * declare const use: ToolUse;
+ * use.uses.map((u) => `${u.toolCallId}: ${u.disposition}`);
+ * ```
+ */
+export type ToolUse<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> = Branded<
+  'ToolUse',
+  {
+    /** The results these rows dispose of. */
+    readonly results: ToolResults<TTools>;
+    /** One row per result, in the order given. */
+    readonly uses: readonly ToolUseRow[];
+    /** The registry's definitions type, for type-level queries only: absent at run time. */
+    readonly '~tools'?: TTools;
+  }
+>;
+
+const optionalText = v.optional(v.string());
+const RowSchema = v.object(
+  ownEntries({
+    toolCallId: v.string(),
+    disposition: v.string(),
+    reasonCode: optionalText,
+    evidence: v.optional(
+      v.object(
+        ownEntries({
+          summaryRef: optionalText,
+          handoffRef: optionalText,
+          mutationInputRef: optionalText,
+          mutationInput: v.optional(v.unknown()),
+        }),
+      ),
+    ),
+  }),
+);
+
+const named = (ref: string | undefined): boolean => ref !== undefined && trimWhiteSpace(ref) !== '';
+
+/** The problem with one row that the join check does not see, or `undefined`. */
+function rowProblem(row: v.InferOutput<typeof RowSchema>): Failure | undefined {
+  const id = row.toolCallId;
+  const disposition = asciiLowercase(trimWhiteSpace(row.disposition));
+  const e = row.evidence;
+  if (disposition === 'consumed' && !(named(e?.summaryRef) || named(e?.handoffRef) || named(e?.mutationInputRef))) {
+    return fail(
+      'mutation.use_evidence_missing',
+      `${id} is consumed without evidence: give evidence.summaryRef, handoffRef or mutationInputRef`,
+      [id],
+    );
+  }
+  if (e?.mutationInput !== undefined && !named(e.mutationInputRef)) {
+    return fail('tool.schema_invalid', `${id}: evidence.mutationInput needs the mutationInputRef it is bound to`, [id]);
+  }
+  if (disposition === 'discarded_with_reason' && !named(row.reasonCode)) {
+    return fail('tool.schema_invalid', `${id} is discarded_with_reason without a reasonCode`, [id]);
+  }
+  return undefined;
+}
+
+/**
+ * Mints `ToolUse`: one disposition per result. The rows are read as own data first. Rows of `ok`
+ * results are bound to the digest of the result they used.
+ *
+ * Failure classes: `tool.use_without_result` (a disposition for a call without a result),
+ * `mutation.use_evidence_missing` (a `consumed` row without a summary, handoff or mutation-input
+ * ref), `tool.schema_invalid` (a malformed row, an unknown disposition, a
+ * `discarded_with_reason` row without `reasonCode`, a `mutationInput` without its ref, two
+ * different dispositions for one call).
+ *
+ * Source: HARNESS-TYPESTATE §5; TOOL-CALLING-HARNESS-TYPESTATE §4.4.
+ *
+ * @param results - `ToolResults` from `recordResults` or `settle`.
+ * @param uses - The dispositions.
+ * @returns `ToolUse`, or failures.
+ * @throws {@link TypestateError} when `results` was not minted by `recordResults`.
+ *
+ * @example
+ * ```ts
+ * import { recordUse, type ToolResults } from 'turngate';
+ * declare const results: ToolResults;
+ * recordUse(results, [
+ *   { toolCallId: 'toolu_01', disposition: 'consumed', evidence: { summaryRef: 'summary://turn-1' } },
+ *   { toolCallId: 'toolu_02', disposition: 'discarded_with_reason', reasonCode: 'stale' },
+ * ]);
+ * ```
+ */
+export function recordUse<TResults, const TRows extends readonly ToolUseInputRow[]>(
+  results: StateArgument<
+    TResults,
+    'ToolResults',
+    'call settle(requests, handlers) or recordResults(requests, results) first'
+  >,
+  uses: UseRowsCheck<TRows>,
+): Result<ToolUse<ToolsOf<TResults>>>;
+export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]): Result<ToolUse> {
+  expectMinted(results, 'ToolResults');
+  const parsed = parseOwnData(v.array(RowSchema), uses, { root: 'uses' });
+  if (!parsed.ok) return failed([parsed.failure]);
+  const problems = parsed.value.map(rowProblem).filter((p) => p !== undefined);
+  const bound = new Map<string, { id: string; digest: string }>();
+  for (const u of parsed.value) {
+    const ref = u.evidence?.mutationInputRef;
+    if (ref === undefined || u.evidence?.mutationInput === undefined) continue;
+    const key = trimWhiteSpace(ref);
+    const inputDigest = digest(u.evidence.mutationInput as JsonValue);
+    const first = bound.get(key);
+    if (first === undefined) bound.set(key, { id: u.toolCallId, digest: inputDigest });
+    else if (first.digest !== inputDigest) {
+      problems.push(
+        fail('tool.schema_invalid', `mutationInputRef ${JSON.stringify(key)} is bound to two different inputs`, [
+          first.id,
+          u.toolCallId,
+        ]),
+      );
+    }
+  }
+  if (problems.length > 0) return failed(problems);
+  const digests = new Map(results.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]));
+  const rows: ToolUseRow[] = parsed.value.map((u) => {
+    const resultDigest = digests.get(u.toolCallId);
+    const e = u.evidence;
+    const evidence: UseEvidence | undefined =
+      e === undefined
+        ? undefined
+        : {
+            ...(e.summaryRef === undefined ? {} : { summaryRef: e.summaryRef }),
+            ...(e.handoffRef === undefined ? {} : { handoffRef: e.handoffRef }),
+            ...(e.mutationInputRef === undefined ? {} : { mutationInputRef: trimWhiteSpace(e.mutationInputRef) }),
+            ...(e.mutationInput === undefined ? {} : { mutationInput: e.mutationInput }),
+          };
+    const row = {
+      toolCallId: u.toolCallId,
+      disposition: asciiLowercase(trimWhiteSpace(u.disposition)) as ToolUseDisposition,
+      ...(u.reasonCode === undefined ? {} : { reasonCode: u.reasonCode }),
+      ...(evidence === undefined ? {} : { evidence }),
+    };
+    return resultDigest === undefined ? row : { ...row, resultDigest };
+  });
+  const requests = results.requests;
+  const checked = check({
+    evidence: {
+      callSpec: requests.callSpec.spec,
+      toolRequests: callRows([...requests.requests, ...requests.refused]),
+      toolResults: resultRows(results.results),
+      toolUse: useRows(rows),
+      protocolState: STAGE_PROTOCOL,
+    },
+  });
+  if (!checked.ok) return failed([checked.failure]);
+  const stage = checked.report.failures.filter((f) => f.class === 'tool.use_without_result');
+  if (stage.length > 0) return failed(stage);
+  return { ok: true, value: mint('ToolUse', { results, uses: deepFreeze(rows) }) };
+}

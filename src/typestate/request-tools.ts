@@ -1,0 +1,462 @@
+/**
+ * `ToolRequests`: the tool calls the model asked for, each validated against the registry
+ * (`requestTools`), or adapted from a text-mode action (`adaptText`). A call that cannot run
+ * (unknown tool, caller not allowed, invalid input, a second call in json mode) is kept as a
+ * refused call, so the turn still answers it; the batch fails only when it cannot be answered
+ * at all (blank or repeated ids, raw text-mode requests).
+ *
+ * @module
+ */
+import { digest, type JsonValue } from '../canonical/index.ts';
+import type { Failure, Result } from '../failures/index.ts';
+import { snapshotOwnData } from '../internal/own-data.ts';
+import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
+import type { CallSpec } from './call-spec.ts';
+import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
+import { TOOL_ERROR_CODES } from './results.ts';
+import { callRows, check, fail, failed, STAGE_PROTOCOL } from './rows.ts';
+import {
+  formatIssues,
+  registryDefinitions,
+  validateWith,
+  type ParsedToolInput,
+  type ToolDefinitions,
+  type ToolDefinitionsOf,
+  type ToolName,
+  type ToolRegistry,
+} from './tools.ts';
+
+/**
+ * One admitted tool call, typed by its tool.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolRequest } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
+ * const request: ToolRequest<Tools, 'read_file'> = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' }, inputDigest: 'sha256:…' };
+ * ```
+ */
+export interface ToolRequest<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TName extends ToolName<TTools> = ToolName<TTools>,
+> {
+  /** The tool call id (from the model, or a literal in scripted turns). */
+  readonly toolCallId: string;
+  /** The tool. */
+  readonly toolName: TName;
+  /** The input, as the tool's input schema returned it (plain data). */
+  readonly input: ParsedToolInput<TTools, TName>;
+  /** The caller (e.g. a `code_execution` block id), when the call was made programmatically. */
+  readonly callerId?: string;
+  /** `sha256:` digest of the input's canonical JSON: what a mutation intent binds. */
+  readonly inputDigest: string;
+}
+
+/**
+ * Any admitted request of a registry: a union discriminated on `toolName`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type AnyToolRequest } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
+ * declare const request: AnyToolRequest<Tools>;
+ * if (request.toolName === 'read_file') request.input.path;
+ * ```
+ */
+export type AnyToolRequest<TTools extends ToolDefinitionsOf<TTools>> = {
+  [TName in ToolName<TTools>]: ToolRequest<TTools, TName>;
+}[ToolName<TTools>];
+
+/**
+ * A call the turn refused before it ran. It must be answered by an error result (`settle`
+ * writes one with `errorCode`), and its failure class keeps the turn from any mutation.
+ *
+ * @example
+ * ```ts
+ * import type { RefusedToolCall } from 'turngate';
+ * declare const refused: RefusedToolCall;
+ * `${refused.toolCallId}: ${refused.failure.class}`;
+ * ```
+ */
+export interface RefusedToolCall {
+  /** The tool call id. */
+  readonly toolCallId: string;
+  /** The tool name the model used. */
+  readonly toolName: string;
+  /** The caller, when one was given. */
+  readonly callerId?: string;
+  /** The input as given (own data only), or `undefined` when it was not JSON data. */
+  readonly input: unknown;
+  /** The error code of its answer (see `TOOL_ERROR_CODES`). */
+  readonly errorCode: 'unknown_tool' | 'caller_not_allowed' | 'invalid_input' | 'parallel_call_refused';
+  /** Why: the failure class (`tool.unknown_or_disallowed`, `tool.caller_not_allowed`, `tool.schema_invalid`, `tool.parallel_policy_violation`) and a sentence. */
+  readonly failure: Failure;
+}
+
+/**
+ * The calls of a turn, as every later state holds them: its CallSpec, its registry, the admitted
+ * calls (typed, in the order given) and the refused ones (with why).
+ *
+ * @example
+ * ```ts
+ * import type { TurnCalls } from 'turngate';
+ * declare const calls: TurnCalls;
+ * calls.requests.length + calls.refused.length;
+ * ```
+ */
+export interface TurnCalls<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> {
+  /** The turn's CallSpec. */
+  readonly callSpec: CallSpec;
+  /** The registry, as given. */
+  readonly tools: ToolRegistry<TTools>;
+  /** The admitted calls, typed, in the order given. */
+  readonly requests: readonly AnyToolRequest<TTools>[];
+  /** The refused calls, in the order given (each answered by an error result). */
+  readonly refused: readonly RefusedToolCall[];
+}
+
+/**
+ * The requested tool calls of a turn: the admitted ones, typed; the refused ones, with why.
+ *
+ * @example
+ * ```ts
+ * import type { ToolRequests } from 'turngate';
+ * declare const requests: ToolRequests;
+ * requests.requests.map((r) => r.toolCallId);
+ * requests.refused.map((r) => r.failure.class);
+ * ```
+ */
+export type ToolRequests<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitions> = Branded<
+  'ToolRequests',
+  TurnCalls<TTools> & {
+    /** Every call id, in the order given. */
+    readonly callIds: readonly string[];
+    /** The registry's definitions type, for type-level queries only: absent at run time. */
+    readonly '~tools'?: TTools;
+  }
+>;
+
+/**
+ * A request as a caller hands it in: tool name and input not yet validated.
+ *
+ * @example
+ * ```ts
+ * import type { RequestedToolCall } from 'turngate';
+ * const call: RequestedToolCall = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' } };
+ * ```
+ */
+export interface RequestedToolCall {
+  /** The tool call id, as the model sent it. */
+  readonly toolCallId: string;
+  /** The tool name, as the model sent it. */
+  readonly toolName: string;
+  /** The arguments, as parsed JSON. */
+  readonly input: unknown;
+  /** The caller (e.g. a `code_execution` block id), for a programmatic call. */
+  readonly callerId?: string;
+}
+
+/**
+ * A deterministic text adapter profile: turns a text-mode action into structured tool-use
+ * blocks. Text mode admits tool requests only through one. Source: HARNESS-TYPESTATE §7.
+ *
+ * @example
+ * ```ts
+ * import type { TextAdapterProfile } from 'turngate';
+ * const profile: TextAdapterProfile = {
+ *   profileId: 'json-line.v1',
+ *   parse: (text) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { toolCallId: string; toolName: string; input: unknown }),
+ * };
+ * ```
+ */
+export interface TextAdapterProfile {
+  /** The profile id, e.g. `xml-tool-tags.v1`. */
+  readonly profileId: string;
+  /** Parses the text; must be deterministic (same text, same blocks). */
+  readonly parse: (text: string) => readonly RequestedToolCall[];
+}
+
+interface CallFields {
+  readonly toolCallId: unknown;
+  readonly toolName: unknown;
+  readonly callerId: unknown;
+  readonly input: unknown;
+}
+
+/** Reads a call's own fields; a getter or Proxy trap that throws gives `undefined` for the call. */
+function readCall(call: unknown): CallFields | undefined {
+  if (call === null || typeof call !== 'object') return undefined;
+  try {
+    const own = (key: string) => (Object.hasOwn(call, key) ? (call as Record<string, unknown>)[key] : undefined);
+    return { toolCallId: own('toolCallId'), toolName: own('toolName'), callerId: own('callerId'), input: own('input') };
+  } catch {
+    return undefined;
+  }
+}
+
+function readCalls(calls: unknown): readonly unknown[] | string {
+  try {
+    if (!Array.isArray(calls)) return 'calls: expected an array of { toolCallId, toolName, input, callerId? }';
+    return Array.from({ length: calls.length }, (_, i) => (calls as unknown[])[i]);
+  } catch (error) {
+    return `calls: reading the list threw ${String(error)}`;
+  }
+}
+
+function refusal(
+  call: { toolCallId: string; toolName: string; callerId?: string; input: unknown },
+  errorCode: RefusedToolCall['errorCode'],
+  detail: string,
+): RefusedToolCall {
+  const failureClass = TOOL_ERROR_CODES[errorCode].failureClass;
+  return { ...call, errorCode, failure: fail(failureClass, detail, [call.toolCallId]) };
+}
+
+function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
+  spec: CallSpec,
+  tools: ToolRegistry<TTools>,
+  given: unknown,
+  adapted: boolean,
+): Result<ToolRequests<TTools>> {
+  const definitions: ToolDefinitions = registryDefinitions(tools);
+  const list = readCalls(given);
+  if (typeof list === 'string') return failed([fail('tool.schema_invalid', list)]);
+  const mode = spec.spec.actionMode;
+  const failures: Failure[] = [];
+  const seen = new Set<string>();
+  const requests: AnyToolRequest<TTools>[] = [];
+  const refused: RefusedToolCall[] = [];
+  const callIds: string[] = [];
+  const rows: { toolCallId: string; toolName: string; callerId?: string }[] = [];
+  list.forEach((raw, index) => {
+    const at = `calls[${index}]`;
+    const fields = readCall(raw);
+    if (fields === undefined) {
+      failures.push(
+        fail('tool.schema_invalid', `${at}: expected an object { toolCallId, toolName, input } read without throwing`),
+      );
+      return;
+    }
+    const { toolCallId, toolName, callerId } = fields;
+    if (typeof toolCallId !== 'string' || toolCallId.trim() === '') {
+      failures.push(fail('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`));
+      return;
+    }
+    if (typeof toolName !== 'string' || toolName.trim() === '') {
+      failures.push(fail('tool.schema_invalid', `${at}.toolName: expected a non-blank string`, [toolCallId]));
+      return;
+    }
+    if (callerId !== undefined && (typeof callerId !== 'string' || callerId.trim() === '')) {
+      failures.push(
+        fail('tool.schema_invalid', `${at}.callerId: expected a non-blank string when given`, [toolCallId]),
+      );
+      return;
+    }
+    if (seen.has(toolCallId)) {
+      failures.push(
+        fail('tool.schema_invalid', `toolCallId ${JSON.stringify(toolCallId)} is requested twice`, [toolCallId]),
+      );
+      return;
+    }
+    seen.add(toolCallId);
+    callIds.push(toolCallId);
+    const base = callerId === undefined ? { toolCallId, toolName } : { toolCallId, toolName, callerId };
+    rows.push(base);
+    const snapshot = snapshotOwnData(fields.input, { root: `${at}.input` });
+    const input = snapshot.ok ? snapshot.value : undefined;
+    const call = { ...base, input };
+    const definition = Object.hasOwn(definitions, toolName) ? definitions[toolName] : undefined;
+    if (definition === undefined) {
+      refused.push(refusal(call, 'unknown_tool', `tool ${JSON.stringify(toolName)} is not in the registry`));
+      return;
+    }
+    if (mode === 'json' && index > 0) {
+      refused.push(
+        refusal(
+          call,
+          'parallel_call_refused',
+          `json mode: one tool invocation per action; ${toolCallId} is call ${index + 1}`,
+        ),
+      );
+      return;
+    }
+    const allowed = definition.allowedCallers;
+    if (allowed !== undefined && (callerId === undefined || !allowed.includes(callerId))) {
+      refused.push(
+        refusal(
+          call,
+          'caller_not_allowed',
+          `tool ${JSON.stringify(toolName)} may be called only by ${allowed.join(', ')}, not ${callerId === undefined ? 'the model directly' : JSON.stringify(callerId)}`,
+        ),
+      );
+      return;
+    }
+    if (!snapshot.ok) {
+      refused.push(
+        refusal(
+          call,
+          'invalid_input',
+          `input of ${toolName} is not JSON data: ${snapshot.error.path}: ${snapshot.error.detail}`,
+        ),
+      );
+      return;
+    }
+    const parsed = validateWith(definition.input, input);
+    const parsedData = parsed.ok ? snapshotOwnData(parsed.value, { root: `${at}.input` }) : undefined;
+    if (!parsed.ok || parsedData === undefined || !parsedData.ok) {
+      const why = !parsed.ok
+        ? formatIssues(parsed.issues)
+        : parsedData !== undefined && !parsedData.ok
+          ? `the parsed input is not JSON data: ${parsedData.error.detail}`
+          : '';
+      refused.push(refusal(call, 'invalid_input', `input of ${toolName} does not match its schema: ${why}`));
+      return;
+    }
+    const request: ToolRequest<ToolDefinitions> = {
+      ...base,
+      input: parsedData.value,
+      inputDigest: digest(parsedData.value as JsonValue),
+    };
+    requests.push(request as AnyToolRequest<TTools>);
+  });
+  if (mode === 'text' && !adapted && list.length > 0) {
+    failures.push(
+      fail(
+        'tool.schema_invalid',
+        'text mode: tool requests must come from a text adapter profile (adaptText), not raw text',
+        callIds,
+      ),
+    );
+  }
+  if (failures.length > 0) return failed(failures);
+  const checked = check({
+    evidence: { callSpec: spec.spec, toolRequests: callRows(rows), protocolState: STAGE_PROTOCOL },
+  });
+  if (!checked.ok) return failed([checked.failure]);
+  return {
+    ok: true,
+    value: mint('ToolRequests', {
+      callSpec: spec,
+      tools,
+      requests: deepFreeze(requests),
+      refused: deepFreeze(refused),
+      callIds: Object.freeze(callIds),
+    }),
+  };
+}
+
+/**
+ * Mints `ToolRequests`: the tool calls the model asked for. Each call is read as own data
+ * (a polluted `Object.prototype` adds nothing) and validated against the registry: an admitted
+ * call has its parsed input; a call that cannot run is kept as a refused call with its error
+ * code and failure class, so `settle` answers it with an error result and `admitMutation`
+ * refuses the turn:
+ * - `unknown_tool` / `tool.unknown_or_disallowed`: the tool is not registered;
+ * - `caller_not_allowed` / `tool.caller_not_allowed`: the caller is not in its `allowedCallers`;
+ * - `invalid_input` / `tool.schema_invalid`: the input fails its schema or is not JSON data;
+ * - `parallel_call_refused` / `tool.parallel_policy_violation`: a second or later call in json mode.
+ *
+ * The whole batch fails (`tool.schema_invalid`) only when a call cannot be answered: not an
+ * object, a blank `toolCallId` or `toolName`, a repeated `toolCallId`, or requests on a
+ * text-mode turn that did not come through {@link adaptText}.
+ *
+ * Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §4.2, §5, §7.
+ *
+ * @param spec - A `CallSpec` from `callSpec`.
+ * @param tools - The registry from `defineTools`.
+ * @param calls - The requested calls, as the model sent them.
+ * @returns `ToolRequests`, or failures.
+ * @throws {@link TypestateError} when `spec` was not minted by `callSpec`; `TypeError` when
+ *   `tools` is not a registry from `defineTools`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { callSpec, defineTools, requestTools, type RequestedToolCall } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
+ * const spec = callSpec({ callId: 'turn-1', modelRef: 'claude-sonnet-4-5', actionMode: 'code' });
+ * // What the model sent: names are strings, so the run-time check decides.
+ * const calls: RequestedToolCall[] = [
+ *   { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' } },
+ *   { toolCallId: 'toolu_02', toolName: 'delete_file', input: { path: 'README.md' } },
+ * ];
+ * if (spec.ok) {
+ *   const requests = requestTools(spec.value, Tools, calls);
+ *   if (requests.ok) requests.value.refused.map((r) => r.errorCode); //=> ['unknown_tool']
+ * }
+ * ```
+ */
+export function requestTools<
+  TSpec,
+  TTools extends ToolDefinitionsOf<TTools>,
+  const TCalls extends readonly RequestedToolCall[],
+>(
+  spec: StateArgument<TSpec, 'CallSpec', 'call callSpec({ callId, modelRef, actionMode }) first'>,
+  tools: ToolRegistry<TTools>,
+  calls: CallsCheck<TCalls, TTools, ModeOf<TSpec>>,
+): Result<ToolRequests<TTools>>;
+export function requestTools(
+  spec: CallSpec,
+  tools: ToolRegistry,
+  calls: readonly RequestedToolCall[],
+): Result<ToolRequests> {
+  expectMinted(spec, 'CallSpec');
+  return validateCalls(spec, tools, calls, false);
+}
+
+/**
+ * Mints `ToolRequests` for a text-mode turn by running a deterministic adapter profile over the
+ * model's text. This is the only way a text-mode turn has tool requests. The blocks it returns
+ * are validated as {@link requestTools} validates calls.
+ *
+ * Failure classes: as {@link requestTools}; `tool.schema_invalid` when the profile throws.
+ *
+ * Source: HARNESS-TYPESTATE §7 (text MUST be normalized through a deterministic adapter profile).
+ *
+ * @param spec - A text-mode `CallSpec`.
+ * @param tools - The registry.
+ * @param profile - The adapter profile.
+ * @param text - The model's text action.
+ * @returns `ToolRequests`, or failures.
+ * @throws {@link TypestateError} when `spec` was not minted by `callSpec`; `TypeError` when
+ *   `tools` is not a registry from `defineTools`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { adaptText, callSpec, defineTools } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
+ * const profile = {
+ *   profileId: 'read-tag.v1',
+ *   parse: (text: string) => [...text.matchAll(/<read id="(\w+)">([^<]*)<\/read>/g)].map((m) => ({ toolCallId: m[1] ?? '', toolName: 'read_file', input: { path: m[2] } })),
+ * };
+ * const spec = callSpec({ callId: 'turn-1', modelRef: 'model/1', actionMode: 'text' });
+ * if (spec.ok) {
+ *   const requests = adaptText(spec.value, Tools, profile, 'Let me look: <read id="t1">README.md</read>');
+ *   if (requests.ok) requests.value.callIds; //=> ['t1']
+ * }
+ * ```
+ */
+export function adaptText<TSpec, TTools extends ToolDefinitionsOf<TTools>>(
+  spec: StateArgument<TSpec, 'CallSpec', 'call callSpec({ callId, modelRef, actionMode }) first'>,
+  tools: ToolRegistry<TTools>,
+  profile: TextAdapterProfile,
+  text: string,
+): Result<ToolRequests<TTools>>;
+export function adaptText(
+  spec: CallSpec,
+  tools: ToolRegistry,
+  profile: TextAdapterProfile,
+  text: string,
+): Result<ToolRequests> {
+  expectMinted(spec, 'CallSpec');
+  let blocks: readonly RequestedToolCall[];
+  try {
+    blocks = profile.parse(text);
+  } catch (error) {
+    return failed([fail('tool.schema_invalid', `text adapter ${String(profile.profileId)} failed: ${String(error)}`)]);
+  }
+  return validateCalls(spec, tools, blocks, true);
+}

@@ -1,0 +1,133 @@
+/**
+ * The evidence rows the transitions hand to the join check, and the failure helpers they share.
+ * Internal.
+ *
+ * @module
+ */
+import { joinCheck } from '../check/check.ts';
+import type { JoinCheckReport } from '../check/types.ts';
+import type { JoinCheckInputWire } from '../evidence/index.ts';
+import type { Failure, FailureClass, Result } from '../failures/index.ts';
+import * as v from 'valibot';
+import { issuePath } from '../evidence/index.ts';
+import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError, type OwnDataOptions } from '../internal/own-data.ts';
+import type { ToolErrorEnvelope } from './results.ts';
+
+type EvidenceWire = JoinCheckInputWire['evidence'];
+type RequestRow = NonNullable<EvidenceWire['toolRequests']>[number];
+type ResultRow = NonNullable<EvidenceWire['toolResults']>[number];
+type UseRow = NonNullable<EvidenceWire['toolUse']>[number];
+
+/**
+ * How deep a tool output (a result payload) may nest: the data limit less the four levels the
+ * join-check input wraps it in (`{ evidence: { toolResults: [{ payload } ] } }`), so an output
+ * accepted here is one the join check (and premath, reading the same JSON) accepts.
+ */
+export const PAYLOAD_MAX_DEPTH = MAX_DATA_DEPTH - 4;
+
+/** A failure, its ids sorted (absent when none). */
+export function fail(failureClass: FailureClass, detail: string, ids?: readonly string[]): Failure {
+  return ids === undefined || ids.length === 0
+    ? { class: failureClass, detail }
+    : { class: failureClass, detail, ids: [...ids].sort() };
+}
+
+/** A failed result. */
+export function failed<T>(failures: readonly Failure[]): Result<T> {
+  return { ok: false, failures };
+}
+
+/** The `tool.schema_invalid` failure for a value that could not be snapshotted at a boundary. */
+export function notData(error: OwnDataError): Failure {
+  return fail('tool.schema_invalid', `${error.path === '' ? 'the value' : error.path}: ${error.detail}`);
+}
+
+/**
+ * Reads a caller's value at a boundary: a snapshot of its own data (no prototype, getter, cycle
+ * or depth can fool or crash what follows), parsed by `schema`, and the parsed output copied
+ * again without a prototype, so an optional field it lacks reads `undefined` whatever
+ * `Object.prototype` holds. Never throws.
+ */
+export function parseOwnData<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  value: unknown,
+  options: OwnDataOptions & { readonly root: string },
+): { readonly ok: true; readonly value: v.InferOutput<TSchema> } | { readonly ok: false; readonly failure: Failure } {
+  const snapshot = snapshotOwnData(value, options);
+  if (!snapshot.ok) return { ok: false, failure: notData(snapshot.error) };
+  const parsed = v.safeParse(schema, snapshot.value);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = issuePath(issue);
+    const at = path === '' || path.startsWith('[') ? `${options.root}${path}` : `${options.root}.${path}`;
+    return { ok: false, failure: fail('tool.schema_invalid', `${at}: ${issue.message}`) };
+  }
+  const own = snapshotOwnData(parsed.output, options);
+  if (!own.ok) return { ok: false, failure: notData(own.error) };
+  return { ok: true, value: own.value as v.InferOutput<TSchema> };
+}
+
+/**
+ * Runs the join check over evidence the transitions assembled. The input is snapshotted first
+ * (own data, null-prototype objects), so the check cannot read a field the rows do not hold
+ * from a polluted `Object.prototype`. Evidence that is not a turn is `tool.schema_invalid`.
+ */
+export function check(
+  input: JoinCheckInputWire,
+): { ok: true; report: JoinCheckReport } | { ok: false; failure: Failure } {
+  const snapshot = snapshotOwnData(input);
+  if (!snapshot.ok) return { ok: false, failure: notData(snapshot.error) };
+  const outcome = joinCheck(snapshot.value);
+  return outcome.ok ? outcome : { ok: false, failure: fail('tool.schema_invalid', outcome.error.message) };
+}
+
+/** The protocol state of a stage check (before `closeJoin`): only the join rows matter. */
+export const STAGE_PROTOCOL = { stopReason: 'tool_use', continuationAllowed: false } as const;
+
+/** The `toolRequests` rows of the calls (admitted and refused). */
+export function callRows(
+  calls: readonly { readonly toolCallId: string; readonly toolName: string; readonly callerId?: string }[],
+): RequestRow[] {
+  return calls.map((c) =>
+    c.callerId === undefined
+      ? { toolCallId: c.toolCallId, toolName: c.toolName }
+      : { toolCallId: c.toolCallId, toolName: c.toolName, callerId: c.callerId },
+  );
+}
+
+/** A result as the rows need it: the output of an ok result, the envelope of an error. */
+export type RowResult =
+  | { readonly toolCallId: string; readonly status: 'ok'; readonly output: unknown }
+  | { readonly toolCallId: string; readonly status: 'error'; readonly error: ToolErrorEnvelope };
+
+/** The `toolResults` rows: an ok result's output is the payload (its digest is the result digest). */
+export function resultRows(results: readonly RowResult[]): ResultRow[] {
+  return results.map((r) =>
+    r.status === 'ok'
+      ? { toolCallId: r.toolCallId, status: 'ok', payload: r.output }
+      : {
+          toolCallId: r.toolCallId,
+          status: 'error',
+          errorCode: r.error.errorCode,
+          retryable: r.error.retryable,
+          errorMessage: r.error.errorMessage,
+        },
+  );
+}
+
+/** The `toolUse` rows. */
+export function useRows(
+  uses: readonly {
+    readonly toolCallId: string;
+    readonly disposition: string;
+    readonly resultDigest?: string;
+    readonly reasonCode?: string;
+  }[],
+): UseRow[] {
+  return uses.map((u) => ({
+    toolCallId: u.toolCallId,
+    disposition: u.disposition,
+    ...(u.resultDigest === undefined ? {} : { resultDigest: u.resultDigest }),
+    ...(u.reasonCode === undefined ? {} : { reasonCode: u.reasonCode }),
+  }));
+}
