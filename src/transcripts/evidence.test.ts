@@ -52,7 +52,11 @@ describe.each(TRANSCRIPT_FORMATS)('toEvidence (%s)', (format) => {
           trajectoryRefs: ['trajectory://1/1'],
         });
         expect(closed.ok).toBe(true);
-        if (closed.ok) expect(admitMutation(closed.value, { mutationPolicyDigest: 'pol.mut' }).ok).toBe(true);
+        // The turn only reads: it declares no mutation intent, so the gate has nothing to authorize.
+        const admitted = closed.ok ? admitMutation(closed.value, { mutationPolicyDigest: 'pol.mut' }) : undefined;
+        expect(admitted?.ok === false && admitted.failures.map((f) => f.class)).toEqual([
+          'mutation.use_evidence_missing',
+        ]);
       }),
       { numRuns: 40, seed: 5 },
     );
