@@ -1,148 +1,355 @@
 #!/usr/bin/env node
-// npm run bench: the join check on generated turns of 10 .. 10,000 tool calls.
+// npm run bench: the join check, in process and as a command, with every comparison measured in
+// the same run. docs/BENCHMARKS.md says what each figure means.
 //
-// Per size: the time per turn for the whole in-process job (parse the input bytes, decode,
-// normalize, check, render the --json report) and its ratio to a floor measured in the same
-// run: canonicalizing and hashing the same normalized evidence once. Then the whole-process
-// CLI time at 1,000 calls against a bare `node -e 0`. Figures are ratios and medians, never
-// pass/fail thresholds.
+//   node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,...]
+//                          [--no-alloc] [--write-inputs DIR]
+//   PREMATH_BIN=/path/to/premath npm run bench     adds premath's own command as a peer
+//
+// 1. In process, per input shape and size: the job (parse, validate, normalize, check, render
+//    the --json report) against its floor (the engine's JSON.parse + JSON.stringify of the same
+//    input and report, plus one SHA-256 over the report), its share of time in garbage
+//    collection, the bytes it allocates, and, with PREMATH_BIN, premath's process on the same
+//    file. Medians over interleaved rounds, with the interquartile range.
+// 2. Processes at 1,000 calls, NODE_EXTRA_CA_CERTS unset: bare Node start-up, the bundled CLI
+//    with no job (--help), the cold job (one process per run), the warm job (in process) and
+//    premath's process, all interleaved; then the unbundled library's import cost.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { digest, joinCheckText, renderJoinCheckJson } from '../dist/index.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SHAPES, SHAPE_NOTES, turnBytes } from './bench/inputs.mjs';
+import { floorOf, jobOf } from './bench/jobs.mjs';
+import { childEnv, interleave, stats } from './bench/measure.mjs';
 
-const CLI = new URL('../dist/cli/turngate.js', import.meta.url).pathname;
-const pol = { render: 'sha256:render-dual-v2', queue: 'sha256:reminder-queue-v1', view: 'sha256:state-view-v1' };
-
-/** A code-mode parallel turn with `n` tool calls, every one requested, answered, used and rendered. */
-function turn(n) {
-  const ids = Array.from({ length: n }, (_, i) => `toolu_${String(i).padStart(8, '0')}`);
-  return {
-    evidence: {
-      callSpec: {
-        callId: `bench/turn-${n}`,
-        modelRef: 'model/bench',
-        actionMode: 'code',
-        executionPattern: 'parallel',
-        normalizerId: 'nf.v1',
-        mutationPolicyDigest: 'sha256:mutation-v1',
-        governancePolicyDigest: 'sha256:gov-v1',
-        toolRenderProtocolDigest: pol.render,
-        reminderQueuePolicyDigest: pol.queue,
-        stateViewPolicyDigest: pol.view,
-        decompositionPolicyDigest: 'sha256:decomp-v1',
-      },
-      toolRequests: ids.map((id, i) => ({
-        toolCallId: id,
-        toolName: ['fs.read', 'repo.search', 'tests.run'][i % 3],
-        schemaDigest: `sha256:schema-${i % 3}`,
-      })),
-      toolResults: ids.map((id, i) =>
-        i % 10 === 9
-          ? {
-              toolCallId: id,
-              status: 'error',
-              errorCode: 'timeout',
-              retryable: true,
-              errorMessage: `call ${i} timed out after 5000 ms`,
-            }
-          : { toolCallId: id, status: 'ok', payload: { path: `src/file-${i}.ts`, bytes: 1000 + i, lines: [i, i + 1] } },
-      ),
-      toolUse: ids.map((id, i) => ({ toolCallId: id, disposition: i % 10 === 9 ? 'observed' : 'consumed' })),
-      protocolState: { stopReason: 'tool_use', continuationAllowed: true },
-      toolRender: ids.map((id) => ({
-        toolCallId: id,
-        operatorPayloadDigest: `sha256:op-${id}`,
-        reminderRenderDigest: `sha256:rem-${id}`,
-        injectionPoint: 'tool_response',
-        policyDigest: pol.render,
-      })),
-      reminderQueue: [{ queueId: 'q/main', reducedDigest: 'sha256:q', policyDigest: pol.queue }],
-      stateViews: [{ viewId: 'v/main', viewDigest: 'sha256:v', policyDigest: pol.view }],
-      sessionRefs: ['session://bench'],
-      trajectoryRefs: ['trajectory://bench/1'],
-    },
-  };
-}
-
-/** Median milliseconds per call of `fn`, over rounds that each last about `budgetMs`. */
-function measure(fn, budgetMs = 250) {
-  fn();
-  const samples = [];
-  const deadline = performance.now() + Math.max(budgetMs * 6, 300);
-  while (samples.length < 7 || (performance.now() < deadline && samples.length < 60)) {
-    let reps = 0;
-    const start = performance.now();
-    do {
-      fn();
-      reps++;
-    } while (performance.now() - start < budgetMs / 6);
-    samples.push((performance.now() - start) / reps);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
-}
-
-function processMs(args, runs = 15) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 30 });
-    times.push(performance.now() - start);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(runs / 2)];
-}
-
-const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} us` : `${ms.toFixed(2)} ms`);
-const rows = [];
-let at1000;
-const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
-console.log(
-  'turngate bench: read+parse+normalize+check+render per turn, vs the floor (canonicalize + hash the normalized evidence once)\n',
-);
-console.log('calls   input     output    per turn    floor       ratio   per call');
-for (const n of [10, 100, 1000, 10000]) {
-  const bytes = Buffer.from(JSON.stringify(turn(n)));
-  const job = () => {
-    const outcome = joinCheckText(bytes);
-    if (!outcome.ok) throw new Error(outcome.error.message);
-    return renderJoinCheckJson(outcome.report);
-  };
-  const output = job();
-  const outcome = joinCheckText(bytes);
-  const normalized = outcome.report.normalized;
-  const perTurn = measure(job);
-  const floor = measure(() => digest(normalized));
-  rows.push({ n, perTurn, floor });
-  if (n === 1000) {
-    at1000 = { perTurn, output: Buffer.byteLength(output) };
-    writeFileSync(join(dir, 'turn-1000.json'), bytes);
-  }
+const { values: flags } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '15' },
+    sizes: { type: 'string', default: '10,100,1000,10000' },
+    shapes: { type: 'string', default: SHAPES.join(',') },
+    'no-alloc': { type: 'boolean', default: false },
+    'write-inputs': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+});
+if (flags.help) {
   console.log(
-    `${String(n).padEnd(7)} ${(bytes.length / 1024).toFixed(0).padStart(6)} kB ${(Buffer.byteLength(output) / 1024).toFixed(0).padStart(6)} kB ` +
-      `${fmt(perTurn).padStart(10)}  ${fmt(floor).padStart(10)}  ${(perTurn / floor).toFixed(2).padStart(5)}x  ${fmt(perTurn / n).padStart(8)}`,
+    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files.',
+  );
+  process.exit(0);
+}
+const rounds = Number(flags.rounds);
+const sizes = flags.sizes.split(',').map(Number);
+const shapes = flags.shapes.split(',');
+for (const shape of shapes) {
+  if (!SHAPES.includes(shape)) fail(`--shapes: unknown shape \`${shape}\`, expected some of ${SHAPES.join(', ')}`);
+}
+if (!Number.isInteger(rounds) || rounds < 3) fail('--rounds: expected an integer of at least 3');
+if (sizes.some((n) => !Number.isInteger(n) || n < 1)) fail('--sizes: expected positive integers, e.g. 10,1000');
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+
+if (flags['write-inputs'] !== undefined) {
+  const dir = resolve(flags['write-inputs']);
+  mkdirSync(dir, { recursive: true });
+  for (const shape of shapes)
+    for (const n of sizes) writeFileSync(join(dir, `${shape}-${n}.json`), turnBytes(shape, n));
+  console.log(`wrote ${shapes.length * sizes.length} inputs to ${dir} (<shape>-<calls>.json)`);
+  process.exit(0);
+}
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CLI = join(ROOT, 'dist/cli/turngate.js');
+const NODE = process.execPath;
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+const ms = (v) => {
+  if (v === undefined || Number.isNaN(v)) return '-';
+  if (v < 0.1) return `${(v * 1000).toFixed(1)} us`;
+  if (v < 1) return `${(v * 1000).toFixed(0)} us`;
+  if (v < 100) return `${v.toFixed(2)} ms`;
+  return `${v.toFixed(0)} ms`;
+};
+const bytes = (v) => {
+  if (v === null || v === undefined) return 'n/a';
+  if (v < 1024) return `${v} B`;
+  if (v < 1024 * 1024) return `${(v / 1024).toFixed(0)} kB`;
+  return `${(v / 1024 / 1024).toFixed(1)} MB`;
+};
+/** A CPU time read at 1 ms resolution (bash `time`). */
+const cpuMs = (v) => (v < 1 ? '<1 ms' : `${v.toFixed(0)} ms`);
+/** A ratio to a CPU time read at 1 ms resolution: none below 5 ms, where the rounding is >10%. */
+const cpuRatio = (a, b) => (b < 5 ? '-' : times(a / b));
+const times = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)}x`);
+const pct = (v) => `${(v * 100).toFixed(0)}%`;
+/** `median [q1-q3]` */
+const spread = (s) => `${ms(s.median)} [${ms(s.q1).replace(/ \w+$/, '')}-${ms(s.q3)}]`;
+
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  console.log(`  ${line(header)}`);
+  for (const r of rows) console.log(`  ${line(r)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up
+
+const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+const premathBin = process.env.PREMATH_BIN ? resolve(process.env.PREMATH_BIN) : undefined;
+if (premathBin !== undefined) {
+  const probe = spawnSync(premathBin, ['--version'], { env: childEnv(), encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    fail(`PREMATH_BIN=${premathBin} does not run (\`--version\`): ${probe.error?.message ?? probe.stderr}`);
+  }
+}
+
+const inputs = new Map(); // `${shape}:${n}` -> { file, bytes, report }
+for (const shape of shapes) {
+  for (const n of sizes) {
+    const data = turnBytes(shape, n);
+    const file = join(dir, `${shape}-${n}.json`);
+    writeFileSync(file, data);
+    inputs.set(`${shape}:${n}`, { file, bytes: data, report: Buffer.from(jobOf(data)()) });
+  }
+}
+
+/** premath's job command on a file; checks once that it prints our report byte for byte. */
+function premathJob(input) {
+  const command = { file: premathBin, args: ['harness-join-check', '--input', input.file, '--json'] };
+  const r = spawnSync(command.file, command.args, { env: childEnv(), maxBuffer: 1 << 30 });
+  const same = r.status === 0 && r.stdout.equals(input.report);
+  return { command, same };
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(`turngate bench (${new Date().toISOString()})`);
+console.log(
+  `  node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${load()} at start`,
+);
+console.log(`  every figure: median [interquartile range] over ${rounds} interleaved rounds, measured in this run`);
+console.log(
+  premathBin === undefined
+    ? '  premath: PREMATH_BIN not set, premath columns skipped (see docs/BENCHMARKS.md)'
+    : `  premath: ${premathBin}`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// 1. In process
+
+let allocations = new Map();
+if (!flags['no-alloc']) {
+  const r = spawnSync(
+    NODE,
+    [
+      '--expose-gc',
+      '--max-semi-space-size=512',
+      join(ROOT, 'scripts/bench/alloc.mjs'),
+      ...[...inputs.keys()].map((k) => k),
+    ],
+    { env: childEnv(), encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
+  if (r.status !== 0) fail(`allocation counting failed: ${r.stderr}`);
+  allocations = new Map(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .map((a) => [`${a.shape}:${a.n}`, a]),
   );
 }
 
-console.log('\ngrowth per 10x calls (linear is 10x; n log n for each step in brackets):');
-for (let i = 1; i < rows.length; i++) {
-  const a = rows[i - 1];
-  const b = rows[i];
-  const nlogn = (b.n * Math.log(b.n)) / (a.n * Math.log(a.n));
-  console.log(`  ${a.n} -> ${b.n}: ${(b.perTurn / a.perTurn).toFixed(1)}x (n log n: ${nlogn.toFixed(1)}x)`);
+console.log(
+  '\n1. In process: job = parse + validate + normalize + check + render --json; floor = JSON.parse + JSON.stringify + SHA-256 of the same bytes',
+);
+for (const shape of shapes) {
+  console.log(`\n${shape}: ${SHAPE_NOTES[shape]}`);
+  const rows = [];
+  const peerRows = [];
+  const growth = [];
+  for (const n of sizes) {
+    const input = inputs.get(`${shape}:${n}`);
+    const candidates = [
+      { name: 'job', fn: jobOf(input.bytes) },
+      { name: 'floor', fn: floorOf(input.bytes, input.report.toString('utf8')) },
+    ];
+    let same = true;
+    if (premathBin !== undefined) {
+      const job = premathJob(input);
+      same = job.same;
+      const start = { file: premathBin, args: ['--version'] };
+      candidates.push({ name: 'premath', process: job.command });
+      candidates.push({ name: 'premath-start', process: start });
+      candidates.push({ name: 'premath cpu', process: { ...job.command, cpu: true } });
+      candidates.push({ name: 'premath-start cpu', process: { ...start, cpu: true } });
+    }
+    const m = await interleave({ rounds, candidates });
+    const job = stats(m.get('job').samples);
+    const jobCpu = stats(m.get('job').cpuSamples);
+    const floor = stats(m.get('floor').samples);
+    const alloc = allocations.get(`${shape}:${n}`);
+    rows.push([
+      n,
+      bytes(input.bytes.length),
+      bytes(input.report.length),
+      spread(job),
+      ms(jobCpu.median),
+      spread(floor),
+      times(job.median / floor.median),
+      pct(m.get('job').gcShare),
+      bytes(alloc?.job),
+      alloc?.job && alloc?.floor ? times(alloc.job / alloc.floor) : '-',
+    ]);
+    const g = { n, job: job.median, floor: floor.median };
+    if (premathBin !== undefined) {
+      const proc = stats(m.get('premath').samples);
+      const start = stats(m.get('premath-start').samples);
+      const procCpu = stats(m.get('premath cpu').samples);
+      const startCpu = stats(m.get('premath-start cpu').samples);
+      g.premath = proc.median - start.median;
+      const premathCpu = procCpu.median - startCpu.median;
+      peerRows.push([
+        n,
+        `${spread(proc)}${same ? '' : ' (output differs!)'}`,
+        ms(start.median),
+        ms(g.premath),
+        times(job.median / g.premath),
+        cpuMs(premathCpu),
+        cpuRatio(jobCpu.median, premathCpu),
+      ]);
+    }
+    growth.push(g);
+  }
+  table(
+    ['calls', 'input', 'report', 'job [IQR]', 'job CPU', 'floor [IQR]', 'job/floor', 'GC', 'alloc', 'alloc/floor'],
+    rows,
+  );
+  if (premathBin !== undefined) {
+    console.log('');
+    table(
+      ['calls', 'premath process [IQR]', 'start-up', 'premath job', 'job/premath', 'premath job CPU', 'CPU ratio'],
+      peerRows,
+    );
+  }
+  const steps = [];
+  for (let i = 1; i < growth.length; i++) {
+    const a = growth[i - 1];
+    const b = growth[i];
+    const per10 = (x, y) => (y / x) ** (1 / Math.log10(b.n / a.n));
+    let line = `${a.n}->${b.n}: job ${per10(a.job, b.job).toFixed(1)}x, floor ${per10(a.floor, b.floor).toFixed(1)}x`;
+    if (b.premath !== undefined) line += `, premath job ${per10(a.premath, b.premath).toFixed(1)}x`;
+    steps.push(line);
+  }
+  if (steps.length > 0) console.log(`  growth per 10x calls (linear = 10.0x): ${steps.join('; ')}`);
+}
+console.log(
+  "\n  job CPU: this process's CPU time per job (all threads: GC helpers and the optimizing compiler too); GC: share of job wall time inside V8 collections; alloc: bytes one warm job allocates (counted in a child with a young generation too large to collect mid-job).",
+);
+if (premathBin !== undefined) {
+  console.log(
+    '  premath job = premath process minus its start-up (`--version`), wall medians of the same rounds; premath job CPU likewise from CPU times (bash `time`, 1 ms resolution: meaningless below ~5 ms); CPU ratio = job CPU / premath job CPU.',
+  );
 }
 
-const bare = processMs(['-e', '0']);
-const cli = processMs([CLI, 'harness-join-check', '--input', join(dir, 'turn-1000.json'), '--json']);
-console.log(`\nat 1,000 calls (${(at1000.output / 1024).toFixed(0)} kB of --json output):`);
-console.log(`  in-process:   ${fmt(at1000.perTurn)}   (anchor: premath's Rust build 11.8 ms)`);
+// ---------------------------------------------------------------------------------------------
+// 2. Processes
+
+const cliN = sizes.includes(1000) ? 1000 : sizes[sizes.length - 1];
 console.log(
-  `  CLI process:  ${fmt(cli)}   (bare node -e 0: ${fmt(bare)}; budget bare + 1.5 x in-process = ${fmt(bare + 1.5 * at1000.perTurn)})`,
+  `\n2. Processes at ${cliN.toLocaleString('en-US')} calls: wall time, and CPU time (user + system, all threads) in separate runs of the same rounds; NODE_EXTRA_CA_CERTS unset for every child${
+    process.env.NODE_EXTRA_CA_CERTS ? ' (it is set in this shell)' : ''
+  }`,
 );
+const processCandidates = [];
+const withCpu = (name, command) => {
+  processCandidates.push({ name, process: command }, { name: `${name} cpu`, process: { ...command, cpu: true } });
+};
+withCpu('node -e 0', { file: NODE, args: ['-e', '0'] });
+withCpu('turngate --help', { file: NODE, args: [CLI, '--help'] });
+if (premathBin !== undefined) withCpu('premath --version', { file: premathBin, args: ['--version'] });
+for (const shape of shapes) {
+  const input = inputs.get(`${shape}:${cliN}`);
+  withCpu(`cli ${shape}`, {
+    file: NODE,
+    args: [CLI, 'harness-join-check', '--input', input.file, '--json'],
+    expectStdout: input.report,
+  });
+  processCandidates.push({ name: `warm ${shape}`, fn: jobOf(input.bytes) });
+  if (premathBin !== undefined) withCpu(`premath ${shape}`, premathJob(input).command);
+}
+const p = await interleave({ rounds, candidates: processCandidates, targetMs: 10 });
+const ps = (name) => stats(p.get(name).samples);
+const bare = ps('node -e 0');
+const help = ps('turngate --help');
+const startRows = [
+  ['node -e 0 (Node start-up)', spread(bare), cpuMs(ps('node -e 0 cpu').median), ''],
+  [
+    'turngate --help (no job)',
+    spread(help),
+    cpuMs(ps('turngate --help cpu').median),
+    `bundle load: +${ms(help.median - bare.median)} wall, +${cpuMs(ps('turngate --help cpu').median - ps('node -e 0 cpu').median)} CPU`,
+  ],
+];
+if (premathBin !== undefined) {
+  startRows.push([
+    'premath --version (no job)',
+    spread(ps('premath --version')),
+    cpuMs(ps('premath --version cpu').median),
+    '',
+  ]);
+}
+table(['start-up', 'wall [IQR]', 'CPU', ''], startRows);
+const cliRows = [];
+for (const shape of shapes) {
+  const cli = ps(`cli ${shape}`);
+  const cliCpu = ps(`cli ${shape} cpu`);
+  const warmJob = ps(`warm ${shape}`);
+  const cold = cli.median - help.median;
+  const row = [shape, spread(cli), cpuMs(cliCpu.median), ms(cold), spread(warmJob), times(cold / warmJob.median)];
+  if (premathBin !== undefined) {
+    const pm = ps(`premath ${shape}`);
+    const pmCpu = ps(`premath ${shape} cpu`);
+    row.push(spread(pm), cpuMs(pmCpu.median), times(cli.median / pm.median), cpuRatio(cliCpu.median, pmCpu.median));
+  }
+  cliRows.push(row);
+}
+const cliHeader = ['job', 'CLI process [IQR]', 'CPU', 'cold job', 'warm job [IQR]', 'cold/warm'];
+if (premathBin !== undefined) cliHeader.push('premath process [IQR]', 'CPU', 'CLI/premath', 'CPU ratio');
+console.log('');
+table(cliHeader, cliRows);
 console.log(
-  `  CLI overhead over bare node: ${fmt(cli - bare)} = ${((cli - bare) / at1000.perTurn).toFixed(2)} x in-process`,
+  '  cold job = CLI process minus `turngate --help` (wall); warm job = the same job in this process after warm-up, in the same rounds.',
 );
+
+const imports = [
+  { name: 'node -e 0', process: { file: NODE, args: ['-e', '0'] } },
+  { name: "import('turngate')", process: { file: NODE, args: ['-e', "import('turngate')"] } },
+  { name: "import('turngate/chat')", process: { file: NODE, args: ['-e', "import('turngate/chat')"] } },
+  { name: 'turngate --help', process: { file: NODE, args: [CLI, '--help'] } },
+];
+for (const c of imports) c.process.cwd = ROOT;
+const im = await interleave({ rounds, candidates: imports });
+const imBare = stats(im.get('node -e 0').samples);
+console.log('\n  import cost (whole process, unbundled dist/ ESM; same rounds):');
+for (const c of imports) {
+  const s = stats(im.get(c.name).samples);
+  const extra = c.name === 'node -e 0' ? '' : `   +${ms(s.median - imBare.median)} over bare Node`;
+  console.log(`  ${c.name.padEnd(26)} ${spread(s)}${extra}`);
+}
+console.log(`\nload average ${load()} at end`);
