@@ -215,6 +215,8 @@ export function sessionStoreSuite(name: string, factory: StoreFactory): void {
           const version = await session.version();
           await new Promise((resolve) => setTimeout(resolve, 20));
           await session.save({ state: { messages: [user(tag)] } }, version);
+          // Work after the save (the harness's own, e.g. notifying listeners) is still inside the hold.
+          await new Promise((resolve) => setTimeout(resolve, 20));
           events.push(`${tag}:end`);
         };
         await Promise.all([lock.call(store, 'L', body('one')), lock.call(store, 'L', body('two'))]);

@@ -70,10 +70,11 @@ function isUniqueViolation(error: unknown): boolean {
  * `_messages`, `_suspensions`, `_resumes`), created on first use (under an advisory lock, so
  * processes starting together do not race).
  *
- * - One transaction per turn: `withSessionLock` begins a transaction, takes a
- *   transaction-scoped advisory lock keyed on the session id (so turns of one session run one at
- *   a time across every process and machine that shares the database), and the turn's `save`
- *   writes the session, its new messages, its suspension and its resume log entry, then commits.
+ * - One transaction per turn: `withSessionLock` takes an advisory lock keyed on the session id
+ *   (so turns of one session run one at a time across every process and machine that shares the
+ *   database; held until the turn's body returns, its post-save work included, and released when
+ *   a connection dies), begins a transaction, and the turn's `save` writes the session, its new
+ *   messages, its suspension and its resume log entry, then commits.
  *   A turn that fails, or a process that dies mid-turn, rolls back: the stored session is the
  *   previous one, whole.
  * - Optimistic versions as in the other stores (`session_write_conflict`); a save outside a lock
@@ -157,9 +158,9 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /**
-   * Runs `body` in a transaction holding the session's advisory lock; commits only through
-   * `save`. The transaction's first round trip begins it, takes the lock and reads the session's
-   * version, which stays true while the lock is held.
+   * Runs `body` holding the session's advisory lock (session-level, taken before the transaction
+   * and released after the body returns), in a transaction that commits only through `save`. The
+   * version read at the start stays true while the lock is held.
    */
   private async locked<T>(
     sessionId: string,
@@ -170,36 +171,50 @@ export class PostgresSessionStore implements SessionStore {
     // A connection that drops between queries reports it as an event; the next query then fails
     // and the turn rolls back. Without a listener the event would end the process.
     client.on('error', ignore);
+    const key = lockKey('session', this.prefix, sessionId);
+    let held = false;
     let open = false;
     let committed = false;
+    let usable = true;
     try {
+      // A session-level advisory lock, not a transaction-scoped one: the turn's save commits
+      // inside the body, and the session must stay held until the body has returned (its
+      // post-save work included), as the in-memory and SQLite stores hold it. The connection
+      // ending releases it too, so a process that dies mid-turn frees the session.
+      await client.query(`SELECT pg_advisory_lock(${key})`);
+      held = true;
       // Several statements in one query: pg answers with one result per statement.
       const results: unknown = await client.query(
-        `BEGIN; SELECT pg_advisory_xact_lock(${lockKey('session', this.prefix, sessionId)}); ` +
-          `SELECT version FROM ${this.t.sessions} WHERE session_id = ${escapeLiteral(sessionId)}`,
+        `BEGIN; SELECT version FROM ${this.t.sessions} WHERE session_id = ${escapeLiteral(sessionId)}`,
       );
       open = true;
-      const last: unknown = Array.isArray(results) ? results[2] : undefined;
+      const last: unknown = Array.isArray(results) ? results[1] : undefined;
       const row: unknown = (last as { rows?: unknown[] } | undefined)?.rows?.[0];
       const version = Number((row as { version?: string } | undefined)?.version ?? 0);
       const result = await body(client, version, () => {
         committed = true;
       });
       if (!committed) await client.query('ROLLBACK');
-      client.off('error', ignore);
-      client.release();
       return result;
     } catch (error) {
-      client.off('error', ignore);
       if (open && !committed) {
         // A failed rollback leaves the connection unusable: destroy it rather than return it.
-        const rolledBack = await client.query('ROLLBACK').then(
+        usable = await client.query('ROLLBACK').then(
           () => true,
           () => false,
         );
-        client.release(rolledBack ? undefined : true);
-      } else client.release(!open);
+      } else if (!held) usable = false;
       throw error;
+    } finally {
+      if (held && usable) {
+        // An unlock that fails leaves the lock with the connection: destroy it, which releases it.
+        usable = await client.query(`SELECT pg_advisory_unlock(${key})`).then(
+          () => true,
+          () => false,
+        );
+      }
+      client.off('error', ignore);
+      client.release(usable ? undefined : true);
     }
   }
 
