@@ -8,6 +8,7 @@
  * @module
  */
 import { trimWhiteSpace } from '../canonical/index.ts';
+import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { validateWith } from '../typestate/index.ts';
 import {
@@ -376,19 +377,6 @@ function violation(
     outcome,
     record: record(boundary, 'contract_violation', 'contract_violation', deliverableChecked, mismatch),
   };
-}
-
-const THROWN_SHOWN = 200;
-
-/** A thrown value as one short line; showing it may itself throw (a hostile `toString`). */
-function describeThrown(thrown: unknown): string {
-  let text: string;
-  try {
-    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
-  } catch {
-    text = 'a value that cannot be shown';
-  }
-  return text.length > THROWN_SHOWN ? `${text.slice(0, THROWN_SHOWN)}...` : text;
 }
 
 function unreadable(what: string, thrown: unknown): Mismatch {

@@ -7,6 +7,8 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { sortUtf8 } from '../canonical/index.ts';
+import { describeThrown } from '../internal/display.ts';
+import { formatPath } from '../internal/path.ts';
 
 /**
  * One tool: its schemas, whether it has side effects, and who may call it. Extra fields (for
@@ -346,7 +348,7 @@ export function registryDefinitions(tools: unknown): ToolDefinitions {
  * ```
  */
 export interface SchemaIssue {
-  /** The dotted path of the offending value (`''` at the root). */
+  /** Where the offending value is, as the project writes places (`items[0].link`; `''` at the root). */
   readonly path: string;
   /** What was wrong. */
   readonly message: string;
@@ -367,12 +369,10 @@ export type SchemaCheck =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
 
-function describeThrown(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    return 'a value that cannot be shown';
-  }
+/** One step of a Standard Schema issue path as `formatPath` takes it: an index stays a number. */
+function pathSegment(step: PropertyKey | StandardSchemaV1.PathSegment): string | number {
+  const key = typeof step === 'object' ? step.key : step;
+  return typeof key === 'number' ? key : String(key);
 }
 
 /**
@@ -382,13 +382,16 @@ function describeThrown(error: unknown): string {
  *
  * @param schema - The schema.
  * @param value - The value.
- * @returns The parsed value, or the issues. An asynchronous schema is reported as an issue.
+ * @returns The parsed value, or the issues (each path written as `items[0].link`). An
+ *   asynchronous schema is reported as an issue.
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { validateWith } from 'turngate';
  * validateWith(v.object({ path: v.string() }), { path: 3 }).ok; //=> false
+ * const checked = validateWith(v.array(v.object({ link: v.string() })), [{ link: 3 }]);
+ * checked.ok ? [] : checked.issues.map((issue) => issue.path); //=> ['[0].link']
  * ```
  */
 export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
@@ -409,7 +412,7 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
   return {
     ok: false,
     issues: result.issues.map((issue) => ({
-      path: (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.'),
+      path: formatPath((issue.path ?? []).map(pathSegment)),
       message: issue.message,
     })),
   };
