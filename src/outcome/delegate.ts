@@ -10,7 +10,7 @@
 import { trimWhiteSpace } from '../canonical/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
-import { validateWith } from '../typestate/index.ts';
+import { type MethodAlias, resolveMethod, validateWith } from '../typestate/index.ts';
 import {
   type CompiledContract,
   compiledContract,
@@ -18,8 +18,6 @@ import {
   type ContractDeliverable,
   type ContractMethod,
   type ContractRequiredInput,
-  type MethodAlias,
-  resolveMethod,
   type ToolContract,
 } from './contract.ts';
 import { shapeOf } from './keys.ts';
@@ -506,7 +504,10 @@ function enterChecked(
   checks: CompiledContract,
   request: { readonly method?: unknown; readonly input?: unknown },
 ): Entered {
-  const resolution = resolveMethod(contract, typeof request.method === 'string' ? request.method : undefined);
+  const resolution = resolveMethod(
+    contract.description,
+    typeof request.method === 'string' ? request.method : undefined,
+  );
   if (resolution.status === 'unknown') {
     const shown = resolution.called === undefined ? 'no method' : `no method ${JSON.stringify(resolution.called)}`;
     const message = `${contract.tool} has ${shown}; its methods are ${resolution.methods.join(', ')}`;
