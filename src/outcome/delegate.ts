@@ -10,7 +10,8 @@
 import { trimWhiteSpace } from '../canonical/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
-import { type MethodAlias, resolveMethod, validateWith } from '../typestate/index.ts';
+import { type MethodAlias, resolveMethod, type UnknownMethodMessage, validateWith } from '../typestate/index.ts';
+import { unknownMethodDetail } from '../typestate/tools.ts';
 import {
   type CompiledContract,
   compiledContract,
@@ -242,23 +243,6 @@ export interface DelegatedCall<TContract extends ToolContract> {
   readonly method: string extends ContractMethod<TContract> ? string | undefined : ContractMethod<TContract>;
   readonly input: DelegatedInput<ContractRequiredInput<TContract>>;
 }
-
-/**
- * The message a call to an undeclared method shows at compile time (a literal method name that is
- * neither a canonical method nor an alias).
- *
- * @example
- * ```ts
- * import type { UnknownMethodMessage } from 'turngate/outcome';
- * type Shown = UnknownMethodMessage<'web_fetcher', 'get', 'fetch_url'>;
- * //=> 'unknown_method: web_fetcher has no method get; use fetch_url'
- * ```
- */
-export type UnknownMethodMessage<
-  TTool extends string,
-  TCalled extends string,
-  TMethod extends string,
-> = `unknown_method: ${TTool} has no method ${TCalled}; use ${TMethod}`;
 
 type CheckedMethod<TContract extends ToolContract, TCalled extends string> = string extends TCalled
   ? TCalled
@@ -509,8 +493,7 @@ function enterChecked(
     typeof request.method === 'string' ? request.method : undefined,
   );
   if (resolution.status === 'unknown') {
-    const shown = resolution.called === undefined ? 'no method' : `no method ${JSON.stringify(resolution.called)}`;
-    const message = `${contract.tool} has ${shown}; its methods are ${resolution.methods.join(', ')}`;
+    const message = unknownMethodDetail(contract.tool, resolution);
     const mismatch: Mismatch[] = [{ path: 'method', rule: 'unknown_method', message }];
     const details: UnknownMethodDetails = {
       tool: contract.tool,

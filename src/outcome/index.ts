@@ -27,7 +27,7 @@ export type {
 } from './shape.ts';
 export { defineContracts } from './contract.ts';
 export { resolveMethod } from '../typestate/index.ts';
-export type { MethodAlias, MethodResolution, MethodSource } from '../typestate/index.ts';
+export type { MethodAlias, MethodResolution, MethodSource, UnknownMethodMessage } from '../typestate/index.ts';
 export type {
   ContractDefinition,
   ContractDefinitions,
@@ -53,7 +53,6 @@ export type {
   Delegation,
   DelegatedInput,
   DelegatedCall,
-  UnknownMethodMessage,
   DelegationRequest,
   DelegationOf,
 } from './delegate.ts';

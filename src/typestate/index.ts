@@ -15,6 +15,7 @@ export type {
   UseDecisionRow,
   UseDecisionCheck,
   MutationToolCheck,
+  UnknownMethodMessage,
 } from './misuse.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';

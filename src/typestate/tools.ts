@@ -218,13 +218,20 @@ export type ToolMethodAlias<TTools, TName extends keyof TTools> = TTools[TName] 
 
 /**
  * What `defineTools` and `defineContracts` check an object of definitions against, beside its own
- * shape: every alias names one of the definition's canonical methods. Internal.
+ * shape: every alias names one of the definition's canonical methods; one that does not shows
+ * `'fetch_uri' & { 'an alias names one of the canonical methods': 'fetch_url' }`. Internal.
  */
 export type AliasTargets<TDefinition> = TDefinition extends {
   readonly methods: readonly (infer TMethod extends string)[];
   readonly aliases: infer TAliases;
 }
-  ? { readonly aliases: { readonly [TAlias in keyof TAliases]: TMethod } }
+  ? {
+      readonly aliases: {
+        readonly [TAlias in keyof TAliases]: TAliases[TAlias] extends TMethod
+          ? TAliases[TAlias]
+          : { readonly 'an alias names one of the canonical methods': TMethod };
+      };
+    }
   : unknown;
 
 /**
@@ -492,6 +499,16 @@ export function resolveMethod(source: MethodSource, called: string | undefined):
     return { status: 'resolved', method, alias: { kind: 'method', alias: called, method } };
   }
   return { status: 'unknown', called, methods: sortUtf8([...methods]) };
+}
+
+/**
+ * The sentence for a call whose method did not resolve: `web_fetcher has no method "get"; its
+ * methods are fetch_url` (or `has no method` when it named none). Internal: `requestTools` and
+ * `delegate` write it.
+ */
+export function unknownMethodDetail(tool: string, unknown: Extract<MethodResolution, { status: 'unknown' }>): string {
+  const shown = unknown.called === undefined ? 'no method' : `no method ${JSON.stringify(unknown.called)}`;
+  return `${tool} has ${shown}; its methods are ${unknown.methods.join(', ')}`;
 }
 
 const MethodName = v.pipe(
