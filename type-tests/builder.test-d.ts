@@ -173,3 +173,33 @@ expectNotAssignable<ToolResult<Tools>>({
   output: { hits: 1 },
   resultDigest: 'sha256:',
 });
+
+// 13. A tool with methods: `.request` takes a canonical method or an alias; a literal that is
+// neither, or no method, does not compile (a `string` method is left to the run time).
+class Fetchers extends defineTools({
+  web_fetcher: {
+    input: v.object({ url: v.string() }),
+    output: v.object({ body: v.string() }),
+    methods: ['fetch_url', 'head_url'],
+    aliases: { fetch: 'fetch_url' },
+  },
+  read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },
+}) {}
+declare const modelMethod: string;
+turn(codeSpec, Fetchers).request('tc-1', 'web_fetcher', { url: 'u' }, { method: 'fetch_url' });
+turn(codeSpec, Fetchers).request('tc-1', 'web_fetcher', { url: 'u' }, { method: 'fetch' });
+turn(codeSpec, Fetchers).request('tc-1', 'web_fetcher', { url: 'u' }, { method: modelMethod });
+turn(codeSpec, Fetchers).request('tc-1', 'read_file', { path: 'a' });
+turn(codeSpec, Fetchers).request('tc-1', 'read_file', { path: 'a' }, { method: 'anything' });
+// @ts-expect-error -- "unknown_method: web_fetcher has no method get; use fetch_url, head_url"
+turn(codeSpec, Fetchers).request('tc-1', 'web_fetcher', { url: 'u' }, { method: 'get' });
+// @ts-expect-error -- "unknown_method: web_fetcher needs { method }: one of fetch_url, head_url"
+turn(codeSpec, Fetchers).request('tc-1', 'web_fetcher', { url: 'u' });
+// Tools may not alias a method they do not declare.
+defineTools({
+  web_fetcher: { input: v.any(), output: v.any(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
+});
+defineTools({
+  // @ts-expect-error -- "{ readonly \"an alias names one of the canonical methods\": \"fetch_url\"; }"
+  web_fetcher: { input: v.any(), output: v.any(), methods: ['fetch_url'], aliases: { fetch: 'fetch_uri' } },
+});

@@ -41,6 +41,10 @@ export interface ToolCallInfo {
   readonly toolName: string;
   /** The caller, for a programmatic call. */
   readonly callerId?: string;
+  /** The canonical method, when the call named one (an alias already resolved). */
+  readonly method?: string;
+  /** The alias the call used, when it used one. */
+  readonly calledAs?: string;
 }
 
 /**
@@ -98,7 +102,7 @@ async function runOne(
  *   kept), `invalid_output` when the output fails its schema or is not JSON data (a cycle, a
  *   throwing getter, nesting deeper than a payload may), `no_handler` when no handler is given;
  * - a refused call is answered with its refusal (`unknown_tool`, `caller_not_allowed`,
- *   `invalid_input`, `parallel_call_refused`);
+ *   `unknown_method`, `invalid_input`, `parallel_call_refused`);
  * - a `mutation: true` call is not run: it is recorded pending (`mutation_pending`), for the
  *   mutation gate (`settleMutations`, or `admitMutation` then `performMutationTool`).
  * Handlers run concurrently.
@@ -150,10 +154,13 @@ export async function settle(requests: ToolRequests, handlers: object): Promise<
         };
       }
       if (definition.mutation === true) return { toolCallId, toolName, status: 'error', error: pendingError(toolName) };
-      const info: ToolCallInfo =
-        request.callerId === undefined
-          ? { toolCallId, toolName }
-          : { toolCallId, toolName, callerId: request.callerId };
+      const info: ToolCallInfo = {
+        toolCallId,
+        toolName,
+        ...(request.callerId === undefined ? {} : { callerId: request.callerId }),
+        ...(request.method === undefined ? {} : { method: request.method }),
+        ...(request.calledAs === undefined ? {} : { calledAs: request.calledAs }),
+      };
       const handler = handlerOf(handlers, toolName);
       if (typeof handler !== 'function') {
         return {

@@ -25,6 +25,7 @@ import {
   type ToolDefinitionsOf,
   type ToolErrorEnvelope,
   type ToolInput,
+  type ToolMethodAlias,
   type ToolName,
   type ToolOutput,
   type ToolRegistry,
@@ -39,7 +40,7 @@ import type {
   ResultOrphanMessage,
   UseWithoutResultMessage,
 } from './messages.ts';
-import type { TurnMisuse } from '../typestate/misuse.ts';
+import type { TurnMisuse, UnknownMethodMessage } from '../typestate/misuse.ts';
 
 /**
  * The outcome of one tool call as the builder takes it: the tool's typed output, an error
@@ -85,15 +86,43 @@ type RequestIdCheck<TId extends string, TRequests> = string extends TId
     ? RepeatedIdMessage<TId, 'a request'>
     : TId;
 
-type CallerCheck<TTools, TName extends keyof TTools & string, TCaller extends string> = TTools[TName] extends {
+type CallerCheck<
+  TTools,
+  TName extends keyof TTools & string,
+  TCaller extends string,
+  TMethod extends string,
+> = TTools[TName] extends {
   readonly allowedCallers: readonly (infer TAllowed extends string)[];
 }
   ? [TCaller] extends [never]
     ? `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}; pass { callerId }`
     : [TCaller] extends [TAllowed]
-      ? TName
+      ? MethodCheck<TTools, TName, TMethod>
       : `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}, not ${TCaller}`
+  : MethodCheck<TTools, TName, TMethod>;
+
+/** A tool with `methods` takes a literal method that is one of them or an alias (a `string` one is left to the run time). */
+type MethodCheck<TTools, TName extends keyof TTools & string, TMethod extends string> = TTools[TName] extends {
+  readonly methods: infer TMethods extends readonly [string, ...string[]];
+}
+  ? [TMethod] extends [never]
+    ? `unknown_method: ${TName} needs { method }: one of ${Listed<TMethods>}`
+    : string extends TMethod
+      ? TName
+      : [TMethod] extends [TMethods[number] | ToolMethodAlias<TTools, TName>]
+        ? TName
+        : UnknownMethodMessage<TName, TMethod, Listed<TMethods>>
   : TName;
+
+/** A tuple of names as one string, in its order: `fetch_url, head_url`. */
+type Listed<TNames extends readonly string[]> = TNames extends readonly [
+  infer THead extends string,
+  ...infer TRest extends readonly string[],
+]
+  ? TRest extends readonly []
+    ? THead
+    : `${THead}, ${Listed<TRest>}`
+  : string;
 
 type ResultIdCheck<TId extends string, TRequests, TResulted extends string> = TId extends keyof TRequests
   ? TId extends TResulted
@@ -117,10 +146,13 @@ type RequestMethod<
   toolCallId: RequestIdCheck<TId, TRequests>,
   toolName: TName,
   input: ToolInput<TTools, TName>,
-  options?: { readonly callerId?: string },
+  options?: { readonly callerId?: string; readonly method?: string },
 ) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, never>;
 
-/** `request` for a registry with `allowedCallers` (`TRestricted` names those tools): the caller is checked. */
+/**
+ * `request` for a registry with `allowedCallers` or `methods` (`TRestricted` names those tools):
+ * the caller and the method are checked.
+ */
 type CheckedRequestMethod<
   TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
@@ -128,11 +160,16 @@ type CheckedRequestMethod<
   TResulted extends string,
   TUsed extends string,
   TRestricted extends string,
-> = <const TId extends string, TName extends ToolName<TTools>, const TCaller extends string = never>(
+> = <
+  const TId extends string,
+  TName extends ToolName<TTools>,
+  const TCaller extends string = never,
+  const TMethod extends string = never,
+>(
   toolCallId: RequestIdCheck<TId, TRequests>,
-  toolName: TName extends TRestricted ? CallerCheck<TTools, TName, TCaller> : TName,
+  toolName: TName extends TRestricted ? CallerCheck<TTools, TName, TCaller, TMethod> : TName,
   input: ToolInput<TTools, TName>,
-  options?: { readonly callerId?: TCaller },
+  options?: { readonly callerId?: TCaller; readonly method?: TMethod },
 ) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, TRestricted>;
 
 type AnyRequestMethod<
@@ -147,18 +184,27 @@ type AnyRequestMethod<
   : CheckedRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
 
 /**
- * The tools of a registry that name `allowedCallers`.
+ * The tools of a registry whose calls the builder checks beyond their input: those that name
+ * `allowedCallers`, and those that declare `methods`.
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { defineTools, type RestrictedTools } from 'turngate';
- * class Tools extends defineTools({ run_query: { input: v.object({}), output: v.object({}), allowedCallers: ['code_execution'] } }) {}
- * const name: RestrictedTools<Tools> = 'run_query';
+ * class Tools extends defineTools({
+ *   run_query: { input: v.object({}), output: v.object({}), allowedCallers: ['code_execution'] },
+ *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'] },
+ *   read_file: { input: v.object({ path: v.string() }), output: v.string() },
+ * }) {}
+ * const names: RestrictedTools<Tools>[] = ['run_query', 'web_fetcher'];
  * ```
  */
 export type RestrictedTools<TTools> = {
-  [K in keyof TTools]: TTools[K] extends { readonly allowedCallers: readonly string[] } ? K : never;
+  [K in keyof TTools]: TTools[K] extends
+    | { readonly allowedCallers: readonly string[] }
+    | { readonly methods: readonly [string, ...string[]] }
+    ? K
+    : never;
 }[keyof TTools] &
   string;
 
@@ -196,10 +242,12 @@ type CloseMethod<
  * A turn being built with literal tool call ids. Each method returns a new builder whose type
  * records the call; the builder itself is immutable.
  *
- * - `request(id, toolName, input, { callerId }?)`: in `code` mode any number; in `json` mode one
- *   (a second is `TurnMisuse<'tool.parallel_policy_violation: ...'>`); in `text` mode none (use
- *   `adaptText`). A repeated id, a `string` id, or a tool with `allowedCallers` without a
- *   `callerId` of that list is an error naming the class.
+ * - `request(id, toolName, input, { callerId, method }?)`: in `code` mode any number; in `json`
+ *   mode one (a second is `TurnMisuse<'tool.parallel_policy_violation: ...'>`); in `text` mode
+ *   none (use `adaptText`). A repeated id, a `string` id, a tool with `allowedCallers` without a
+ *   `callerId` of that list, or a tool with `methods` called without a method or with a literal
+ *   one that is neither a method nor an alias (`unknown_method: web_fetcher has no method get;
+ *   use fetch_url`) is an error naming the class.
  * - `result(id, outcome)`: only a requested id, once (else `tool.result_orphan: <id> was never
  *   requested`), with the tool's typed output, or `{ status: 'pending' }` for a mutation tool.
  * - `use(id, disposition, details?)`: only an id with a result, once (else
@@ -280,7 +328,7 @@ interface UntypedBuilder {
     toolCallId: string,
     toolName: string,
     input: unknown,
-    options?: { callerId?: string },
+    options?: { callerId?: string; method?: string },
   ) => UntypedBuilder;
   readonly result: (toolCallId: string, outcome: Outcome) => UntypedBuilder;
   readonly use: (toolCallId: string, disposition: ToolUseDisposition, details?: UseDetails) => UntypedBuilder;
@@ -290,13 +338,17 @@ interface UntypedBuilder {
 function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): UntypedBuilder {
   const next = (more: Partial<Rows>) => build(spec, tools, { ...rows, ...more });
   return Object.freeze({
-    request: (toolCallId: string, toolName: string, input: unknown, options?: { callerId?: string }) =>
+    request: (toolCallId: string, toolName: string, input: unknown, options?: { callerId?: string; method?: string }) =>
       next({
         requests: [
           ...rows.requests,
-          options?.callerId === undefined
-            ? { toolCallId, toolName, input }
-            : { toolCallId, toolName, input, callerId: options.callerId },
+          {
+            toolCallId,
+            toolName,
+            input,
+            ...(options?.callerId === undefined ? {} : { callerId: options.callerId }),
+            ...(options?.method === undefined ? {} : { method: options.method }),
+          },
         ],
       }),
     result: (toolCallId: string, outcome: Outcome) =>

@@ -79,6 +79,23 @@ export function escapeControls(text: string): string {
   return out + text.slice(start);
 }
 
+/**
+ * A thrown value as one short line for an error message: `Name: message` for an `Error`,
+ * `String(value)` otherwise, at most {@link QUOTE_LIMIT} code units ({@link excerpt}). Never
+ * throws: a value whose `name`, `message` or `toString` throws is `a value that cannot be shown`.
+ *
+ * @param thrown - Whatever was thrown.
+ */
+export function describeThrown(thrown: unknown): string {
+  let text: string;
+  try {
+    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return excerpt(text);
+}
+
 /** How much of one message, explanation or name a line of human output shows. */
 export const LINE_PART_LIMIT = 1000;
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { bareRecord } from './detach.ts';
-import { excerpt } from './display.ts';
+import { describeThrown } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
 
 /**
@@ -59,16 +59,6 @@ class SnapshotFailure {
     readonly problem: OwnDataProblem,
     readonly detail: string,
   ) {}
-}
-
-function describeThrown(thrown: unknown): string {
-  let text: string;
-  try {
-    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
-  } catch {
-    text = 'a value that cannot be shown';
-  }
-  return excerpt(text);
 }
 
 function kindOf(value: unknown): string {

@@ -1,7 +1,11 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { digest } from '../canonical/index.ts';
+import { defineTools } from '../typestate/index.ts';
 import { defineContracts, delegate, Outcome, resolveMethod, type ToolContract } from './index.ts';
+
+/** `text` as a literal part of a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('defineContracts', () => {
   const tools = defineContracts({
@@ -95,6 +99,66 @@ describe('defineContracts', () => {
   });
 });
 
+describe('defineTools and defineContracts check methods by one rule', () => {
+  it.each([
+    ['a blank method', { methods: ['fetch', ' '] }, '.methods[1]: expected a non-blank name'],
+    ['a method that is not a string', { methods: [3] }, '.methods[0]: Invalid type: Expected string but received 3'],
+    ['methods that are not a list', { methods: 'fetch' }, '.methods: Invalid type: Expected Array'],
+    ['a repeated method', { methods: ['fetch', 'fetch'] }, '.methods: "fetch" is listed twice'],
+    [
+      'an alias naming no method',
+      { methods: ['fetch_url'], aliases: { fetch: 'fetch_uri' } },
+      '.aliases.fetch: must name one of the canonical methods (fetch_url), got "fetch_uri"',
+    ],
+    [
+      'aliases without methods',
+      { aliases: { fetch: 'fetch_url' } },
+      '.aliases.fetch: must name one of the canonical methods (none declared), got "fetch_url"',
+    ],
+    [
+      'an alias that is canonical',
+      { methods: ['fetch', 'get'], aliases: { get: 'fetch' } },
+      '.aliases.get: "get" is a canonical method, not an alias',
+    ],
+    ['a blank alias', { methods: ['fetch'], aliases: { ' ': 'fetch' } }, '.aliases: an alias must be a non-blank name'],
+    [
+      'an alias to a blank name',
+      { methods: ['fetch'], aliases: { get: '' } },
+      '.aliases.get: expected a non-blank name',
+    ],
+  ])('refuses %s with the same message', (_, fields, message) => {
+    const thrown = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof TypeError ? error.message : String(error);
+      }
+      return 'nothing thrown';
+    };
+    // Untyped definitions (from JSON or JavaScript): Reflect.apply skips the compile-time check.
+    const tool = { input: v.any(), output: v.any(), ...fields };
+    expect(thrown(() => Reflect.apply(defineTools, undefined, [{ web: tool }]))).toMatch(
+      new RegExp(`^defineTools: web${literal(message)}`),
+    );
+    expect(thrown(() => Reflect.apply(defineContracts, undefined, [{ web: fields }]))).toMatch(
+      new RegExp(`^defineContracts: web${literal(message)}`),
+    );
+  });
+
+  it('keeps the methods and aliases a registry was made with, frozen, with every alias key', () => {
+    const aliases = JSON.parse('{"__proto__": "fetch_url", "fetch": "fetch_url"}') as Record<string, 'fetch_url'>;
+    const tools = defineTools({ web: { input: v.any(), output: v.any(), methods: ['fetch_url'], aliases } });
+    expect(Object.keys(tools.definitions.web.aliases ?? {})).toEqual(['__proto__', 'fetch']);
+    expect(Object.isFrozen(tools.definitions.web.methods)).toBe(true);
+    expect(Object.isFrozen(tools.definitions.web.aliases)).toBe(true);
+    expect(resolveMethod(tools.definitions.web, '__proto__')).toEqual({
+      status: 'resolved',
+      method: 'fetch_url',
+      alias: { kind: 'method', alias: '__proto__', method: 'fetch_url' },
+    });
+  });
+});
+
 describe('resolveMethod', () => {
   const { web_fetcher, echo } = defineContracts({
     web_fetcher: { methods: ['fetch_url'], aliases: { fetch: 'fetch_url', get: 'fetch_url' } },
@@ -102,12 +166,12 @@ describe('resolveMethod', () => {
   });
 
   it('resolves a canonical method to itself and an alias to its canonical method', () => {
-    expect(resolveMethod(web_fetcher, 'fetch_url')).toEqual({
+    expect(resolveMethod(web_fetcher.description, 'fetch_url')).toEqual({
       status: 'resolved',
       method: 'fetch_url',
       alias: undefined,
     });
-    expect(resolveMethod(web_fetcher, 'get')).toEqual({
+    expect(resolveMethod(web_fetcher.description, 'get')).toEqual({
       status: 'resolved',
       method: 'fetch_url',
       alias: { kind: 'method', alias: 'get', method: 'fetch_url' },
@@ -115,23 +179,31 @@ describe('resolveMethod', () => {
   });
 
   it('calls anything else unknown, naming the canonical methods; a missing name too', () => {
-    expect(resolveMethod(web_fetcher, 'fetchUrl')).toEqual({
+    expect(resolveMethod(web_fetcher.description, 'fetchUrl')).toEqual({
       status: 'unknown',
       called: 'fetchUrl',
       methods: ['fetch_url'],
     });
-    expect(resolveMethod(web_fetcher, undefined)).toEqual({
+    expect(resolveMethod(web_fetcher.description, undefined)).toEqual({
       status: 'unknown',
       called: undefined,
       methods: ['fetch_url'],
     });
-    expect(resolveMethod(web_fetcher, 'toString')).toMatchObject({ status: 'unknown' });
-    expect(resolveMethod(web_fetcher, '__proto__')).toMatchObject({ status: 'unknown' });
+    expect(resolveMethod(web_fetcher.description, 'toString')).toMatchObject({ status: 'unknown' });
+    expect(resolveMethod(web_fetcher.description, '__proto__')).toMatchObject({ status: 'unknown' });
   });
 
   it('accepts any name, or none, when the contract declares no methods', () => {
-    expect(resolveMethod(echo, 'anything')).toEqual({ status: 'resolved', method: 'anything', alias: undefined });
-    expect(resolveMethod(echo, undefined)).toEqual({ status: 'resolved', method: undefined, alias: undefined });
+    expect(resolveMethod(echo.description, 'anything')).toEqual({
+      status: 'resolved',
+      method: 'anything',
+      alias: undefined,
+    });
+    expect(resolveMethod(echo.description, undefined)).toEqual({
+      status: 'resolved',
+      method: undefined,
+      alias: undefined,
+    });
   });
 });
 

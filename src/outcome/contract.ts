@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { digest, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
+import { type AliasTargets, checkMethods } from '../typestate/tools.ts';
 import {
   type CompiledDeliverable,
   compileDeliverable,
@@ -192,13 +193,6 @@ export type ContractRequiredInput<TContract extends ToolContract> = TContract['d
   ? TInput
   : never;
 
-type AliasTargets<TDefinition> = TDefinition extends {
-  readonly methods: readonly (infer TMethod extends string)[];
-  readonly aliases: infer TAliases;
-}
-  ? { readonly aliases: { readonly [TAlias in keyof TAliases]: TMethod } }
-  : unknown;
-
 /** What a contract compiles to, kept beside it: the deliverable check and the input check. */
 export interface CompiledContract {
   readonly deliverable: CompiledDeliverable | undefined;
@@ -225,8 +219,8 @@ const DefinitionSchema = v.strictObject(
   {
     purpose: v.optional(v.string()),
     deliverable: v.optional(v.unknown()),
-    methods: v.optional(v.array(name)),
-    aliases: v.optional(v.record(v.string(), name)),
+    methods: v.optional(v.unknown()),
+    aliases: v.optional(v.unknown()),
     requiredInputs: v.optional(v.array(name)),
   },
   (issue) =>
@@ -234,10 +228,6 @@ const DefinitionSchema = v.strictObject(
       ? 'unknown field; a contract has purpose, deliverable, methods, aliases and requiredInputs'
       : `expected a contract definition (an object), got ${issue.received}`,
 );
-
-function repeated(values: readonly string[]): string | undefined {
-  return values.find((value, i) => values.indexOf(value) !== i);
-}
 
 function compile(tool: string, definition: unknown): { contract: ToolContract; checks: CompiledContract } {
   const where = `defineContracts: ${tool}`;
@@ -250,21 +240,8 @@ function compile(tool: string, definition: unknown): { contract: ToolContract; c
   }
   // The original, not valibot's copy: `v.record` drops keys such as `__proto__`.
   const given = definition as ContractDefinition;
-  const methods = [...(given.methods ?? [])];
-  const aliases = Object.entries(given.aliases ?? {});
+  const { methods, aliases } = checkMethods(where, given.methods, given.aliases);
   const requiredInputs = [...(given.requiredInputs ?? [])];
-  const twiceMethod = repeated(methods);
-  if (twiceMethod !== undefined)
-    throw new TypeError(`${where}.methods: ${JSON.stringify(twiceMethod)} is listed twice`);
-  for (const [alias, method] of aliases) {
-    if (trimWhiteSpace(alias) === '') throw new TypeError(`${where}.aliases: an alias must be a non-blank name`);
-    if (methods.includes(alias))
-      throw new TypeError(`${where}.aliases.${alias}: ${JSON.stringify(alias)} is a canonical method, not an alias`);
-    if (!methods.includes(method))
-      throw new TypeError(
-        `${where}.aliases.${alias}: must name one of the canonical methods (${methods.join(', ') || 'none declared'}), got ${JSON.stringify(method)}`,
-      );
-  }
   const deliverable =
     given.deliverable === undefined ? undefined : compileDeliverable(given.deliverable, `${where}.deliverable`);
   const inputs = requiredInputs.length === 0 ? undefined : inputShape(requiredInputs, `${where}.requiredInputs`);
@@ -272,8 +249,8 @@ function compile(tool: string, definition: unknown): { contract: ToolContract; c
     tool,
     ...(given.purpose === undefined ? {} : { purpose: given.purpose }),
     ...(deliverable === undefined ? {} : { deliverable: deliverable.description }),
-    methods: sortUtf8(methods),
-    aliases: Object.fromEntries(aliases),
+    methods: sortUtf8([...methods]),
+    aliases,
     requiredInputs: sortUtf8(requiredInputs),
   };
   const contract: ToolContract = Object.freeze({
@@ -324,66 +301,4 @@ export function defineContracts<const TDefinitions extends ContractDefinitions>(
     Object.defineProperty(registry, tool, { value: contract, enumerable: true });
   }
   return Object.freeze(registry) as ContractRegistry<TDefinitions>;
-}
-
-/**
- * A method alias a call used, resolved to its canonical method.
- *
- * @example
- * ```ts
- * import type { MethodAlias } from 'turngate/outcome';
- * const used: MethodAlias = { kind: 'method', alias: 'fetch', method: 'fetch_url' };
- * ```
- */
-export interface MethodAlias {
-  readonly kind: 'method';
-  /** The name the call used. */
-  readonly alias: string;
-  /** The canonical method it resolved to. */
-  readonly method: string;
-}
-
-/**
- * How a called method name resolved against a contract.
- *
- * @example
- * ```ts
- * import { defineContracts, resolveMethod, type MethodResolution } from 'turngate/outcome';
- * const { web_fetcher } = defineContracts({ web_fetcher: { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } } });
- * const resolved: MethodResolution = resolveMethod(web_fetcher, 'fetch');
- * resolved; //=> { status: 'resolved', method: 'fetch_url', alias: { kind: 'method', alias: 'fetch', method: 'fetch_url' } }
- * ```
- */
-export type MethodResolution =
-  | { readonly status: 'resolved'; readonly method: string | undefined; readonly alias: MethodAlias | undefined }
-  | { readonly status: 'unknown'; readonly called: string | undefined; readonly methods: readonly string[] };
-
-/**
- * Resolves the method a call names: a canonical method resolves to itself, an alias to its
- * canonical method (and says so); any other name, or no name, is `unknown` when the contract
- * declares methods. A contract without methods accepts any name (or none) as it is.
- *
- * Source: ADR 0014, Decision §3; Open Question 2 (aliases are declared, never promoted at run
- * time, so every alias maps to exactly one method).
- *
- * @param contract - From {@link defineContracts}.
- * @param called - The method name the call used.
- * @returns The resolution.
- * @example
- * ```ts
- * import { defineContracts, resolveMethod } from 'turngate/outcome';
- * const { web_fetcher } = defineContracts({ web_fetcher: { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } } });
- * resolveMethod(web_fetcher, 'fetch_url'); //=> { status: 'resolved', method: 'fetch_url', alias: undefined }
- * resolveMethod(web_fetcher, 'get'); //=> { status: 'unknown', called: 'get', methods: ['fetch_url'] }
- * ```
- */
-export function resolveMethod(contract: ToolContract, called: string | undefined): MethodResolution {
-  const { methods, aliases } = contract.description;
-  if (methods.length === 0) return { status: 'resolved', method: called, alias: undefined };
-  if (called !== undefined && methods.includes(called)) return { status: 'resolved', method: called, alias: undefined };
-  if (called !== undefined && Object.hasOwn(aliases, called)) {
-    const method = aliases[called] as string;
-    return { status: 'resolved', method, alias: { kind: 'method', alias: called, method } };
-  }
-  return { status: 'unknown', called, methods };
 }

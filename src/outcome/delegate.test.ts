@@ -233,7 +233,7 @@ describe('delegate: the delivered outcome', () => {
         expectedKeys: [],
         actualKeys: [],
         // A schema issue's path is written by validateWith, in the typestate layer's notation.
-        mismatch: [{ path: '0.link', rule: 'schema', message: expect.stringMatching(/URL/) as unknown }],
+        mismatch: [{ path: '[0].link', rule: 'schema', message: expect.stringMatching(/URL/) as unknown }],
       },
     });
     const { trimmed } = defineContracts({
@@ -426,7 +426,7 @@ describe('delegate: hostile values never throw out of the boundary', () => {
       delegate(tools.web_fetcher, { method: 'fetch_url', input: { url: 'u' } }, () => Outcome.ok(delivered)).record
         .mismatch[0]?.message;
     expect(run(value)).toBe('reading the returned value threw a value that cannot be shown');
-    expect(run(valueLong)).toBe(`reading the returned value threw ${'x'.repeat(200)}...`);
+    expect(run(valueLong)).toBe(`reading the returned value threw ${'x'.repeat(200)}… (300 more characters)`);
   });
 });
 

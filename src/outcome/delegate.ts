@@ -8,8 +8,10 @@
  * @module
  */
 import { trimWhiteSpace } from '../canonical/index.ts';
+import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
-import { validateWith } from '../typestate/index.ts';
+import { type MethodAlias, resolveMethod, type UnknownMethodMessage, validateWith } from '../typestate/index.ts';
+import { unknownMethodDetail } from '../typestate/tools.ts';
 import {
   type CompiledContract,
   compiledContract,
@@ -17,8 +19,6 @@ import {
   type ContractDeliverable,
   type ContractMethod,
   type ContractRequiredInput,
-  type MethodAlias,
-  resolveMethod,
   type ToolContract,
 } from './contract.ts';
 import { shapeOf } from './keys.ts';
@@ -244,23 +244,6 @@ export interface DelegatedCall<TContract extends ToolContract> {
   readonly input: DelegatedInput<ContractRequiredInput<TContract>>;
 }
 
-/**
- * The message a call to an undeclared method shows at compile time (a literal method name that is
- * neither a canonical method nor an alias).
- *
- * @example
- * ```ts
- * import type { UnknownMethodMessage } from 'turngate/outcome';
- * type Shown = UnknownMethodMessage<'web_fetcher', 'get', 'fetch_url'>;
- * //=> 'unknown_method: web_fetcher has no method get; use fetch_url'
- * ```
- */
-export type UnknownMethodMessage<
-  TTool extends string,
-  TCalled extends string,
-  TMethod extends string,
-> = `unknown_method: ${TTool} has no method ${TCalled}; use ${TMethod}`;
-
 type CheckedMethod<TContract extends ToolContract, TCalled extends string> = string extends TCalled
   ? TCalled
   : TCalled extends ContractMethod<TContract> | ContractAlias<TContract>
@@ -376,19 +359,6 @@ function violation(
     outcome,
     record: record(boundary, 'contract_violation', 'contract_violation', deliverableChecked, mismatch),
   };
-}
-
-const THROWN_SHOWN = 200;
-
-/** A thrown value as one short line; showing it may itself throw (a hostile `toString`). */
-function describeThrown(thrown: unknown): string {
-  let text: string;
-  try {
-    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
-  } catch {
-    text = 'a value that cannot be shown';
-  }
-  return text.length > THROWN_SHOWN ? `${text.slice(0, THROWN_SHOWN)}...` : text;
 }
 
 function unreadable(what: string, thrown: unknown): Mismatch {
@@ -518,10 +488,12 @@ function enterChecked(
   checks: CompiledContract,
   request: { readonly method?: unknown; readonly input?: unknown },
 ): Entered {
-  const resolution = resolveMethod(contract, typeof request.method === 'string' ? request.method : undefined);
+  const resolution = resolveMethod(
+    contract.description,
+    typeof request.method === 'string' ? request.method : undefined,
+  );
   if (resolution.status === 'unknown') {
-    const shown = resolution.called === undefined ? 'no method' : `no method ${JSON.stringify(resolution.called)}`;
-    const message = `${contract.tool} has ${shown}; its methods are ${resolution.methods.join(', ')}`;
+    const message = unknownMethodDetail(contract.tool, resolution);
     const mismatch: Mismatch[] = [{ path: 'method', rule: 'unknown_method', message }];
     const details: UnknownMethodDetails = {
       tool: contract.tool,

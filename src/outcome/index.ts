@@ -25,7 +25,9 @@ export type {
   KeyAlias,
   MismatchFocus,
 } from './shape.ts';
-export { defineContracts, resolveMethod } from './contract.ts';
+export { defineContracts } from './contract.ts';
+export { resolveMethod } from '../typestate/index.ts';
+export type { MethodAlias, MethodResolution, MethodSource, UnknownMethodMessage } from '../typestate/index.ts';
 export type {
   ContractDefinition,
   ContractDefinitions,
@@ -36,8 +38,6 @@ export type {
   ContractAlias,
   ContractDeliverable,
   ContractRequiredInput,
-  MethodAlias,
-  MethodResolution,
 } from './contract.ts';
 export { delegate, delegateAsync } from './delegate.ts';
 export type {
@@ -53,7 +53,6 @@ export type {
   Delegation,
   DelegatedInput,
   DelegatedCall,
-  UnknownMethodMessage,
   DelegationRequest,
   DelegationOf,
 } from './delegate.ts';

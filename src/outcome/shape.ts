@@ -11,6 +11,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import * as v from 'valibot';
 import { issuePath } from '../evidence/index.ts';
+import { formatPath, type PathSegment } from '../internal/path.ts';
 import { type KeyEntry, type KeySource, isCaseTwin, keyEntries, lookupKey, shapeOf } from './keys.ts';
 
 /**
@@ -434,20 +435,6 @@ export function rootFocus(deliverable: CompiledDeliverable, value: unknown): Mis
   };
 }
 
-/** One step into a value: a key, or an array index. */
-type PathStep = string | number;
-
-/**
- * A place in a value as the project writes places: keys joined with dots, indices in brackets
- * (`items[2].link`), `''` for the root. (The one home of this notation is `formatPath` in
- * `src/internal/path.ts`; call it here once this branch meets it.)
- */
-function pathOf(steps: readonly PathStep[]): string {
-  let out = '';
-  for (const step of steps) out += typeof step === 'number' ? `[${step}]` : out === '' ? step : `.${step}`;
-  return out;
-}
-
 /** What the direct path returns when the value needs the general walk. */
 const INDIRECT: unique symbol = Symbol('indirect');
 
@@ -463,16 +450,16 @@ class Walk {
     this.focus ??= focus;
   }
 
-  value(shape: Shape | undefined, value: unknown, path: readonly PathStep[]): unknown {
+  value(shape: Shape | undefined, value: unknown, path: readonly PathSegment[]): unknown {
     if (shape === undefined || shape.kind === 'opaque') return value;
     if (shape.nulls.nullPasses && (value === null || value === undefined)) return value;
     return shape.kind === 'array' ? this.array(shape, value, path) : this.object(shape, value, path);
   }
 
-  private shapeMismatch(shape: Shape, value: unknown, path: readonly PathStep[]): void {
+  private shapeMismatch(shape: Shape, value: unknown, path: readonly PathSegment[]): void {
     const expected = shape.kind === 'object' ? 'object' : 'array';
     const actual = shapeOf(value);
-    const at = pathOf(path);
+    const at = formatPath(path);
     const input = this.kind === 'input_key';
     this.miss(
       input
@@ -492,7 +479,7 @@ class Walk {
     );
   }
 
-  private array(shape: Extract<Shape, { kind: 'array' }>, value: unknown, path: readonly PathStep[]): unknown {
+  private array(shape: Extract<Shape, { kind: 'array' }>, value: unknown, path: readonly PathSegment[]): unknown {
     if (!Array.isArray(value)) {
       this.shapeMismatch(shape, value, path);
       return value;
@@ -513,10 +500,10 @@ class Walk {
     shape: Shape,
     value: object,
     entries: readonly KeyEntry[],
-    path: readonly PathStep[],
+    path: readonly PathSegment[],
   ): MismatchFocus {
     return {
-      path: pathOf(path),
+      path: formatPath(path),
       expectedShape: 'object',
       actualShape: shapeOf(value),
       expectedKeys: requiredOf(shape),
@@ -530,7 +517,11 @@ class Walk {
    * twin of one. Anything else is `INDIRECT`, decided before anything is recorded, and takes the
    * general walk.
    */
-  private directObject(shape: Extract<Shape, { kind: 'object' }>, value: object, path: readonly PathStep[]): unknown {
+  private directObject(
+    shape: Extract<Shape, { kind: 'object' }>,
+    value: object,
+    path: readonly PathSegment[],
+  ): unknown {
     if (value instanceof Map || Object.getOwnPropertySymbols(value).length > 0) return INDIRECT;
     const names = Object.keys(value);
     for (const key of shape.keys) for (const name of names) if (isCaseTwin(name, key.name)) return INDIRECT;
@@ -552,7 +543,7 @@ class Walk {
     return copy ?? value;
   }
 
-  private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly PathStep[]): unknown {
+  private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly PathSegment[]): unknown {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Set) {
       this.shapeMismatch(shape, value, path);
       return value;
@@ -571,7 +562,7 @@ class Walk {
       if (lookup.status === 'missing') {
         if (key.required) {
           broken = true;
-          const at = pathOf([...path, key.name]);
+          const at = formatPath([...path, key.name]);
           const present = entries.map((entry) => entry.display).join(', ') || 'none';
           this.miss(
             this.kind === 'input_key'
@@ -594,7 +585,7 @@ class Walk {
         broken = true;
         this.miss(
           {
-            path: pathOf([...path, key.name]),
+            path: formatPath([...path, key.name]),
             rule: 'conflicting_keys',
             message: `key ${JSON.stringify(key.name)} is given ${lookup.entries.length} ways with different values: ${lookup.entries.map((entry) => entry.display).join(', ')}`,
           },
@@ -606,7 +597,7 @@ class Walk {
         changed = true;
         this.aliases.push({
           kind: this.kind,
-          path: pathOf([...path, key.name]),
+          path: formatPath([...path, key.name]),
           key: key.name,
           source: lookup.entry.source,
           spelling: lookup.entry.name as string,

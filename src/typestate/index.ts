@@ -15,10 +15,11 @@ export type {
   UseDecisionRow,
   UseDecisionCheck,
   MutationToolCheck,
+  UnknownMethodMessage,
 } from './misuse.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
-export { defineTools, validateWith, formatIssues } from './tools.ts';
+export { defineTools, validateWith, formatIssues, resolveMethod } from './tools.ts';
 export type {
   ToolDefinition,
   ToolDefinitions,
@@ -30,6 +31,11 @@ export type {
   MutationToolName,
   ReadToolName,
   ToolRegistry,
+  ToolMethod,
+  ToolMethodAlias,
+  MethodSource,
+  MethodAlias,
+  MethodResolution,
   SchemaIssue,
   SchemaCheck,
 } from './tools.ts';

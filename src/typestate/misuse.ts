@@ -246,3 +246,21 @@ export type MutationToolCheck<TTools, TName extends string> =
   TName extends MutationToolName<TTools>
     ? TName
     : `${TName} is not a mutation tool (mutation: true): settle runs it with its handler`;
+
+/**
+ * The message a call to an undeclared method shows at compile time (a literal method name that is
+ * neither a canonical method nor an alias): in the builder's `.request` and in `delegate`
+ * (`turngate/outcome`). `TMethod` is the canonical methods, as one string or a union.
+ *
+ * @example
+ * ```ts
+ * import type { UnknownMethodMessage } from 'turngate';
+ * type Shown = UnknownMethodMessage<'web_fetcher', 'get', 'fetch_url'>;
+ * //=> 'unknown_method: web_fetcher has no method get; use fetch_url'
+ * ```
+ */
+export type UnknownMethodMessage<
+  TTool extends string,
+  TCalled extends string,
+  TMethod extends string,
+> = `unknown_method: ${TTool} has no method ${TCalled}; use ${TMethod}`;

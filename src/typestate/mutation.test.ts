@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { PROFILE } from '../../test/extended-turns.ts';
 import {
   classes,
   closedTurn,
@@ -16,6 +17,7 @@ import {
 import {
   admitMutation,
   digest,
+  joinCheck,
   performMutation,
   performMutationTool,
   recordMutations,
@@ -57,6 +59,50 @@ describe('admitMutation', () => {
       .close({ ...continuing(['tc-1']), sessionRefs: [], trajectoryRefs: [] });
     if (!unlinked.ok) throw new Error(JSON.stringify(unlinked.failures));
     expect(classes(admitMutation(unlinked.value, policy))).toEqual(['mutation.use_evidence_missing']);
+  });
+
+  it.each([
+    ['a stale policy', { ...policy, mutationPolicyDigest: 'pol.mut.v2' }, ['mutation.policy_digest_mismatch']],
+    ['an unclaimed capability', { ...policy, capabilityClaims: [] }, ['mutation.capability_claim_missing']],
+    [
+      'both',
+      { mutationPolicyDigest: 'pol.mut.v0', requiredCapabilities: ['a:w', 'b:w'], capabilityClaims: ['b:w'] },
+      ['mutation.capability_claim_missing', 'mutation.policy_digest_mismatch'],
+    ],
+    ['a policy that admits', policy, []],
+  ])('decides %s by the one rule the join check applies to a mutationIntent', (_, given, expected) => {
+    const closed = closedTurn();
+    const context = closed.context;
+    const extended = joinCheck({
+      profile: PROFILE,
+      evidence: {
+        callSpec: closed.callSpec.spec,
+        toolRequests: closed.requests.map((r) => ({ toolCallId: r.toolCallId, toolName: r.toolName })),
+        toolResults: closed.results.map((r) =>
+          r.status === 'ok'
+            ? { toolCallId: r.toolCallId, status: 'ok', resultDigest: r.resultDigest }
+            : { toolCallId: r.toolCallId, status: 'error', ...r.error },
+        ),
+        toolUse: closed.uses.map(({ evidence, ...row }) => ({ ...row, ...evidence })),
+        protocolState: context.protocolState,
+        toolRender: context.toolRender,
+        reminderQueue: context.reminderQueue,
+        stateViews: context.stateViews,
+        sessionRefs: context.sessionRefs,
+        trajectoryRefs: context.trajectoryRefs,
+      },
+      mutationIntent: {
+        activeMutationPolicyDigest: given.mutationPolicyDigest,
+        requiredCapabilities: given.requiredCapabilities,
+        capabilityClaims: given.capabilityClaims,
+      },
+    });
+    if (!extended.ok) throw new Error(extended.error.message);
+    const admitted = admitMutation(closed, given);
+    const gate = (failures: readonly { class: string }[]) => failures.filter((f) => f.class.startsWith('mutation.'));
+    expect(gate(admitted.ok ? [] : admitted.failures)).toEqual(gate(extended.report.failures));
+    expect(gate(extended.report.failures).map((f) => f.class)).toEqual(expected);
+    expect(admitted.ok).toBe(extended.report.extended?.mutationReady);
   });
 
   it('authorizes nothing for a turn in which the model only read a file', () => {

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
+import { checkMutationGate } from '../check/mutation-gate.ts';
 import { FailureCollector } from '../failures/collect.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
@@ -147,8 +148,6 @@ const PolicySchema = v.object(
   }),
 );
 
-const hasRef = (ref: string | undefined): boolean => ref !== undefined && trimWhiteSpace(ref) !== '';
-
 /**
  * Admits a closed turn for the mutations it declares. Mints `MutationReady`, bound to the turn's
  * intents, only when every condition holds:
@@ -201,44 +200,37 @@ export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {
   for (const refusal of joinClosed.refusals) {
     failures.add(refusal.class, `A call of the turn was refused: ${refusal.detail}`, refusal.ids);
   }
-  if (n.callSpec.mutationPolicyDigest !== activeDigest) {
-    failures.add(
-      'mutation.policy_digest_mismatch',
-      `Turn mutation policy \`${n.callSpec.mutationPolicyDigest}\` is not the active \`${activeDigest}\`.`,
-    );
-  }
-  const claims = new Set(active.capabilityClaims ?? []);
-  const required = active.requiredCapabilities ?? [];
-  const missingClaims = required.filter((c) => !claims.has(c));
-  if (missingClaims.length > 0) {
-    failures.add('mutation.capability_claim_missing', 'Required capabilities are not claimed.', missingClaims);
-  }
   const digests = new Map(
     joinClosed.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]),
   );
-  const unevidenced = joinClosed.uses
-    .filter((u) => u.disposition === 'consumed')
-    .filter((u) => {
-      const bound = u.resultDigest !== undefined && u.resultDigest === digests.get(u.toolCallId);
-      const e = u.evidence;
-      return !bound || !(hasRef(e?.summaryRef) || hasRef(e?.handoffRef) || hasRef(e?.mutationInputRef));
-    })
-    .map((u) => u.toolCallId);
-  if (unevidenced.length > 0) {
-    failures.add(
-      'mutation.use_evidence_missing',
-      'Consumed results lack use evidence (a bound result digest and a summaryRef, handoffRef or mutationInputRef).',
-      unevidenced,
-    );
-  }
+  const trimmed = (ref: string | undefined) => (ref === undefined ? undefined : trimWhiteSpace(ref));
   const sessionRefs = n.sessionRefs ?? [];
   const trajectoryRefs = n.trajectoryRefs ?? [];
-  if (sessionRefs.length === 0 || trajectoryRefs.length === 0) {
-    failures.add(
-      'mutation.use_evidence_missing',
-      'The turn has no session or trajectory refs to link the mutation witness to.',
-    );
-  }
+  const required = active.requiredCapabilities ?? [];
+  // The rule the join check's extended profile applies to a mutationIntent: one home.
+  checkMutationGate(
+    {
+      turnMutationPolicyDigest: n.callSpec.mutationPolicyDigest,
+      activeMutationPolicyDigest: activeDigest,
+      requiredCapabilities: required,
+      capabilityClaims: active.capabilityClaims ?? [],
+      consumed: joinClosed.uses
+        .filter((u) => u.disposition === 'consumed')
+        .map((u) => ({
+          toolCallId: u.toolCallId,
+          resultDigest: u.resultDigest,
+          heldResultDigest: digests.get(u.toolCallId),
+          intoRefs: [
+            trimmed(u.evidence?.summaryRef),
+            trimmed(u.evidence?.handoffRef),
+            trimmed(u.evidence?.mutationInputRef),
+          ],
+        })),
+      sessionRefs,
+      trajectoryRefs,
+    },
+    failures,
+  );
   const open = joinClosed.intents.filter((intent) => !isSpent(joinClosed, intentKey(intent)));
   if (joinClosed.intents.length === 0) {
     failures.add(

@@ -1,6 +1,17 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { classes, fromModel, mintsNothingMore, specFor, Tools, withPollution } from '../../test/turn-fixtures.ts';
-import { adaptText, digest, requestTools, type CallSpec } from '../index.ts';
+import { adaptText, defineTools, digest, requestTools, settle, type CallSpec } from '../index.ts';
+
+class Fetchers extends defineTools({
+  web_fetcher: {
+    input: v.object({ url: v.string() }),
+    output: v.object({ body: v.string() }),
+    methods: ['fetch_url', 'head_url'],
+    aliases: { fetch: 'fetch_url' },
+  },
+  echo: { input: v.object({}), output: v.object({}) },
+}) {}
 
 describe('requestTools', () => {
   it('admits valid calls and keeps each call that cannot run as a refused call with its class', () => {
@@ -92,6 +103,93 @@ describe('requestTools', () => {
     const clean = requestTools(spec, Tools, calls);
     expect(clean.ok && clean.value.refused.map((r) => r.errorCode)).toEqual(['caller_not_allowed']);
     const polluted = withPollution({ callerId: 'code_execution/1', input: {} }, () => requestTools(spec, Tools, calls));
+    mintsNothingMore(polluted, clean, (r) => [r.requests, r.refused]);
+  });
+});
+
+describe('requestTools: methods and aliases', () => {
+  const url = { url: 'https://news.example/rss' };
+  const requested = () => {
+    const r = requestTools(
+      specFor('code'),
+      Fetchers,
+      fromModel([
+        { toolCallId: 'a', toolName: 'web_fetcher', method: 'fetch_url', input: url },
+        { toolCallId: 'b', toolName: 'web_fetcher', method: 'fetch', input: url },
+        { toolCallId: 'c', toolName: 'web_fetcher', method: 'fetch_page', input: url },
+        { toolCallId: 'd', toolName: 'web_fetcher', input: url },
+        { toolCallId: 'e', toolName: 'echo', method: 'anything', input: {} },
+        { toolCallId: 'f', toolName: 'echo', input: {} },
+        { toolCallId: 'g', toolName: 'web_fetcher', method: 'toString', input: url },
+      ]),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.failures));
+    return r.value;
+  };
+
+  it('records the canonical method and the alias a call used', () => {
+    const { requests } = requested();
+    expect(requests.map(({ toolCallId, method, calledAs }) => ({ toolCallId, method, calledAs }))).toEqual([
+      { toolCallId: 'a', method: 'fetch_url', calledAs: undefined },
+      { toolCallId: 'b', method: 'fetch_url', calledAs: 'fetch' },
+      { toolCallId: 'e', method: 'anything', calledAs: undefined },
+      { toolCallId: 'f', method: undefined, calledAs: undefined },
+    ]);
+    expect(Object.hasOwn(requests[0] ?? {}, 'calledAs')).toBe(false);
+  });
+
+  it('refuses a method that is neither canonical nor an alias, or none where the tool declares methods', () => {
+    const { refused } = requested();
+    expect(refused.map((r) => [r.toolCallId, r.method, r.errorCode, r.failure.class])).toEqual([
+      ['c', 'fetch_page', 'unknown_method', 'tool.unknown_or_disallowed'],
+      ['d', undefined, 'unknown_method', 'tool.unknown_or_disallowed'],
+      ['g', 'toString', 'unknown_method', 'tool.unknown_or_disallowed'],
+    ]);
+    expect(refused.map((r) => r.failure.detail)).toEqual([
+      'web_fetcher has no method "fetch_page"; its methods are fetch_url, head_url',
+      'web_fetcher has no method; its methods are fetch_url, head_url',
+      'web_fetcher has no method "toString"; its methods are fetch_url, head_url',
+    ]);
+  });
+
+  it('answers a refused method with a typed, non-retryable error result; the handler gets the canonical method', async () => {
+    const seen: unknown[] = [];
+    const results = await settle(requested(), {
+      web_fetcher: (input, call) => {
+        seen.push([call.toolCallId, call.method, call.calledAs]);
+        return { body: `${call.method} ${input.url}` };
+      },
+      echo: () => ({}),
+    });
+    if (!results.ok) throw new Error(JSON.stringify(results.failures));
+    expect(seen).toEqual([
+      ['a', 'fetch_url', undefined],
+      ['b', 'fetch_url', 'fetch'],
+    ]);
+    const c = results.value.results.find((r) => r.toolCallId === 'c');
+    expect(c?.status === 'error' && c.error).toEqual({
+      errorCode: 'unknown_method',
+      retryable: false,
+      errorMessage: 'web_fetcher has no method "fetch_page"; its methods are fetch_url, head_url',
+    });
+  });
+
+  it('fails the batch for a method that is blank or not a string', () => {
+    for (const method of [' ', 3]) {
+      const r = requestTools(specFor('code'), Fetchers, [
+        // biome-ignore lint/plugin: the test passes a value its types forbid, to check the run-time refusal
+        { toolCallId: 'a', toolName: 'echo', method: method as never, input: {} },
+      ]);
+      expect(classes(r)).toEqual(['tool.schema_invalid']);
+      if (!r.ok) expect(r.failures[0]?.detail).toBe('calls[0].method: expected a non-blank string when given');
+    }
+  });
+
+  it('reads the method as own data: a polluted method resolves nothing', () => {
+    const calls = fromModel([{ toolCallId: 'd', toolName: 'web_fetcher', input: url }]);
+    const clean = requestTools(specFor('code'), Fetchers, calls);
+    expect(clean.ok && clean.value.refused.map((r) => r.errorCode)).toEqual(['unknown_method']);
+    const polluted = withPollution({ method: 'fetch' }, () => requestTools(specFor('code'), Fetchers, calls));
     mintsNothingMore(polluted, clean, (r) => [r.requests, r.refused]);
   });
 });

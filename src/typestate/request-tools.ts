@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { digest, type JsonValue } from '../canonical/index.ts';
+import { digest, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
@@ -18,8 +18,11 @@ import { callRows, check, fail, failed, STAGE_PROTOCOL } from './rows.ts';
 import {
   formatIssues,
   registryDefinitions,
+  resolveMethod,
+  unknownMethodDetail,
   validateWith,
   type ParsedToolInput,
+  type ToolMethod,
   type ToolDefinitions,
   type ToolDefinitionsOf,
   type ToolName,
@@ -49,6 +52,13 @@ export interface ToolRequest<
   readonly input: ParsedToolInput<TTools, TName>;
   /** The caller (e.g. a `code_execution` block id), when the call was made programmatically. */
   readonly callerId?: string;
+  /**
+   * The canonical method, when the call named one (an alias resolved to its method; a tool
+   * without `methods` keeps the name as called). Always present for a tool that declares methods.
+   */
+  readonly method?: ToolMethod<TTools, TName>;
+  /** The alias the call used, when it used one (`method` is what it resolved to). */
+  readonly calledAs?: string;
   /** `sha256:` digest of the input's canonical JSON: what a mutation intent binds. */
   readonly inputDigest: string;
 }
@@ -87,11 +97,22 @@ export interface RefusedToolCall {
   readonly toolName: string;
   /** The caller, when one was given. */
   readonly callerId?: string;
+  /** The method as the call named it, when it named one. */
+  readonly method?: string;
   /** The input as given (own data only), or `undefined` when it was not JSON data. */
   readonly input: unknown;
   /** The error code of its answer (see `TOOL_ERROR_CODES`). */
-  readonly errorCode: 'unknown_tool' | 'caller_not_allowed' | 'invalid_input' | 'parallel_call_refused';
-  /** Why: the failure class (`tool.unknown_or_disallowed`, `tool.caller_not_allowed`, `tool.schema_invalid`, `tool.parallel_policy_violation`) and a sentence. */
+  readonly errorCode:
+    | 'unknown_tool'
+    | 'caller_not_allowed'
+    | 'unknown_method'
+    | 'invalid_input'
+    | 'parallel_call_refused';
+  /**
+   * Why: the failure class (`tool.unknown_or_disallowed` for an unknown tool or method,
+   * `tool.caller_not_allowed`, `tool.schema_invalid`, `tool.parallel_policy_violation`) and a
+   * sentence.
+   */
   readonly failure: Failure;
 }
 
@@ -145,6 +166,7 @@ export type ToolRequests<TTools extends ToolDefinitionsOf<TTools> = ToolDefiniti
  * ```ts
  * import type { RequestedToolCall } from 'turngate';
  * const call: RequestedToolCall = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' } };
+ * const viaAlias: RequestedToolCall = { toolCallId: 'toolu_02', toolName: 'web_fetcher', method: 'fetch', input: { url: 'https://news.example/rss' } };
  * ```
  */
 export interface RequestedToolCall {
@@ -156,6 +178,12 @@ export interface RequestedToolCall {
   readonly input: unknown;
   /** The caller (e.g. a `code_execution` block id), for a programmatic call. */
   readonly callerId?: string;
+  /**
+   * The method called: one of the tool's canonical `methods` or an alias. Provider wire formats
+   * have no method field: where it comes from (the tool name, an input field) is the adapter's
+   * choice.
+   */
+  readonly method?: string;
 }
 
 /**
@@ -182,6 +210,7 @@ interface CallFields {
   readonly toolCallId: unknown;
   readonly toolName: unknown;
   readonly callerId: unknown;
+  readonly method: unknown;
   readonly input: unknown;
 }
 
@@ -190,7 +219,13 @@ function readCall(call: unknown): CallFields | undefined {
   if (call === null || typeof call !== 'object') return undefined;
   try {
     const own = (key: string) => (Object.hasOwn(call, key) ? (call as Record<string, unknown>)[key] : undefined);
-    return { toolCallId: own('toolCallId'), toolName: own('toolName'), callerId: own('callerId'), input: own('input') };
+    return {
+      toolCallId: own('toolCallId'),
+      toolName: own('toolName'),
+      callerId: own('callerId'),
+      method: own('method'),
+      input: own('input'),
+    };
   } catch {
     return undefined;
   }
@@ -206,7 +241,7 @@ function readCalls(calls: unknown): readonly unknown[] | string {
 }
 
 function refusal(
-  call: { toolCallId: string; toolName: string; callerId?: string; input: unknown },
+  call: { toolCallId: string; toolName: string; callerId?: string; method?: string; input: unknown },
   errorCode: RefusedToolCall['errorCode'],
   detail: string,
 ): RefusedToolCall {
@@ -239,7 +274,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       );
       return;
     }
-    const { toolCallId, toolName, callerId } = fields;
+    const { toolCallId, toolName, callerId, method } = fields;
     if (typeof toolCallId !== 'string' || toolCallId.trim() === '') {
       failures.push(fail('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`));
       return;
@@ -254,6 +289,10 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       );
       return;
     }
+    if (method !== undefined && (typeof method !== 'string' || trimWhiteSpace(method) === '')) {
+      failures.push(fail('tool.schema_invalid', `${at}.method: expected a non-blank string when given`, [toolCallId]));
+      return;
+    }
     if (seen.has(toolCallId)) {
       failures.push(
         fail('tool.schema_invalid', `toolCallId ${JSON.stringify(toolCallId)} is requested twice`, [toolCallId]),
@@ -266,7 +305,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     rows.push(base);
     const snapshot = snapshotOwnData(fields.input, { root: `${at}.input` });
     const input = snapshot.ok ? snapshot.value : undefined;
-    const call = { ...base, input };
+    const call = method === undefined ? { ...base, input } : { ...base, method, input };
     const definition = Object.hasOwn(definitions, toolName) ? definitions[toolName] : undefined;
     if (definition === undefined) {
       refused.push(refusal(call, 'unknown_tool', `tool ${JSON.stringify(toolName)} is not in the registry`));
@@ -293,6 +332,11 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       );
       return;
     }
+    const resolution = resolveMethod(definition, method);
+    if (resolution.status === 'unknown') {
+      refused.push(refusal(call, 'unknown_method', unknownMethodDetail(toolName, resolution)));
+      return;
+    }
     if (!snapshot.ok) {
       refused.push(
         refusal(
@@ -316,6 +360,8 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     }
     const request: ToolRequest<ToolDefinitions> = {
       ...base,
+      ...(resolution.method === undefined ? {} : { method: resolution.method }),
+      ...(resolution.alias === undefined ? {} : { calledAs: resolution.alias.alias }),
       input: parsedData.value,
       inputDigest: digest(parsedData.value as JsonValue),
     };
@@ -355,14 +401,19 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
  * refuses the turn:
  * - `unknown_tool` / `tool.unknown_or_disallowed`: the tool is not registered;
  * - `caller_not_allowed` / `tool.caller_not_allowed`: the caller is not in its `allowedCallers`;
+ * - `unknown_method` / `tool.unknown_or_disallowed`: the tool declares `methods` and the call
+ *   names none of them and no alias (or no method at all); an alias is resolved, and the request
+ *   records the canonical `method` and the alias it was `calledAs`;
  * - `invalid_input` / `tool.schema_invalid`: the input fails its schema or is not JSON data;
  * - `parallel_call_refused` / `tool.parallel_policy_violation`: a second or later call in json mode.
  *
  * The whole batch fails (`tool.schema_invalid`) only when a call cannot be answered: not an
- * object, a blank `toolCallId` or `toolName`, a repeated `toolCallId`, or requests on a
- * text-mode turn that did not come through {@link adaptText}.
+ * object, a blank `toolCallId` or `toolName`, a `callerId` or `method` given blank or not a
+ * string, a repeated `toolCallId`, or requests on a text-mode turn that did not come through
+ * {@link adaptText}.
  *
- * Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §4.2, §5, §7.
+ * Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §4.2, §5, §7; ADR 0014, Decision §3
+ * (methods and aliases).
  *
  * @param spec - A `CallSpec` from `callSpec`.
  * @param tools - The registry from `defineTools`.

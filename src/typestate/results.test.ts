@@ -27,6 +27,7 @@ describe('TOOL_ERROR_CODES', () => {
     expect(refusals).toEqual([
       ['unknown_tool', 'tool.unknown_or_disallowed', false],
       ['caller_not_allowed', 'tool.caller_not_allowed', false],
+      ['unknown_method', 'tool.unknown_or_disallowed', false],
       ['invalid_input', 'tool.schema_invalid', false],
       ['parallel_call_refused', 'tool.parallel_policy_violation', false],
     ]);

@@ -34,6 +34,12 @@ export const TOOL_ERROR_CODES = {
     failureClass: 'tool.caller_not_allowed',
     meaning: "The caller (callerId) is not in the tool's allowedCallers; it did not run.",
   },
+  unknown_method: {
+    retryable: false,
+    failureClass: 'tool.unknown_or_disallowed',
+    meaning:
+      "The call named a method that is neither one of the tool's canonical methods nor an alias (or named none where the tool declares methods); it did not run.",
+  },
   invalid_input: {
     retryable: false,
     failureClass: 'tool.schema_invalid',

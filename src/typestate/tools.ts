@@ -6,11 +6,16 @@
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { sortUtf8 } from '../canonical/index.ts';
+import * as v from 'valibot';
+import { sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { issuePath } from '../evidence/index.ts';
+import { describeThrown } from '../internal/display.ts';
+import { formatPath } from '../internal/path.ts';
 
 /**
- * One tool: its schemas, whether it has side effects, and who may call it. Extra fields (for
- * example `methods` or `aliases` metadata) are kept as they are, in the types and at run time.
+ * One tool: its schemas, whether it has side effects, who may call it, and its canonical methods
+ * and their aliases. Extra fields (other metadata) are kept as they are, in the types and at run
+ * time.
  *
  * @example
  * ```ts
@@ -36,6 +41,14 @@ export interface ToolDefinition<
   readonly allowedCallers?: readonly string[];
   /** A one-line description for the model. */
   readonly description?: string;
+  /**
+   * The canonical method names. When declared (non-empty), every call names one of them or an
+   * alias (`RequestedToolCall.method`); `requestTools` refuses any other name, or none, as
+   * `unknown_method`. Source: ADR 0014, Decision §3.
+   */
+  readonly methods?: readonly string[];
+  /** Other names callers use, each mapped to one canonical method (`{ fetch: 'fetch_url' }`); a call through one is recorded. */
+  readonly aliases?: { readonly [alias: string]: string };
 }
 
 /**
@@ -163,6 +176,65 @@ export type MutationToolName<TTools> = {
 export type ReadToolName<TTools> = Exclude<ToolName<TTools>, MutationToolName<TTools>>;
 
 /**
+ * The canonical methods of tool `TName`: the literal union of its `methods`, or `string` when it
+ * declares none (any method name, or none, is accepted as it is).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolMethod } from 'turngate';
+ * class Tools extends defineTools({
+ *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url', 'head_url'], aliases: { fetch: 'fetch_url' } },
+ * }) {}
+ * const method: ToolMethod<Tools, 'web_fetcher'> = 'head_url';
+ * ```
+ */
+export type ToolMethod<TTools, TName extends keyof TTools> = TTools[TName] extends {
+  readonly methods: readonly (infer TMethod extends string)[];
+}
+  ? [TMethod] extends [never]
+    ? string
+    : TMethod
+  : string;
+
+/**
+ * The method aliases of tool `TName` (`never` when it declares none).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type ToolMethodAlias } from 'turngate';
+ * class Tools extends defineTools({
+ *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
+ * }) {}
+ * const alias: ToolMethodAlias<Tools, 'web_fetcher'> = 'fetch';
+ * ```
+ */
+export type ToolMethodAlias<TTools, TName extends keyof TTools> = TTools[TName] extends {
+  readonly aliases: infer TAliases;
+}
+  ? keyof TAliases & string
+  : never;
+
+/**
+ * What `defineTools` and `defineContracts` check an object of definitions against, beside its own
+ * shape: every alias names one of the definition's canonical methods; one that does not shows
+ * `'fetch_uri' & { 'an alias names one of the canonical methods': 'fetch_url' }`. Internal.
+ */
+export type AliasTargets<TDefinition> = TDefinition extends {
+  readonly methods: readonly (infer TMethod extends string)[];
+  readonly aliases: infer TAliases;
+}
+  ? {
+      readonly aliases: {
+        readonly [TAlias in keyof TAliases]: TAliases[TAlias] extends TMethod
+          ? TAliases[TAlias]
+          : { readonly 'an alias names one of the canonical methods': TMethod };
+      };
+    }
+  : unknown;
+
+/**
  * A registry of typed tools, made by {@link defineTools}: a frozen copy of the definitions and
  * their names. It is also a class, so `class Tools extends defineTools({...}) {}` gives the
  * registry a name, and type errors and hovers print `JoinClosed<Tools>` instead of every
@@ -232,7 +304,7 @@ function copyDefinition(name: string, definition: unknown): ToolDefinition {
   }
   const copy: Record<string, unknown> = {};
   for (const key of keys) copy[key] = ownField(name, definition, key);
-  const { input, output, mutation, allowedCallers } = copy;
+  const { input, output, mutation, allowedCallers, methods, aliases } = copy;
   for (const [key, schema] of [
     ['input', input],
     ['output', output],
@@ -254,11 +326,14 @@ function copyDefinition(name: string, definition: unknown): ToolDefinition {
       `defineTools: allowedCallers of tool ${JSON.stringify(name)} must be a list of non-blank caller ids`,
     );
   }
+  const table = checkMethods(`defineTools: ${name}`, methods, aliases);
   const frozen: ToolDefinition = {
     ...copy,
     input: input as StandardSchemaV1,
     output: output as StandardSchemaV1,
     ...(allowedCallers === undefined ? {} : { allowedCallers: Object.freeze([...(allowedCallers as string[])]) }),
+    ...(methods === undefined ? {} : { methods: table.methods }),
+    ...(aliases === undefined ? {} : { aliases: table.aliases }),
   };
   return Object.freeze(frozen);
 }
@@ -274,11 +349,14 @@ function copyDefinition(name: string, definition: unknown): ToolDefinition {
  *
  * @param definitions - Per tool: `input` and `output` schemas (valibot, or any Standard Schema
  *   v1 object with a synchronous `validate`), optional `mutation: true`, optional
- *   `allowedCallers`, optional `description`, any other metadata.
+ *   `allowedCallers`, optional `description`, optional `methods` and `aliases` (an alias must name
+ *   one of the methods: a literal that does not is a `tsc` error), any other metadata.
  * @returns The frozen registry.
  * @throws TypeError when a definition lacks a Standard Schema `input` or `output`, has a
- *   non-boolean `mutation` or an `allowedCallers` that is not a list of non-blank strings, or a
- *   field defined by a getter (or a Proxy trap that throws).
+ *   non-boolean `mutation` or an `allowedCallers` that is not a list of non-blank strings, a blank
+ *   or repeated method, an alias that is blank, is itself a canonical method or names none
+ *   (`defineTools: web_fetcher.aliases.fetch: must name one of the canonical methods (fetch_url),
+ *   got "fetch_uri"`), or a field defined by a getter (or a Proxy trap that throws).
  * @example
  * ```ts
  * import * as v from 'valibot';
@@ -291,7 +369,9 @@ function copyDefinition(name: string, definition: unknown): ToolDefinition {
  * Object.isFrozen(Tools.definitions.read_file); //=> true
  * ```
  */
-export function defineTools<const TTools extends ToolDefinitionsOf<TTools>>(definitions: TTools): ToolRegistry<TTools> {
+export function defineTools<const TTools extends ToolDefinitionsOf<TTools>>(
+  definitions: TTools & { readonly [TName in keyof TTools]: AliasTargets<TTools[TName]> },
+): ToolRegistry<TTools> {
   if (definitions === null || typeof definitions !== 'object') {
     throw new TypeError('defineTools: expected an object of tool definitions');
   }
@@ -337,6 +417,152 @@ export function registryDefinitions(tools: unknown): ToolDefinitions {
 }
 
 /**
+ * Where a tool's methods and aliases are declared: a tool definition, or a contract's
+ * description (`turngate/outcome`).
+ *
+ * @example
+ * ```ts
+ * import type { MethodSource } from 'turngate';
+ * const source: MethodSource = { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } };
+ * ```
+ */
+export interface MethodSource {
+  /** The canonical methods; none (or an empty list) means any name, or none, is accepted. */
+  readonly methods?: readonly string[];
+  /** Alias -> canonical method. */
+  readonly aliases?: { readonly [alias: string]: string };
+}
+
+/**
+ * A method alias a call used, resolved to its canonical method.
+ *
+ * @example
+ * ```ts
+ * import type { MethodAlias } from 'turngate';
+ * const used: MethodAlias = { kind: 'method', alias: 'fetch', method: 'fetch_url' };
+ * ```
+ */
+export interface MethodAlias {
+  readonly kind: 'method';
+  /** The name the call used. */
+  readonly alias: string;
+  /** The canonical method it resolved to. */
+  readonly method: string;
+}
+
+/**
+ * How a called method name resolved against a tool's methods: `resolved` (to the canonical
+ * method, and the alias when one was used) or `unknown` (the name called and the canonical
+ * methods, sorted by UTF-8 bytes).
+ *
+ * @example
+ * ```ts
+ * import { resolveMethod, type MethodResolution } from 'turngate';
+ * const resolved: MethodResolution = resolveMethod({ methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } }, 'fetch');
+ * resolved; //=> { status: 'resolved', method: 'fetch_url', alias: { kind: 'method', alias: 'fetch', method: 'fetch_url' } }
+ * ```
+ */
+export type MethodResolution =
+  | { readonly status: 'resolved'; readonly method: string | undefined; readonly alias: MethodAlias | undefined }
+  | { readonly status: 'unknown'; readonly called: string | undefined; readonly methods: readonly string[] };
+
+/**
+ * Resolves the method a call names: a canonical method resolves to itself, an alias to its
+ * canonical method (and says so); any other name, or no name, is `unknown` when the tool declares
+ * methods. A tool without methods accepts any name (or none) as it is. This is the one rule for
+ * methods: `requestTools` applies it to tool calls, `delegate` (`turngate/outcome`) to delegations.
+ *
+ * Source: ADR 0014, Decision §3; Open Question 2 (aliases are declared, never promoted at run
+ * time, so every alias maps to exactly one method).
+ *
+ * @param source - A tool definition (`Tools.definitions.web_fetcher`) or a contract's description.
+ * @param called - The method name the call used.
+ * @returns The resolution.
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, resolveMethod } from 'turngate';
+ * class Tools extends defineTools({
+ *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
+ * }) {}
+ * resolveMethod(Tools.definitions.web_fetcher, 'fetch_url'); //=> { status: 'resolved', method: 'fetch_url', alias: undefined }
+ * resolveMethod(Tools.definitions.web_fetcher, 'get'); //=> { status: 'unknown', called: 'get', methods: ['fetch_url'] }
+ * ```
+ */
+export function resolveMethod(source: MethodSource, called: string | undefined): MethodResolution {
+  const methods = source.methods ?? [];
+  const aliases = source.aliases ?? {};
+  if (methods.length === 0) return { status: 'resolved', method: called, alias: undefined };
+  if (called !== undefined && methods.includes(called)) return { status: 'resolved', method: called, alias: undefined };
+  if (called !== undefined && Object.hasOwn(aliases, called)) {
+    const method = aliases[called] as string;
+    return { status: 'resolved', method, alias: { kind: 'method', alias: called, method } };
+  }
+  return { status: 'unknown', called, methods: sortUtf8([...methods]) };
+}
+
+/**
+ * The sentence for a call whose method did not resolve: `web_fetcher has no method "get"; its
+ * methods are fetch_url` (or `has no method` when it named none). Internal: `requestTools` and
+ * `delegate` write it.
+ */
+export function unknownMethodDetail(tool: string, unknown: Extract<MethodResolution, { status: 'unknown' }>): string {
+  const shown = unknown.called === undefined ? 'no method' : `no method ${JSON.stringify(unknown.called)}`;
+  return `${tool} has ${shown}; its methods are ${unknown.methods.join(', ')}`;
+}
+
+const MethodName = v.pipe(
+  v.string(),
+  v.check((value) => trimWhiteSpace(value) !== '', 'expected a non-blank name'),
+);
+const MethodsSchema = v.array(MethodName);
+const AliasesSchema = v.record(v.string(), MethodName);
+
+/** A tool's methods and aliases once checked: frozen copies. Internal. */
+export interface MethodTable {
+  readonly methods: readonly string[];
+  readonly aliases: { readonly [alias: string]: string };
+}
+
+function refuse(where: string, field: string, issue: v.BaseIssue<unknown>): never {
+  const at = issuePath(issue);
+  throw new TypeError(`${where}.${field}${at === '' || at.startsWith('[') ? at : `.${at}`}: ${issue.message}`);
+}
+
+/**
+ * Checks a tool's canonical methods and aliases, for `defineTools` and `defineContracts` alike:
+ * methods are non-blank and listed once; each alias is non-blank, not itself a canonical method,
+ * and names a canonical method. Internal.
+ *
+ * @param where - What the messages start with (`defineTools: web_fetcher`).
+ * @returns Frozen copies (the aliases keep every own key, `__proto__` included).
+ * @throws TypeError naming the field: `<where>.methods[1]: expected a non-blank name`,
+ *   `<where>.methods: "fetch" is listed twice`, `<where>.aliases.get: "get" is a canonical method,
+ *   not an alias`, `<where>.aliases.fetch: must name one of the canonical methods (fetch_url), got "fetch_uri"`.
+ */
+export function checkMethods(where: string, methods: unknown, aliases: unknown): MethodTable {
+  const checkedMethods = methods === undefined ? undefined : v.safeParse(MethodsSchema, methods);
+  if (checkedMethods !== undefined && !checkedMethods.success) refuse(where, 'methods', checkedMethods.issues[0]);
+  const checkedAliases = aliases === undefined ? undefined : v.safeParse(AliasesSchema, aliases);
+  if (checkedAliases !== undefined && !checkedAliases.success) refuse(where, 'aliases', checkedAliases.issues[0]);
+  const names = [...((methods as readonly string[] | undefined) ?? [])];
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new TypeError(`${where}.methods: ${JSON.stringify(twice)} is listed twice`);
+  // The original, not valibot's copy: `v.record` drops keys such as `__proto__`.
+  const entries = aliases === undefined ? [] : Object.entries(aliases as object);
+  for (const [alias, method] of entries) {
+    if (trimWhiteSpace(alias) === '') throw new TypeError(`${where}.aliases: an alias must be a non-blank name`);
+    if (names.includes(alias))
+      throw new TypeError(`${where}.aliases.${alias}: ${JSON.stringify(alias)} is a canonical method, not an alias`);
+    if (!names.includes(method as string))
+      throw new TypeError(
+        `${where}.aliases.${alias}: must name one of the canonical methods (${names.join(', ') || 'none declared'}), got ${JSON.stringify(method)}`,
+      );
+  }
+  return { methods: Object.freeze(names), aliases: Object.freeze(Object.fromEntries(entries)) };
+}
+
+/**
  * One schema issue, flattened for a failure detail.
  *
  * @example
@@ -346,7 +572,7 @@ export function registryDefinitions(tools: unknown): ToolDefinitions {
  * ```
  */
 export interface SchemaIssue {
-  /** The dotted path of the offending value (`''` at the root). */
+  /** Where the offending value is, as the project writes places (`items[0].link`; `''` at the root). */
   readonly path: string;
   /** What was wrong. */
   readonly message: string;
@@ -367,12 +593,10 @@ export type SchemaCheck =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
 
-function describeThrown(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    return 'a value that cannot be shown';
-  }
+/** One step of a Standard Schema issue path as `formatPath` takes it: an index stays a number. */
+function pathSegment(step: PropertyKey | StandardSchemaV1.PathSegment): string | number {
+  const key = typeof step === 'object' ? step.key : step;
+  return typeof key === 'number' ? key : String(key);
 }
 
 /**
@@ -382,13 +606,16 @@ function describeThrown(error: unknown): string {
  *
  * @param schema - The schema.
  * @param value - The value.
- * @returns The parsed value, or the issues. An asynchronous schema is reported as an issue.
+ * @returns The parsed value, or the issues (each path written as `items[0].link`). An
+ *   asynchronous schema is reported as an issue.
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { validateWith } from 'turngate';
  * validateWith(v.object({ path: v.string() }), { path: 3 }).ok; //=> false
+ * const checked = validateWith(v.array(v.object({ link: v.string() })), [{ link: 3 }]);
+ * checked.ok ? [] : checked.issues.map((issue) => issue.path); //=> ['[0].link']
  * ```
  */
 export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
@@ -409,7 +636,7 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
   return {
     ok: false,
     issues: result.issues.map((issue) => ({
-      path: (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.'),
+      path: formatPath((issue.path ?? []).map(pathSegment)),
       message: issue.message,
     })),
   };
