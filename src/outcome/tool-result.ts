@@ -15,7 +15,7 @@
  */
 import type { Failure } from '../failures/index.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
-import type { ToolErrorEnvelope } from '../typestate/index.ts';
+import { checkAdmissibleDisposition, type ToolErrorEnvelope } from '../typestate/index.ts';
 import type { Delegation, ValidationRecord } from './delegate.ts';
 import type { OutcomeError } from './outcome.ts';
 
@@ -176,11 +176,11 @@ export function checkUse(
   record: ValidationRecord,
   disposition: ToolUseDisposition,
 ): Failure | undefined {
-  if (!isContractBreach(record) || (VIOLATION_DISPOSITIONS as readonly string[]).includes(disposition))
-    return undefined;
-  return {
-    class: 'tool.schema_invalid',
-    detail: `${toolCallId}: the result of ${record.method === null ? record.tool : `${record.tool}.${record.method}`} broke its contract (${record.result}); its disposition must be discarded_with_reason or retry_scheduled, not ${disposition}`,
-    ids: [toolCallId],
-  };
+  const producer = record.method === null ? record.tool : `${record.tool}.${record.method}`;
+  return checkAdmissibleDisposition(
+    toolCallId,
+    disposition,
+    isContractBreach(record) ? VIOLATION_DISPOSITIONS : undefined,
+    `the result of ${producer} broke its contract (${record.result})`,
+  );
 }

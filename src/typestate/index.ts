@@ -65,7 +65,7 @@ export type {
 } from './results.ts';
 export { recordResults } from './record-results.ts';
 export type { ToolResults } from './record-results.ts';
-export { recordUse } from './record-use.ts';
+export { checkAdmissibleDisposition, recordUse } from './record-use.ts';
 export type { UseEvidence, ToolUseInputRow, ToolUseRow, ToolUse } from './record-use.ts';
 export { closeJoin } from './close-join.ts';
 export type { JoinClosed, CloseContext } from './close-join.ts';

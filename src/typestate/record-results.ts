@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
+import { TOOL_USE_DISPOSITIONS, type ToolUseDisposition } from '../normalize/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
@@ -48,22 +49,46 @@ const text = v.pipe(
   v.check((s) => s.trim() !== '', 'expected a non-blank string'),
 );
 const RowSchema = v.variant('status', [
-  v.object(ownEntries({ toolCallId: text, status: v.literal('ok'), output: v.unknown() })),
+  v.object(
+    ownEntries({ toolCallId: text, status: v.literal('ok'), output: v.unknown(), validation: v.optional(v.unknown()) }),
+  ),
   v.object(
     ownEntries({
       toolCallId: text,
       status: v.literal('error'),
       error: v.object(ownEntries({ errorCode: text, retryable: v.boolean(), errorMessage: text })),
+      validation: v.optional(v.unknown()),
+      admissibleDispositions: v.optional(
+        v.pipe(
+          v.array(v.picklist(TOOL_USE_DISPOSITIONS)),
+          v.minLength(1, 'expected at least one disposition (a result must admit one)'),
+        ),
+      ),
     }),
   ),
   v.object(ownEntries({ toolCallId: text, status: v.literal('pending') })),
 ]);
 
 /** A result row once its output is checked. Internal. */
-export type TypedRow = { readonly toolCallId: string; readonly toolName: string } & (
+export type TypedRow = { readonly toolCallId: string; readonly toolName: string; readonly validation?: unknown } & (
   | { readonly status: 'ok'; readonly output: unknown }
-  | { readonly status: 'error'; readonly error: ToolErrorEnvelope }
+  | {
+      readonly status: 'error';
+      readonly error: ToolErrorEnvelope;
+      readonly admissibleDispositions?: readonly ToolUseDisposition[];
+    }
 );
+
+/** The validation record and admissible dispositions a reported row carries onto its typed result. */
+function carried(row: {
+  readonly validation?: unknown;
+  readonly admissibleDispositions?: readonly ToolUseDisposition[] | undefined;
+}): { readonly validation?: unknown; readonly admissibleDispositions?: readonly ToolUseDisposition[] } {
+  return {
+    ...(row.validation === undefined ? {} : { validation: row.validation }),
+    ...(row.admissibleDispositions === undefined ? {} : { admissibleDispositions: row.admissibleDispositions }),
+  };
+}
 
 /**
  * Checks a tool's output: own JSON data, then its output schema, then the parsed value again as
@@ -119,14 +144,14 @@ function typeRow(
       [id],
     );
   }
-  if (row.status === 'error') return { toolCallId: id, toolName, status: 'error', error: row.error };
+  if (row.status === 'error') return { toolCallId: id, toolName, status: 'error', error: row.error, ...carried(row) };
   if (row.status === 'pending') {
     if (definition?.mutation !== true) {
       return fail('tool.schema_invalid', `${id}: only a call of a mutation: true tool can be pending`, [id]);
     }
     return { toolCallId: id, toolName, status: 'error', error: pendingError(toolName) };
   }
-  if (definition === undefined) return { toolCallId: id, toolName, status: 'ok', output: row.output };
+  if (definition === undefined) return { toolCallId: id, toolName, status: 'ok', output: row.output, ...carried(row) };
   if (definition.mutation === true) {
     return fail(
       'tool.schema_invalid',
@@ -136,7 +161,7 @@ function typeRow(
   }
   const output = checkOutput(definition, toolName, row.output);
   return output.ok
-    ? { toolCallId: id, toolName, status: 'ok', output: output.output }
+    ? { toolCallId: id, toolName, status: 'ok', output: output.output, ...carried(row) }
     : fail('tool.schema_invalid', output.detail, [id]);
 }
 
@@ -176,8 +201,13 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
  * Failure classes (from the join check where it applies): `tool.result_orphan` (a result for a
  * call never requested); `tool.schema_invalid` (a malformed row, an output that fails its schema
  * or is not JSON data, an error envelope with a blank field, two different results for one call,
- * an `ok` result for a mutation tool, `pending` for any other tool); the refusal's class for an
- * `ok` result to a refused call.
+ * an `ok` result for a mutation tool, `pending` for any other tool, an `admissibleDispositions`
+ * list that is empty or names an unknown disposition); the refusal's class for an `ok` result to
+ * a refused call.
+ *
+ * A row's `validation` record and an error row's `admissibleDispositions` are kept on its typed
+ * result (`turngate/outcome`'s `toToolResult` writes both) and never reach the join check's
+ * evidence or a digest: the result digests are those of the same rows without them.
  *
  * Source: HARNESS-TYPESTATE §3.2, §5; TOOL-CALLING-HARNESS-TYPESTATE §4.3.
  *

@@ -140,6 +140,44 @@ function rowProblem(row: v.InferOutput<typeof RowSchema>): Failure | undefined {
 }
 
 /**
+ * The one rule for a result that admits only some dispositions (a result reported with
+ * `admissibleDispositions`, such as a delegated call that broke its contract): a disposition
+ * outside the list fails. `recordUse` (and so `useAll` and the builder's `.use`) applies it to
+ * every row; `turngate/outcome`'s `checkUse` is this rule for a validation record.
+ *
+ * Failure class: `tool.schema_invalid` (the use row does not fit the result it names), with the
+ * tool call id.
+ *
+ * Source: ADR 0014 Decision §1; TOOL-CALLING-HARNESS-TYPESTATE §4.4.
+ *
+ * @param toolCallId - The result's tool call id.
+ * @param disposition - The disposition to record (after trimming and ASCII lowercasing).
+ * @param admissible - The result's admissible dispositions; `undefined` admits every one.
+ * @param why - What restricts the result, for the message (default: `its result`).
+ * @returns `undefined` when admissible, else the failure.
+ * @example
+ * ```ts
+ * import { checkAdmissibleDisposition } from 'turngate';
+ * checkAdmissibleDisposition('toolu_01', 'consumed', ['discarded_with_reason', 'retry_scheduled'])?.detail;
+ * //=> 'toolu_01: its result admits only some dispositions; its disposition must be discarded_with_reason or retry_scheduled, not consumed'
+ * checkAdmissibleDisposition('toolu_01', 'retry_scheduled', ['discarded_with_reason', 'retry_scheduled']); //=> undefined
+ * ```
+ */
+export function checkAdmissibleDisposition(
+  toolCallId: string,
+  disposition: string,
+  admissible: readonly ToolUseDisposition[] | undefined,
+  why = 'its result admits only some dispositions',
+): Failure | undefined {
+  if (admissible === undefined || (admissible as readonly string[]).includes(disposition)) return undefined;
+  return fail(
+    'tool.schema_invalid',
+    `${toolCallId}: ${why}; its disposition must be ${admissible.join(' or ')}, not ${disposition}`,
+    [toolCallId],
+  );
+}
+
+/**
  * Mints `ToolUse`: one disposition per result. The rows are read as own data first. Rows of `ok`
  * results are bound to the digest of the result they used.
  *
@@ -147,7 +185,8 @@ function rowProblem(row: v.InferOutput<typeof RowSchema>): Failure | undefined {
  * `mutation.use_evidence_missing` (a `consumed` row without a summary, handoff or mutation-input
  * ref), `tool.schema_invalid` (a malformed row, an unknown disposition, a
  * `discarded_with_reason` row without `reasonCode`, a `mutationInput` without its ref, two
- * different dispositions for one call).
+ * different dispositions for one call, a disposition outside its result's
+ * `admissibleDispositions`: see {@link checkAdmissibleDisposition}).
  *
  * Source: HARNESS-TYPESTATE §5; TOOL-CALLING-HARNESS-TYPESTATE §4.4.
  *
@@ -179,6 +218,14 @@ export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]
   const parsed = parseOwnData(v.array(RowSchema), uses, { root: 'uses' });
   if (!parsed.ok) return failed([parsed.failure]);
   const problems = parsed.value.map(rowProblem).filter((p) => p !== undefined);
+  const admissible = new Map(
+    results.results.map((r) => [r.toolCallId, r.status === 'error' ? r.admissibleDispositions : undefined]),
+  );
+  for (const u of parsed.value) {
+    const disposition = asciiLowercase(trimWhiteSpace(u.disposition));
+    const refused = checkAdmissibleDisposition(u.toolCallId, disposition, admissible.get(u.toolCallId));
+    if (refused !== undefined) problems.push(refused);
+  }
   const bound = new Map<string, { id: string; digest: string }>();
   for (const u of parsed.value) {
     const ref = u.evidence?.mutationInputRef;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ToolUseDisposition } from '../normalize/index.ts';
 import type { FailureClass } from '../failures/index.ts';
 import type { ToolDefinitionsOf, ToolName, ToolOutput } from './tools.ts';
 
@@ -146,6 +147,12 @@ export interface ToolOk<TTools extends ToolDefinitionsOf<TTools>, TName extends 
   readonly output: ToolOutput<TTools, TName>;
   /** `sha256:` digest of the output's canonical JSON. */
   readonly resultDigest: string;
+  /**
+   * The validation record the result was reported with (e.g. `turngate/outcome`'s
+   * `ValidationRecord`), as JSON data. Kept for observability; never part of the join check's
+   * evidence or of any digest.
+   */
+  readonly validation?: unknown;
 }
 
 /**
@@ -169,6 +176,13 @@ export interface ToolFailed<TTools extends ToolDefinitionsOf<TTools>, TName exte
   readonly status: 'error';
   /** The typed error envelope. */
   readonly error: ToolErrorEnvelope;
+  /** The validation record the result was reported with; never part of the evidence or a digest. */
+  readonly validation?: unknown;
+  /**
+   * The only dispositions `recordUse` accepts for this result, when it was reported with a list
+   * (a call that broke its contract: `discarded_with_reason` or `retry_scheduled`).
+   */
+  readonly admissibleDispositions?: readonly ToolUseDisposition[];
 }
 
 /**
@@ -259,8 +273,16 @@ export function matchToolResult<
  * ```
  */
 export type ReportedToolResult =
-  | { readonly toolCallId: string; readonly status: 'ok'; readonly output: unknown }
-  | { readonly toolCallId: string; readonly status: 'error'; readonly error: ToolErrorEnvelope }
+  | { readonly toolCallId: string; readonly status: 'ok'; readonly output: unknown; readonly validation?: unknown }
+  | {
+      readonly toolCallId: string;
+      readonly status: 'error';
+      readonly error: ToolErrorEnvelope;
+      /** A validation record (JSON data), kept on the typed result, never in the evidence. */
+      readonly validation?: unknown;
+      /** The only dispositions this result admits (at least one); `recordUse` enforces them. */
+      readonly admissibleDispositions?: readonly ToolUseDisposition[];
+    }
   | { readonly toolCallId: string; readonly status: 'pending' };
 
 /** @internal The envelope turngate writes for one of its own codes. */
