@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { checkClosure } from '../dist/chat/index.js';
+import { checkTranscript } from '../dist/transcripts/index.js';
 import { PostgresSessionStore } from '../dist/chat/postgres.js';
 
 const url = process.env.TURNGATE_PG_URL;
@@ -111,7 +111,7 @@ async function verify(prefix, logs, victim) {
     if (record === undefined) continue;
     counts.sessions++;
     const history = record.state.messages;
-    if (!checkClosure([], history, false).ok) counts.notJoinClosed++;
+    if (checkTranscript(history, { format: 'chat' }).result !== 'accepted') counts.notJoinClosed++;
     if (history.length % 4 !== 0) counts.torn++;
     const lastK = new Map(); // worker -> last k seen in this session
     for (let i = 0; i + 3 < history.length; i += 4) {

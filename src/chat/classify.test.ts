@@ -187,11 +187,12 @@ describe('errored outcomes', () => {
     });
     const outcome = (await createChatHarness({ graph }).send('s', { role: 'user', content: 'hi' })) as ChatTurnErrored;
     expect(outcome.errorCategory).toBe('tool.result_missing');
-    expect(outcome.cause).toEqual({
+    expect(outcome.cause).toMatchObject({
       class: 'tool.result_missing',
-      detail: 'tool calls have no tool reply: call_a, call_b',
       ids: ['call_a', 'call_b'],
+      failures: [{ class: 'tool.result_missing', rule: 'chat.tool_call_unanswered', ids: ['call_a', 'call_b'] }],
     });
+    expect((outcome.cause as { detail: string }).detail).toMatch(/call_a, call_b/);
     expect(String(outcome.reply.content)).not.toMatch(/call_/);
   });
 

@@ -308,19 +308,16 @@ describe('send() under a polluted Object.prototype', () => {
     expect(await polluted(false, () => conversation(make()))).toEqual(clean);
   });
 
-  it('fails closed under enumerable pollution: it refuses messages, and saves nothing polluted', async () => {
-    // valibot's object schemas walk their entries with for...in, so an enumerable key on
-    // Object.prototype becomes one more required entry and the ChatMessage schema refuses every
-    // message; send() must then answer errored, never accept, never save a polluted value.
-    const clean = await conversation(new InMemorySessionStore());
-    const store = new InMemorySessionStore();
-    const dirty = await polluted(true, () => conversation(store));
-    for (const [index, line] of dirty.entries()) {
-      if (line === clean[index]) continue;
-      expect(line === 'null' || line === '[]' || line.includes('"outcome":"errored"')).toBe(true);
-    }
-    const saved = JSON.stringify(await store.load('s')) ?? '';
-    expect(saved).not.toMatch(/evil/);
+  it.each([
+    ['in-memory', () => new InMemorySessionStore()],
+    ['SQLite', () => new SqliteSessionStore(':memory:')],
+  ] as const)('answers and saves the same under enumerable pollution (%s store)', async (_, make) => {
+    // Enumerable keys on Object.prototype are also visited by for...in (valibot walks its object
+    // schemas' entries that way): the ChatMessage schemas keep their entries off the prototype.
+    const clean = await conversation(make());
+    const store = make();
+    expect(await polluted(true, () => conversation(store))).toEqual(clean);
+    expect(JSON.stringify(await store.load('s'))).not.toMatch(/evil/);
   });
 });
 

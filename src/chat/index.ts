@@ -44,8 +44,6 @@ export type {
   Router,
   SequentialGraphDefinition,
 } from './graph.ts';
-export { checkClosure } from './closure.ts';
-export type { ClosureCheck } from './closure.ts';
 export { createChatHarness } from './harness.ts';
 export type { ChatHarness, ChatHarnessOptions } from './harness.ts';
 export type {

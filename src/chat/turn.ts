@@ -8,7 +8,8 @@ import { deepFreeze } from '../internal/freeze.ts';
 import { own, ownField } from '../internal/own-field.ts';
 import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
 import type { RecordCache } from './cache.ts';
-import { checkClosure } from './closure.ts';
+import { checkTranscript } from '../transcripts/check.ts';
+import type { FailureClass } from '../failures/index.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
 import type { ChatGraph, GraphOutcome, ResumeRequest } from './graph.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
@@ -92,9 +93,52 @@ interface CheckedRun {
   readonly suspended: { readonly descriptor: SignalDescriptor; readonly node: string } | undefined;
 }
 
-/** The closure check: the one place the harness decides whether a turn's history is closed. */
-function closureOf(carried: readonly ToolCall[], tail: readonly ChatMessage[], suspended: boolean) {
-  return checkClosure(carried, tail, suspended);
+/** A turn's new history that a provider would reject: every failure of the transcript check. */
+interface ClosureFailure {
+  readonly class: FailureClass;
+  readonly detail: string;
+  readonly ids: readonly string[];
+  /** Every failure, in message order: class, rule (`chat.tool_result_not_adjacent`, ...), ids, position, fix. */
+  readonly failures: readonly unknown[];
+}
+
+/**
+ * The closure check: the one place the harness decides whether a turn's history is closed. It is
+ * the transcripts layer's `chat` check over the new messages (the inbound one first), with the
+ * calls a suspension left open standing before them: pairing, position and uniqueness rules as
+ * a provider applies them. A suspending turn is checked as `received` (its last assistant
+ * message's calls may stay open); any other as `sendable`.
+ */
+function closureOf(
+  carried: readonly ToolCall[],
+  tail: readonly ChatMessage[],
+  suspended: boolean,
+): { readonly ok: true; readonly openToolCalls: readonly ToolCall[] } | ({ readonly ok: false } & ClosureFailure) {
+  const report = checkTranscript(tail, {
+    format: 'chat',
+    expect: suspended ? 'received' : 'sendable',
+    openToolCalls: carried,
+  });
+  if (report.result === 'invalid') {
+    // Every message was validated as a ChatMessage before this point; say what broke if one was not.
+    const detail = `the turn's messages are not chat messages: ${report.error.message}`;
+    return { ok: false, class: 'tool.schema_invalid', detail, ids: [], failures: [] };
+  }
+  if (report.result === 'rejected') {
+    const [first] = report.failures;
+    const detail = report.failures.map((f) => f.detail).join(' ');
+    return {
+      ok: false,
+      class: first?.class ?? 'tool.schema_invalid',
+      detail,
+      ids: [...new Set(report.failures.flatMap((f) => f.ids))].sort(),
+      failures: report.failures,
+    };
+  }
+  if (report.openToolCalls.length === 0) return { ok: true, openToolCalls: [] };
+  const open = new Set(report.openToolCalls.map((call) => call.id));
+  const calls = [...carried, ...tail.flatMap((m) => (m.role === 'assistant' ? (own(m, 'tool_calls') ?? []) : []))];
+  return { ok: true, openToolCalls: calls.filter((call) => open.has(call.id)) };
 }
 
 function programmingError(detail: string): ChatError {
@@ -181,8 +225,8 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
   const resume = own(context, 'resume');
   const closure = closureOf(carried, [...context.inbound, ...tail], suspended !== undefined);
   if (!closure.ok) {
-    const failure = { class: closure.failureClass, detail: closure.detail, ids: closure.ids };
-    return deps.errors.make(closure.failureClass, undefined, failure, path);
+    const failure = { class: closure.class, detail: closure.detail, ids: closure.ids, failures: closure.failures };
+    return deps.errors.make(closure.class, undefined, failure, path);
   }
   const suspension: Suspension | undefined =
     suspended === undefined

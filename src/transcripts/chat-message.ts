@@ -10,6 +10,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ownEntries } from '../internal/entries.ts';
 import { issuePath } from '../evidence/decode.ts';
 
 const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
@@ -24,7 +25,9 @@ const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'
  * v.is(TextBlockSchema, { type: 'text', text: 'hi' }); //=> true
  * ```
  */
-export const TextBlockSchema = v.object({ type: v.literal('text'), text: nonEmpty, signature: v.optional(v.string()) });
+export const TextBlockSchema = v.object(
+  ownEntries({ type: v.literal('text'), text: nonEmpty, signature: v.optional(v.string()) }),
+);
 /**
  * An image source: a URL, or inline base64 bytes (llm-provider §3.1.3).
  *
@@ -36,8 +39,8 @@ export const TextBlockSchema = v.object({ type: v.literal('text'), text: nonEmpt
  * ```
  */
 export const ImageSourceSchema = v.variant('type', [
-  v.object({ type: v.literal('url'), url: nonEmpty }),
-  v.object({ type: v.literal('inline'), base64_data: nonEmpty }),
+  v.object(ownEntries({ type: v.literal('url'), url: nonEmpty })),
+  v.object(ownEntries({ type: v.literal('inline'), base64_data: nonEmpty })),
 ]);
 /**
  * An image block (llm-provider §3.1.2); `media_type` is required for inline sources.
@@ -50,12 +53,14 @@ export const ImageSourceSchema = v.variant('type', [
  * ```
  */
 export const ImageBlockSchema = v.pipe(
-  v.object({
-    type: v.literal('image'),
-    source: ImageSourceSchema,
-    media_type: v.optional(nonEmpty),
-    detail: v.optional(v.picklist(['auto', 'low', 'high'])),
-  }),
+  v.object(
+    ownEntries({
+      type: v.literal('image'),
+      source: ImageSourceSchema,
+      media_type: v.optional(nonEmpty),
+      detail: v.optional(v.picklist(['auto', 'low', 'high'])),
+    }),
+  ),
   v.check(
     (block) => block.source.type !== 'inline' || block.media_type !== undefined,
     'an inline image needs media_type',
@@ -71,11 +76,13 @@ export const ImageBlockSchema = v.pipe(
  * v.is(ThinkingBlockSchema, { type: 'thinking', text: 'Let me check the order first.' }); //=> true
  * ```
  */
-export const ThinkingBlockSchema = v.object({
-  type: v.literal('thinking'),
-  text: nonEmpty,
-  signature: v.optional(v.string()),
-});
+export const ThinkingBlockSchema = v.object(
+  ownEntries({
+    type: v.literal('thinking'),
+    text: nonEmpty,
+    signature: v.optional(v.string()),
+  }),
+);
 /**
  * A redacted thinking block (llm-provider §3.1.5).
  *
@@ -86,7 +93,9 @@ export const ThinkingBlockSchema = v.object({
  * v.is(RedactedThinkingBlockSchema, { type: 'redacted_thinking', data: 'EqQBCgIYAhIM' }); //=> true
  * ```
  */
-export const RedactedThinkingBlockSchema = v.object({ type: v.literal('redacted_thinking'), data: nonEmpty });
+export const RedactedThinkingBlockSchema = v.object(
+  ownEntries({ type: v.literal('redacted_thinking'), data: nonEmpty }),
+);
 
 /**
  * A tool call on an assistant message (llm-provider §3): `id`, `name`, `arguments`.
@@ -98,12 +107,14 @@ export const RedactedThinkingBlockSchema = v.object({ type: v.literal('redacted_
  * v.is(ToolCallSchema, { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }); //=> true
  * ```
  */
-export const ToolCallSchema = v.object({
-  id: nonEmpty,
-  name: nonEmpty,
-  arguments: v.nullable(v.record(v.string(), v.unknown())),
-  signature: v.optional(v.string()),
-});
+export const ToolCallSchema = v.object(
+  ownEntries({
+    id: nonEmpty,
+    name: nonEmpty,
+    arguments: v.nullable(v.record(v.string(), v.unknown())),
+    signature: v.optional(v.string()),
+  }),
+);
 
 const userBlocks = v.pipe(
   v.array(v.variant('type', [TextBlockSchema, ImageBlockSchema])),
@@ -124,7 +135,7 @@ const assistantBlocks = v.pipe(
  * v.is(SystemMessageSchema, { role: 'system', content: '' }); //=> false (content must be non-empty)
  * ```
  */
-export const SystemMessageSchema = v.strictObject({ role: v.literal('system'), content: nonEmpty });
+export const SystemMessageSchema = v.strictObject(ownEntries({ role: v.literal('system'), content: nonEmpty }));
 /**
  * A user message: a non-empty string, or text and image blocks.
  *
@@ -135,7 +146,9 @@ export const SystemMessageSchema = v.strictObject({ role: v.literal('system'), c
  * v.is(UserMessageSchema, { role: 'user', content: [{ type: 'text', text: 'Hello' }] }); //=> true
  * ```
  */
-export const UserMessageSchema = v.strictObject({ role: v.literal('user'), content: v.union([nonEmpty, userBlocks]) });
+export const UserMessageSchema = v.strictObject(
+  ownEntries({ role: v.literal('user'), content: v.union([nonEmpty, userBlocks]) }),
+);
 /**
  * An assistant message: text (string or text/thinking blocks), and/or `tool_calls`; content may
  * be empty (`''` or `[]`) only when `tool_calls` is non-empty.
@@ -148,16 +161,18 @@ export const UserMessageSchema = v.strictObject({ role: v.literal('user'), conte
  * ```
  */
 export const AssistantMessageSchema = v.pipe(
-  v.strictObject({
-    role: v.literal('assistant'),
-    content: v.optional(
-      v.union([
-        v.string(),
-        v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
-      ]),
-    ),
-    tool_calls: v.optional(v.array(ToolCallSchema)),
-  }),
+  v.strictObject(
+    ownEntries({
+      role: v.literal('assistant'),
+      content: v.optional(
+        v.union([
+          v.string(),
+          v.array(v.variant('type', [TextBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema])),
+        ]),
+      ),
+      tool_calls: v.optional(v.array(ToolCallSchema)),
+    }),
+  ),
   v.check((m) => {
     const calls = m.tool_calls ?? [];
     if (calls.length > 0) return true;
@@ -181,11 +196,13 @@ export const AssistantMessageSchema = v.pipe(
  * v.is(ToolMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' }); //=> true
  * ```
  */
-export const ToolMessageSchema = v.strictObject({
-  role: v.literal('tool'),
-  tool_call_id: nonEmpty,
-  content: v.string(),
-});
+export const ToolMessageSchema = v.strictObject(
+  ownEntries({
+    role: v.literal('tool'),
+    tool_call_id: nonEmpty,
+    content: v.string(),
+  }),
+);
 
 /**
  * Any chat message, discriminated on `role` (harness-chat §3; llm-provider §3).

@@ -5,6 +5,8 @@
  * @module
  */
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
+import { objectPrototypeIsClean } from '../internal/detach.ts';
+import { snapshotOwnData } from '../internal/own-data.ts';
 import { checkAISDK } from './aisdk/check.ts';
 import { checkAnthropic } from './anthropic/check.ts';
 import { checkChat } from './chat/check.ts';
@@ -160,7 +162,16 @@ export function runCheck(
   let outcome: CheckOutcome;
   let messages: readonly unknown[];
   try {
-    const unwrapped = unwrapTranscript(input, format);
+    // The format readers read fields by name. While Object.prototype holds only what the language
+    // defines that reads own data; when some other code has polluted it, read an own-data copy
+    // (null-prototype objects), so a planted key never reaches a rule.
+    let source = input;
+    if (!objectPrototypeIsClean()) {
+      const own = snapshotOwnData(input, { root: TRANSCRIPT_FIELD[format] });
+      if (!own.ok) throw new TranscriptInputError(own.error.path, `JSON data (${own.error.detail})`);
+      source = own.value;
+    }
+    const unwrapped = unwrapTranscript(source, format);
     messages = unwrapped.messages;
     outcome = CHECKERS[format](messages, { expect, body: unwrapped.body }, carried);
   } catch (error) {
