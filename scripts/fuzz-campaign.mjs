@@ -2,7 +2,7 @@
 // npm run fuzz:campaign -- [--inputs 100000] [--seed 15] [--cli-runs 200] [--limit-mb 64] [--no-limits]
 //
 // The release-check campaign against hostile input (the long version of test/fuzz-cli.test.ts).
-// Needs a build (`npm run build`). Three parts, each reported with counts:
+// Needs a build (`npm run build`). Four parts, each reported with counts:
 //
 // 1. Library: `--inputs` seeded inputs through joinCheckText, the object path (parseJson, then
 //    joinCheck) and the command's function (harnessJoinCheck): turns with hostile edits checked
@@ -16,6 +16,11 @@
 //    distinct keys, many small numbers) just under the input limit, then 80 MB of small numbers
 //    and /dev/zero over it: exit code, time, and peak RSS (total and per MB of input, beyond a
 //    bare Node's). NODE_EXTRA_CA_CERTS is unset in the children (it slows every start).
+// 4. Transcripts: `--transcript-inputs` seeded inputs (the conformance transcripts of every format
+//    edited as real histories go wrong, and arbitrary JSON: test/transcript-fuzz.mjs) through
+//    checkTranscriptJson and repairTranscriptJson: throws, hangs, malformed reports, repairs
+//    whose output the check rejects for a failure repair did not report, repairs that are not
+//    idempotent.
 //
 // Times and RSS are single runs on whatever else the machine is doing: read them as orders of
 // magnitude. The counts are the result.
@@ -28,6 +33,8 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { harnessJoinCheck } from '../dist/cli/harness-join-check.js';
 import { joinCheck, joinCheckText, parseJson, renderJoinCheckJson } from '../dist/index.js';
+import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/index.js';
+import { seedTranscripts, transcriptInput, violations } from '../test/transcript-fuzz.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -37,6 +44,7 @@ const { values: options } = parseArgs({
     'limit-mb': { type: 'string', default: '64' },
     'hang-ms': { type: 'string', default: '2000' },
     'no-limits': { type: 'boolean', default: false },
+    'transcript-inputs': { type: 'string', default: '100000' },
   },
 });
 const INPUTS = Number(options.inputs);
@@ -494,7 +502,41 @@ if (!options['no-limits']) {
   rmSync(over);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Part 4: transcripts
+
+const TRANSCRIPT_INPUTS = Number(options['transcript-inputs']);
+const transcriptCounts = { inputs: 0, crashes: 0, hangs: 0, broken: 0 };
+let slowestTranscript = 0;
+const transcriptStart = performance.now();
+const seeds = seedTranscripts(new URL('../conformance/transcripts', import.meta.url).pathname);
+const transcriptLib = { checkTranscriptJson, repairTranscriptJson };
+for (const input of fc.sample(transcriptInput(fc, seeds), { seed: SEED, numRuns: TRANSCRIPT_INPUTS })) {
+  transcriptCounts.inputs++;
+  const started = performance.now();
+  const broken = violations(transcriptLib, input);
+  const ms = performance.now() - started;
+  slowestTranscript = Math.max(slowestTranscript, ms);
+  if (ms > HANG_MS) transcriptCounts.hangs++;
+  if (broken.some((b) => b.includes(' threw: '))) transcriptCounts.crashes++;
+  else if (broken.length > 0) transcriptCounts.broken++;
+  if (broken.length > 0 && examples.length < 10)
+    examples.push(
+      `transcripts ${input.format}: ${broken[0].slice(0, 300)} <- ${JSON.stringify(input.value).slice(0, 300)}`,
+    );
+}
+console.log('\nTranscripts (checkTranscriptJson, repairTranscriptJson, every format):');
+console.log(
+  `  inputs tried          ${transcriptCounts.inputs.toLocaleString('en-US')} in ${((performance.now() - transcriptStart) / 1000).toFixed(1)} s`,
+);
+console.log(`  crashes               ${transcriptCounts.crashes}`);
+console.log(
+  `  hangs (> ${HANG_MS} ms)     ${transcriptCounts.hangs} (slowest input ${slowestTranscript.toFixed(1)} ms)`,
+);
+console.log(`  broken properties     ${transcriptCounts.broken}`);
+
 if (examples.length > 0) console.log(`\nFirst findings:\n  ${examples.join('\n  ')}`);
 rmSync(dir, { recursive: true, force: true });
 const failed = counts.crashes + counts.hangs + counts.wrongAccepts + counts.joinMismatches + counts.pathMismatches;
-process.exitCode = failed + counts.brokenPromises + processCrashes + processMismatches > 0 ? 1 : 0;
+const transcriptFailed = transcriptCounts.crashes + transcriptCounts.hangs + transcriptCounts.broken;
+process.exitCode = failed + counts.brokenPromises + processCrashes + processMismatches + transcriptFailed > 0 ? 1 : 0;

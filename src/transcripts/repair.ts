@@ -57,7 +57,7 @@ export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessag
       readonly changed: boolean;
       /** The repaired messages (items, contents). */
       readonly messages: readonly M[];
-      /** One record per change, in the order made. */
+      /** One record per change, in the order made (a second pass, when one was needed, gives positions in the messages as the first left them). */
       readonly repairs: readonly TranscriptRepair[];
       /** Failures the repair cannot fix (Anthropic `thinking_block_missing`); empty otherwise. */
       readonly remaining: readonly TranscriptFailure<F>[];
@@ -91,27 +91,41 @@ export function runRepair(
     const same = messages as readonly TranscriptMessage<TranscriptFormat>[];
     return { ok: true, changed: false, messages: same, repairs: [], remaining: [], transcript: first.transcript };
   }
-  let repaired: FormatRepair['repaired'];
-  try {
-    repaired = REPAIRERS[format](messages, { expect, body }).repaired;
-  } catch (error) {
-    const path = TRANSCRIPT_FIELD[format];
-    return {
-      ok: false,
-      error: new TranscriptInputError(path, `readable JSON data (${String((error as Error)?.message ?? error)})`),
-    };
+  // One repair can expose a failure it did not see (a malformed result removed leaves its call
+  // unanswered): repair again until a pass changes nothing, so the output passes the check and
+  // a second repair is a no-op. Each pass fixes at least one failure, so this ends; the bound is
+  // a guard.
+  const records: TranscriptRepair[] = [];
+  let output: readonly unknown[] = messages;
+  let again: ReturnType<typeof runCheck> = first;
+  for (let pass = 0; pass < MAX_REPAIR_PASSES && again.result === 'rejected'; pass++) {
+    let repaired: FormatRepair['repaired'];
+    try {
+      repaired = REPAIRERS[format](output, { expect, body }).repaired;
+    } catch (error) {
+      const path = TRANSCRIPT_FIELD[format];
+      return {
+        ok: false,
+        error: new TranscriptInputError(path, `readable JSON data (${String((error as Error)?.message ?? error)})`),
+      };
+    }
+    if (repaired === undefined || repaired.repairs.length === 0) break;
+    records.push(...repaired.repairs);
+    output = repaired.messages;
+    again = runCheck(body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output }, format, expect);
   }
-  const output = repaired?.messages ?? [...messages];
-  const again = runCheck(body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output }, format, expect);
   return {
     ok: true,
-    changed: true,
+    changed: records.length > 0,
     messages: output as TranscriptMessage<TranscriptFormat>[],
-    repairs: repaired?.repairs ?? [],
+    repairs: records,
     remaining: again.result === 'rejected' ? again.failures : [],
     transcript: again.result === 'accepted' ? again.transcript : undefined,
   };
 }
+
+/** How many repair passes run at most (each fixes at least one failure; real transcripts need one or two). */
+const MAX_REPAIR_PASSES = 8;
 
 /**
  * Repairs a transcript so that `checkTranscript` accepts it: a synthesized error result for

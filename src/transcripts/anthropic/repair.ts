@@ -38,6 +38,8 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
   // Repeated ids get fresh ids, with the server results and tool_results that answer them.
   const fresh = new FreshIds(read.calls.map((call) => call.key));
   const repeatIds = new Map<number, Map<string, string>>();
+  // Server results renamed with their repeated call answer it: no longer orphans.
+  const renamedResults = new Set<string>();
   for (const call of read.calls) {
     if (failures.find(call.message, call.slot, ['anthropic.duplicate_tool_use_id']) === undefined) continue;
     const id = fresh.next(call.key);
@@ -46,11 +48,13 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     repeatIds.set(call.message, byKey);
     rename.set(slotKey(call.message, call.slot), { ...edits.block(call.message, call.slot), id });
     for (const result of read.serverResults) {
-      if (result.message === call.message && result.slot > call.slot && result.key === call.key)
+      if (result.message === call.message && result.slot > call.slot && result.key === call.key) {
         rename.set(slotKey(result.message, result.slot), {
           ...edits.block(result.message, result.slot),
           tool_use_id: id,
         });
+        renamedResults.add(slotKey(result.message, result.slot));
+      }
     }
     repairs.push({
       action: 'renamed_call',
@@ -61,7 +65,8 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     });
   }
 
-  for (const failure of failures.of('anthropic.server_tool_result_orphan'))
+  for (const failure of failures.of('anthropic.server_tool_result_orphan')) {
+    if (renamedResults.has(slotKey(failure.message, failure.slot))) continue;
     remove(
       failure.message,
       failure.slot,
@@ -69,6 +74,7 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
       failure.ids,
       'removed the server result block: no server_tool_use before it answers it',
     );
+  }
   for (const failure of failures.of('anthropic.server_tool_use_unanswered'))
     remove(
       failure.message,
