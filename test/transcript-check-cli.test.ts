@@ -109,7 +109,7 @@ describe('turngate transcript-check', () => {
       [['--format', 'chat', '--input', file('bad.json', '[{')], undefined, /not JSON/],
       [['--format', 'chat', '--input', join(dir, 'missing.json')], undefined, /failed to read input/],
       [['--format', 'openai-responses', '--input', '-'], '{"model":"gpt-5"}', /input: expected an array/],
-      [['--format', 'anthropic', '--input', 'a\nb.json'], undefined, /a\\u000ab\.json/],
+      [['--format', 'anthropic', '--input', 'a\nb.json'], undefined, /a\\nb\.json/],
     ];
     for (const [args, stdin, pattern] of cases) {
       const r = run(args, stdin);

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { parseArgs, ParseArgsConfig } from 'node:util';
+import { parseFlags } from './args.ts';
 import { prettyJson, type JsonValue } from '../canonical/index.ts';
 import { HarnessInputError, TrajectoryTornTailError } from '../tusk/index.ts';
 import { parseRfc3339 } from '../tusk/time.ts';
@@ -64,12 +65,8 @@ export function flags<T extends NonNullable<ParseArgsConfig['options']>>(
 ):
   | { readonly ok: true; readonly values: ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'] }
   | { readonly ok: false; readonly output: HarnessCommandOutput } {
-  try {
-    const { values } = parseArgs({ args: [...args], options, strict: true, allowPositionals: false });
-    return { ok: true, values };
-  } catch (error) {
-    return { ok: false, output: usage(command, (error as Error).message.split('\n')[0] ?? 'invalid arguments') };
-  }
+  const parsed = parseFlags(args, options);
+  return parsed.ok ? parsed : { ok: false, output: usage(command, parsed.message) };
 }
 
 /** Reads a flag as a whole number or a decimal number, or a usage error. */

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { idList } from './args.ts';
 import { joinCheckText, renderJoinCheckJson } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
 import { oneLine, QUOTE_LIMIT } from '../internal/display.ts';
@@ -54,7 +55,7 @@ export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: stri
   }
   lines.push(`  Failure Classes: ${report.failures.length}`);
   for (const failure of report.failures) {
-    const ids = failure.ids === undefined ? '' : ` [${failure.ids.map((id) => oneLine(id, QUOTE_LIMIT)).join(', ')}]`;
+    const ids = failure.ids === undefined ? '' : ` [${idList(failure.ids.map((id) => oneLine(id, QUOTE_LIMIT)))}]`;
     lines.push(`  - ${failure.class}${ids}: ${oneLine(failure.detail)}`);
   }
   return `${lines.join('\n')}\n`;
@@ -72,15 +73,28 @@ export function renderJoinCheckSummary(report: JoinCheckReport, inputLabel: stri
 export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoinCheckOptions): CommandOutput {
   const outcome = joinCheckText(input);
   if (!outcome.ok) {
+    // premath's message for a top-level array is serde's (a struct may be written as an array of its
+    // fields in order); say what the input is, so `[]` does not read like a missing field.
+    const shape = topLevelArray(input) ? ' (the input is a JSON array: expected an object { "evidence": ... })' : '';
     return {
       stdout: '',
-      stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)} (input ${oneLine(options.inputLabel)})\n`,
+      stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)}${shape} (input ${oneLine(options.inputLabel)})\n`,
       exitCode: 2,
     };
   }
   const { report } = outcome;
   const stdout = options.json ? renderJoinCheckJson(report) : renderJoinCheckSummary(report, options.inputLabel);
   return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
+}
+
+/** Whether the input's first non-whitespace byte opens an array. */
+function topLevelArray(input: Uint8Array | string): boolean {
+  for (let i = 0; i < input.length; i++) {
+    const c = typeof input === 'string' ? input.charCodeAt(i) : (input[i] ?? 0);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    return c === 0x5b;
+  }
+  return false;
 }
 
 /**

@@ -10,8 +10,9 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
 import { oneLine } from '../internal/display.ts';
+import { parseFlags } from './args.ts';
 import { harnessJoinCheck, inputTooLarge, unreadableInput, type CommandOutput } from './harness-join-check.ts';
 import { harnessKpiCommand } from './harness-kpi.ts';
 import { harnessSessionCommand } from './harness-session.ts';
@@ -32,6 +33,7 @@ Options:
                        refuse input larger than n bytes (suffix K, M or G for KiB, MiB,
                        GiB); default ${describeLimit(DEFAULT_MAX_INPUT_BYTES)}
   -h, --help           show this help
+  -v, --version        print turngate's version
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
 2 invalid input or usage (one stderr line), 3 internal error (one stderr line).
@@ -43,6 +45,14 @@ The Tusk harness (see each command's --help):
 
 Also: turngate transcript-check --format <format> --input <file | -> (see transcript-check --help)
 `;
+
+/** The installed package's version: `dist/cli/` (the bundle or the module) is two levels below its package.json. */
+function packageVersion(): string {
+  const manifest: unknown = createRequire(import.meta.url)('../../package.json');
+  const version =
+    manifest !== null && typeof manifest === 'object' ? (manifest as { version?: unknown }).version : undefined;
+  return typeof version === 'string' ? version : 'unknown';
+}
 
 function usageError(message: string): CommandOutput {
   return { stdout: '', stderr: `turngate: ${oneLine(message)} (see turngate --help)\n`, exitCode: 2 };
@@ -58,35 +68,23 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     return { stdout: USAGE, stderr: '', exitCode: 0 };
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    return { stdout: `turngate ${packageVersion()}\n`, stderr: '', exitCode: 0 };
+  }
   if (command === 'transcript-check') return transcriptCheckCommand(rest);
   if (command === 'harness-session') return harnessSessionCommand(rest);
   if (command === 'harness-trajectory') return harnessTrajectoryCommand(rest);
   if (command === 'harness-kpi') return harnessKpiCommand(rest);
   if (command !== 'harness-join-check') return usageError(`unknown command \`${command}\``);
-  let values: {
-    input?: string | undefined;
-    json?: boolean | undefined;
-    'fail-on-reject'?: boolean | undefined;
-    'max-input-bytes'?: string | undefined;
-    help?: boolean | undefined;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: [...rest],
-      options: {
-        input: { type: 'string' },
-        json: { type: 'boolean' },
-        'fail-on-reject': { type: 'boolean' },
-        'max-input-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    // The argument parser's first line says what is wrong; the rest is advice.
-    return usageError(error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'invalid arguments');
-  }
+  const parsed = parseFlags(rest, {
+    input: { type: 'string' },
+    json: { type: 'boolean' },
+    'fail-on-reject': { type: 'boolean' },
+    'max-input-bytes': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) return usageError(parsed.message);
+  const { values } = parsed;
   if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
   if (input === undefined || input === '') return usageError('--input <file | -> is required');

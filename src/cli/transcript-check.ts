@@ -7,8 +7,9 @@
  *
  * @module
  */
+import { oneLine } from '../internal/display.ts';
+import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
-import { parseArgs } from 'node:util';
 import { JsonInputError, JsonNumber, parseJson } from '../canonical/json.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
 import { checkTranscriptJson, type TranscriptReport } from '../transcripts/check.ts';
@@ -41,11 +42,8 @@ Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-r
 2 input that is not a transcript of the format, or bad usage (one stderr line).
 `;
 
-/** Control characters shown escaped, so input text cannot drive the terminal. */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** Text from the input on one line of human output: bounded, control characters escaped. */
+const printable = (text: string): string => oneLine(text);
 
 /** JSON text in the input's key order; a parsed number keeps its literal text. */
 export function jsonText(value: unknown, depth = 0): string {
@@ -84,9 +82,7 @@ function summary(
     `  Failures: ${report.failures.length}`,
   ];
   for (const failure of report.failures) {
-    lines.push(
-      `  - ${printable(failure.at)} ${failure.rule} [${printable(failure.ids.join(', '))}] (${failure.class})`,
-    );
+    lines.push(`  - ${printable(failure.at)} ${failure.rule} [${printable(idList(failure.ids))}] (${failure.class})`);
     lines.push(`      fix: ${failure.fix}`);
   }
   if (report.openToolCalls.length > 0) {
@@ -98,7 +94,7 @@ function summary(
     lines.push(`  Repairs: ${repaired.repairs.length}`);
     for (const repair of repaired.repairs) {
       lines.push(
-        `  - ${repair.action} ${printable(repair.at)} [${printable(repair.ids.join(', '))}]: ${printable(repair.detail)}`,
+        `  - ${repair.action} ${printable(repair.at)} [${printable(idList(repair.ids))}]: ${printable(repair.detail)}`,
       );
     }
     for (const failure of repaired.remaining) lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
@@ -173,26 +169,18 @@ function usageError(message: string): CommandOutput {
  * @returns What to print and the exit code.
  */
 export async function transcriptCheckCommand(argv: readonly string[]): Promise<CommandOutput> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        format: { type: 'string' },
-        input: { type: 'string' },
-        expect: { type: 'string' },
-        json: { type: 'boolean' },
-        repair: { type: 'boolean' },
-        'fail-on-reject': { type: 'boolean' },
-        'max-input-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
-  }
+  const parsed = parseFlags(argv, {
+    format: { type: 'string' },
+    input: { type: 'string' },
+    expect: { type: 'string' },
+    json: { type: 'boolean' },
+    repair: { type: 'boolean' },
+    'fail-on-reject': { type: 'boolean' },
+    'max-input-bytes': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) return usageError(parsed.message);
+  const values: Record<string, string | boolean | undefined> = parsed.values;
   if (values['help'] === true) return { stdout: TRANSCRIPT_CHECK_USAGE, stderr: '', exitCode: 0 };
   const format = values['format'];
   if (typeof format !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
