@@ -21,18 +21,20 @@ fi
 node_modules/.bin/tsd
 node scripts/type-messages.mjs --check > /dev/null && echo "type messages: every negative type test shows its promised message"
 node node_modules/ts7/bin/tsc -p tsconfig.ts7.json && echo "TypeScript 7: public types, type tests and examples check"
+bash scripts/attw.sh
 
-node dist/conformance/main.js conformance/harness-typestate
-node dist/conformance/main.js conformance/harness-typestate-extended
-node dist/conformance/main.js conformance/harness-chat
-node dist/conformance/main.js conformance/transcripts
+node scripts/bundle-conformance.mjs
+node .tools/conformance.js conformance/harness-typestate
+node .tools/conformance.js conformance/harness-typestate-extended
+node .tools/conformance.js conformance/harness-chat
+node .tools/conformance.js conformance/transcripts
 
 upstream="${TURNGATE_UPSTREAM:-../shared/upstream}"
 premath="$upstream/premath"
 chat="$upstream/openarmature/spec/harness-chat/conformance"
 if [ -d "$premath/tests/conformance/fixtures/harness-typestate" ] && [ -d "$chat" ]; then
-  node dist/conformance/main.js "$premath/tests/conformance/fixtures/harness-typestate" --reference "$premath/reference-output"
-  node dist/conformance/main.js "$chat"
+  node .tools/conformance.js "$premath/tests/conformance/fixtures/harness-typestate" --reference "$premath/reference-output"
+  node .tools/conformance.js "$chat"
 else
   echo "upstream suites not found at $upstream: ran without them (our own vectors passed)"
 fi

@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, parseJson, type JsonValue } from '../canonical/index.ts';
-import { joinCheck, renderJoinCheckJson } from '../check/check.ts';
+import { canonicalJson, parseJson, type JsonValue } from '../../src/canonical/index.ts';
+import { joinCheck, renderJoinCheckJson } from '../../src/check/check.ts';
 import { subsetMismatch } from './subset.ts';
 
 /** The verdict on one vector. */

@@ -22,7 +22,7 @@ import {
   type SaveOptions,
   type SessionRecord,
   type SessionStore,
-} from '../chat/index.ts';
+} from '../../src/chat/index.ts';
 import type { VectorVerdict } from './premath-suite.ts';
 import { subsetMismatch } from './subset.ts';
 

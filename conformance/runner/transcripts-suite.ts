@@ -9,8 +9,8 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
-import { checkTranscriptJson, type TranscriptFailure } from '../transcripts/index.ts';
+import { TRANSCRIPT_FORMATS } from '../../src/check/stop-reasons.ts';
+import { checkTranscriptJson, type TranscriptFailure } from '../../src/transcripts/index.ts';
 import type { VectorVerdict } from './premath-suite.ts';
 
 const ExpectedFailure = v.strictObject({
