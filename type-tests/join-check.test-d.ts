@@ -39,7 +39,7 @@ describeFailureClass('tool.result_lost');
 declare const result: NormalizedToolResult;
 expectType<'ok' | 'error'>(result.status);
 expectAssignable<ToolUseDisposition>('discarded_with_reason');
-// @ts-expect-error -- not a disposition of premath or seed 001
+// @ts-expect-error -- not a disposition of premath or TOOL-CALLING-HARNESS-TYPESTATE
 export const unknownDisposition: ToolUseDisposition = 'used';
 
 // Normalized lists are read-only: a report cannot be edited after the check.

@@ -109,13 +109,6 @@ export type JsonValue =
 
 /**
  * The machine-readable kind of a {@link JsonInputError}.
- *
- * @example
- * ```ts
- * import type { JsonInputErrorCode } from 'turngate';
- * declare const value: JsonInputErrorCode;
- * void value;
- * ```
  */
 export type JsonInputErrorCode = 'utf8_invalid' | 'json_syntax' | 'number_out_of_range' | 'depth_exceeded';
 

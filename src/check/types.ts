@@ -58,13 +58,6 @@ export const HANDLED_STOP_REASONS = ['tool_use', 'pause_turn', 'max_tokens', 'en
  * The join-gate input: what `JoinClosed` is decided on: every digest of the bundle but the
  * CallSpec's, the CallSpec's context policies, the missing-id lists and the context flags.
  * Lists are absent when empty.
- *
- * @example
- * ```ts
- * import type { JoinInput } from 'turngate';
- * declare const value: JoinInput;
- * value.reminderQueuePolicyDigest;
- * ```
  */
 export interface JoinInput extends Omit<DigestBundle, 'callSpecDigest'> {
   readonly reminderQueuePolicyDigest: string;
@@ -87,13 +80,6 @@ export interface JoinInput extends Omit<DigestBundle, 'callSpecDigest'> {
 
 /**
  * The mutation-gate input: what `MutationReady` is decided on. Lists are absent when empty.
- *
- * @example
- * ```ts
- * import type { MutationInput } from 'turngate';
- * declare const value: MutationInput;
- * value.joinClosed;
- * ```
  */
 export interface MutationInput {
   readonly joinClosed: boolean;
@@ -118,13 +104,6 @@ export interface MutationInput {
 
 /**
  * The witness of one join check: digests plus the join and mutation gate inputs.
- *
- * @example
- * ```ts
- * import type { JoinCheckWitness } from 'turngate';
- * declare const value: JoinCheckWitness;
- * value.schema;
- * ```
  */
 export interface JoinCheckWitness {
   readonly schema: 1;

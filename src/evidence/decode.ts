@@ -17,13 +17,6 @@ import { extension } from './struct.ts';
 
 /**
  * The result of {@link decodeJoinCheckInput}.
- *
- * @example
- * ```ts
- * import type { DecodeResult } from 'turngate';
- * declare const value: DecodeResult;
- * void value;
- * ```
  */
 export type DecodeResult =
   | { readonly ok: true; readonly value: JoinCheckInput }

@@ -16,7 +16,7 @@ import { anyJson, defaultBool, optionalBool, optionalText, rows, text, textList 
 import { struct } from './struct.ts';
 
 /**
- * The `callSpec` row: the seed-000 §3.1 minimum binding fields. Every field is a required,
+ * The `callSpec` row: the HARNESS-TYPESTATE §3.1 minimum binding fields. Every field is a required,
  * non-blank string.
  *
  * @example
@@ -89,7 +89,7 @@ export const ToolResultInputSchema = struct('toolResults[] row', {
 
 /**
  * A `toolUse[]` row: what the turn did with one terminal result. `reasonCode` (a non-blank
- * string) is read only for seed 001's `discarded_with_reason` (where it is required) and `retry_scheduled`; on other
+ * string) is read only for TOOL-CALLING-HARNESS-TYPESTATE's `discarded_with_reason` (where it is required) and `retry_scheduled`; on other
  * dispositions it is ignored, as premath ignores unknown fields.
  *
  * @example
@@ -355,178 +355,66 @@ export const JoinCheckInputSchema = struct('join-check input', {
 
 /**
  * A decoded `callSpec` row.
- *
- * @example
- * ```ts
- * import type { CallSpecInput } from 'turngate';
- * declare const value: CallSpecInput;
- * void value;
- * ```
  */
 export type CallSpecInput = v.InferOutput<typeof CallSpecInputSchema>;
 /**
  * A decoded `toolRequests[]` row.
- *
- * @example
- * ```ts
- * import type { ToolRequestInput } from 'turngate';
- * declare const value: ToolRequestInput;
- * void value;
- * ```
  */
 export type ToolRequestInput = v.InferOutput<typeof ToolRequestInputSchema>;
 /**
  * A decoded `toolResults[]` row.
- *
- * @example
- * ```ts
- * import type { ToolResultInput } from 'turngate';
- * declare const value: ToolResultInput;
- * void value;
- * ```
  */
 export type ToolResultInput = v.InferOutput<typeof ToolResultInputSchema>;
 /**
  * A decoded `toolUse[]` row.
- *
- * @example
- * ```ts
- * import type { ToolUseInput } from 'turngate';
- * declare const value: ToolUseInput;
- * void value;
- * ```
  */
 export type ToolUseInput = v.InferOutput<typeof ToolUseInputSchema>;
 /**
  * A decoded `protocolState` row.
- *
- * @example
- * ```ts
- * import type { ProtocolStateInput } from 'turngate';
- * declare const value: ProtocolStateInput;
- * void value;
- * ```
  */
 export type ProtocolStateInput = v.InferOutput<typeof ProtocolStateInputSchema>;
 /**
  * A decoded `handoff` packet.
- *
- * @example
- * ```ts
- * import type { HandoffInput } from 'turngate';
- * declare const value: HandoffInput;
- * void value;
- * ```
  */
 export type HandoffInput = v.InferOutput<typeof HandoffInputSchema>;
 /**
  * A decoded `toolRender[]` row.
- *
- * @example
- * ```ts
- * import type { ToolRenderInput } from 'turngate';
- * declare const value: ToolRenderInput;
- * void value;
- * ```
  */
 export type ToolRenderInput = v.InferOutput<typeof ToolRenderInputSchema>;
 /**
  * A decoded `reminderQueue[]` row.
- *
- * @example
- * ```ts
- * import type { ReminderQueueInput } from 'turngate';
- * declare const value: ReminderQueueInput;
- * void value;
- * ```
  */
 export type ReminderQueueInput = v.InferOutput<typeof ReminderQueueInputSchema>;
 /**
  * A decoded `stateViews[]` row.
- *
- * @example
- * ```ts
- * import type { StateViewInput } from 'turngate';
- * declare const value: StateViewInput;
- * void value;
- * ```
  */
 export type StateViewInput = v.InferOutput<typeof StateViewInputSchema>;
 /**
  * A decoded `evidence` object.
- *
- * @example
- * ```ts
- * import type { EvidenceInput } from 'turngate';
- * declare const value: EvidenceInput;
- * void value;
- * ```
  */
 export type EvidenceInput = v.InferOutput<typeof EvidenceInputSchema>;
 /**
  * A decoded `governanceProfile` block.
- *
- * @example
- * ```ts
- * import type { GovernanceProfileInput } from 'turngate';
- * declare const value: GovernanceProfileInput;
- * void value;
- * ```
  */
 export type GovernanceProfileInput = v.InferOutput<typeof GovernanceProfileInputSchema>;
 /**
  * A decoded `protocolConstraints` block.
- *
- * @example
- * ```ts
- * import type { ProtocolConstraintsInput } from 'turngate';
- * declare const value: ProtocolConstraintsInput;
- * void value;
- * ```
  */
 export type ProtocolConstraintsInput = v.InferOutput<typeof ProtocolConstraintsInputSchema>;
 /**
  * A decoded `handoffConstraints` block.
- *
- * @example
- * ```ts
- * import type { HandoffConstraintsInput } from 'turngate';
- * declare const value: HandoffConstraintsInput;
- * void value;
- * ```
  */
 export type HandoffConstraintsInput = v.InferOutput<typeof HandoffConstraintsInputSchema>;
 /**
  * A decoded `truncationConstraints` block.
- *
- * @example
- * ```ts
- * import type { TruncationConstraintsInput } from 'turngate';
- * declare const value: TruncationConstraintsInput;
- * void value;
- * ```
  */
 export type TruncationConstraintsInput = v.InferOutput<typeof TruncationConstraintsInputSchema>;
 /**
  * A decoded `decompositionConstraints` block.
- *
- * @example
- * ```ts
- * import type { DecompositionConstraintsInput } from 'turngate';
- * declare const value: DecompositionConstraintsInput;
- * void value;
- * ```
  */
 export type DecompositionConstraintsInput = v.InferOutput<typeof DecompositionConstraintsInputSchema>;
 /**
  * A decoded `harness-join-check` input.
- *
- * @example
- * ```ts
- * import type { JoinCheckInput } from 'turngate';
- * declare const value: JoinCheckInput;
- * void value;
- * ```
  */
 export type JoinCheckInput = v.InferOutput<typeof JoinCheckInputSchema>;
 /**

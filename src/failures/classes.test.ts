@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURE_CLASSES, describeFailureClass, isFailureClass } from './index.ts';
 
-// HARNESS-TYPESTATE §8 (seed 000), the normative minimum, as the spec lists it.
+// HARNESS-TYPESTATE §8, the normative minimum, as the spec lists it.
 const SPEC_CLASSES = [
   'tool.schema_invalid',
   'tool.result_missing',

@@ -7,13 +7,6 @@
 
 /**
  * Where a failure class is defined.
- *
- * @example
- * ```ts
- * import type { FailureClassSource } from 'turngate';
- * declare const value: FailureClassSource;
- * void value;
- * ```
  */
 export type FailureClassSource =
   | 'HARNESS-TYPESTATE §8'
@@ -27,7 +20,7 @@ const NOTES = 'TOOL-CALLING-HARNESS-TYPESTATE §7';
 /**
  * Every fail-closed class, in the order of the two lists that define them. Each entry names
  * the class, says in one line what it means, and cites its source (`HARNESS-TYPESTATE §8` is
- * seed 000, normative; `TOOL-CALLING-HARNESS-TYPESTATE §7` is seed 001, design notes).
+ * the normative contract; `TOOL-CALLING-HARNESS-TYPESTATE §7` is the tool-calling harness design notes).
  *
  * @example
  * ```ts
@@ -258,13 +251,6 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number]['class'];
 
 /**
  * One entry of {@link FAILURE_CLASSES}.
- *
- * @example
- * ```ts
- * import type { FailureClassInfo } from 'turngate';
- * declare const value: FailureClassInfo;
- * void value;
- * ```
  */
 export type FailureClassInfo = (typeof FAILURE_CLASSES)[number];
 

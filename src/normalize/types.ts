@@ -19,14 +19,7 @@
 export const NORMALIZED_KIND = 'premath.harness.typestate_normalized.v1';
 
 /**
- * The seed-000 §3.1 CallSpec binding fields, trimmed; `actionMode` and `executionPattern` lowercased.
- *
- * @example
- * ```ts
- * import type { NormalizedCallSpec } from 'turngate';
- * declare const value: NormalizedCallSpec;
- * value.callId;
- * ```
+ * The HARNESS-TYPESTATE §3.1 CallSpec binding fields, trimmed; `actionMode` and `executionPattern` lowercased.
  */
 export interface NormalizedCallSpec {
   /** The deterministic turn identity. */
@@ -55,13 +48,6 @@ export interface NormalizedCallSpec {
 
 /**
  * One requested tool call.
- *
- * @example
- * ```ts
- * import type { NormalizedToolRequest } from 'turngate';
- * declare const value: NormalizedToolRequest;
- * value.toolCallId;
- * ```
  */
 export interface NormalizedToolRequest {
   /** The tool call id (trimmed, non-blank). */
@@ -78,13 +64,6 @@ export interface NormalizedToolRequest {
 
 /**
  * The machine-readable error envelope of an error result. Source: HARNESS-TYPESTATE §3.2.
- *
- * @example
- * ```ts
- * import type { NormalizedToolErrorEnvelope } from 'turngate';
- * declare const value: NormalizedToolErrorEnvelope;
- * value.errorCode;
- * ```
  */
 export interface NormalizedToolErrorEnvelope {
   /** The error code; `unknown_error` when the row gave none. */
@@ -97,13 +76,6 @@ export interface NormalizedToolErrorEnvelope {
 
 /**
  * One terminal tool result.
- *
- * @example
- * ```ts
- * import type { NormalizedToolResult } from 'turngate';
- * declare const value: NormalizedToolResult;
- * value.toolCallId;
- * ```
  */
 export interface NormalizedToolResult {
   /** The tool call id this result answers. */
@@ -117,25 +89,6 @@ export interface NormalizedToolResult {
 }
 
 /**
- * A tool-use disposition: premath's `consumed | observed | discarded`, and seed 001 §4.4's
- * `observed_only | discarded_with_reason | retry_scheduled`.
- *
- * @example
- * ```ts
- * import type { ToolUseDisposition } from 'turngate';
- * declare const value: ToolUseDisposition;
- * void value;
- * ```
- */
-export type ToolUseDisposition =
-  | 'consumed'
-  | 'observed'
-  | 'discarded'
-  | 'observed_only'
-  | 'discarded_with_reason'
-  | 'retry_scheduled';
-
-/**
  * The dispositions accepted in `toolUse[].disposition`, premath's first.
  *
  * @example
@@ -144,24 +97,24 @@ export type ToolUseDisposition =
  * TOOL_USE_DISPOSITIONS.includes('retry_scheduled'); //=> true
  * ```
  */
-export const TOOL_USE_DISPOSITIONS: readonly ToolUseDisposition[] = [
+export const TOOL_USE_DISPOSITIONS = Object.freeze([
   'consumed',
   'observed',
   'discarded',
   'observed_only',
   'discarded_with_reason',
   'retry_scheduled',
-];
+] as const);
+
+/**
+ * A tool-use disposition: premath's `consumed | observed | discarded`, and TOOL-CALLING-HARNESS-TYPESTATE §4.4's
+ * `observed_only | discarded_with_reason | retry_scheduled`. Written once, as
+ * {@link TOOL_USE_DISPOSITIONS}.
+ */
+export type ToolUseDisposition = (typeof TOOL_USE_DISPOSITIONS)[number];
 
 /**
  * What the turn did with one terminal result.
- *
- * @example
- * ```ts
- * import type { NormalizedToolUse } from 'turngate';
- * declare const value: NormalizedToolUse;
- * value.toolCallId;
- * ```
  */
 export interface NormalizedToolUse {
   /** The tool call id whose result was used. */
@@ -170,19 +123,12 @@ export interface NormalizedToolUse {
   readonly disposition: ToolUseDisposition;
   /** The digest of the result that was used, when given. */
   readonly resultDigest?: string;
-  /** The typed reason code (seed 001 `discarded_with_reason`, optional on `retry_scheduled`). */
+  /** The typed reason code (TOOL-CALLING-HARNESS-TYPESTATE `discarded_with_reason`, optional on `retry_scheduled`). */
   readonly reasonCode?: string;
 }
 
 /**
  * The provider protocol state at the end of the turn.
- *
- * @example
- * ```ts
- * import type { NormalizedProtocolState } from 'turngate';
- * declare const value: NormalizedProtocolState;
- * value.stopReason;
- * ```
  */
 export interface NormalizedProtocolState {
   /** The stop reason, lowercased. Handled: `tool_use | pause_turn | max_tokens | end_turn`. */
@@ -193,13 +139,6 @@ export interface NormalizedProtocolState {
 
 /**
  * The handoff packet.
- *
- * @example
- * ```ts
- * import type { NormalizedHandoff } from 'turngate';
- * declare const value: NormalizedHandoff;
- * value.target;
- * ```
  */
 export interface NormalizedHandoff {
   /** The transfer target. */
@@ -212,13 +151,6 @@ export interface NormalizedHandoff {
 
 /**
  * The dual rendering of one tool result.
- *
- * @example
- * ```ts
- * import type { NormalizedToolRender } from 'turngate';
- * declare const value: NormalizedToolRender;
- * value.toolCallId;
- * ```
  */
 export interface NormalizedToolRender {
   /** The tool call id rendered. */
@@ -235,13 +167,6 @@ export interface NormalizedToolRender {
 
 /**
  * One reduced reminder queue.
- *
- * @example
- * ```ts
- * import type { NormalizedReminderQueue } from 'turngate';
- * declare const value: NormalizedReminderQueue;
- * value.queueId;
- * ```
  */
 export interface NormalizedReminderQueue {
   /** The queue id. */
@@ -254,13 +179,6 @@ export interface NormalizedReminderQueue {
 
 /**
  * One state view.
- *
- * @example
- * ```ts
- * import type { NormalizedStateView } from 'turngate';
- * declare const value: NormalizedStateView;
- * value.viewId;
- * ```
  */
 export interface NormalizedStateView {
   /** The view id. */
@@ -275,13 +193,6 @@ export interface NormalizedStateView {
 
 /**
  * The digest bundle: one `sha256:` digest per normalized surface plus the join-set digest.
- *
- * @example
- * ```ts
- * import type { DigestBundle } from 'turngate';
- * declare const value: DigestBundle;
- * value.callSpecDigest;
- * ```
  */
 export interface DigestBundle {
   /** Digest of the normalized CallSpec. */
@@ -308,13 +219,6 @@ export interface DigestBundle {
 
 /**
  * The join state: which ids were requested, answered and used, and what is missing.
- *
- * @example
- * ```ts
- * import type { JoinState } from 'turngate';
- * declare const value: JoinState;
- * value.requestedCallIds;
- * ```
  */
 export interface JoinState {
   /** Requested tool call ids, sorted; absent when empty. */
@@ -337,13 +241,6 @@ export interface JoinState {
 
 /**
  * The context-reconstruction state used before continuing an iterative loop.
- *
- * @example
- * ```ts
- * import type { ContextState } from 'turngate';
- * declare const value: ContextState;
- * value.renderCallIds;
- * ```
  */
 export interface ContextState {
   /** Ids with a tool-render row, sorted; absent when empty. */
@@ -370,13 +267,6 @@ export interface ContextState {
 
 /**
  * Normalized evidence of one turn, kind `premath.harness.typestate_normalized.v1`.
- *
- * @example
- * ```ts
- * import type { NormalizedEvidence } from 'turngate';
- * declare const value: NormalizedEvidence;
- * value.schema;
- * ```
  */
 export interface NormalizedEvidence {
   /** Always 1. */
