@@ -7,4 +7,4 @@ export { JsonNumber, JsonInputError, parseJson, duplicateKeysOf } from './json.t
 export type { JsonValue, JsonInputErrorCode } from './json.ts';
 export { formatF64, formatNumberLiteral, formatJsonNumber } from './number.ts';
 export { canonicalJson, digest, digestText, prettyJson } from './canonical.ts';
-export { trimWhiteSpace, asciiLowercase, compareUtf8, sortUtf8 } from './text.ts';
+export { trimWhiteSpace, isBlank, asciiLowercase, compareUtf8, sortUtf8 } from './text.ts';

@@ -48,6 +48,28 @@ export function trimWhiteSpace(value: string): string {
   return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
+/**
+ * Whether a string is blank: nothing but Unicode `White_Space` (or empty), by the same rule as
+ * {@link trimWhiteSpace} (Rust's `str::trim`). The one blank test of the project: premath refuses
+ * a blank required field after this trim, so a check that used JavaScript's `String#trim` (which
+ * also removes U+FEFF and keeps U+0085) would disagree with the digests.
+ *
+ * Source: DIGESTS.md "Input text"; pinned by the vectors `reject/blank_*` in
+ * `conformance/harness-typestate/`.
+ *
+ * @param value - The string.
+ * @returns `true` for `''`, `' '`, `'\u0085'`, `'\u3000'`; `false` for `'\ufeff'` or any text.
+ * @example
+ * ```ts
+ * import { isBlank } from 'turngate';
+ * isBlank('\u0085\u3000'); //=> true
+ * isBlank('\ufeff'); //=> false
+ * ```
+ */
+export function isBlank(value: string): boolean {
+  return trimWhiteSpace(value) === '';
+}
+
 const ASCII_UPPER = /[A-Z]/;
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { trimWhiteSpace } from '../canonical/text.ts';
+import { isBlank } from '../canonical/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
 import type { ChatState } from './store.ts';
@@ -107,5 +107,5 @@ export function acceptMessage(value: unknown, root: string): Accepted<ChatMessag
  * PostgreSQL text cannot hold). Every store then sees the same ids.
  */
 export function unusableId(value: unknown): boolean {
-  return typeof value !== 'string' || trimWhiteSpace(value) === '' || !value.isWellFormed() || value.includes('\0');
+  return typeof value !== 'string' || isBlank(value) || !value.isWellFormed() || value.includes('\0');
 }

@@ -11,6 +11,7 @@ import {
   asciiLowercase,
   digest,
   type JsonValue,
+  isBlank,
 } from '../canonical/index.ts';
 import { parseJsonData } from '../canonical/json.ts';
 import { decodeExtendedOwnData, decodeOwnData, ownJoinCheckInput } from '../evidence/decode.ts';
@@ -258,7 +259,7 @@ function rawErrorString(raw: unknown, keys: readonly string[]): boolean {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
   return keys.some((key) => {
     const value = Object.hasOwn(raw, key) ? (raw as Record<string, unknown>)[key] : undefined;
-    return typeof value === 'string' && trimWhiteSpace(value) !== '';
+    return typeof value === 'string' && !isBlank(value);
   });
 }
 

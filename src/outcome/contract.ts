@@ -8,7 +8,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { digest, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { digest, sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
 import { type AliasTargets, checkMethods } from '../typestate/tools.ts';
 import {
@@ -213,7 +213,7 @@ export function compiledContract(contract: ToolContract): CompiledContract {
 
 const name = v.pipe(
   v.string(),
-  v.check((value) => trimWhiteSpace(value) !== '', 'expected a non-blank name'),
+  v.check((value) => !isBlank(value), 'expected a non-blank name'),
 );
 const DefinitionSchema = v.strictObject(
   {
@@ -231,7 +231,7 @@ const DefinitionSchema = v.strictObject(
 
 function compile(tool: string, definition: unknown): { contract: ToolContract; checks: CompiledContract } {
   const where = `defineContracts: ${tool}`;
-  if (trimWhiteSpace(tool) === '') throw new TypeError('defineContracts: a tool name must be non-blank');
+  if (isBlank(tool)) throw new TypeError('defineContracts: a tool name must be non-blank');
   const parsed = v.safeParse(DefinitionSchema, definition);
   if (!parsed.success) {
     const [issue] = parsed.issues;

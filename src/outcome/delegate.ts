@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { trimWhiteSpace } from '../canonical/index.ts';
+import { isBlank } from '../canonical/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { type MethodAlias, resolveMethod, type UnknownMethodMessage, validateWith } from '../typestate/index.ts';
@@ -309,8 +309,7 @@ function listed(mismatch: readonly Mismatch[]): string {
 function emptiness(value: unknown): string | undefined {
   if (value === undefined) return 'is undefined';
   if (value === null) return 'is null';
-  if (typeof value === 'string' && trimWhiteSpace(value) === '')
-    return value === '' ? 'is an empty string' : 'is a blank string';
+  if (typeof value === 'string' && isBlank(value)) return value === '' ? 'is an empty string' : 'is a blank string';
   if (Array.isArray(value) && value.length === 0) return 'is an empty array';
   if (value instanceof Map && value.size === 0) return 'is an empty Map';
   if (value instanceof Set && value.size === 0) return 'is an empty Set';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { trimWhiteSpace } from '../canonical/index.ts';
+import { isBlank } from '../canonical/index.ts';
 
 /**
  * The details of an error outcome when nothing narrower is known: a record of named fields.
@@ -109,7 +109,7 @@ function error<const TErrorType extends string, TDetails = OutcomeDetails>(
   message: string,
   options: OutcomeErrorOptions<TDetails> = {},
 ): OutcomeError<TErrorType, TDetails> {
-  if (typeof errorType !== 'string' || trimWhiteSpace(errorType) === '') {
+  if (typeof errorType !== 'string' || isBlank(errorType)) {
     throw new TypeError(`Outcome.error: errorType must be a non-blank string, got ${JSON.stringify(errorType)}`);
   }
   if (typeof message !== 'string') {
@@ -173,7 +173,7 @@ export function isOutcome(value: unknown): value is Outcome<unknown, OutcomeErro
   const errorType: unknown = Reflect.get(value, 'errorType');
   return (
     typeof errorType === 'string' &&
-    trimWhiteSpace(errorType) !== '' &&
+    !isBlank(errorType) &&
     typeof Reflect.get(value, 'message') === 'string' &&
     typeof Reflect.get(value, 'retryable') === 'boolean' &&
     Object.hasOwn(value, 'details')

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { canonicalJson, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
+import { canonicalJson, trimWhiteSpace, type JsonValue, isBlank } from '../canonical/index.ts';
 import { HarnessInputError } from './errors.ts';
 import { prefixedDigest } from './refs.ts';
 
@@ -158,7 +158,7 @@ export function missingMutationAuthority(
   if (!isMutationHostAction(input.action, input.mutation === true)) return undefined;
   for (const field of ['policyDigest', 'instructionRef'] as const) {
     const value = input[field];
-    if (value === undefined || trimWhiteSpace(value) === '') {
+    if (value === undefined || isBlank(value)) {
       return {
         field,
         expected: `a non-blank ${field}: \`${input.action}\` is mutation-capable (mutation.use_evidence_missing)`,

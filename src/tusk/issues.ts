@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { canonicalJson, compareUtf8, digestText, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
+import { canonicalJson, compareUtf8, digestText, type JsonValue, isBlank } from '../canonical/index.ts';
 import { objectAt, parseJsonText, requiredString } from './decode.ts';
 import { HarnessInputError } from './errors.ts';
 
@@ -39,7 +39,7 @@ export function issueMemorySnapshotRef(bytes: Uint8Array, path: string): string 
     throw new HarnessInputError('', 'expected UTF-8 issue memory (JSONL)', { path });
   }
   text.split('\n').forEach((line, index) => {
-    if (trimWhiteSpace(line) === '') return;
+    if (isBlank(line)) return;
     const where = { path, line: index + 1 };
     try {
       const value = parseJsonText(line, 'issue');

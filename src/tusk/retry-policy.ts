@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sortUtf8, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
+import { sortUtf8, trimWhiteSpace, type JsonValue, isBlank } from '../canonical/index.ts';
 import { fieldPath, integerOf, objectAt, parseJsonText, requiredString, type Fields } from './decode.ts';
 import { HarnessInputError, RetryPolicyError } from './errors.ts';
 import { prefixedDigest } from './refs.ts';
@@ -141,7 +141,7 @@ function parseRule(value: unknown, at: string, isDefault: boolean): RetryRule {
     }
     const set = new Set<string>();
     raw.forEach((item, index) => {
-      if (typeof item !== 'string' || trimWhiteSpace(item) === '') {
+      if (typeof item !== 'string' || isBlank(item)) {
         throw shape(fieldPath(fieldPath(at, 'failureClasses'), index), 'expected a non-blank string');
       }
       set.add(trimWhiteSpace(item));

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { compareUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { compareUtf8, trimWhiteSpace, isBlank } from '../canonical/index.ts';
 import {
   compact,
   exactString,
@@ -271,7 +271,7 @@ export function parseTrajectoryText(bytes: Uint8Array, path: string): Trajectory
     } catch {
       throw new HarnessInputError('row', 'expected UTF-8 text', { path, line });
     }
-    if (trimWhiteSpace(text) === '') continue;
+    if (isBlank(text)) continue;
     try {
       rows.push(normalizeRow(parseJsonText(text, 'row'), true));
     } catch (error) {

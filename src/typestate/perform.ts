@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { digest, type JsonValue } from '../canonical/index.ts';
+import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { expectMinted, spendOnce } from './brand.ts';
 import { TypestateError } from './errors.ts';
@@ -113,9 +113,9 @@ export function thrownEnvelope(error: unknown, fallbackCode: string, what: strin
   } catch {
     // A getter or Proxy trap threw while reading the error: keep the defaults.
   }
-  const text = typeof message === 'string' ? message.trim() : '';
+  const text = typeof message === 'string' ? trimWhiteSpace(message) : '';
   return {
-    errorCode: typeof code === 'string' && code.trim() !== '' ? code : fallbackCode,
+    errorCode: typeof code === 'string' && !isBlank(code) ? code : fallbackCode,
     retryable: typeof retryable === 'boolean' ? retryable : false,
     errorMessage: text !== '' ? text : `${what} threw ${name} with no message`,
   };

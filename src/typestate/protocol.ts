@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { asciiLowercase, trimWhiteSpace } from '../canonical/index.ts';
+import { asciiLowercase, trimWhiteSpace, isBlank } from '../canonical/index.ts';
 import {
   protocolStopReason,
   TRANSCRIPT_FORMATS,
@@ -92,7 +92,7 @@ export function resolveProtocolState(
     return { ok: false, problem: 'protocolState: expected an object { stopReason, format?, continuationAllowed? }' };
   }
   const { format, stopReason, continuationAllowed } = input as Record<string, unknown>;
-  if (typeof stopReason !== 'string' || stopReason.trim() === '') {
+  if (typeof stopReason !== 'string' || isBlank(stopReason)) {
     return { ok: false, problem: 'protocolState.stopReason: expected a non-blank string' };
   }
   if (continuationAllowed !== undefined && typeof continuationAllowed !== 'boolean') {

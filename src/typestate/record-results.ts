@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isBlank } from '../canonical/index.ts';
 import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
@@ -46,7 +47,7 @@ export type ToolResults<TTools extends ToolDefinitionsOf<TTools> = ToolDefinitio
 
 const text = v.pipe(
   v.string(),
-  v.check((s) => s.trim() !== '', 'expected a non-blank string'),
+  v.check((s) => !isBlank(s), 'expected a non-blank string'),
 );
 const RowSchema = v.variant('status', [
   v.object(

@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { asciiLowercase, digest, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
+import { asciiLowercase, digest, trimWhiteSpace, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
@@ -116,7 +116,7 @@ const RowSchema = v.object(
   }),
 );
 
-const named = (ref: string | undefined): boolean => ref !== undefined && trimWhiteSpace(ref) !== '';
+const named = (ref: string | undefined): boolean => ref !== undefined && !isBlank(ref);
 
 /** The problem with one row that the join check does not see, or `undefined`. */
 function rowProblem(row: v.InferOutput<typeof RowSchema>): Failure | undefined {

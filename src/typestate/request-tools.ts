@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { digest, trimWhiteSpace, type JsonValue } from '../canonical/index.ts';
+import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
@@ -275,21 +275,21 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       return;
     }
     const { toolCallId, toolName, callerId, method } = fields;
-    if (typeof toolCallId !== 'string' || toolCallId.trim() === '') {
+    if (typeof toolCallId !== 'string' || isBlank(toolCallId)) {
       failures.push(fail('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`));
       return;
     }
-    if (typeof toolName !== 'string' || toolName.trim() === '') {
+    if (typeof toolName !== 'string' || isBlank(toolName)) {
       failures.push(fail('tool.schema_invalid', `${at}.toolName: expected a non-blank string`, [toolCallId]));
       return;
     }
-    if (callerId !== undefined && (typeof callerId !== 'string' || callerId.trim() === '')) {
+    if (callerId !== undefined && (typeof callerId !== 'string' || isBlank(callerId))) {
       failures.push(
         fail('tool.schema_invalid', `${at}.callerId: expected a non-blank string when given`, [toolCallId]),
       );
       return;
     }
-    if (method !== undefined && (typeof method !== 'string' || trimWhiteSpace(method) === '')) {
+    if (method !== undefined && (typeof method !== 'string' || isBlank(method))) {
       failures.push(fail('tool.schema_invalid', `${at}.method: expected a non-blank string when given`, [toolCallId]));
       return;
     }

@@ -7,7 +7,7 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import * as v from 'valibot';
-import { sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import { formatPath } from '../internal/path.ts';
@@ -320,7 +320,7 @@ function copyDefinition(name: string, definition: unknown): ToolDefinition {
   }
   if (
     allowedCallers !== undefined &&
-    (!Array.isArray(allowedCallers) || !allowedCallers.every((c) => typeof c === 'string' && c.trim() !== ''))
+    (!Array.isArray(allowedCallers) || !allowedCallers.every((c) => typeof c === 'string' && !isBlank(c)))
   ) {
     throw new TypeError(
       `defineTools: allowedCallers of tool ${JSON.stringify(name)} must be a list of non-blank caller ids`,
@@ -513,7 +513,7 @@ export function unknownMethodDetail(tool: string, unknown: Extract<MethodResolut
 
 const MethodName = v.pipe(
   v.string(),
-  v.check((value) => trimWhiteSpace(value) !== '', 'expected a non-blank name'),
+  v.check((value) => !isBlank(value), 'expected a non-blank name'),
 );
 const MethodsSchema = v.array(MethodName);
 const AliasesSchema = v.record(v.string(), MethodName);
@@ -551,7 +551,7 @@ export function checkMethods(where: string, methods: unknown, aliases: unknown):
   // The original, not valibot's copy: `v.record` drops keys such as `__proto__`.
   const entries = aliases === undefined ? [] : Object.entries(aliases as object);
   for (const [alias, method] of entries) {
-    if (trimWhiteSpace(alias) === '') throw new TypeError(`${where}.aliases: an alias must be a non-blank name`);
+    if (isBlank(alias)) throw new TypeError(`${where}.aliases: an alias must be a non-blank name`);
     if (names.includes(alias))
       throw new TypeError(`${where}.aliases.${alias}: ${JSON.stringify(alias)} is a canonical method, not an alias`);
     if (!names.includes(method as string))
