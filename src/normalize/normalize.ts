@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isJsonObject } from '../internal/object.ts';
 import { asciiLowercase, digest, digestText, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
 import { EvidenceInputError } from '../evidence/errors.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
@@ -108,14 +109,10 @@ function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequ
   return out;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** premath's `rawError` fallbacks for normalization: `errorCode` else `code`, `errorMessage` else `message`. */
 function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: boolean; message?: string } {
   // No prototype: a field left unset reads as absent even when Object.prototype is polluted.
-  if (!isPlainObject(raw)) return Object.create(null);
+  if (!isJsonObject(raw)) return Object.create(null);
   const pick = (first: string, second: string): string | undefined => {
     // The first key wins when present at all, even when it is not a usable string.
     const value = Object.hasOwn(raw, first) ? raw[first] : raw[second];

@@ -12,7 +12,7 @@ import { readAISDK } from './aisdk/check.ts';
 import { readAnthropic } from './anthropic/check.ts';
 import { readChat } from './chat/check.ts';
 import type { CallSite } from './core/calls.ts';
-import { invalid, isObject, type JsonObject } from './core/input.ts';
+import { invalid, isJsonObject, type JsonObject } from './core/input.ts';
 import { isSynthesizedResultText } from './core/repair.ts';
 import { TranscriptInputError } from './core/report.ts';
 import { unwrapTranscript } from './core/unwrap.ts';
@@ -99,7 +99,7 @@ const text = (value: unknown): string =>
   typeof value === 'string'
     ? value
     : Array.isArray(value)
-      ? value.map((part) => (isObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('\n')
+      ? value.map((part) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('\n')
       : JSON.stringify(value ?? null);
 
 function parsed(argumentsText: unknown): unknown {
@@ -229,7 +229,7 @@ const READERS: { readonly [F in TranscriptFormat]: (messages: readonly unknown[]
           response === undefined
             ? undefined
             : ((part(response.content, response.slot)['functionResponse'] as JsonObject)['response'] ?? null);
-        const error = isObject(payload) && payload['error'] !== undefined ? text(payload['error']) : undefined;
+        const error = isJsonObject(payload) && payload['error'] !== undefined ? text(payload['error']) : undefined;
         list.push({
           id: call.hasId ? call.key : `${call.name}#${k}`,
           name: call.name,
@@ -254,9 +254,9 @@ function toolRuns(messages: readonly unknown[], read: ReturnType<typeof readOpen
     (call) => {
       const spec = ((messages[call.message] as JsonObject)['tool_calls'] as JsonObject[])[call.slot] as JsonObject;
       const fn = spec['function'];
-      if (isObject(fn)) return parsed(fn['arguments']);
+      if (isJsonObject(fn)) return parsed(fn['arguments']);
       const custom = spec['custom'];
-      return isObject(custom) ? custom['input'] : (spec['arguments'] ?? null);
+      return isJsonObject(custom) ? custom['input'] : (spec['arguments'] ?? null);
     },
   );
 }

@@ -11,7 +11,7 @@
  */
 import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isObject, type JsonObject } from '../core/input.ts';
+import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
 
 /** A part with an id, as read. */
@@ -60,7 +60,7 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
   let seen = 0;
   for (let i = 0; i < n; i++) {
     const message = messages[i];
-    if (!isObject(message)) invalid(at(i), 'a message object');
+    if (!isJsonObject(message)) invalid(at(i), 'a message object');
     const role = message['role'];
     if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool')
       invalid(`${at(i)}.role`, "'system', 'user', 'assistant' or 'tool'");
@@ -76,7 +76,7 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
     if (!Array.isArray(content)) invalid(`${at(i)}.content`, 'a string or an array of parts');
     for (let j = 0; j < content.length; j++) {
       const part: unknown = content[j];
-      if (!isObject(part)) invalid(partAt(i, j), 'a part object');
+      if (!isJsonObject(part)) invalid(partAt(i, j), 'a part object');
       const type = part['type'];
       if (typeof type !== 'string') invalid(`${partAt(i, j)}.type`, 'a string');
       const allowed =
@@ -109,7 +109,7 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
         const key = string(part, 'toolCallId', i, j);
         string(part, 'toolName', i, j);
         const output = part['output'];
-        if (!isObject(output)) invalid(`${partAt(i, j)}.output`, 'an object { type, value }');
+        if (!isJsonObject(output)) invalid(`${partAt(i, j)}.output`, 'an object { type, value }');
         if (typeof output['type'] !== 'string') invalid(`${partAt(i, j)}.output.type`, 'a string');
         results.push({ key, message: i, slot: j, seq: seq++, inAssistant: role === 'assistant' });
       } else if (type === 'tool-approval-request') {

@@ -20,7 +20,7 @@ import {
   resultText,
   withToolRuns,
 } from '../core/convert.ts';
-import { isObject, type JsonObject } from '../core/input.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readAISDK } from './check.ts';
 import type { AISDKMessage, AISDKOtherPart, AISDKToolResultPart } from './wire.ts';
 
@@ -72,12 +72,12 @@ export function aisdkToChat(messages: readonly unknown[]): { messages: ChatMessa
           blocks.push({ type: 'thinking', text: part['text'] });
         else if (type === 'tool-call' && part['providerExecuted'] !== true) {
           const input = part['input'];
-          if (!isObject(input) && input !== undefined && input !== null)
+          if (!isJsonObject(input) && input !== undefined && input !== null)
             out.lose(`${partAt(i, j)}.input`, 'tool input that is not an object');
           calls.push({
             id: part['toolCallId'] as string,
             name: part['toolName'] as string,
-            arguments: isObject(input) ? { ...input } : null,
+            arguments: isJsonObject(input) ? { ...input } : null,
           });
         } else
           out.lose(

@@ -10,7 +10,7 @@
  */
 import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isObject, type JsonObject } from '../core/input.ts';
+import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
 import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
@@ -68,7 +68,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
   let afterContent = false;
   for (let i = 0; i < n; i++) {
     const message = messages[i];
-    if (!isObject(message)) invalid(at(i), 'a message object');
+    if (!isJsonObject(message)) invalid(at(i), 'a message object');
     const role = message['role'];
     if (role !== 'user' && role !== 'assistant' && role !== 'system')
       invalid(`${at(i)}.role`, "'user', 'assistant' or 'system'");
@@ -91,7 +91,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
     const blocks = content as readonly unknown[];
     for (let j = 0; j < blocks.length; j++) {
       const block = blocks[j];
-      if (!isObject(block)) invalid(blockAt(i, j), 'a content block object');
+      if (!isJsonObject(block)) invalid(blockAt(i, j), 'a content block object');
       const type = block['type'];
       if (typeof type !== 'string') invalid(`${blockAt(i, j)}.type`, 'a string');
       if (type === 'text') {
@@ -117,7 +117,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
           if (!Array.isArray(inner)) invalid(`${blockAt(i, j)}.content`, 'a string or an array of content blocks');
           for (let k = 0; k < inner.length; k++) {
             const part: unknown = inner[k];
-            if (!isObject(part)) invalid(`${blockAt(i, j)}.content[${k}]`, 'a content block object');
+            if (!isJsonObject(part)) invalid(`${blockAt(i, j)}.content[${k}]`, 'a content block object');
             if (typeof part['type'] !== 'string') invalid(`${blockAt(i, j)}.content[${k}].type`, 'a string');
           }
         }
@@ -261,7 +261,7 @@ function checkThinking(
   sink: FailureSink,
 ): void {
   const thinking = context.body?.['thinking'];
-  if (!isObject(thinking) || (thinking['type'] !== 'enabled' && thinking['type'] !== 'adaptive')) return;
+  if (!isJsonObject(thinking) || (thinking['type'] !== 'enabled' && thinking['type'] !== 'adaptive')) return;
   const last = messages.length - 1;
   if (last < 0 || read.roles[last] !== 'user') return;
   const assistant = read.owner[last] ?? -1;

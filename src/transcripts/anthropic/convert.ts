@@ -12,7 +12,7 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { assistantContent, ChatBuilder, type ConversionLoss, resultText, withToolRuns } from '../core/convert.ts';
-import { isObject, type JsonObject } from '../core/input.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readChat } from '../chat/check.ts';
 import { readAnthropic } from './check.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './wire.ts';
@@ -26,7 +26,7 @@ function userBlock(block: JsonObject, at: string, out: ChatBuilder): TextBlock |
     return undefined;
   }
   const source = block['source'];
-  if (block['type'] === 'image' && isObject(source)) {
+  if (block['type'] === 'image' && isJsonObject(source)) {
     if (source['type'] === 'url' && typeof source['url'] === 'string' && source['url'] !== '')
       return { type: 'image', source: { type: 'url', url: source['url'] } };
     if (source['type'] === 'base64' && typeof source['data'] === 'string' && typeof source['media_type'] === 'string')
@@ -115,12 +115,12 @@ export function anthropicToChat(messages: readonly unknown[]): { messages: ChatM
           blocks.push({ type: 'redacted_thinking', data: block['data'] as string });
         else if (type === 'tool_use') {
           const input = block['input'];
-          if (!isObject(input) && input !== undefined && input !== null)
+          if (!isJsonObject(input) && input !== undefined && input !== null)
             out.lose(`${blockAt(i, j)}.input`, 'tool input that is not an object');
           calls.push({
             id: block['id'] as string,
             name: block['name'] as string,
-            arguments: isObject(input) ? { ...input } : null,
+            arguments: isJsonObject(input) ? { ...input } : null,
           });
         } else out.lose(blockAt(i, j), `a ${String(type)} block (ChatMessage has no ${String(type)} block)`);
       });

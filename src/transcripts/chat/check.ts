@@ -11,7 +11,7 @@
  */
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isObject, type JsonObject } from '../core/input.ts';
+import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -47,7 +47,7 @@ function optionalString(value: unknown, path: string): void {
 }
 
 function block(value: unknown, path: string, allowed: readonly string[]): void {
-  if (!isObject(value)) invalid(path, 'a content block object');
+  if (!isJsonObject(value)) invalid(path, 'a content block object');
   const type = value['type'];
   if (typeof type !== 'string' || !allowed.includes(type))
     invalid(`${path}.type`, allowed.map((t) => `'${t}'`).join(' or '));
@@ -58,7 +58,7 @@ function block(value: unknown, path: string, allowed: readonly string[]): void {
     nonEmpty(value['data'], `${path}.data`);
   } else {
     const source = value['source'];
-    if (!isObject(source)) invalid(`${path}.source`, 'an image source object');
+    if (!isJsonObject(source)) invalid(`${path}.source`, 'an image source object');
     const kind = source['type'];
     if (kind === 'url') nonEmpty(source['url'], `${path}.source.url`);
     else if (kind === 'inline') nonEmpty(source['base64_data'], `${path}.source.base64_data`);
@@ -94,7 +94,7 @@ export function readChat(messages: readonly unknown[], carried: readonly unknown
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     const path = at(i);
-    if (!isObject(message)) invalid(path, 'a message object');
+    if (!isJsonObject(message)) invalid(path, 'a message object');
     const role = message['role'];
     roles[i] = role as string;
     const content = message['content'];
@@ -141,7 +141,7 @@ export function readChat(messages: readonly unknown[], carried: readonly unknown
 }
 
 function readCall(value: unknown, path: string, message: number, slot: number, seq: number): CallSite {
-  if (!isObject(value)) invalid(path, 'a tool call object');
+  if (!isJsonObject(value)) invalid(path, 'a tool call object');
   nonEmpty(value['id'], `${path}.id`);
   nonEmpty(value['name'], `${path}.name`);
   const args = value['arguments'];

@@ -12,7 +12,7 @@ import type {
   ToolCall,
   ToolMessage,
 } from '../chat-message.ts';
-import { isObject, type JsonObject } from './input.ts';
+import { isJsonObject, type JsonObject } from './input.ts';
 
 /**
  * Something a conversion could not carry into the other format (a block type the other side
@@ -61,7 +61,7 @@ export class ChatBuilder {
 /** The chat text of a tool result's content: a string as it is, text parts joined, other JSON as JSON text. */
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content) && content.every((part) => isObject(part) && typeof part['text'] === 'string')) {
+  if (Array.isArray(content) && content.every((part) => isJsonObject(part) && typeof part['text'] === 'string')) {
     return content.map((part) => (part as JsonObject)['text'] as string).join('\n');
   }
   return JSON.stringify(content ?? null);

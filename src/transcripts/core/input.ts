@@ -4,15 +4,10 @@
  *
  * @module
  */
+import { isJsonObject, type JsonObject } from '../../internal/object.ts';
 import { TranscriptInputError } from './report.ts';
 
-/** A JSON object (not `null`, not an array). */
-export type JsonObject = { readonly [key: string]: unknown };
-
-/** Whether `value` is a JSON object. */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject, type JsonObject };
 
 /** Raises the input error for `path`. */
 export function invalid(path: string, expected: string): never {
@@ -21,7 +16,7 @@ export function invalid(path: string, expected: string): never {
 
 /** Reads `value` as an object, or raises. */
 export function objectAt(value: unknown, path: () => string, what: string): JsonObject {
-  if (!isObject(value)) invalid(path(), what);
+  if (!isJsonObject(value)) invalid(path(), what);
   return value;
 }
 
@@ -55,7 +50,7 @@ export function contentParts(value: unknown, path: string, required: boolean): b
   if (!Array.isArray(value)) invalid(path, 'a string or an array of content parts');
   for (let k = 0; k < value.length; k++) {
     const part: unknown = value[k];
-    if (!isObject(part)) invalid(`${path}[${k}]`, 'a content part object');
+    if (!isJsonObject(part)) invalid(`${path}[${k}]`, 'a content part object');
     if (typeof part['type'] !== 'string') invalid(`${path}[${k}].type`, 'a string');
   }
   return true;

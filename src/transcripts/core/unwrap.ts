@@ -5,7 +5,7 @@
  * @module
  */
 import type { TranscriptFormat } from '../../check/stop-reasons.ts';
-import { invalid, isObject, type JsonObject } from './input.ts';
+import { invalid, isJsonObject, type JsonObject } from './input.ts';
 
 /** The field of a request body holding the transcript, per format; also the root of paths. */
 export const TRANSCRIPT_FIELD = {
@@ -34,7 +34,7 @@ export interface Unwrapped {
 export function unwrapTranscript(input: unknown, format: TranscriptFormat): Unwrapped {
   if (Array.isArray(input)) return { messages: input, body: undefined };
   const field = TRANSCRIPT_FIELD[format];
-  if (!isObject(input)) invalid(field, `an array of ${field}, or a request body with \`${field}\``);
+  if (!isJsonObject(input)) invalid(field, `an array of ${field}, or a request body with \`${field}\``);
   const messages = input[field];
   if (format === 'openai-responses' && typeof messages === 'string') return { messages: [], body: input };
   if (!Array.isArray(messages)) invalid(field, `an array (the request body's \`${field}\`)`);

@@ -8,7 +8,7 @@
  */
 import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isObject } from '../core/input.ts';
+import { invalid, isJsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 
 /** A `functionResponse` part as read. */
@@ -40,7 +40,7 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
   let seq = 0;
   for (let i = 0; i < contents.length; i++) {
     const content = contents[i];
-    if (!isObject(content)) invalid(at(i), 'a content object');
+    if (!isJsonObject(content)) invalid(at(i), 'a content object');
     const role = content['role'];
     if (role !== 'user' && role !== 'model') invalid(`${at(i)}.role`, "'user' or 'model'");
     roles[i] = role;
@@ -48,13 +48,13 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
     if (!Array.isArray(parts)) invalid(`${at(i)}.parts`, 'an array of parts');
     for (let j = 0; j < parts.length; j++) {
       const part: unknown = parts[j];
-      if (!isObject(part)) invalid(partAt(i, j), 'a part object');
+      if (!isJsonObject(part)) invalid(partAt(i, j), 'a part object');
       const call = part['functionCall'];
       const response = part['functionResponse'];
       if (call !== undefined) {
         if (role !== 'model')
           invalid(`${partAt(i, j)}.functionCall`, 'no functionCall (it belongs in a model content)');
-        if (!isObject(call)) invalid(`${partAt(i, j)}.functionCall`, 'an object');
+        if (!isJsonObject(call)) invalid(`${partAt(i, j)}.functionCall`, 'an object');
         const name = call['name'];
         if (typeof name !== 'string') invalid(`${partAt(i, j)}.functionCall.name`, 'a string');
         const id = call['id'];
@@ -75,11 +75,11 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
       if (response !== undefined) {
         if (role !== 'user')
           invalid(`${partAt(i, j)}.functionResponse`, 'no functionResponse (it belongs in a user content)');
-        if (!isObject(response)) invalid(`${partAt(i, j)}.functionResponse`, 'an object');
+        if (!isJsonObject(response)) invalid(`${partAt(i, j)}.functionResponse`, 'an object');
         const id = response['id'];
         if (id !== undefined && typeof id !== 'string') invalid(`${partAt(i, j)}.functionResponse.id`, 'a string');
         const name = typeof response['name'] === 'string' ? response['name'] : undefined;
-        const incomplete = name === undefined || !isObject(response['response']);
+        const incomplete = name === undefined || !isJsonObject(response['response']);
         responses.push({ id: id as string | undefined, name, content: i, slot: j, seq: seq++, incomplete });
       }
     }

@@ -14,14 +14,14 @@
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
 import { assistantContent, callNames, ChatBuilder, type ConversionLoss, withToolRuns } from '../core/convert.ts';
-import { isObject, type JsonObject } from '../core/input.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readGemini } from './check.ts';
 import type { GeminiContent, GeminiPart } from './wire.ts';
 
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
 function responseText(response: unknown): string {
-  if (isObject(response) && Object.keys(response).length === 1 && typeof response['output'] === 'string')
+  if (isJsonObject(response) && Object.keys(response).length === 1 && typeof response['output'] === 'string')
     return response['output'];
   return JSON.stringify(response ?? null);
 }
@@ -42,7 +42,7 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
       parts.forEach((part, j) => {
         const call = part['functionCall'];
         const signature = typeof part['thoughtSignature'] === 'string' ? part['thoughtSignature'] : undefined;
-        if (isObject(call)) {
+        if (isJsonObject(call)) {
           const name = call['name'] as string;
           let id = call['id'] as string | undefined;
           if (id === undefined) {
@@ -52,7 +52,7 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
             unnamed.set(name, list);
           }
           const args = call['args'];
-          const converted: ToolCall = { id, name, arguments: isObject(args) ? { ...args } : null };
+          const converted: ToolCall = { id, name, arguments: isJsonObject(args) ? { ...args } : null };
           calls.push(signature === undefined ? converted : { ...converted, signature });
         } else if (typeof part['text'] === 'string' && part['text'] !== '') {
           if (part['thought'] === true)
@@ -79,7 +79,7 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
       const response = part['functionResponse'];
       const inline = part['inlineData'];
       const file = part['fileData'];
-      if (isObject(response)) {
+      if (isJsonObject(response)) {
         const name = response['name'] as string | undefined;
         let id = response['id'] as string | undefined;
         if (id === undefined && name !== undefined) {
@@ -94,13 +94,13 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
         out.messages.push({ role: 'tool', tool_call_id: id, content: responseText(response['response']) });
       } else if (typeof part['text'] === 'string' && part['text'] !== '')
         blocks.push({ type: 'text', text: part['text'] });
-      else if (isObject(inline) && typeof inline['data'] === 'string' && typeof inline['mimeType'] === 'string')
+      else if (isJsonObject(inline) && typeof inline['data'] === 'string' && typeof inline['mimeType'] === 'string')
         blocks.push({
           type: 'image',
           source: { type: 'inline', base64_data: inline['data'] },
           media_type: inline['mimeType'],
         });
-      else if (isObject(file) && typeof file['fileUri'] === 'string')
+      else if (isJsonObject(file) && typeof file['fileUri'] === 'string')
         blocks.push(
           typeof file['mimeType'] === 'string'
             ? { type: 'image', source: { type: 'url', url: file['fileUri'] }, media_type: file['mimeType'] }

@@ -7,27 +7,27 @@
  */
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { contentParts, invalid, isObject, type JsonObject } from '../core/input.ts';
+import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { checkToolRuns, type ToolMessageSite, type ToolRunRead, type ToolRunRules } from '../core/tool-runs.ts';
 
 const at = (i: number) => `messages[${i}]`;
 
 function readCall(call: unknown, i: number, k: number, seq: number): CallSite {
   const path = `${at(i)}.tool_calls[${k}]`;
-  if (!isObject(call)) invalid(path, 'a tool call object');
+  if (!isJsonObject(call)) invalid(path, 'a tool call object');
   const id = call['id'];
   if (typeof id !== 'string') invalid(`${path}.id`, 'a string');
   const type = call['type'];
   let name: unknown;
   if (type === 'function') {
     const fn = call['function'];
-    if (!isObject(fn)) invalid(`${path}.function`, 'an object with name and arguments');
+    if (!isJsonObject(fn)) invalid(`${path}.function`, 'an object with name and arguments');
     name = fn['name'];
     if (typeof name !== 'string') invalid(`${path}.function.name`, 'a string');
     if (typeof fn['arguments'] !== 'string') invalid(`${path}.function.arguments`, 'a JSON string');
   } else if (type === 'custom') {
     const custom = call['custom'];
-    if (!isObject(custom)) invalid(`${path}.custom`, 'an object with name and input');
+    if (!isJsonObject(custom)) invalid(`${path}.custom`, 'an object with name and input');
     name = custom['name'];
     if (typeof name !== 'string') invalid(`${path}.custom.name`, 'a string');
     if (typeof custom['input'] !== 'string') invalid(`${path}.custom.input`, 'a string');
@@ -45,7 +45,7 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
   let seq = 0;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
-    if (!isObject(message)) invalid(at(i), 'a message object');
+    if (!isJsonObject(message)) invalid(at(i), 'a message object');
     const role = message['role'];
     roles[i] = role as string;
     if (role === 'system' || role === 'developer' || role === 'user') {

@@ -20,7 +20,7 @@ import {
   imageUrl,
   resultText,
 } from '../core/convert.ts';
-import { isObject, type JsonObject } from '../core/input.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readOpenAIChat } from './check.ts';
 import type { OpenAIChatContentPart, OpenAIChatMessage } from './wire.ts';
 
@@ -32,7 +32,7 @@ function userParts(parts: readonly JsonObject[], at: string, out: ChatBuilder): 
     const image = part['image_url'];
     if (part['type'] === 'text' && typeof part['text'] === 'string' && part['text'] !== '')
       blocks.push({ type: 'text', text: part['text'] });
-    else if (part['type'] === 'image_url' && isObject(image) && typeof image['url'] === 'string') {
+    else if (part['type'] === 'image_url' && isJsonObject(image) && typeof image['url'] === 'string') {
       const detail = image['detail'];
       const extra: { detail?: 'auto' | 'low' | 'high' } =
         detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {};
@@ -92,7 +92,7 @@ export function openAIChatToChat(messages: readonly unknown[]): { messages: Chat
         const calls: ToolCall[] = [];
         ((message['tool_calls'] as JsonObject[] | null | undefined) ?? []).forEach((call, k) => {
           const fn = call['function'];
-          if (call['type'] !== 'function' || !isObject(fn)) {
+          if (call['type'] !== 'function' || !isJsonObject(fn)) {
             out.lose(`${at}.tool_calls[${k}]`, 'a custom tool call (ChatMessage tool calls take argument objects)');
             return;
           }
@@ -102,12 +102,12 @@ export function openAIChatToChat(messages: readonly unknown[]): { messages: Chat
           } catch {
             args = undefined;
           }
-          if (!isObject(args))
+          if (!isJsonObject(args))
             out.lose(`${at}.tool_calls[${k}].function.arguments`, 'arguments that are not a JSON object');
           calls.push({
             id: call['id'] as string,
             name: fn['name'] as string,
-            arguments: isObject(args) ? { ...args } : null,
+            arguments: isJsonObject(args) ? { ...args } : null,
           });
         });
         out.assistant(assistantContent(blocks, calls.length > 0), calls, at);

@@ -8,7 +8,7 @@
  */
 import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { contentParts, invalid, isObject, type JsonObject } from '../core/input.ts';
+import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
 
@@ -63,7 +63,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
   let seq = 0;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (!isObject(item)) invalid(at(i), 'an input item object');
+    if (!isJsonObject(item)) invalid(at(i), 'an input item object');
     const type = item['type'];
     let ownId: string | undefined;
     if (type === undefined || type === 'message' || (type === null && item['role'] === undefined)) {

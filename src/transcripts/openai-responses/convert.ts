@@ -19,7 +19,7 @@ import {
   imageUrl,
   resultText,
 } from '../core/convert.ts';
-import { isObject, type JsonObject } from '../core/input.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readResponses } from './check.ts';
 import type { ResponsesInputItem } from './wire.ts';
 
@@ -61,11 +61,11 @@ export function responsesToChat(items: readonly unknown[]): { messages: ChatMess
       } catch {
         args = undefined;
       }
-      if (!isObject(args)) out.lose(`${at}.arguments`, 'arguments that are not a JSON object');
+      if (!isJsonObject(args)) out.lose(`${at}.arguments`, 'arguments that are not a JSON object');
       calls.push({
         id: item['call_id'] as string,
         name: item['name'] as string,
-        arguments: isObject(args) ? { ...args } : null,
+        arguments: isJsonObject(args) ? { ...args } : null,
       });
       return;
     }
