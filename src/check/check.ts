@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { rawErrorCovers } from '../normalize/raw-error.ts';
 import {
   JsonInputError,
   parseJson,
@@ -11,7 +12,6 @@ import {
   asciiLowercase,
   digest,
   type JsonValue,
-  isBlank,
 } from '../canonical/index.ts';
 import { parseJsonData } from '../canonical/json.ts';
 import { decodeExtendedOwnData, decodeOwnData, ownJoinCheckInput } from '../evidence/decode.ts';
@@ -255,28 +255,14 @@ function isErrorRow(row: ToolResultInput): boolean {
   );
 }
 
-function rawErrorString(raw: unknown, keys: readonly string[]): boolean {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
-  return keys.some((key) => {
-    const value = Object.hasOwn(raw, key) ? (raw as Record<string, unknown>)[key] : undefined;
-    return typeof value === 'string' && !isBlank(value);
-  });
-}
-
-function rawErrorBool(raw: unknown, key: string): boolean {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
-  return Object.hasOwn(raw, key) && typeof (raw as Record<string, unknown>)[key] === 'boolean';
-}
-
 function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollector): void {
   for (const row of evidence.toolResults) {
     if (!isErrorRow(row)) continue;
     const absent: string[] = [];
-    if (optionalTrim(row.errorCode) === '' && !rawErrorString(row.rawError, ['errorCode', 'code']))
-      absent.push('errorCode');
-    if ((row.retryable === undefined || row.retryable === null) && !rawErrorBool(row.rawError, 'retryable'))
+    if (optionalTrim(row.errorCode) === '' && !rawErrorCovers(row.rawError, 'errorCode')) absent.push('errorCode');
+    if ((row.retryable === undefined || row.retryable === null) && !rawErrorCovers(row.rawError, 'retryable'))
       absent.push('retryable');
-    if (optionalTrim(row.errorMessage) === '' && !rawErrorString(row.rawError, ['errorMessage', 'message']))
+    if (optionalTrim(row.errorMessage) === '' && !rawErrorCovers(row.rawError, 'errorMessage'))
       absent.push('errorMessage');
     if (absent.length > 0) {
       out.add('tool.schema_invalid', `Error results lack a machine-readable envelope (missing ${absent.join(', ')}).`, [

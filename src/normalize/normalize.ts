@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isJsonObject } from '../internal/object.ts';
+import { rawErrorValue, rawRetryable } from './raw-error.ts';
 import { asciiLowercase, digest, digestText, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
 import { EvidenceInputError } from '../evidence/errors.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
@@ -109,21 +109,18 @@ function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequ
   return out;
 }
 
-/** premath's `rawError` fallbacks for normalization: `errorCode` else `code`, `errorMessage` else `message`. */
+/** premath's `rawError` fallbacks for normalization (see `raw-error.ts` for why the check reads it differently). */
 function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: boolean; message?: string } {
   // No prototype: a field left unset reads as absent even when Object.prototype is polluted.
-  if (!isJsonObject(raw)) return Object.create(null);
-  const pick = (first: string, second: string): string | undefined => {
-    // The first key wins when present at all, even when it is not a usable string.
-    const value = Object.hasOwn(raw, first) ? raw[first] : raw[second];
-    return typeof value === 'string'
-      ? optional(value, `${at}.rawError.${Object.hasOwn(raw, first) ? first : second}`)
-      : undefined;
-  };
   const out: { code?: string; retryable?: boolean; message?: string } = Object.create(null);
-  setOptional(out, 'code', pick('errorCode', 'code'));
-  if (typeof raw['retryable'] === 'boolean') out.retryable = raw['retryable'];
-  setOptional(out, 'message', pick('errorMessage', 'message'));
+  const pick = (field: 'errorCode' | 'errorMessage'): string | undefined => {
+    const found = rawErrorValue(raw, field);
+    return typeof found?.value === 'string' ? optional(found.value, `${at}.rawError.${found.key}`) : undefined;
+  };
+  setOptional(out, 'code', pick('errorCode'));
+  const retryable = rawRetryable(raw);
+  if (retryable !== undefined) out.retryable = retryable;
+  setOptional(out, 'message', pick('errorMessage'));
   return out;
 }
 
