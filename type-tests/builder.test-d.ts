@@ -200,6 +200,6 @@ defineTools({
   web_fetcher: { input: v.any(), output: v.any(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
 });
 defineTools({
-  // @ts-expect-error -- "{ readonly \"an alias names one of the canonical methods\": \"fetch_url\"; }"
+  // @ts-expect-error -- "an alias names one of the canonical methods"
   web_fetcher: { input: v.any(), output: v.any(), methods: ['fetch_url'], aliases: { fetch: 'fetch_uri' } },
 });

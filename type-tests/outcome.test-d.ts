@@ -148,7 +148,7 @@ delegate(empty, { method: 'any_name' }, () => Outcome.ok(1));
 
 // Contracts: aliases must name a canonical method.
 defineContracts({ ok: { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } } });
-// @ts-expect-error -- "{ readonly \"an alias names one of the canonical methods\": \"fetch_url\"; }"
+// @ts-expect-error -- "an alias names one of the canonical methods"
 defineContracts({ broken: { methods: ['fetch_url'], aliases: { fetch: 'fetch_uri' } } });
 expectType<'fetch_url' | 'fetch_headers'>({} as ContractMethod<typeof tools.web_fetcher>);
 expectType<'fetch'>({} as ContractAlias<typeof tools.web_fetcher>);
