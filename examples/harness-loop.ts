@@ -22,7 +22,8 @@ import * as v from 'valibot';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { admitMutation, callSpec, closeJoin, defineTools, digestText, requestTools, settle, useAll } from 'turngate';
+import { admitMutation, callSpec, closeJoin, defineTools, requestTools, settle, useAll } from 'turngate';
+import { digestText } from 'turngate/canonical';
 import {
   checkFeatureLedger,
   parseRetryPolicy,

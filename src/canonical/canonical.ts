@@ -223,7 +223,7 @@ function writeCanonical(sink: Sink, value: unknown, depth: number): void {
  *   A getter or Proxy trap that throws is read as it is, so its error passes through.
  * @example
  * ```ts
- * import { canonicalJson } from 'turngate';
+ * import { canonicalJson } from 'turngate/canonical';
  * canonicalJson({ b: [1, 'x'], a: true }); //=> '{"a":true,"b":[1,"x"]}'
  * ```
  */
@@ -245,7 +245,7 @@ export function canonicalJson(value: JsonValue | object): string {
  * @throws {@link JsonInputError} exactly as {@link canonicalJson}.
  * @example
  * ```ts
- * import { digest } from 'turngate';
+ * import { digest } from 'turngate/canonical';
  * digest({ status: 'ok' }).startsWith('sha256:'); //=> true
  * ```
  */
@@ -267,7 +267,7 @@ export function digest(value: JsonValue | object): string {
  *   no UTF-8 form (hashing it as U+FFFD would give a digest no UTF-8 text has).
  * @example
  * ```ts
- * import { digestText } from 'turngate';
+ * import { digestText } from 'turngate/canonical';
  * digestText(''); //=> 'sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
  * ```
  */
@@ -348,7 +348,7 @@ function writePretty(sink: Sink, value: unknown, depth: number): void {
  * @throws {@link JsonInputError} exactly as {@link canonicalJson}.
  * @example
  * ```ts
- * import { prettyJson } from 'turngate';
+ * import { prettyJson } from 'turngate/canonical';
  * prettyJson({ b: [], a: 1 }); //=> '{\n  "a": 1,\n  "b": []\n}'
  * ```
  */

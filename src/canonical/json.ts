@@ -19,7 +19,7 @@ import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
  *
  * @example
  * ```ts
- * import { JsonNumber, canonicalJson } from 'turngate';
+ * import { JsonNumber, canonicalJson } from 'turngate/canonical';
  * canonicalJson(new JsonNumber('18446744073709551615')); //=> '18446744073709551615'
  * canonicalJson(new JsonNumber('1E2')); //=> '100.0'
  * ```
@@ -92,7 +92,7 @@ function numberOf(raw: string): JsonNumber {
  *
  * @example
  * ```ts
- * import { canonicalJson, JsonNumber, type JsonValue } from 'turngate';
+ * import { canonicalJson, JsonNumber, type JsonValue } from 'turngate/canonical';
  * const payload: JsonValue = { big: new JsonNumber('18446744073709551615'), ratio: 0.5, tags: ['a'] };
  * canonicalJson(payload); //=> '{"big":18446744073709551615,"ratio":0.5,"tags":["a"]}'
  * ```
@@ -119,7 +119,7 @@ export type JsonInputErrorCode = 'utf8_invalid' | 'json_syntax' | 'number_out_of
  *
  * @example
  * ```ts
- * import { JsonInputError, parseJson } from 'turngate';
+ * import { JsonInputError, parseJson } from 'turngate/canonical';
  * try {
  *   parseJson('{"a": 1e400}');
  * } catch (error) {
@@ -163,7 +163,7 @@ const duplicateKeys = new WeakMap<object, Set<string>>();
  *
  * @example
  * ```ts
- * import { duplicateKeysOf, parseJson } from 'turngate';
+ * import { duplicateKeysOf, parseJson } from 'turngate/canonical';
  * const value = parseJson('{"k": 1, "k": 2}') as object;
  * duplicateKeysOf(value); //=> Set { 'k' }
  * ```
@@ -216,7 +216,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  *   engine holds (536,870,888 UTF-16 code units on 64-bit Node) throw the engine's own error.
  * @example
  * ```ts
- * import { parseJson, JsonNumber } from 'turngate';
+ * import { parseJson, JsonNumber } from 'turngate/canonical';
  * const value = parseJson('{"n": 9007199254740993}') as { n: JsonNumber };
  * value.n.raw; //=> '9007199254740993'
  * ```

@@ -24,7 +24,7 @@ function fitsDigits(digits: string, max: string): boolean {
  * @throws {@link JsonInputError} (`number_out_of_range`) for `Infinity` or `NaN`.
  * @example
  * ```ts
- * import { formatF64 } from 'turngate';
+ * import { formatF64 } from 'turngate/canonical';
  * formatF64(100); //=> '100.0'
  * formatF64(1e16); //=> '1e+16'
  * formatF64(0.000001); //=> '1e-6'
@@ -60,7 +60,7 @@ export function formatF64(value: number): string {
  * @throws {@link JsonInputError} (`number_out_of_range`) when the value overflows an f64.
  * @example
  * ```ts
- * import { formatNumberLiteral } from 'turngate';
+ * import { formatNumberLiteral } from 'turngate/canonical';
  * formatNumberLiteral('18446744073709551615'); //=> '18446744073709551615'
  * formatNumberLiteral('18446744073709551616'); //=> '1.8446744073709552e+19'
  * formatNumberLiteral('-0'); //=> '-0.0'
@@ -99,7 +99,7 @@ export function formatNumberLiteral(raw: string): string {
  *
  * @example
  * ```ts
- * import { formatJsonNumber, JsonNumber } from 'turngate';
+ * import { formatJsonNumber, JsonNumber } from 'turngate/canonical';
  * formatJsonNumber(1.5); //=> '1.5'
  * formatJsonNumber(10n ** 20n); //=> '1e+20'
  * formatJsonNumber(new JsonNumber('1.0')); //=> '1.0'

@@ -35,7 +35,7 @@ function isWhiteSpace(code: number): boolean {
  * @returns The string without leading and trailing `White_Space` characters. Never throws.
  * @example
  * ```ts
- * import { trimWhiteSpace } from 'turngate';
+ * import { trimWhiteSpace } from 'turngate/canonical';
  * trimWhiteSpace('\u0085 tc-1 \u3000'); //=> 'tc-1'
  * trimWhiteSpace('\ufefftc-1'); //=> '\ufefftc-1' (U+FEFF is not White_Space)
  * ```
@@ -61,7 +61,7 @@ export function trimWhiteSpace(value: string): string {
  * @returns `true` for `''`, `' '`, `'\u0085'`, `'\u3000'`; `false` for `'\ufeff'` or any text.
  * @example
  * ```ts
- * import { isBlank } from 'turngate';
+ * import { isBlank } from 'turngate/canonical';
  * isBlank('\u0085\u3000'); //=> true
  * isBlank('\ufeff'); //=> false
  * ```
@@ -80,7 +80,7 @@ const ASCII_UPPER = /[A-Z]/;
  * @returns The string with `A`–`Z` replaced by `a`–`z`. Never throws.
  * @example
  * ```ts
- * import { asciiLowercase } from 'turngate';
+ * import { asciiLowercase } from 'turngate/canonical';
  * asciiLowercase('JSON'); //=> 'json'
  * asciiLowercase('\u212A'); //=> '\u212A'
  * ```
@@ -107,7 +107,7 @@ export function asciiLowercase(value: string): string {
  *   throws (lone surrogates compare as their code units).
  * @example
  * ```ts
- * import { compareUtf8 } from 'turngate';
+ * import { compareUtf8 } from 'turngate/canonical';
  * ['\u{1F600}', '\uFF21'].sort(compareUtf8); //=> ['\uFF21', '\u{1F600}']
  * ```
  */
@@ -142,7 +142,7 @@ const SURROGATE = /[\ud800-\udfff]/;
  *
  * @example
  * ```ts
- * import { sortUtf8 } from 'turngate';
+ * import { sortUtf8 } from 'turngate/canonical';
  * sortUtf8(['b', '\u{1F600}', '\uFF21', 'a']); //=> ['a', 'b', '\uFF21', '\u{1F600}']
  * ```
  */

@@ -7,7 +7,34 @@
  *
  * @module
  */
-export * from './messages.ts';
+export {
+  AssistantMessageSchema,
+  ChatMessageSchema,
+  ImageBlockSchema,
+  ImageSourceSchema,
+  RedactedThinkingBlockSchema,
+  SystemMessageSchema,
+  TextBlockSchema,
+  ThinkingBlockSchema,
+  ToolCallSchema,
+  ToolMessageSchema,
+  UserMessageSchema,
+  messageText,
+  validateChatMessage,
+  type AssistantContentBlock,
+  type AssistantMessage,
+  type ChatMessage,
+  type ChatMessageCheck,
+  type ContentBlock,
+  type ImageBlock,
+  type RedactedThinkingBlock,
+  type SystemMessage,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCall,
+  type ToolMessage,
+  type UserMessage,
+} from './messages.ts';
 export {
   bucketOf,
   ChatError,

@@ -31,7 +31,7 @@ export type DecodeResult =
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { issuePath, JoinCheckInputSchema } from 'turngate';
+ * import { issuePath, JoinCheckInputSchema } from 'turngate/evidence';
  * const result = v.safeParse(JoinCheckInputSchema, { evidence: { toolRequests: [{}] } });
  * if (!result.success) issuePath(result.issues[0]); //=> 'evidence.callSpec'
  * ```
@@ -89,7 +89,7 @@ const PARSE_CONFIG: v.Config<v.BaseIssue<unknown>> = Object.assign(Object.create
  * @returns The decoded input, or the first problem as an {@link EvidenceInputError}.
  * @example
  * ```ts
- * import { decodeJoinCheckInput } from 'turngate';
+ * import { decodeJoinCheckInput } from 'turngate/evidence';
  * decodeJoinCheckInput({ evidence: 1 }).ok; //=> false
  * ```
  */
@@ -168,7 +168,7 @@ export type ExtendedDecodeResult =
  *   (a `profile` other than the extended one, or a malformed extended field).
  * @example
  * ```ts
- * import { decodeExtendedInput } from 'turngate';
+ * import { decodeExtendedInput } from 'turngate/evidence';
  * decodeExtendedInput({ evidence: { callSpec: { toolPolicy: 'ignored' } } }); //=> { ok: true, value: undefined }
  * const wrong = decodeExtendedInput({ profile: 'turngate.harness.extended.v9', evidence: { callSpec: {} } });
  * if (!wrong.ok) wrong.error.field; //=> 'profile'

@@ -45,7 +45,7 @@ export const ToolPolicyEntryInputSchema = struct('toolPolicy.tools[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolPolicyInputSchema } from 'turngate';
+ * import { ToolPolicyInputSchema } from 'turngate/evidence';
  * const policy = v.parse(ToolPolicyInputSchema, { tools: [{ toolName: 'fs.read', schemaDigest: 'sha256:1f' }] });
  * policy.tools[0]?.deferLoading; //=> false
  * ```
@@ -178,7 +178,7 @@ function optionalBlock<TSchema extends v.GenericSchema>(schema: TSchema) {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ExtendedCallSpecInputSchema } from 'turngate';
+ * import { ExtendedCallSpecInputSchema } from 'turngate/evidence';
  * const spec = v.parse(ExtendedCallSpecInputSchema, { callId: 'turn-1', observabilityMode: 'disabled' });
  * spec.observabilityMode; //=> 'disabled'
  * ```

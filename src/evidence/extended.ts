@@ -22,7 +22,7 @@ import { extension, struct } from './struct.ts';
  *
  * @example
  * ```ts
- * import { EXTENDED_PROFILE } from 'turngate';
+ * import { EXTENDED_PROFILE } from 'turngate/evidence';
  * EXTENDED_PROFILE; //=> 'turngate.harness.extended.v1'
  * ```
  */
@@ -252,7 +252,7 @@ export const ExtendedEvidenceInputSchema = extension('evidence', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ExtendedJoinCheckInputSchema } from 'turngate';
+ * import { ExtendedJoinCheckInputSchema } from 'turngate/evidence';
  * const input = v.parse(ExtendedJoinCheckInputSchema, {
  *   profile: 'turngate.harness.extended.v1',
  *   evidence: { callSpec: { observabilityMode: 'disabled' }, traceExports: [] },

@@ -22,7 +22,7 @@ import { struct } from './struct.ts';
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { CallSpecInputSchema } from 'turngate';
+ * import { CallSpecInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(CallSpecInputSchema, wire);
  * if (row.success) row.output;
@@ -48,7 +48,7 @@ export const CallSpecInputSchema = struct('callSpec', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolRequestInputSchema } from 'turngate';
+ * import { ToolRequestInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ToolRequestInputSchema, wire);
  * if (row.success) row.output;
@@ -70,7 +70,7 @@ export const ToolRequestInputSchema = struct('toolRequests[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolResultInputSchema } from 'turngate';
+ * import { ToolResultInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ToolResultInputSchema, wire);
  * if (row.success) row.output;
@@ -95,7 +95,7 @@ export const ToolResultInputSchema = struct('toolResults[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolUseInputSchema } from 'turngate';
+ * import { ToolUseInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ToolUseInputSchema, wire);
  * if (row.success) row.output;
@@ -114,7 +114,7 @@ export const ToolUseInputSchema = struct('toolUse[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ProtocolStateInputSchema } from 'turngate';
+ * import { ProtocolStateInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ProtocolStateInputSchema, wire);
  * if (row.success) row.output;
@@ -131,7 +131,7 @@ export const ProtocolStateInputSchema = struct('protocolState', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { HandoffInputSchema } from 'turngate';
+ * import { HandoffInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(HandoffInputSchema, wire);
  * if (row.success) row.output;
@@ -149,7 +149,7 @@ export const HandoffInputSchema = struct('handoff', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolRenderInputSchema } from 'turngate';
+ * import { ToolRenderInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ToolRenderInputSchema, wire);
  * if (row.success) row.output;
@@ -169,7 +169,7 @@ export const ToolRenderInputSchema = struct('toolRender[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ReminderQueueInputSchema } from 'turngate';
+ * import { ReminderQueueInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ReminderQueueInputSchema, wire);
  * if (row.success) row.output;
@@ -187,7 +187,7 @@ export const ReminderQueueInputSchema = struct('reminderQueue[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { StateViewInputSchema } from 'turngate';
+ * import { StateViewInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(StateViewInputSchema, wire);
  * if (row.success) row.output;
@@ -206,7 +206,7 @@ export const StateViewInputSchema = struct('stateViews[] row', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { EvidenceInputSchema } from 'turngate';
+ * import { EvidenceInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(EvidenceInputSchema, wire);
  * if (row.success) row.output;
@@ -232,7 +232,7 @@ export const EvidenceInputSchema = struct('evidence', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { PolicyProvenanceInputSchema } from 'turngate';
+ * import { PolicyProvenanceInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(PolicyProvenanceInputSchema, wire);
  * if (row.success) row.output;
@@ -251,7 +251,7 @@ export const PolicyProvenanceInputSchema = struct('policyProvenance', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { GovernanceProfileInputSchema } from 'turngate';
+ * import { GovernanceProfileInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(GovernanceProfileInputSchema, wire);
  * if (row.success) row.output;
@@ -269,7 +269,7 @@ export const GovernanceProfileInputSchema = struct('governanceProfile', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ProtocolConstraintsInputSchema } from 'turngate';
+ * import { ProtocolConstraintsInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(ProtocolConstraintsInputSchema, wire);
  * if (row.success) row.output;
@@ -285,7 +285,7 @@ export const ProtocolConstraintsInputSchema = struct('protocolConstraints', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { HandoffConstraintsInputSchema } from 'turngate';
+ * import { HandoffConstraintsInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(HandoffConstraintsInputSchema, wire);
  * if (row.success) row.output;
@@ -303,7 +303,7 @@ export const HandoffConstraintsInputSchema = struct('handoffConstraints', {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { TruncationConstraintsInputSchema } from 'turngate';
+ * import { TruncationConstraintsInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(TruncationConstraintsInputSchema, wire);
  * if (row.success) row.output;
@@ -320,7 +320,7 @@ export const TruncationConstraintsInputSchema = struct('truncationConstraints', 
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { DecompositionConstraintsInputSchema } from 'turngate';
+ * import { DecompositionConstraintsInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(DecompositionConstraintsInputSchema, wire);
  * if (row.success) row.output;
@@ -338,7 +338,7 @@ export const DecompositionConstraintsInputSchema = struct('decompositionConstrai
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { JoinCheckInputSchema } from 'turngate';
+ * import { JoinCheckInputSchema } from 'turngate/evidence';
  * declare const wire: unknown;
  * const row = v.safeParse(JoinCheckInputSchema, wire);
  * if (row.success) row.output;

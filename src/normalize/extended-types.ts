@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import { EXTENDED_NORMALIZED_KIND } from 'turngate';
+ * import { EXTENDED_NORMALIZED_KIND } from 'turngate/normalize';
  * EXTENDED_NORMALIZED_KIND; //=> 'turngate.harness.extended_normalized.v1'
  * ```
  */
@@ -24,7 +24,7 @@ export const EXTENDED_NORMALIZED_KIND = 'turngate.harness.extended_normalized.v1
  *
  * @example
  * ```ts
- * import { GUARDRAIL_STAGES } from 'turngate';
+ * import { GUARDRAIL_STAGES } from 'turngate/normalize';
  * GUARDRAIL_STAGES.indexOf('input'); //=> 1
  * ```
  */
@@ -67,7 +67,7 @@ export const EXECUTION_PATTERNS = [
  *
  * @example
  * ```ts
- * import { RISK_CONTROLS } from 'turngate';
+ * import { RISK_CONTROLS } from 'turngate/normalize';
  * RISK_CONTROLS.includes('zero_data_retention'); //=> true
  * ```
  */
@@ -328,7 +328,7 @@ export interface ExtendedDigestBundle {
  *
  * @example
  * ```ts
- * import type { ExtendedNormalized } from 'turngate';
+ * import type { ExtendedNormalized } from 'turngate/normalize';
  * function sandbox(extended: ExtendedNormalized): string | undefined {
  *   return extended.callSpec.runtimeSandboxRef;
  * }

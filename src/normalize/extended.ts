@@ -517,7 +517,8 @@ function policyDigests(spec: NormalizedExtendedCallSpec): Omit<ExtendedDigestBun
  *   vocabulary, a `specific` tool choice without a tool name, or conflicting rows that share an id.
  * @example
  * ```ts
- * import { decodeExtendedInput, decodeJoinCheckInput, normalizeExtended } from 'turngate';
+ * import { decodeExtendedInput, decodeJoinCheckInput } from 'turngate/evidence';
+ * import { normalizeExtended } from 'turngate/normalize';
  * const input = {
  *   profile: 'turngate.harness.extended.v1',
  *   evidence: {

@@ -68,7 +68,7 @@ export function optional(value: string | null | undefined, field: string): strin
  * @returns The normalized refs (possibly empty).
  * @example
  * ```ts
- * import { normalizeRefs } from 'turngate';
+ * import { normalizeRefs } from 'turngate/normalize';
  * normalizeRefs([' b ', 'a', 'b', ' ']); //=> ['a', 'b']
  * ```
  */
@@ -294,7 +294,8 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
  *   lone surrogate.
  * @example
  * ```ts
- * import { decodeJoinCheckInput, normalizeEvidence } from 'turngate';
+ * import { decodeJoinCheckInput } from 'turngate/evidence';
+ * import { normalizeEvidence } from 'turngate/normalize';
  * const decoded = decodeJoinCheckInput({ evidence: {
  *   callSpec: { callId: 'c', modelRef: 'm', actionMode: 'JSON', executionPattern: 'single',
  *     normalizerId: 'n', mutationPolicyDigest: 'p', governancePolicyDigest: 'g',

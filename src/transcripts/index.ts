@@ -71,4 +71,31 @@ export type {
 } from './aisdk/wire.ts';
 export { GeminiContentSchema, GeminiContentsSchema } from './gemini/wire.ts';
 export type { GeminiContent, GeminiPart, GeminiFunctionCall, GeminiFunctionResponse } from './gemini/wire.ts';
-export * from './chat-message.ts';
+export {
+  AssistantMessageSchema,
+  ChatMessageSchema,
+  ImageBlockSchema,
+  ImageSourceSchema,
+  RedactedThinkingBlockSchema,
+  SystemMessageSchema,
+  TextBlockSchema,
+  ThinkingBlockSchema,
+  ToolCallSchema,
+  ToolMessageSchema,
+  UserMessageSchema,
+  messageText,
+  validateChatMessage,
+  type AssistantContentBlock,
+  type AssistantMessage,
+  type ChatMessage,
+  type ChatMessageCheck,
+  type ContentBlock,
+  type ImageBlock,
+  type RedactedThinkingBlock,
+  type SystemMessage,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCall,
+  type ToolMessage,
+  type UserMessage,
+} from './chat-message.ts';
