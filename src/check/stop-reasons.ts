@@ -129,9 +129,13 @@ export const STOP_REASON_TABLE = {
 
 /**
  * The stop reasons a format reports, as a literal union (e.g. `StopReasonOf<'openai-chat'>` is
- * `'stop' | 'tool_calls' | 'function_call' | 'length' | 'content_filter'`).
+ * `'stop' | 'tool_calls' | 'function_call' | 'length' | 'content_filter'`). For a union of
+ * formats (a format known only as `TranscriptFormat`), the union of their stop reasons; `never`
+ * for `never`.
  */
-export type StopReasonOf<F extends TranscriptFormat> = keyof (typeof STOP_REASON_TABLE)[F] & string;
+export type StopReasonOf<F extends TranscriptFormat> = F extends TranscriptFormat
+  ? keyof (typeof STOP_REASON_TABLE)[F] & string
+  : never;
 
 /** The protocol stop reason that format `F`'s stop reason `R` maps to. */
 export type ProtocolStopReasonOf<

@@ -203,9 +203,11 @@ export interface ToolFailed<TTools extends ToolDefinitionsOf<TTools>, TName exte
  *   .exhaustive();
  * ```
  */
-export type ToolResult<TTools extends ToolDefinitionsOf<TTools>> = {
-  [TName in ToolName<TTools>]: ToolOk<TTools, TName> | ToolFailed<TTools, TName>;
-}[ToolName<TTools>];
+export type ToolResult<TTools extends ToolDefinitionsOf<TTools>> = [TTools] extends [never]
+  ? never
+  : {
+      [TName in ToolName<TTools>]: ToolOk<TTools, TName> | ToolFailed<TTools, TName>;
+    }[ToolName<TTools>];
 
 /**
  * One handler per tool of a registry, each receiving that tool's result (ok or error).
