@@ -7,9 +7,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-tarball="$(npm pack --ignore-scripts --silent --pack-destination "$work")"
-node_modules/.bin/attw "$work/$tarball" --profile esm-only --format table-flipped > "$work/attw.txt" || {
+tarball="$(bash scripts/pack.sh "$work")"
+node_modules/.bin/attw "$tarball" --profile esm-only --format table-flipped > "$work/attw.txt" || {
   cat "$work/attw.txt"
   exit 1
 }
-echo "attw: $tarball resolves cleanly for Node 16+ ESM and bundlers (esm-only profile)"
+echo "attw: $(basename "$tarball") resolves cleanly for Node 16+ ESM and bundlers (esm-only profile)"

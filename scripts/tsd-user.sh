@@ -7,11 +7,11 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-tarball="$(npm pack --ignore-scripts --silent --pack-destination "$work")"
+tarball="$(bash scripts/pack.sh "$work")"
 cp -R examples/tsd-user "$work/project"
 cd "$work/project"
-npm install --no-audit --no-fund --prefer-offline --no-package-lock --silent "$work/$tarball"
+npm install --no-audit --no-fund --prefer-offline --no-package-lock --silent "$tarball"
 # tsd recognizes its assertions by the `tsd` module the tests import: the repository's own.
 ln -s "$root/node_modules/tsd" node_modules/tsd
 node "$root/node_modules/tsd/dist/cli.js"
-echo "tsd-user: a project installing $tarball passes its own tsd suite"
+echo "tsd-user: a project installing $(basename "$tarball") passes its own tsd suite"
