@@ -21,7 +21,11 @@ export async function bundleHarnessLoopExample(outfile) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    alias: { 'turngate/tusk': join(root, 'src', 'tusk', 'index.ts'), turngate: join(root, 'src', 'index.ts') },
+    alias: {
+      'turngate/tusk': join(root, 'src', 'tusk', 'index.ts'),
+      'turngate/canonical': join(root, 'src', 'canonical', 'index.ts'),
+      turngate: join(root, 'src', 'index.ts'),
+    },
     logLevel: 'warning',
   });
   return outfile;
