@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import {
   JsonInputError,
   JsonNumber,
+  type JsonValue,
   asciiLowercase,
   canonicalJson,
   compareUtf8,
@@ -317,5 +318,101 @@ describe('large values cost their own size', () => {
     expect(() => {
       (a as { raw: string }).raw = '13';
     }).toThrow(TypeError);
+  });
+});
+
+describe('UTF-8 bytes are parsed as they are, not decoded to UTF-16 first', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const withNumbers = (value: unknown) => JSON.stringify(value, (_k, v) => (v instanceof JsonNumber ? `#${v.raw}` : v));
+
+  it('gives the value the text gives, for any JSON with any Unicode text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (value) => {
+        const text = JSON.stringify(value, null, 1);
+        expect(withNumbers(parseJson(encode(text)))).toBe(withNumbers(parseJson(text)));
+      }),
+    );
+  });
+
+  it('decodes non-ASCII text next to escapes, in keys and in values', () => {
+    const text = '{"clé\\n€": "a\\u00e9b—c\\"ü", "日本": ["\\ud83d\\ude00😀"]}';
+    expect(parseJson(encode(text))).toEqual({ 'clé\n€': 'a\u00e9b—c"ü', 日本: ['\u{1F600}\u{1F600}'] });
+  });
+
+  it('counts columns in UTF-16 code units of the decoded line, as for string input', () => {
+    const text = '{\n  "é😀€": tru\n}';
+    const fromBytes = refused(encode(text));
+    expect(fromBytes).toThrow(/line 2 column 11/);
+    expect(refused(text)).toThrow(/line 2 column 11/);
+  });
+
+  it('refuses invalid UTF-8 and a byte-order mark as before', () => {
+    expect(refused(Uint8Array.of(0x22, 0xc3, 0x28, 0x22))).toThrow(/not valid UTF-8/);
+    expect(refused(Uint8Array.of(0xef, 0xbb, 0xbf, 0x31))).toThrow(/line 1 column 1/);
+  });
+});
+
+describe('the engine writer and the writer of our own agree', () => {
+  // A JsonNumber the engine would write differently (`1.0`) sends the whole value to our own
+  // writer; the same value alone takes the engine's. Both must print the same text.
+  const slow = new JsonNumber('1.0');
+
+  it('prints canonical and pretty text alike, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (value) => {
+        expect(canonicalJson([value as JsonValue, slow])).toBe(`[${canonicalJson(value as JsonValue)},1.0]`);
+        const pretty = prettyJson({ a: value as JsonValue, b: slow });
+        expect(pretty).toBe(prettyJson({ a: value as JsonValue, b: 1 }).replace(/"b": 1\n}$/, '"b": 1.0\n}'));
+      }),
+    );
+  });
+
+  it('sorts keys by UTF-8 bytes and shares nothing that it reorders', () => {
+    const value = { b: 1, '\u{1F600}': 2, '\uFF21': 3, a: { d: 4, c: [5, { f: 6, e: 7 }] } };
+    expect(canonicalJson(value)).toBe('{"a":{"c":[5,{"e":7,"f":6}],"d":4},"b":1,"\uFF21":3,"\u{1F600}":2}');
+    expect(Object.keys(value)).toEqual(['b', '\u{1F600}', '\uFF21', 'a']);
+  });
+
+  it('keeps an own __proto__ key and objects without a prototype', () => {
+    const parsed = parseJson('{"z": 1, "__proto__": {"x": 2}}') as JsonValue;
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":2},"z":1}');
+    const bare = Object.assign(Object.create(null), { b: 1, a: 2 });
+    expect(canonicalJson(bare)).toBe('{"a":2,"b":1}');
+  });
+
+  it('writes numbers as serde_json does on either path', () => {
+    expect(canonicalJson([1, -0, 9007199254740991, new JsonNumber('12'), new JsonNumber('0.5')])).toBe(
+      '[1,0,9007199254740991,12,0.5]',
+    );
+    expect(canonicalJson([0.5, 1e21, new JsonNumber('1E2'), 2 ** 60])).toBe('[0.5,1e+21,100.0,1152921504606847000]');
+  });
+
+  it('refuses a lone surrogate, but writes text that merely looks like an escaped one', () => {
+    expect(() => canonicalJson({ a: '\ud800' })).toThrow(JsonInputError);
+    expect(() => prettyJson({ '\udc00': 1 })).toThrow(JsonInputError);
+    expect(canonicalJson({ a: '\\ud800' })).toBe('{"a":"\\\\ud800"}');
+  });
+
+  it('never calls a toJSON the value or a polluted prototype offers', () => {
+    const withOwn = { a: 1, toJSON: () => 'replaced' };
+    expect(() => canonicalJson(withOwn)).toThrow(JsonInputError);
+    const proto = Object.prototype as { toJSON?: unknown };
+    proto.toJSON = () => 'polluted';
+    try {
+      expect(canonicalJson({ b: [1], a: 'x' })).toBe('{"a":"x","b":[1]}');
+      expect(prettyJson({ a: [] })).toBe('{\n  "a": []\n}');
+    } finally {
+      delete proto.toJSON;
+    }
+  });
+
+  it('refuses class instances, cycles and nesting past the limit on either path', () => {
+    expect(() => canonicalJson({ when: new Date(0) })).toThrow(/Date is not a JSON value/);
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    expect(() => canonicalJson(cycle)).toThrow(/cycle/);
+    let deep: object = [1];
+    for (let i = 0; i < 127; i++) deep = [deep];
+    expect(() => digest(deep)).toThrow(/nesting deeper than 127/);
   });
 });

@@ -13,7 +13,7 @@ const sha256Hex: (text: string) => string =
 import { JsonInputError, JsonNumber, type JsonValue } from './json.ts';
 import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 import { formatJsonNumber } from './number.ts';
-import { sortUtf8 } from './text.ts';
+import { compareUtf8, sortUtf8 } from './text.ts';
 
 /** Characters that need an escape, or a well-formedness check (surrogates). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what needs escaping
@@ -205,6 +205,107 @@ function writeCanonical(sink: Sink, value: unknown, depth: number): void {
   }
 }
 
+/** What {@link engineReady} returns for a value the engine's `JSON.stringify` would not write as premath does. */
+const SLOWER_PATH: unique symbol = Symbol('slower path');
+
+/** A lone surrogate as `JSON.stringify` escapes it (or a literal `\u` text that looks like one). */
+const ESCAPED_SURROGATE = /\\ud[89a-f]/;
+
+/** Whether some prototype would make `JSON.stringify` call a `toJSON` our writers never call. */
+function toJsonReachable(): boolean {
+  return 'toJSON' in Object.prototype || 'toJSON' in Array.prototype;
+}
+
+/** Whether `keys` are in UTF-8 byte order already. */
+function inUtf8Order(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (compareUtf8(keys[i - 1] as string, keys[i] as string) > 0) return false;
+  return true;
+}
+
+/**
+ * The value as the engine's `JSON.stringify` writes it exactly as {@link writeCanonical} and
+ * {@link writePretty} would: plain objects with their keys in UTF-8 order (an object whose keys are
+ * in another order is copied with sorted keys; anything in order is shared, not copied), safe
+ * integers, and {@link JsonNumber}s whose literal `JSON.stringify` writes the same as numbers.
+ * Anything else (a class instance, a `bigint`, a float the two write differently, a function,
+ * nesting past the limit, a cycle, an own `__proto__` key, which an assignment would not copy) is {@link SLOWER_PATH}: the writers above then decide it, and
+ * throw what they document. Lone surrogates are found in the output (see {@link ESCAPED_SURROGATE}).
+ */
+function engineReady(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isSafeInteger(value) ? value : SLOWER_PATH;
+    case 'object':
+      break;
+    default:
+      return SLOWER_PATH;
+  }
+  if (value === null) return value;
+  if (depth > MAX_DATA_DEPTH) return SLOWER_PATH;
+  if (value instanceof JsonNumber) {
+    const text = formatJsonNumber(value);
+    const number = Number(text);
+    return String(number) === text ? number : SLOWER_PATH;
+  }
+  if (Array.isArray(value)) {
+    if (Object.hasOwn(value, 'toJSON')) return SLOWER_PATH;
+    let out: unknown[] = value;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const ready = engineReady(item, depth + 1);
+      if (ready === SLOWER_PATH) return SLOWER_PATH;
+      if (ready !== item) {
+        if (out === value) out = value.slice();
+        out[i] = ready;
+      }
+    }
+    return out;
+  }
+  if (!isPlainRecord(value)) return SLOWER_PATH;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (inUtf8Order(keys)) {
+    let out = record;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (key === '__proto__') return SLOWER_PATH;
+      const item = record[key];
+      const ready = engineReady(item, depth + 1);
+      if (ready === SLOWER_PATH) return SLOWER_PATH;
+      if (ready !== item) {
+        if (out === record) out = { ...record };
+        out[key] = ready;
+      }
+    }
+    return out;
+  }
+  const sorted: Record<string, unknown> = {};
+  for (const key of sortedKeys(keys)) {
+    if (key === '__proto__') return SLOWER_PATH;
+    const ready = engineReady(record[key], depth + 1);
+    if (ready === SLOWER_PATH) return SLOWER_PATH;
+    sorted[key] = ready;
+  }
+  return sorted;
+}
+
+/**
+ * The text the engine's `JSON.stringify` writes for `value` when it is the text premath writes
+ * (canonical with `indent` 0, pretty with 2), else `undefined`. The engine's writer escapes
+ * exactly what serde_json escapes, in the same spelling, except a lone surrogate (refused by
+ * serde_json), which the output check sends to the slower path.
+ */
+function engineText(value: unknown, indent: 0 | 2): string | undefined {
+  if (toJsonReachable()) return undefined;
+  const ready = engineReady(value, 1);
+  if (ready === SLOWER_PATH || ready === undefined) return undefined;
+  const text = indent === 0 ? JSON.stringify(ready) : JSON.stringify(ready, null, indent);
+  return ESCAPED_SURROGATE.test(text) ? undefined : text;
+}
+
 /**
  * The canonical JSON text of a value, as premath digests it: no whitespace; object keys
  * sorted by UTF-8 byte order; strings with only `"`, `\` and control characters escaped;
@@ -228,6 +329,8 @@ function writeCanonical(sink: Sink, value: unknown, depth: number): void {
  * ```
  */
 export function canonicalJson(value: JsonValue | object): string {
+  const text = engineText(value, 0);
+  if (text !== undefined) return text;
   const sink = new Sink(false);
   writeCanonical(sink, value, 1);
   return sink.text();
@@ -250,6 +353,8 @@ export function canonicalJson(value: JsonValue | object): string {
  * ```
  */
 export function digest(value: JsonValue | object): string {
+  const text = engineText(value, 0);
+  if (text !== undefined) return `sha256:${sha256Hex(text)}`;
   const sink = new Sink(true);
   writeCanonical(sink, value, 1);
   return `sha256:${sink.hex()}`;
@@ -353,6 +458,8 @@ function writePretty(sink: Sink, value: unknown, depth: number): void {
  * ```
  */
 export function prettyJson(value: JsonValue | object): string {
+  const text = engineText(value, 2);
+  if (text !== undefined) return text;
   const sink = new Sink(false);
   writePretty(sink, value, 0);
   return sink.text();

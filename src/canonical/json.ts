@@ -10,6 +10,7 @@
 import { types } from 'node:util';
 import { bareRecord } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
+import { Buffer, isUtf8 } from 'node:buffer';
 import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 
 /**
@@ -191,10 +192,12 @@ const MAX_DEPTH = MAX_DATA_DEPTH;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters
 const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
 
+/** {@link PLAIN_RUN} of ASCII only, for byte strings: a run that stops at a non-ASCII byte needs decoding. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string may not hold raw control characters
+const PLAIN_ASCII_RUN = /[^"\\\u0000-\u001f\u0080-\uffff]*/y;
+
 /** Decoded code units gathered before they become a string piece (well under the engine's argument limit). */
 const ESCAPE_BATCH = 4096;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Parses JSON text losslessly, with the acceptance rules of serde_json 1.0 (premath's parser).
@@ -212,8 +215,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * @param input - JSON text, as a string or as UTF-8 bytes.
  * @returns The parsed value.
  * @throws {@link JsonInputError} for input serde_json would refuse, and nothing else for any
- *   string or bytes, with one exception: bytes whose text is longer than the longest string the
- *   engine holds (536,870,888 UTF-16 code units on 64-bit Node) throw the engine's own error.
+ *   string or bytes, with one exception: more bytes than the longest string the engine holds
+ *   (536,870,888 on 64-bit Node) throw Node's own error (`ERR_STRING_TOO_LONG`).
  * @example
  * ```ts
  * import { parseJson, JsonNumber } from 'turngate/canonical';
@@ -222,7 +225,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * ```
  */
 export function parseJson(input: string | Uint8Array): JsonValue {
-  return new Parser(decodeText(input), false).parseDocument();
+  const { text, bytes } = decodeText(input);
+  return new Parser(text, bytes, false).parseDocument();
 }
 
 /**
@@ -235,31 +239,48 @@ export function parseJson(input: string | Uint8Array): JsonValue {
  * @throws {@link JsonInputError} as {@link parseJson}.
  */
 export function parseJsonData(input: string | Uint8Array): JsonValue {
-  return new Parser(decodeText(input), true).parseDocument();
+  const { text, bytes } = decodeText(input);
+  return new Parser(text, bytes, true).parseDocument();
 }
 
-function decodeText(input: string | Uint8Array): string {
+/**
+ * The text the parser reads. UTF-8 bytes are validated once and read as a Latin-1 string of their
+ * bytes (one character per byte, which the engine stores one byte per character): the JSON
+ * structure is ASCII, so it parses the same, and only string tokens holding non-ASCII bytes are
+ * decoded from UTF-8 (see {@link utf8Of}). Decoding the whole input to UTF-16 instead makes every
+ * string sliced from it a two-byte string once the input holds one non-ASCII character, and every
+ * later step (digests, the report text) pays for that.
+ */
+function decodeText(input: string | Uint8Array): { readonly text: string; readonly bytes: boolean } {
   if (typeof input === 'string') {
     if (!input.isWellFormed()) {
       throw new JsonInputError('input holds a lone UTF-16 surrogate (not valid UTF-8 text)', 'utf8_invalid');
     }
-    return input;
+    return { text: input, bytes: false };
   }
-  try {
-    return utf8.decode(input);
-  } catch (error) {
-    // The decoder throws a TypeError for bytes that are not UTF-8; anything else (a text
-    // longer than the engine's longest string) is not a fault of the encoding.
-    if (error instanceof TypeError) throw new JsonInputError('input is not valid UTF-8', 'utf8_invalid');
-    throw error;
-  }
+  if (!isUtf8(input)) throw new JsonInputError('input is not valid UTF-8', 'utf8_invalid');
+  return { text: Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1'), bytes: true };
+}
+
+/** A character of a byte string that is not ASCII: part of a multi-byte UTF-8 sequence. */
+const NON_ASCII_BYTE = /[\u0080-\u00ff]/;
+
+/** The UTF-16 text of a slice of a byte string that starts and ends on character boundaries. */
+function utf8Of(byteText: string): string {
+  return NON_ASCII_BYTE.test(byteText) ? Buffer.from(byteText, 'latin1').toString('utf8') : byteText;
 }
 
 class Parser {
   private pos = 0;
   private depth = 0;
+  /**
+   * @param text - The JSON text, or (with `bytes`) the input's UTF-8 bytes as a Latin-1 string.
+   * @param bytes - Whether `text` holds bytes; string tokens are then decoded from UTF-8.
+   * @param nullPrototype - Whether objects are made without a prototype.
+   */
   constructor(
     private readonly text: string,
+    private readonly bytes: boolean,
     private readonly nullPrototype: boolean,
   ) {}
 
@@ -280,7 +301,9 @@ class Parser {
         lineStart = i + 1;
       }
     }
-    throw new JsonInputError(message, code, line, at - lineStart + 1);
+    // Columns count UTF-16 code units of the decoded line, whatever form the text is held in.
+    const column = this.bytes ? utf8Of(this.text.slice(lineStart, at)).length : at - lineStart;
+    throw new JsonInputError(message, code, line, column + 1);
   }
 
   private skipWhitespace(): void {
@@ -445,12 +468,19 @@ class Parser {
   private parseString(): string {
     const text = this.text;
     let pos = this.pos + 1; // opening quote
-    PLAIN_RUN.lastIndex = pos;
-    PLAIN_RUN.test(text);
-    let end = PLAIN_RUN.lastIndex;
+    const run = this.bytes ? PLAIN_ASCII_RUN : PLAIN_RUN;
+    run.lastIndex = pos;
+    run.test(text);
+    let end = run.lastIndex;
     if (text.charCodeAt(end) === 0x22) {
       this.pos = end + 1;
       return text.slice(pos, end);
+    }
+    if (this.bytes) {
+      // A non-ASCII byte (or an escape, or a fault): read on with the whole plain run.
+      PLAIN_RUN.lastIndex = end;
+      PLAIN_RUN.test(text);
+      end = PLAIN_RUN.lastIndex;
     }
     // Escapes: plain runs and decoded code units are gathered in lists and joined once, so a
     // string of a million escapes costs its own size, not a rope node per character.
@@ -466,7 +496,8 @@ class Parser {
       const c = text.charCodeAt(end);
       if (end > pos) {
         flushUnits();
-        pieces.push(text.slice(pos, end));
+        // A plain run ends at a quote, a backslash or a control character: on a character boundary.
+        pieces.push(this.bytes ? utf8Of(text.slice(pos, end)) : text.slice(pos, end));
       }
       if (c === 0x22) {
         flushUnits();

@@ -81,31 +81,50 @@ export function normalizeRefs(values: readonly string[], field = 'refs'): string
   return sortUtf8([...set]);
 }
 
+// The normalized rows below are built with their keys in UTF-8 order (the order their digests and
+// the report write them), so the canonical writer shares them instead of copying each one. Fields
+// are still read, and their errors found, in the order premath reads them.
+
 function normalizeCallSpec(spec: CallSpecInput): NormalizedCallSpec {
   const at = (name: string) => `evidence.callSpec.${name}`;
+  const callId = required(spec.callId, at('callId'));
+  const modelRef = required(spec.modelRef, at('modelRef'));
+  const actionMode = asciiLowercase(required(spec.actionMode, at('actionMode')));
+  const executionPattern = asciiLowercase(required(spec.executionPattern, at('executionPattern')));
+  const normalizerId = required(spec.normalizerId, at('normalizerId'));
+  const mutationPolicyDigest = required(spec.mutationPolicyDigest, at('mutationPolicyDigest'));
+  const governancePolicyDigest = required(spec.governancePolicyDigest, at('governancePolicyDigest'));
+  const toolRenderProtocolDigest = required(spec.toolRenderProtocolDigest, at('toolRenderProtocolDigest'));
+  const reminderQueuePolicyDigest = required(spec.reminderQueuePolicyDigest, at('reminderQueuePolicyDigest'));
+  const stateViewPolicyDigest = required(spec.stateViewPolicyDigest, at('stateViewPolicyDigest'));
+  const decompositionPolicyDigest = required(spec.decompositionPolicyDigest, at('decompositionPolicyDigest'));
   return {
-    callId: required(spec.callId, at('callId')),
-    modelRef: required(spec.modelRef, at('modelRef')),
-    actionMode: asciiLowercase(required(spec.actionMode, at('actionMode'))),
-    executionPattern: asciiLowercase(required(spec.executionPattern, at('executionPattern'))),
-    normalizerId: required(spec.normalizerId, at('normalizerId')),
-    mutationPolicyDigest: required(spec.mutationPolicyDigest, at('mutationPolicyDigest')),
-    governancePolicyDigest: required(spec.governancePolicyDigest, at('governancePolicyDigest')),
-    toolRenderProtocolDigest: required(spec.toolRenderProtocolDigest, at('toolRenderProtocolDigest')),
-    reminderQueuePolicyDigest: required(spec.reminderQueuePolicyDigest, at('reminderQueuePolicyDigest')),
-    stateViewPolicyDigest: required(spec.stateViewPolicyDigest, at('stateViewPolicyDigest')),
-    decompositionPolicyDigest: required(spec.decompositionPolicyDigest, at('decompositionPolicyDigest')),
+    actionMode,
+    callId,
+    decompositionPolicyDigest,
+    executionPattern,
+    governancePolicyDigest,
+    modelRef,
+    mutationPolicyDigest,
+    normalizerId,
+    reminderQueuePolicyDigest,
+    stateViewPolicyDigest,
+    toolRenderProtocolDigest,
   };
 }
 
 function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequest {
-  const out: Mutable<NormalizedToolRequest> = {
-    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
-    toolName: required(row.toolName, `${at}.toolName`),
-  };
-  setOptional(out, 'schemaDigest', optional(row.schemaDigest, `${at}.schemaDigest`));
-  setOptional(out, 'callerId', optional(row.callerId, `${at}.callerId`));
-  setOptional(out, 'searchRefDigest', optional(row.searchRefDigest, `${at}.searchRefDigest`));
+  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
+  const toolName = required(row.toolName, `${at}.toolName`);
+  const schemaDigest = optional(row.schemaDigest, `${at}.schemaDigest`);
+  const callerId = optional(row.callerId, `${at}.callerId`);
+  const searchRefDigest = optional(row.searchRefDigest, `${at}.searchRefDigest`);
+  const out = {} as Mutable<NormalizedToolRequest>;
+  setOptional(out, 'callerId', callerId);
+  setOptional(out, 'schemaDigest', schemaDigest);
+  setOptional(out, 'searchRefDigest', searchRefDigest);
+  out.toolCallId = toolCallId;
+  out.toolName = toolName;
   return out;
 }
 
@@ -142,19 +161,19 @@ function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult
     resultDigest = digest(row.payload);
   }
 
-  const out: Mutable<NormalizedToolResult> = {
-    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
-    status,
-  };
-  setOptional(out, 'resultDigest', resultDigest);
+  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
+  const out = {} as Mutable<NormalizedToolResult>;
   if (status === 'error') {
     const error: NormalizedToolErrorEnvelope = {
       errorCode: errorCode ?? 'unknown_error',
-      retryable: retryable ?? false,
       errorMessageDigest: digestText(errorMessage ?? ''),
+      retryable: retryable ?? false,
     };
     out.error = error;
   }
+  setOptional(out, 'resultDigest', resultDigest);
+  out.status = status;
+  out.toolCallId = toolCallId;
   return out;
 }
 
@@ -166,53 +185,53 @@ function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
       `expected one of ${TOOL_USE_DISPOSITIONS.join('|')}, received \`${disposition}\``,
     );
   }
-  const out: Mutable<NormalizedToolUse> = {
-    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
-    disposition,
-  };
-  setOptional(out, 'resultDigest', optional(row.resultDigest, `${at}.resultDigest`));
+  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
+  const resultDigest = optional(row.resultDigest, `${at}.resultDigest`);
+  let reasonCode: string | undefined;
   if (disposition === 'discarded_with_reason' || disposition === 'retry_scheduled') {
     const reason = row.reasonCode;
     if (reason !== undefined && reason !== null && typeof reason !== 'string') {
       throw new EvidenceInputError(`${at}.reasonCode`, 'expected a string reason code');
     }
-    const reasonCode = optional(reason, `${at}.reasonCode`);
+    reasonCode = optional(reason, `${at}.reasonCode`);
     if (reasonCode === undefined && disposition === 'discarded_with_reason') {
       throw new EvidenceInputError(
         `${at}.reasonCode`,
         'expected a non-blank reason code for disposition `discarded_with_reason`',
       );
     }
-    setOptional(out, 'reasonCode', reasonCode);
   }
+  const out = { disposition } as Mutable<NormalizedToolUse>;
+  setOptional(out, 'reasonCode', reasonCode);
+  setOptional(out, 'resultDigest', resultDigest);
+  out.toolCallId = toolCallId;
   return out;
 }
 
 function normalizeRender(row: ToolRenderInput, at: string): NormalizedToolRender {
-  return {
-    toolCallId: required(row.toolCallId, `${at}.toolCallId`),
-    operatorPayloadDigest: required(row.operatorPayloadDigest, `${at}.operatorPayloadDigest`),
-    reminderRenderDigest: required(row.reminderRenderDigest, `${at}.reminderRenderDigest`),
-    injectionPoint: asciiLowercase(required(row.injectionPoint, `${at}.injectionPoint`)),
-    policyDigest: required(row.policyDigest, `${at}.policyDigest`),
-  };
+  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
+  const operatorPayloadDigest = required(row.operatorPayloadDigest, `${at}.operatorPayloadDigest`);
+  const reminderRenderDigest = required(row.reminderRenderDigest, `${at}.reminderRenderDigest`);
+  const injectionPoint = asciiLowercase(required(row.injectionPoint, `${at}.injectionPoint`));
+  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+  return { injectionPoint, operatorPayloadDigest, policyDigest, reminderRenderDigest, toolCallId };
 }
 
 function normalizeQueue(row: ReminderQueueInput, at: string): NormalizedReminderQueue {
-  return {
-    queueId: required(row.queueId, `${at}.queueId`),
-    reducedDigest: required(row.reducedDigest, `${at}.reducedDigest`),
-    policyDigest: required(row.policyDigest, `${at}.policyDigest`),
-  };
+  const queueId = required(row.queueId, `${at}.queueId`);
+  const reducedDigest = required(row.reducedDigest, `${at}.reducedDigest`);
+  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+  return { policyDigest, queueId, reducedDigest };
 }
 
 function normalizeStateView(row: StateViewInput, at: string): NormalizedStateView {
-  const out: Mutable<NormalizedStateView> = {
-    viewId: required(row.viewId, `${at}.viewId`),
-    viewDigest: required(row.viewDigest, `${at}.viewDigest`),
-    policyDigest: required(row.policyDigest, `${at}.policyDigest`),
-  };
+  const viewId = required(row.viewId, `${at}.viewId`);
+  const viewDigest = required(row.viewDigest, `${at}.viewDigest`);
+  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+  const out = { policyDigest } as Mutable<NormalizedStateView>;
   setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs, `${at}.sourceRefs`));
+  out.viewDigest = viewDigest;
+  out.viewId = viewId;
   return out;
 }
 
@@ -327,8 +346,8 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   const reminderQueue = keyedRows(evidence.reminderQueue, 'reminderQueue', 'queueId', normalizeQueue, (r) => r.queueId);
   const stateViews = keyedRows(evidence.stateViews, 'stateViews', 'viewId', normalizeStateView, (r) => r.viewId);
   const protocolState = {
-    stopReason: asciiLowercase(required(evidence.protocolState.stopReason, 'evidence.protocolState.stopReason')),
     continuationAllowed: evidence.protocolState.continuationAllowed,
+    stopReason: asciiLowercase(required(evidence.protocolState.stopReason, 'evidence.protocolState.stopReason')),
   };
   const handoff =
     evidence.handoff === undefined || evidence.handoff === null ? undefined : normalizeHandoff(evidence.handoff);
