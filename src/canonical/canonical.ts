@@ -208,8 +208,18 @@ function writeCanonical(sink: Sink, value: unknown, depth: number): void {
 /** What {@link engineReady} returns for a value the engine's `JSON.stringify` would not write as premath does. */
 const SLOWER_PATH: unique symbol = Symbol('slower path');
 
-/** A lone surrogate as `JSON.stringify` escapes it (or a literal `\u` text that looks like one). */
-const ESCAPED_SURROGATE = /\\ud[89a-f]/;
+/**
+ * Whether `text` (written by `JSON.stringify`) holds an escaped surrogate, `\ud800`–`\udfff`: a
+ * lone surrogate in the value, or a literal backslash before such text, which the slower path
+ * tells apart. `indexOf` scans the text natively, several times faster than a regular expression.
+ */
+function holdsEscapedSurrogate(text: string): boolean {
+  for (let at = text.indexOf('\\ud'); at !== -1; at = text.indexOf('\\ud', at + 3)) {
+    const c = text.charCodeAt(at + 3);
+    if ((c >= 0x38 && c <= 0x39) || (c >= 0x61 && c <= 0x66)) return true;
+  }
+  return false;
+}
 
 /** Whether some prototype would make `JSON.stringify` call a `toJSON` our writers never call. */
 function toJsonReachable(): boolean {
@@ -229,7 +239,7 @@ function inUtf8Order(keys: readonly string[]): boolean {
  * integers, and {@link JsonNumber}s whose literal `JSON.stringify` writes the same as numbers.
  * Anything else (a class instance, a `bigint`, a float the two write differently, a function,
  * nesting past the limit, a cycle, an own `__proto__` key, which an assignment would not copy) is {@link SLOWER_PATH}: the writers above then decide it, and
- * throw what they document. Lone surrogates are found in the output (see {@link ESCAPED_SURROGATE}).
+ * throw what they document. Lone surrogates are found in the output (see {@link holdsEscapedSurrogate}).
  */
 function engineReady(value: unknown, depth: number): unknown {
   switch (typeof value) {
@@ -303,7 +313,7 @@ function engineText(value: unknown, indent: 0 | 2): string | undefined {
   const ready = engineReady(value, 1);
   if (ready === SLOWER_PATH || ready === undefined) return undefined;
   const text = indent === 0 ? JSON.stringify(ready) : JSON.stringify(ready, null, indent);
-  return ESCAPED_SURROGATE.test(text) ? undefined : text;
+  return holdsEscapedSurrogate(text) ? undefined : text;
 }
 
 /**

@@ -247,42 +247,47 @@ export function parseJsonData(input: string | Uint8Array): JsonValue {
  * The text the parser reads. UTF-8 bytes are validated once and read as a Latin-1 string of their
  * bytes (one character per byte, which the engine stores one byte per character): the JSON
  * structure is ASCII, so it parses the same, and only string tokens holding non-ASCII bytes are
- * decoded from UTF-8 (see {@link utf8Of}). Decoding the whole input to UTF-16 instead makes every
+ * decoded from UTF-8 (`Parser.decoded`). Decoding the whole input to UTF-16 instead makes every
  * string sliced from it a two-byte string once the input holds one non-ASCII character, and every
  * later step (digests, the report text) pays for that.
  */
-function decodeText(input: string | Uint8Array): { readonly text: string; readonly bytes: boolean } {
+function decodeText(input: string | Uint8Array): { readonly text: string; readonly bytes: Buffer | undefined } {
   if (typeof input === 'string') {
     if (!input.isWellFormed()) {
       throw new JsonInputError('input holds a lone UTF-16 surrogate (not valid UTF-8 text)', 'utf8_invalid');
     }
-    return { text: input, bytes: false };
+    return { text: input, bytes: undefined };
   }
   if (!isUtf8(input)) throw new JsonInputError('input is not valid UTF-8', 'utf8_invalid');
-  return { text: Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1'), bytes: true };
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  return { text: bytes.toString('latin1'), bytes };
 }
 
 /** A character of a byte string that is not ASCII: part of a multi-byte UTF-8 sequence. */
 const NON_ASCII_BYTE = /[\u0080-\u00ff]/;
-
-/** The UTF-16 text of a slice of a byte string that starts and ends on character boundaries. */
-function utf8Of(byteText: string): string {
-  return NON_ASCII_BYTE.test(byteText) ? Buffer.from(byteText, 'latin1').toString('utf8') : byteText;
-}
 
 class Parser {
   private pos = 0;
   private depth = 0;
   /**
    * @param text - The JSON text, or (with `bytes`) the input's UTF-8 bytes as a Latin-1 string.
-   * @param bytes - Whether `text` holds bytes; string tokens are then decoded from UTF-8.
+   * @param bytes - The input's bytes when `text` holds them; string tokens are then decoded from them.
    * @param nullPrototype - Whether objects are made without a prototype.
    */
   constructor(
     private readonly text: string,
-    private readonly bytes: boolean,
+    private readonly bytes: Buffer | undefined,
     private readonly nullPrototype: boolean,
   ) {}
+
+  /** Object keys already read, by {@link keySlot}: the same few names recur in every row. */
+  private readonly keys: (string | undefined)[] = new Array(KEY_SLOTS);
+
+  /** The text between `start` and `end` (character boundaries), decoded from UTF-8 when the text holds bytes. */
+  private decoded(start: number, end: number): string {
+    const piece = this.text.slice(start, end);
+    return this.bytes !== undefined && NON_ASCII_BYTE.test(piece) ? this.bytes.toString('utf8', start, end) : piece;
+  }
 
   parseDocument(): JsonValue {
     this.skipWhitespace();
@@ -302,7 +307,7 @@ class Parser {
       }
     }
     // Columns count UTF-16 code units of the decoded line, whatever form the text is held in.
-    const column = this.bytes ? utf8Of(this.text.slice(lineStart, at)).length : at - lineStart;
+    const column = this.decoded(lineStart, Math.min(at, this.text.length)).length;
     throw new JsonInputError(message, code, line, column + 1);
   }
 
@@ -363,7 +368,7 @@ class Parser {
     }
     for (;;) {
       if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('expected a string key');
-      const key = this.parseString();
+      const key = this.parseString(true);
       this.skipWhitespace();
       if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("expected ':' after an object key");
       this.pos++;
@@ -465,18 +470,26 @@ class Parser {
     return numberOf(raw);
   }
 
-  private parseString(): string {
+  /** Reads a string token; `key` when it is an object key. */
+  private parseString(key = false): string {
     const text = this.text;
     let pos = this.pos + 1; // opening quote
-    const run = this.bytes ? PLAIN_ASCII_RUN : PLAIN_RUN;
+    const run = this.bytes !== undefined ? PLAIN_ASCII_RUN : PLAIN_RUN;
     run.lastIndex = pos;
     run.test(text);
     let end = run.lastIndex;
     if (text.charCodeAt(end) === 0x22) {
       this.pos = end + 1;
-      return text.slice(pos, end);
+      if (!key) return text.slice(pos, end);
+      // A key seen before is reused: no new string, and one the engine has already interned.
+      const slot = keySlot(text, pos, end);
+      const seen = this.keys[slot];
+      if (seen !== undefined && seen.length === end - pos && text.startsWith(seen, pos)) return seen;
+      const fresh = text.slice(pos, end);
+      this.keys[slot] = fresh;
+      return fresh;
     }
-    if (this.bytes) {
+    if (this.bytes !== undefined) {
       // A non-ASCII byte (or an escape, or a fault): read on with the whole plain run.
       PLAIN_RUN.lastIndex = end;
       PLAIN_RUN.test(text);
@@ -497,7 +510,7 @@ class Parser {
       if (end > pos) {
         flushUnits();
         // A plain run ends at a quote, a backslash or a control character: on a character boundary.
-        pieces.push(this.bytes ? utf8Of(text.slice(pos, end)) : text.slice(pos, end));
+        pieces.push(this.decoded(pos, end));
       }
       if (c === 0x22) {
         flushUnits();
@@ -579,6 +592,15 @@ class Parser {
     }
     return value;
   }
+}
+
+/** Slots of the parser's key cache (a power of two). */
+const KEY_SLOTS = 256;
+
+/** The key cache slot of the text between `start` and `end`: its length and first and last characters. */
+function keySlot(text: string, start: number, end: number): number {
+  if (end === start) return 0;
+  return ((end - start) * 31 + text.charCodeAt(start) * 7 + text.charCodeAt(end - 1)) & (KEY_SLOTS - 1);
 }
 
 function isDigit(c: number): boolean {
