@@ -13,7 +13,8 @@
 //    file. Medians over interleaved rounds, with the interquartile range.
 // 2. Processes at 1,000 calls, NODE_EXTRA_CA_CERTS unset: bare Node start-up, the bundled CLI
 //    with no job (--help), the cold job (one process per run), the warm job (in process) and
-//    premath's process, all interleaved; then the unbundled library's import cost.
+//    premath's process, all interleaved; then the library's import cost (as shipped, and tsc's
+//    one-module-per-file output of the same code).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -340,13 +341,16 @@ console.log(
 const imports = [
   { name: 'node -e 0', process: { file: NODE, args: ['-e', '0'] } },
   { name: "import('turngate')", process: { file: NODE, args: ['-e', "import('turngate')"] } },
+  { name: 'import(tsc output)', process: { file: NODE, args: ['-e', "import('./dist/index.js')"] } },
   { name: "import('turngate/chat')", process: { file: NODE, args: ['-e', "import('turngate/chat')"] } },
   { name: 'turngate --help', process: { file: NODE, args: [CLI, '--help'] } },
 ];
 for (const c of imports) c.process.cwd = ROOT;
 const im = await interleave({ rounds, candidates: imports });
 const imBare = stats(im.get('node -e 0').samples);
-console.log('\n  import cost (whole process, unbundled dist/ ESM; same rounds):');
+console.log(
+  '\n  import cost (whole process; `turngate` is the package as shipped, its entry points bundled; tsc output = the same code as one module per file; same rounds):',
+);
 for (const c of imports) {
   const s = stats(im.get(c.name).samples);
   const extra = c.name === 'node -e 0' ? '' : `   +${ms(s.median - imBare.median)} over bare Node`;
