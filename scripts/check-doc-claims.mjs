@@ -76,6 +76,10 @@ for (const example of allExamples()) {
   runs.push({ path: join(out, name), at, checked });
 }
 
+// Examples that write files (a session store's default .premath/) write them in a scratch directory.
+const scratch = join(out, 'cwd');
+mkdirSync(scratch);
+process.chdir(scratch);
 for (const run of runs) {
   const load = () => import(pathToFileURL(run.path).href);
   for (const result of await runClaims(run.checked, load, TIMEOUT_MS)) {
