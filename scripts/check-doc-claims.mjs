@@ -45,8 +45,9 @@ function* allExamples() {
   }
 }
 
-const counts = { checked: 0, hold: 0, descriptive: 0, skipped: 0, examples: 0 };
+const counts = { checked: 0, hold: 0, descriptive: 0, skipped: 0 };
 const descriptive = [];
+const skipped = [];
 const failures = [];
 const runs = [];
 for (const example of allExamples()) {
@@ -55,6 +56,7 @@ for (const example of allExamples()) {
   const at = (claim) => `${example.file}:${example.bodyLine + claim.line - 1}`;
   if (/\bdeclare /.test(example.code)) {
     counts.skipped += claims.length;
+    for (const claim of claims) skipped.push(`${at(claim)} ${claim.expression} //=> ${claim.claim.source}`);
     continue;
   }
   for (const claim of claims.filter((c) => c.status === 'descriptive')) {
@@ -65,7 +67,6 @@ for (const example of allExamples()) {
   }
   const checked = claims.filter((c) => c.status === 'checked');
   if (checked.length === 0) continue;
-  counts.examples++;
   counts.checked += checked.length;
   const name = `${example.file.replace(/[/.]/g, '_')}_${example.line}.mjs`;
   const js = ts.transpileModule(code, {
@@ -99,11 +100,10 @@ for (const failure of failures) {
   console.error(`  claimed: ${failure.claim}`);
   console.error(`  actual:  ${failure.actual}`);
 }
-if (verbose || failures.length > 0) {
-  for (const line of descriptive) console.log(`descriptive: ${line}`);
-}
+for (const line of descriptive) console.log(`descriptive: ${line}`);
+if (verbose) for (const line of skipped) console.log(`skipped (the example declares its inputs): ${line}`);
 console.log(
-  `doc claims: ${counts.checked} checked, ${counts.hold} hold, ${counts.descriptive} descriptive, ${counts.skipped} skipped (${counts.examples} examples run)`,
+  `doc claims: ${counts.checked} checked, ${counts.hold} hold, ${counts.descriptive} descriptive, ${counts.skipped} skipped`,
 );
 if (failures.length > 0) {
   console.error(
