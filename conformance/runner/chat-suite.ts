@@ -90,8 +90,9 @@ function buildNodes(testCase: ChatCase): Record<string, ChatNode> {
     if (update !== undefined) {
       nodes[name] = () => structuredClone(update);
     } else if (descriptor !== undefined) {
-      const { signal_id, metadata } = descriptor;
-      nodes[name] = () => suspend(metadata === undefined ? { signal_id } : { signal_id, metadata });
+      // as written, other keys included (metadata only when given)
+      const { metadata, ...rest } = descriptor;
+      nodes[name] = () => suspend(metadata === undefined ? rest : { ...rest, metadata });
     } else if (raises !== undefined) {
       nodes[name] = () => {
         throw new ChatError(raises.category, raises.message ?? raises.category);
