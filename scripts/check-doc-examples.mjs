@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { examplesOf } from './doc-claims.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, '.doc-examples');
@@ -23,14 +24,9 @@ function* files(dir) {
 let count = 0;
 for (const file of files(join(root, 'src'))) {
   const text = readFileSync(file, 'utf8');
-  for (const match of text.matchAll(/@example\s*\n\s*\*\s*```ts\n([\s\S]*?)\n\s*\*\s*```/g)) {
-    const body = match[1]
-      .split('\n')
-      .map((line) => line.replace(/^\s*\* ?/, ''))
-      .join('\n');
-    const line = text.slice(0, match.index).split('\n').length;
+  for (const { line, code } of examplesOf(text)) {
     const name = `${relative(join(root, 'src'), file).replace(/[/.]/g, '_')}_${line}.ts`;
-    writeFileSync(join(out, name), `// from ${relative(root, file)}:${line}\nexport {};\n${body}\n`);
+    writeFileSync(join(out, name), `// from ${relative(root, file)}:${line}\nexport {};\n${code}\n`);
     count++;
   }
 }

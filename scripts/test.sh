@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite, as the README's test command runs it: format and lint (Biome), build, typecheck (TypeScript 6),
-# unit + property tests (vitest), the PostgreSQL store tests and the multi-process load test when
-# TURNGATE_PG_URL is set, type tests (tsd), TypeScript 7 over the public types, our conformance
-# vectors (join check, extended profile, chat, transcripts), and the upstream suites when
-# ../shared/upstream is present.
+# The whole test suite, as the README's test command runs it: format and lint (Biome), build,
+# typecheck (TypeScript 6), the doc examples compile and their `//=>` value claims hold (run
+# against dist/), unit + property tests (vitest), the PostgreSQL store tests and the
+# multi-process load test when TURNGATE_PG_URL is set, type tests (tsd), TypeScript 7 over the
+# public types, our conformance vectors (join check, extended profile, chat, transcripts), and
+# the upstream suites when ../shared/upstream is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ node_modules/.bin/biome check .
 npm run -s build
 node node_modules/typescript/bin/tsc -p tsconfig.json
 node scripts/check-doc-examples.mjs
+node scripts/check-doc-claims.mjs
 node_modules/.bin/vitest run
 if [ -n "${TURNGATE_PG_URL:-}" ]; then
   node_modules/.bin/vitest run --config vitest.postgres.config.ts

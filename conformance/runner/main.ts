@@ -2,7 +2,8 @@
 /**
  * `npm run conformance -- <suite-dir> [--reference <dir>]`: runs a conformance suite (premath
  * harness-typestate, harness-chat, or transcript cases) and
- * prints one line per vector and a closing `N passed, N failed` line; exit 1 on any failure.
+ * prints one line per vector and a closing `N passed, N failed` line; exit 1 on any failure, exit 2
+ * on a malformed fixture (one line naming the file, the field and what was expected).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isChatSuite, runChatSuite } from './chat-suite.ts';
+import { FixtureError, messageOf } from './fixtures.ts';
 import { runPremathSuite, type VectorVerdict } from './premath-suite.ts';
 import { isTranscriptSuite, runTranscriptSuite } from './transcripts-suite.ts';
 
@@ -25,7 +27,7 @@ async function main(): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    process.stderr.write(`conformance: ${(error as Error).message}\n`);
+    process.stderr.write(`conformance: ${messageOf(error)}\n`);
     return 2;
   }
   const [suiteDir, ...extra] = parsed.positionals;
@@ -34,16 +36,22 @@ async function main(): Promise<number> {
     return 2;
   }
   let verdicts: VectorVerdict[];
-  if (existsSync(join(suiteDir, 'manifest.json'))) {
-    verdicts = runPremathSuite(suiteDir, parsed.values.reference);
-  } else if (isChatSuite(suiteDir)) {
-    verdicts = await runChatSuite(suiteDir);
-  } else if (isTranscriptSuite(suiteDir)) {
-    verdicts = runTranscriptSuite(suiteDir);
-  } else {
-    process.stderr.write(
-      `conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate), *.yaml (harness-chat) nor <format>/*.json (transcripts)\n`,
-    );
+  try {
+    if (existsSync(join(suiteDir, 'manifest.json'))) {
+      verdicts = runPremathSuite(suiteDir, parsed.values.reference);
+    } else if (isChatSuite(suiteDir)) {
+      verdicts = await runChatSuite(suiteDir);
+    } else if (isTranscriptSuite(suiteDir)) {
+      verdicts = runTranscriptSuite(suiteDir);
+    } else {
+      process.stderr.write(
+        `conformance: ${suiteDir} holds neither manifest.json (premath harness-typestate), *.yaml (harness-chat) nor <format>/*.json (transcripts)\n`,
+      );
+      return 2;
+    }
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error;
+    process.stderr.write(`conformance: ${error.message}\n`);
     return 2;
   }
   let passed = 0;
@@ -60,7 +68,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`conformance: ${(error as Error).message}\n`);
+    process.stderr.write(`conformance: ${messageOf(error)}\n`);
     process.exitCode = 2;
   },
 );

@@ -12,8 +12,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, parseJson, type JsonValue } from '../../src/canonical/index.ts';
+import { canonicalJson } from '../../src/canonical/index.ts';
 import { joinCheck, renderJoinCheckJson } from '../../src/check/check.ts';
+import { ManifestSchema, messageOf, PremathCaseSchema, PremathExpectSchema, readPremathJson } from './fixtures.ts';
 import { subsetMismatch } from './subset.ts';
 
 /** The verdict on one vector. */
@@ -24,32 +25,22 @@ export interface VectorVerdict {
   readonly note: string;
 }
 
-type Json = Record<string, JsonValue>;
-
-function readJson(path: string): Json {
-  return parseJson(readFileSync(path)) as Json;
+/** A value as plain JSON (JsonNumber leaves as numbers), for comparing with a fixture's. */
+function plain(value: Parameters<typeof canonicalJson>[0]): unknown {
+  return JSON.parse(canonicalJson(value));
 }
 
-function plain(value: unknown): unknown {
-  return JSON.parse(canonicalJson(value as JsonValue));
-}
-
+/** Checks one vector; a malformed case.json or expect.json throws a FixtureError. */
 function checkVector(suiteDir: string, id: string, referenceDir: string | undefined): VectorVerdict {
   const fail = (note: string): VectorVerdict => ({ id, passed: false, note });
-  let testCase: Json;
-  let expect: Json;
-  try {
-    testCase = readJson(join(suiteDir, id, 'case.json'));
-    expect = readJson(join(suiteDir, id, 'expect.json'));
-  } catch (error) {
-    return fail(`cannot read vector: ${(error as Error).message}`);
-  }
-  const outcome = joinCheck(testCase['input']);
-  const expectedResult = expect['result'];
+  const testCase = readPremathJson(PremathCaseSchema, join(suiteDir, id, 'case.json'));
+  const expect = readPremathJson(PremathExpectSchema, join(suiteDir, id, 'expect.json'));
+  const outcome = joinCheck(testCase.input);
+  const expectedResult = expect.result;
   if (!outcome.ok) {
     if (expectedResult !== 'invalid')
       return fail(`input refused (${outcome.error.message}), expected ${String(expectedResult)}`);
-    const field = expect['expectedInvalidField'];
+    const field = expect.expectedInvalidField;
     if (field !== undefined && field !== outcome.error.field) {
       return fail(`refused on field \`${outcome.error.field}\`, expected \`${String(field)}\``);
     }
@@ -58,19 +49,19 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
   const { report } = outcome;
   if (expectedResult === 'invalid') return fail(`report ${report.result}, expected the input to be refused`);
   if (report.result !== expectedResult) return fail(`result ${report.result}, expected ${String(expectedResult)}`);
-  const classes = plain(expect['expectedFailureClasses']);
+  const classes = plain(expect.expectedFailureClasses);
   if (JSON.stringify(report.failureClasses) !== JSON.stringify(classes)) {
     return fail(`failure classes ${JSON.stringify(report.failureClasses)}, expected ${JSON.stringify(classes)}`);
   }
-  if (report.joinClosed !== expect['expectedJoinClosed']) {
-    return fail(`joinClosed ${report.joinClosed}, expected ${String(expect['expectedJoinClosed'])}`);
+  if (report.joinClosed !== expect.expectedJoinClosed) {
+    return fail(`joinClosed ${report.joinClosed}, expected ${String(expect.expectedJoinClosed)}`);
   }
-  const expectedNormalized = expect['expectedNormalized'];
+  const expectedNormalized = expect.expectedNormalized;
   if (expectedNormalized !== undefined) {
     const miss = subsetMismatch(plain(expectedNormalized), plain(report.normalized), 'normalized');
     if (miss !== undefined) return fail(`${miss} differs from expectedNormalized`);
   }
-  const expectedExtended = expect['expectedExtended'];
+  const expectedExtended = expect.expectedExtended;
   if (expectedExtended !== undefined) {
     const miss = subsetMismatch(plain(expectedExtended), plain(report.extended ?? null), 'extended');
     if (miss !== undefined) return fail(`${miss} differs from expectedExtended`);
@@ -81,7 +72,7 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
     try {
       reference = readFileSync(join(referenceDir, `${id}.json`));
     } catch (error) {
-      return fail(`no reference output: ${(error as Error).message}`);
+      return fail(`no reference output: ${messageOf(error)}`);
     }
     const rendered = Buffer.from(renderJoinCheckJson(report), 'utf8');
     if (!rendered.equals(reference)) {
@@ -102,12 +93,9 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
  * @param suiteDir - The folder holding `manifest.json`.
  * @param referenceDir - A folder of `<vectorId>.json` reference outputs to compare bytes with.
  * @returns One verdict per vector, in manifest order.
+ * @throws FixtureError when the manifest, a case.json or an expect.json is malformed.
  */
 export function runPremathSuite(suiteDir: string, referenceDir?: string): VectorVerdict[] {
-  const manifest = readJson(join(suiteDir, 'manifest.json'));
-  const vectors = manifest['vectors'];
-  if (!Array.isArray(vectors) || !vectors.every((v) => typeof v === 'string')) {
-    throw new Error(`${join(suiteDir, 'manifest.json')}: expected \`vectors\` to be a list of vector ids`);
-  }
-  return (vectors as string[]).map((id) => checkVector(suiteDir, id, referenceDir));
+  const manifest = readPremathJson(ManifestSchema, join(suiteDir, 'manifest.json'));
+  return manifest.vectors.map((id) => checkVector(suiteDir, id, referenceDir));
 }

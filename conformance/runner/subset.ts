@@ -26,7 +26,7 @@ export function subsetMismatch(expected: unknown, actual: unknown, path = ''): s
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return path;
     for (const [key, value] of Object.entries(expected)) {
-      const miss = subsetMismatch(value, (actual as Record<string, unknown>)[key], `${path}.${key}`);
+      const miss = subsetMismatch(value, Reflect.get(actual, key), `${path}.${key}`);
       if (miss !== undefined) return miss;
     }
     return undefined;

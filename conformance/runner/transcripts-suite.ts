@@ -6,35 +6,16 @@
  *
  * @module
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { TRANSCRIPT_FORMATS } from '../../src/check/stop-reasons.ts';
 import { checkTranscriptJson, type TranscriptFailure } from '../../src/transcripts/index.ts';
+import { type ExpectedFailureSchema, FixtureError, readJsonFixture, TranscriptCaseSchema } from './fixtures.ts';
 import type { VectorVerdict } from './premath-suite.ts';
 
-const ExpectedFailure = v.strictObject({
-  class: v.string(),
-  rule: v.string(),
-  ids: v.array(v.string()),
-  at: v.optional(v.string()),
-});
-
-const CaseSchema = v.looseObject({
-  format: v.picklist(TRANSCRIPT_FORMATS),
-  description: v.pipe(v.string(), v.minLength(1)),
-  source: v.pipe(v.string(), v.minLength(1)),
-  sourceKind: v.picklist(['doc', 'observed']),
-  expect: v.optional(v.picklist(['sendable', 'received'])),
-  input: v.unknown(),
-  result: v.picklist(['accepted', 'rejected', 'invalid']),
-  failures: v.optional(v.array(ExpectedFailure)),
-  invalidAt: v.optional(v.string()),
-  openToolCalls: v.optional(v.array(v.string())),
-});
-
-type Case = v.InferOutput<typeof CaseSchema>;
-type Expected = v.InferOutput<typeof ExpectedFailure>;
+type Case = v.InferOutput<typeof TranscriptCaseSchema>;
+type Expected = v.InferOutput<typeof ExpectedFailureSchema>;
 
 /** Whether `dir` holds transcript cases (a folder per format with `*.json` files). */
 export function isTranscriptSuite(dir: string): boolean {
@@ -94,34 +75,20 @@ function judge(testCase: Case): string | undefined {
   return problems.length === 0 ? undefined : problems.join('; ');
 }
 
-/** Runs every case under `dir`, one verdict per case, in folder and file order. */
+/** Runs every case under `dir`, one verdict per case, in folder and file order; a malformed case throws a FixtureError. */
 export function runTranscriptSuite(dir: string): VectorVerdict[] {
   const verdicts: VectorVerdict[] = [];
   for (const format of TRANSCRIPT_FORMATS) {
     const folder = join(dir, format);
     if (!existsSync(folder)) continue;
-    for (const file of readdirSync(folder)
+    for (const name of readdirSync(folder)
       .filter((f) => f.endsWith('.json'))
       .sort()) {
-      const id = `${format}/${file.replace(/\.json$/, '')}`;
-      let parsed: v.SafeParseResult<typeof CaseSchema>;
-      try {
-        parsed = v.safeParse(CaseSchema, JSON.parse(readFileSync(join(folder, file), 'utf8')));
-      } catch (error) {
-        verdicts.push({ id, passed: false, note: `unreadable case: ${(error as Error).message}` });
-        continue;
-      }
-      if (!parsed.success) {
-        const issue = parsed.issues[0];
-        const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
-        verdicts.push({ id, passed: false, note: `malformed case: ${path} ${issue.message}` });
-        continue;
-      }
-      const testCase = parsed.output;
-      if (testCase.format !== format) {
-        verdicts.push({ id, passed: false, note: `case format ${testCase.format} stands in the ${format} folder` });
-        continue;
-      }
+      const id = `${format}/${name.replace(/\.json$/, '')}`;
+      const file = join(folder, name);
+      const testCase = readJsonFixture(TranscriptCaseSchema, file);
+      if (testCase.format !== format)
+        throw new FixtureError(file, 'format', `expected "${format}" (the folder it is in), got "${testCase.format}"`);
       const problem = judge(testCase);
       verdicts.push({
         id,
