@@ -166,7 +166,7 @@ const duplicateKeys = new WeakMap<object, Set<string>>();
  * ```ts
  * import { duplicateKeysOf, parseJson } from 'turngate/canonical';
  * const value = parseJson('{"k": 1, "k": 2}') as object;
- * duplicateKeysOf(value); //=> Set { 'k' }
+ * [...(duplicateKeysOf(value) ?? [])]; //=> ['k']
  * ```
  */
 export function duplicateKeysOf(value: object): ReadonlySet<string> | undefined {
