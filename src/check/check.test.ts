@@ -208,3 +208,29 @@ describe('joinCheck properties', () => {
     expect(accepted).toBeGreaterThan(20);
   });
 });
+
+describe('optional text fields of the constraint blocks', () => {
+  // Normalization's rule for optional strings (trim, blank = absent, lone surrogate refused),
+  // applied by the checks too: a field the text could never hold is named, not printed.
+  const refusal = (input: unknown) => {
+    const outcome = joinCheck(input);
+    return outcome.ok ? undefined : outcome.error.field;
+  };
+
+  it('refuses a lone surrogate in a constraint field, naming the field', () => {
+    expect(refusal({ evidence: closed(), governanceProfile: { claimId: '\ud800', claimed: false } })).toBe(
+      'governanceProfile.claimId',
+    );
+    expect(
+      refusal({
+        evidence: closed(),
+        decompositionConstraints: { expectedExecutionPattern: 'x\udc00', admissible: true },
+      }),
+    ).toBe('decompositionConstraints.expectedExecutionPattern');
+  });
+
+  it('reads a blank field as absent, as normalization does', () => {
+    const r = report({ evidence: closed(), decompositionConstraints: { expectedExecutionPattern: ' \u3000 ' } });
+    expect(r.failureClasses).not.toContain('coordination.decomposition_policy_violation');
+  });
+});

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { rawErrorCovers } from '../normalize/raw-error.ts';
+import { optional, rawErrorCovers } from '../normalize/internal.ts';
 import {
   JsonInputError,
   parseJson,
@@ -67,78 +67,82 @@ export type JoinCheckOutcome =
   | { readonly ok: true; readonly report: JoinCheckReport }
   | { readonly ok: false; readonly error: EvidenceInputError };
 
-function optionalTrim(value: string | null | undefined): string {
-  return value === null || value === undefined ? '' : trimWhiteSpace(value);
+/**
+ * An optional string field as premath reads it: trimmed, `''` when absent or blank. Normalization's
+ * rule (`optional`), so a lone surrogate is refused here as there, naming `field`.
+ */
+function optionalText(value: string | null | undefined, field: string): string {
+  return optional(value, field) ?? '';
 }
 
-function joinInputOf(n: NormalizedEvidence): JoinInput {
-  const d = n.digests;
+function joinInputOf(normalized: NormalizedEvidence): JoinInput {
+  const digests = normalized.digests;
   const out: Mutable<JoinInput> = {
-    requestSetDigest: d.requestSetDigest,
-    resultSetDigest: d.resultSetDigest,
-    useSetDigest: d.useSetDigest,
-    toolRenderSetDigest: d.toolRenderSetDigest,
-    reminderQueueSetDigest: d.reminderQueueSetDigest,
-    stateViewSetDigest: d.stateViewSetDigest,
-    protocolStateDigest: d.protocolStateDigest,
-    joinSetDigest: d.joinSetDigest,
-    reminderQueuePolicyDigest: n.callSpec.reminderQueuePolicyDigest,
-    toolRenderProtocolDigest: n.callSpec.toolRenderProtocolDigest,
-    stateViewPolicyDigest: n.callSpec.stateViewPolicyDigest,
-    decompositionPolicyDigest: n.callSpec.decompositionPolicyDigest,
-    queueReductionPresent: n.contextState.queueReductionPresent,
-    stateViewPresent: n.contextState.stateViewPresent,
-    renderPolicyValid: n.contextState.renderPolicyValid,
-    queuePolicyValid: n.contextState.queuePolicyValid,
-    stateViewPolicyValid: n.contextState.stateViewPolicyValid,
-    continuationContextReady: n.contextState.continuationContextReady,
-    joinClosed: n.joinState.joinClosed,
+    requestSetDigest: digests.requestSetDigest,
+    resultSetDigest: digests.resultSetDigest,
+    useSetDigest: digests.useSetDigest,
+    toolRenderSetDigest: digests.toolRenderSetDigest,
+    reminderQueueSetDigest: digests.reminderQueueSetDigest,
+    stateViewSetDigest: digests.stateViewSetDigest,
+    protocolStateDigest: digests.protocolStateDigest,
+    joinSetDigest: digests.joinSetDigest,
+    reminderQueuePolicyDigest: normalized.callSpec.reminderQueuePolicyDigest,
+    toolRenderProtocolDigest: normalized.callSpec.toolRenderProtocolDigest,
+    stateViewPolicyDigest: normalized.callSpec.stateViewPolicyDigest,
+    decompositionPolicyDigest: normalized.callSpec.decompositionPolicyDigest,
+    queueReductionPresent: normalized.contextState.queueReductionPresent,
+    stateViewPresent: normalized.contextState.stateViewPresent,
+    renderPolicyValid: normalized.contextState.renderPolicyValid,
+    queuePolicyValid: normalized.contextState.queuePolicyValid,
+    stateViewPolicyValid: normalized.contextState.stateViewPolicyValid,
+    continuationContextReady: normalized.contextState.continuationContextReady,
+    joinClosed: normalized.joinState.joinClosed,
   };
-  setOptional(out, 'handoffDigest', d.handoffDigest);
-  setList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
-  setList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
-  setList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
-  setList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
-  setList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
+  setOptional(out, 'handoffDigest', digests.handoffDigest);
+  setList(out, 'missingResultCallIds', normalized.joinState.missingResultCallIds);
+  setList(out, 'orphanResultCallIds', normalized.joinState.orphanResultCallIds);
+  setList(out, 'missingUseCallIds', normalized.joinState.missingUseCallIds);
+  setList(out, 'unknownUseCallIds', normalized.joinState.unknownUseCallIds);
+  setList(out, 'missingRenderCallIds', normalized.contextState.missingRenderCallIds);
   return out;
 }
 
-function mutationInputOf(n: NormalizedEvidence): MutationInput {
+function mutationInputOf(normalized: NormalizedEvidence): MutationInput {
   const out: Mutable<MutationInput> = {
-    joinClosed: n.joinState.joinClosed,
-    continuationAllowed: n.protocolState.continuationAllowed,
-    continuationContextReady: n.contextState.continuationContextReady,
-    queueReductionPresent: n.contextState.queueReductionPresent,
-    stateViewPresent: n.contextState.stateViewPresent,
-    renderPolicyValid: n.contextState.renderPolicyValid,
-    queuePolicyValid: n.contextState.queuePolicyValid,
-    stateViewPolicyValid: n.contextState.stateViewPolicyValid,
-    mutationPolicyDigest: n.callSpec.mutationPolicyDigest,
-    governancePolicyDigest: n.callSpec.governancePolicyDigest,
-    normalizerId: n.callSpec.normalizerId,
+    joinClosed: normalized.joinState.joinClosed,
+    continuationAllowed: normalized.protocolState.continuationAllowed,
+    continuationContextReady: normalized.contextState.continuationContextReady,
+    queueReductionPresent: normalized.contextState.queueReductionPresent,
+    stateViewPresent: normalized.contextState.stateViewPresent,
+    renderPolicyValid: normalized.contextState.renderPolicyValid,
+    queuePolicyValid: normalized.contextState.queuePolicyValid,
+    stateViewPolicyValid: normalized.contextState.stateViewPolicyValid,
+    mutationPolicyDigest: normalized.callSpec.mutationPolicyDigest,
+    governancePolicyDigest: normalized.callSpec.governancePolicyDigest,
+    normalizerId: normalized.callSpec.normalizerId,
   };
-  setList(out, 'missingRenderCallIds', n.contextState.missingRenderCallIds);
-  setList(out, 'sessionRefs', n.sessionRefs);
-  setList(out, 'trajectoryRefs', n.trajectoryRefs);
-  setList(out, 'missingResultCallIds', n.joinState.missingResultCallIds);
-  setList(out, 'orphanResultCallIds', n.joinState.orphanResultCallIds);
-  setList(out, 'missingUseCallIds', n.joinState.missingUseCallIds);
-  setList(out, 'unknownUseCallIds', n.joinState.unknownUseCallIds);
+  setList(out, 'missingRenderCallIds', normalized.contextState.missingRenderCallIds);
+  setList(out, 'sessionRefs', normalized.sessionRefs);
+  setList(out, 'trajectoryRefs', normalized.trajectoryRefs);
+  setList(out, 'missingResultCallIds', normalized.joinState.missingResultCallIds);
+  setList(out, 'orphanResultCallIds', normalized.joinState.orphanResultCallIds);
+  setList(out, 'missingUseCallIds', normalized.joinState.missingUseCallIds);
+  setList(out, 'unknownUseCallIds', normalized.joinState.unknownUseCallIds);
   return out;
 }
 
-function checkJoin(n: NormalizedEvidence, out: FailureCollector): void {
-  const j = n.joinState;
-  const missing = j.missingResultCallIds ?? [];
-  const orphan = j.orphanResultCallIds ?? [];
-  const useMissing = j.missingUseCallIds ?? [];
-  const unknownUse = j.unknownUseCallIds ?? [];
+function checkJoin(normalized: NormalizedEvidence, out: FailureCollector): void {
+  const join = normalized.joinState;
+  const missing = join.missingResultCallIds ?? [];
+  const orphan = join.orphanResultCallIds ?? [];
+  const useMissing = join.missingUseCallIds ?? [];
+  const unknownUse = join.unknownUseCallIds ?? [];
   if (missing.length > 0) out.add('tool.result_missing', 'Requested tool calls have no terminal result.', missing);
   if (orphan.length > 0) out.add('tool.result_orphan', 'Results answer tool calls that were never requested.', orphan);
   if (useMissing.length > 0) out.add('tool.use_missing', 'Terminal results have no tool-use disposition.', useMissing);
   if (unknownUse.length > 0)
     out.add('tool.use_without_result', 'Tool-use rows name tool calls without a terminal result.', unknownUse);
-  if (!j.joinClosed) {
+  if (!join.joinClosed) {
     out.add('tool.join_incomplete', 'The request/result/use join is not closed.', [
       ...missing,
       ...orphan,
@@ -148,8 +152,8 @@ function checkJoin(n: NormalizedEvidence, out: FailureCollector): void {
   }
 }
 
-function checkStopReason(n: NormalizedEvidence, out: FailureCollector): void {
-  const stopReason = n.protocolState.stopReason;
+function checkStopReason(normalized: NormalizedEvidence, out: FailureCollector): void {
+  const stopReason = normalized.protocolState.stopReason;
   if (!(HANDLED_STOP_REASONS as readonly string[]).includes(stopReason)) {
     out.add(
       'protocol.stop_reason_unhandled',
@@ -159,69 +163,80 @@ function checkStopReason(n: NormalizedEvidence, out: FailureCollector): void {
 }
 
 function checkDecomposition(
-  c: DecompositionConstraintsInput | null | undefined,
-  n: NormalizedEvidence,
+  constraints: DecompositionConstraintsInput | null | undefined,
+  normalized: NormalizedEvidence,
   out: FailureCollector,
 ): void {
-  if (c === null || c === undefined) return;
+  if (constraints === null || constraints === undefined) return;
   const kind = 'coordination.decomposition_policy_violation';
-  if (c.admissible === false) {
+  if (constraints.admissible === false) {
     out.add(kind, 'Decomposition constraints mark this turn inadmissible.');
     return;
   }
-  const pattern = optionalTrim(c.expectedExecutionPattern);
-  if (pattern !== '' && n.callSpec.executionPattern !== asciiLowercase(pattern)) {
+  const pattern = optionalText(
+    constraints.expectedExecutionPattern,
+    'decompositionConstraints.expectedExecutionPattern',
+  );
+  if (pattern !== '' && normalized.callSpec.executionPattern !== asciiLowercase(pattern)) {
     out.add(
       kind,
-      `Execution pattern \`${n.callSpec.executionPattern}\` is not the expected \`${asciiLowercase(pattern)}\`.`,
+      `Execution pattern \`${normalized.callSpec.executionPattern}\` is not the expected \`${asciiLowercase(pattern)}\`.`,
     );
   }
-  const policy = optionalTrim(c.expectedPolicyDigest);
-  if (policy !== '' && n.callSpec.decompositionPolicyDigest !== policy) {
+  const policy = optionalText(constraints.expectedPolicyDigest, 'decompositionConstraints.expectedPolicyDigest');
+  if (policy !== '' && normalized.callSpec.decompositionPolicyDigest !== policy) {
     out.add(
       kind,
-      `Decomposition policy digest \`${n.callSpec.decompositionPolicyDigest}\` is not the expected \`${policy}\`.`,
+      `Decomposition policy digest \`${normalized.callSpec.decompositionPolicyDigest}\` is not the expected \`${policy}\`.`,
     );
   }
 }
 
-function checkContext(n: NormalizedEvidence, out: FailureCollector): void {
+function checkContext(normalized: NormalizedEvidence, out: FailureCollector): void {
   const needsContext =
-    n.protocolState.continuationAllowed || (n.toolUse ?? []).some((u) => u.disposition === 'consumed');
+    normalized.protocolState.continuationAllowed ||
+    (normalized.toolUse ?? []).some((u) => u.disposition === 'consumed');
   if (!needsContext) return;
-  const c = n.contextState;
-  const missingRender = c.missingRenderCallIds ?? [];
-  if (missingRender.length > 0 || !c.stateViewPresent) {
+  const context = normalized.contextState;
+  const missingRender = context.missingRenderCallIds ?? [];
+  if (missingRender.length > 0 || !context.stateViewPresent) {
     const causes: string[] = [];
     if (missingRender.length > 0) causes.push('results have no tool-render row');
-    if (!c.stateViewPresent) causes.push('no state view is present');
+    if (!context.stateViewPresent) causes.push('no state view is present');
     out.add('context.injection_point_missing', `Context must be rebuilt but ${causes.join(' and ')}.`, missingRender);
   }
-  if (!c.queueReductionPresent || !c.renderPolicyValid || !c.queuePolicyValid || !c.stateViewPolicyValid) {
+  if (
+    !context.queueReductionPresent ||
+    !context.renderPolicyValid ||
+    !context.queuePolicyValid ||
+    !context.stateViewPolicyValid
+  ) {
     const causes: string[] = [];
-    if (!c.queueReductionPresent) causes.push('no reminder queue reduction is present');
-    if (!c.renderPolicyValid) causes.push('a render row is bound to another policy digest');
-    if (!c.queuePolicyValid) causes.push('a queue row is bound to another policy digest');
-    if (!c.stateViewPolicyValid) causes.push('a state view is bound to another policy digest');
+    if (!context.queueReductionPresent) causes.push('no reminder queue reduction is present');
+    if (!context.renderPolicyValid) causes.push('a render row is bound to another policy digest');
+    if (!context.queuePolicyValid) causes.push('a queue row is bound to another policy digest');
+    if (!context.stateViewPolicyValid) causes.push('a state view is bound to another policy digest');
     out.add('context.queue_policy_violation', `Context must be rebuilt but ${causes.join(', ')}.`);
   }
 }
 
 function checkHandoff(
-  c: HandoffConstraintsInput | null | undefined,
+  constraints: HandoffConstraintsInput | null | undefined,
   handoff: NormalizedHandoff | undefined,
   out: FailureCollector,
 ): void {
-  if (c === null || c === undefined) return;
-  const requiredRefs = new Set(normalizeRefs(c.requiredArtifactRefs, 'handoffConstraints.requiredArtifactRefs'));
-  const allowedTargets = new Set(normalizeRefs(c.allowedTargets, 'handoffConstraints.allowedTargets'));
+  if (constraints === null || constraints === undefined) return;
+  const requiredRefs = new Set(
+    normalizeRefs(constraints.requiredArtifactRefs, 'handoffConstraints.requiredArtifactRefs'),
+  );
+  const allowedTargets = new Set(normalizeRefs(constraints.allowedTargets, 'handoffConstraints.allowedTargets'));
   if (handoff === undefined) {
     if (requiredRefs.size > 0) {
       out.add('handoff.required_artifact_missing', 'Artifacts are required but the turn has no handoff packet.', [
         ...requiredRefs,
       ]);
     }
-    if (c.requireReturnPath)
+    if (constraints.requireReturnPath)
       out.add('handoff.return_path_missing', 'A return path is required but the turn has no handoff packet.');
     if (allowedTargets.size > 0)
       out.add('handoff.target_not_allowed', 'Targets are constrained but the turn has no handoff packet.');
@@ -237,32 +252,38 @@ function checkHandoff(
   if (allowedTargets.size > 0 && !allowedTargets.has(target)) {
     out.add('handoff.target_not_allowed', `Handoff target \`${target}\` is not an allowed target.`, [target]);
   }
-  if (c.requireReturnPath && handoff.returnPathRef === undefined) {
+  if (constraints.requireReturnPath && handoff.returnPathRef === undefined) {
     out.add('handoff.return_path_missing', 'The handoff packet names no return path.');
   }
 }
 
-/** premath reads a result as an error from its raw row: status `error`, or no status and any error field. */
-function isErrorRow(row: ToolResultInput): boolean {
-  const status = asciiLowercase(optionalTrim(row.status));
+/**
+ * premath reads a result as an error from its raw row: status `error`, or no status and any error
+ * field (the envelope check's reading of `rawError`: see `raw-error.ts`).
+ */
+function isErrorRow(row: ToolResultInput, at: string): boolean {
+  const status = asciiLowercase(optionalText(row.status, `${at}.status`));
   if (status === 'error') return true;
   if (status === 'ok') return false;
   return (
-    optionalTrim(row.errorCode) !== '' ||
+    optionalText(row.errorCode, `${at}.errorCode`) !== '' ||
     (row.retryable !== undefined && row.retryable !== null) ||
-    optionalTrim(row.errorMessage) !== '' ||
+    optionalText(row.errorMessage, `${at}.errorMessage`) !== '' ||
     (row.rawError !== undefined && row.rawError !== null)
   );
 }
 
 function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollector): void {
-  for (const row of evidence.toolResults) {
-    if (!isErrorRow(row)) continue;
+  for (let index = 0; index < evidence.toolResults.length; index++) {
+    const row = evidence.toolResults[index] as ToolResultInput;
+    const at = `evidence.toolResults[${index}]`;
+    if (!isErrorRow(row, at)) continue;
     const absent: string[] = [];
-    if (optionalTrim(row.errorCode) === '' && !rawErrorCovers(row.rawError, 'errorCode')) absent.push('errorCode');
+    if (optionalText(row.errorCode, `${at}.errorCode`) === '' && !rawErrorCovers(row.rawError, 'errorCode'))
+      absent.push('errorCode');
     if ((row.retryable === undefined || row.retryable === null) && !rawErrorCovers(row.rawError, 'retryable'))
       absent.push('retryable');
-    if (optionalTrim(row.errorMessage) === '' && !rawErrorCovers(row.rawError, 'errorMessage'))
+    if (optionalText(row.errorMessage, `${at}.errorMessage`) === '' && !rawErrorCovers(row.rawError, 'errorMessage'))
       absent.push('errorMessage');
     if (absent.length > 0) {
       out.add('tool.schema_invalid', `Error results lack a machine-readable envelope (missing ${absent.join(', ')}).`, [
@@ -274,7 +295,7 @@ function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollector): vo
 
 function checkGovernance(profile: GovernanceProfileInput | null | undefined, out: FailureCollector): void {
   if (profile === null || profile === undefined) return;
-  const claimId = optionalTrim(profile.claimId);
+  const claimId = optionalText(profile.claimId, 'governanceProfile.claimId');
   if (claimId !== '' && claimId !== GOVERNANCE_PROFILE_CLAIM_ID) {
     out.add('governance.claim_id_invalid', `Claim id \`${claimId}\` is not \`${GOVERNANCE_PROFILE_CLAIM_ID}\`.`);
     return;
@@ -285,9 +306,10 @@ function checkGovernance(profile: GovernanceProfileInput | null | undefined, out
     out.add('governance.policy_package_unpinned', 'The governance profile is claimed but has no policy provenance.');
     return;
   }
-  const packageRef = optionalTrim(provenance.packageRef);
-  const expected = optionalTrim(provenance.expectedDigest);
-  const bound = optionalTrim(provenance.boundDigest);
+  const at = 'governanceProfile.policyProvenance';
+  const packageRef = optionalText(provenance.packageRef, `${at}.packageRef`);
+  const expected = optionalText(provenance.expectedDigest, `${at}.expectedDigest`);
+  const bound = optionalText(provenance.boundDigest, `${at}.boundDigest`);
   if (!provenance.pinned || packageRef === '' || expected === '' || bound === '') {
     out.add(
       'governance.policy_package_unpinned',
@@ -310,10 +332,10 @@ function extendedReport(
   failures: FailureCollector,
 ): () => ExtendedReport {
   // Shielded from a polluted prototype, as the premath part is: an absent optional field reads as absent.
-  const x = shielded(normalizeExtended(extended, input.evidence));
-  checkExtended(extendedContext(input, normalized, x), failures);
+  const extendedEvidence = shielded(normalizeExtended(extended, input.evidence));
+  checkExtended(extendedContext(input, normalized, extendedEvidence), failures);
   const joinSetDigest = normalized.digests.joinSetDigest;
-  const extendedDigest = x.digests.extendedDigest;
+  const extendedDigest = extendedEvidence.digests.extendedDigest;
   const witness: Mutable<ExtendedWitness> = {
     schema: 1,
     witnessKind: EXTENDED_WITNESS_KIND,
@@ -321,11 +343,15 @@ function extendedReport(
     extendedDigest,
     turnDigest: digest({ joinSetDigest, extendedDigest }),
   };
-  setOptional(witness, 'mutationIntentDigest', x.mutationIntent && digest(x.mutationIntent));
+  setOptional(
+    witness,
+    'mutationIntentDigest',
+    extendedEvidence.mutationIntent && digest(extendedEvidence.mutationIntent),
+  );
   // The verdict on MutationReady is known once every check has run: read it when the report is built.
   return () => {
-    const out: Mutable<ExtendedReport> = { normalized: x, witness };
-    if (x.mutationIntent !== undefined) out.mutationReady = failures.empty;
+    const out: Mutable<ExtendedReport> = { normalized: extendedEvidence, witness };
+    if (extendedEvidence.mutationIntent !== undefined) out.mutationReady = failures.empty;
     return out;
   };
 }
