@@ -5,6 +5,7 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { groupDigits } from '../internal/display.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -58,5 +59,5 @@ export const SHOWN_IDS = 20;
  */
 export function idList(ids: readonly string[]): string {
   if (ids.length <= SHOWN_IDS) return ids.join(', ');
-  return `${ids.slice(0, SHOWN_IDS).join(', ')}, ... and ${(ids.length - SHOWN_IDS).toLocaleString('en-US')} more (--json lists all)`;
+  return `${ids.slice(0, SHOWN_IDS).join(', ')}, ... and ${groupDigits(ids.length - SHOWN_IDS)} more (--json lists all)`;
 }

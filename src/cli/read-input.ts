@@ -6,6 +6,7 @@
  */
 import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
+import { groupDigits } from '../internal/display.ts';
 
 /** The input size limit when `--max-input-bytes` is not given: 64 MiB. */
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -25,7 +26,7 @@ export type InputRead =
 
 /** The limit in words: `64 MiB (67,108,864 bytes)`, or just the bytes when not a whole MiB. */
 export function describeLimit(bytes: number): string {
-  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  const exact = `${groupDigits(bytes)} bytes`;
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB (${exact})` : exact;
 }
 

@@ -21,7 +21,7 @@ export function excerpt(text: string, limit = QUOTE_LIMIT): string {
   let end = limit;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}… (${(text.length - end).toLocaleString('en-US')} more characters)`;
+  return `${text.slice(0, end)}… (${groupDigits(text.length - end)} more characters)`;
 }
 
 /**
@@ -108,4 +108,16 @@ export const LINE_PART_LIMIT = 1000;
  */
 export function oneLine(text: string, limit = LINE_PART_LIMIT): string {
   return escapeControls(excerpt(text, limit));
+}
+
+/**
+ * A whole number with its digits grouped by commas, as `toLocaleString('en-US')` writes it
+ * (`67108864` -> `67,108,864`), without it: the first `toLocaleString` of a process loads the
+ * ICU locale data, which cost every `turngate` start about a tenth of its time.
+ *
+ * @param count - A non-negative whole number.
+ * @returns The grouped digits.
+ */
+export function groupDigits(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 }
