@@ -20,6 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { SHAPES, SHAPE_NOTES, turnBytes } from './bench/inputs.mjs';
 import { floorOf, jobOf } from './bench/jobs.mjs';
 import { childEnv, interleave, stats } from './bench/measure.mjs';
@@ -111,6 +112,10 @@ const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const premathBin = process.env.PREMATH_BIN ? resolve(process.env.PREMATH_BIN) : undefined;
+/** Another build of turngate (BENCH_BASELINE=<its dist>/index.js), timed in the same rounds: before and after a change. */
+const baseline = process.env.BENCH_BASELINE
+  ? await import(pathToFileURL(resolve(process.env.BENCH_BASELINE)).href)
+  : undefined;
 if (premathBin !== undefined) {
   const probe = spawnSync(premathBin, ['--version'], { env: childEnv(), encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
@@ -150,6 +155,8 @@ console.log(
     ? '  premath: PREMATH_BIN not set, premath columns skipped (see docs/BENCHMARKS.md)'
     : `  premath: ${premathBin}`,
 );
+if (baseline !== undefined)
+  console.log(`  baseline: ${process.env.BENCH_BASELINE} (another build of turngate, same rounds)`);
 
 // ---------------------------------------------------------------------------------------------
 // 1. In process
@@ -183,6 +190,7 @@ for (const shape of shapes) {
   console.log(`\n${shape}: ${SHAPE_NOTES[shape]}`);
   const rows = [];
   const peerRows = [];
+  const baselineRows = [];
   const growth = [];
   for (const n of sizes) {
     const input = inputs.get(`${shape}:${n}`);
@@ -190,6 +198,7 @@ for (const shape of shapes) {
       { name: 'job', fn: jobOf(input.bytes) },
       { name: 'floor', fn: floorOf(input.bytes, input.report.toString('utf8')) },
     ];
+    if (baseline !== undefined) candidates.push({ name: 'baseline', fn: jobOf(input.bytes, baseline) });
     let same = true;
     if (premathBin !== undefined) {
       const job = premathJob(input);
@@ -218,6 +227,20 @@ for (const shape of shapes) {
       alloc?.job && alloc?.floor ? times(alloc.job / alloc.floor) : '-',
     ]);
     const g = { n, job: job.median, floor: floor.median };
+    if (baseline !== undefined) {
+      const before = stats(m.get('baseline').samples);
+      const beforeCpu = stats(m.get('baseline').cpuSamples);
+      g.baseline = before.median;
+      baselineRows.push([
+        n,
+        spread(before),
+        ms(beforeCpu.median),
+        times(before.median / floor.median),
+        pct(m.get('baseline').gcShare),
+        times(job.median / before.median),
+        times(jobCpu.median / beforeCpu.median),
+      ]);
+    }
     if (premathBin !== undefined) {
       const proc = stats(m.get('premath').samples);
       const start = stats(m.get('premath-start').samples);
@@ -241,6 +264,13 @@ for (const shape of shapes) {
     ['calls', 'input', 'report', 'job [IQR]', 'job CPU', 'floor [IQR]', 'job/floor', 'GC', 'alloc', 'alloc/floor'],
     rows,
   );
+  if (baseline !== undefined) {
+    console.log('');
+    table(
+      ['calls', 'baseline job [IQR]', 'baseline CPU', 'baseline/floor', 'GC', 'job/baseline', 'CPU ratio'],
+      baselineRows,
+    );
+  }
   if (premathBin !== undefined) {
     console.log('');
     table(
@@ -254,6 +284,7 @@ for (const shape of shapes) {
     const b = growth[i];
     const per10 = (x, y) => (y / x) ** (1 / Math.log10(b.n / a.n));
     let line = `${a.n}->${b.n}: job ${per10(a.job, b.job).toFixed(1)}x, floor ${per10(a.floor, b.floor).toFixed(1)}x`;
+    if (b.baseline !== undefined) line += `, baseline job ${per10(a.baseline, b.baseline).toFixed(1)}x`;
     if (b.premath !== undefined) line += `, premath job ${per10(a.premath, b.premath).toFixed(1)}x`;
     steps.push(line);
   }
