@@ -408,12 +408,13 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
     result: accepted ? 'accepted' : 'rejected',
     failureClasses: list.map((f) => f.class),
     joinClosed: accepted,
+    // In key order, as the report prints it.
     witness: {
-      schema: 1,
-      witnessKind: JOIN_CHECK_WITNESS_KIND,
       digests: normalized.digests,
       joinInput: joinInputOf(normalized),
       mutationInput: mutationInputOf(normalized),
+      schema: 1,
+      witnessKind: JOIN_CHECK_WITNESS_KIND,
     },
     normalized,
     failures: list,
@@ -546,7 +547,9 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
  */
 export function renderJoinCheckJson(report: JoinCheckReport): string {
   const { action, result, failureClasses, joinClosed, witness, normalized, profile, extended } = report;
-  const printed = { action, result, failureClasses, joinClosed, witness, normalized };
-  if (profile === undefined || extended === undefined) return `${prettyJson(printed)}\n`;
-  return `${prettyJson({ ...printed, profile, extended })}\n`;
+  // In key order, so the writer shares these objects rather than copying them.
+  if (profile === undefined || extended === undefined) {
+    return `${prettyJson({ action, failureClasses, joinClosed, normalized, result, witness })}\n`;
+  }
+  return `${prettyJson({ action, extended, failureClasses, joinClosed, normalized, profile, result, witness })}\n`;
 }

@@ -424,58 +424,53 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
     continuationContextReady,
   });
 
-  const digests: Mutable<DigestBundle> = {
-    callSpecDigest: digest(callSpec),
-    requestSetDigest,
-    resultSetDigest,
-    useSetDigest,
-    toolRenderSetDigest,
-    reminderQueueSetDigest,
-    stateViewSetDigest,
-    protocolStateDigest,
-    joinSetDigest,
-  };
+  // Built in key order, as the rows are (see above).
+  const digests = { callSpecDigest: digest(callSpec) } as Mutable<DigestBundle>;
   setOptional(digests, 'handoffDigest', handoffDigest);
+  digests.joinSetDigest = joinSetDigest;
+  digests.protocolStateDigest = protocolStateDigest;
+  digests.reminderQueueSetDigest = reminderQueueSetDigest;
+  digests.requestSetDigest = requestSetDigest;
+  digests.resultSetDigest = resultSetDigest;
+  digests.stateViewSetDigest = stateViewSetDigest;
+  digests.toolRenderSetDigest = toolRenderSetDigest;
+  digests.useSetDigest = useSetDigest;
 
   const joinState: Mutable<JoinState> = { joinClosed };
+  setList(joinState, 'missingResultCallIds', missingResultCallIds);
+  setList(joinState, 'missingUseCallIds', missingUseCallIds);
+  setList(joinState, 'orphanResultCallIds', orphanResultCallIds);
   setList(joinState, 'requestedCallIds', requestedCallIds);
   setList(joinState, 'resultCallIds', resultCallIds);
-  setList(joinState, 'usedCallIds', usedCallIds);
-  setList(joinState, 'missingResultCallIds', missingResultCallIds);
-  setList(joinState, 'orphanResultCallIds', orphanResultCallIds);
-  setList(joinState, 'missingUseCallIds', missingUseCallIds);
   setList(joinState, 'unknownUseCallIds', unknownUseCallIds);
+  setList(joinState, 'usedCallIds', usedCallIds);
 
-  const contextState: Mutable<ContextState> = {
-    queueReductionPresent,
-    stateViewPresent,
-    renderPolicyValid,
-    queuePolicyValid,
-    stateViewPolicyValid,
-    continuationContextReady,
-  };
-  setList(contextState, 'renderCallIds', renderCallIds);
-  setList(contextState, 'queueIds', queueIds);
-  setList(contextState, 'stateViewIds', stateViewIds);
+  const contextState = { continuationContextReady } as Mutable<ContextState>;
   setList(contextState, 'missingRenderCallIds', missingRenderCallIds);
+  setList(contextState, 'queueIds', queueIds);
+  contextState.queuePolicyValid = queuePolicyValid;
+  contextState.queueReductionPresent = queueReductionPresent;
+  setList(contextState, 'renderCallIds', renderCallIds);
+  contextState.renderPolicyValid = renderPolicyValid;
+  setList(contextState, 'stateViewIds', stateViewIds);
+  contextState.stateViewPolicyValid = stateViewPolicyValid;
+  contextState.stateViewPresent = stateViewPresent;
 
-  const normalized: Mutable<NormalizedEvidence> = {
-    schema: 1,
-    kind: NORMALIZED_KIND,
-    callSpec,
-    protocolState,
-    digests,
-    joinState,
-    contextState,
-  };
+  const sessionRefs = normalizeRefs(evidence.sessionRefs, 'evidence.sessionRefs');
+  const trajectoryRefs = normalizeRefs(evidence.trajectoryRefs, 'evidence.trajectoryRefs');
+  const normalized = { callSpec, contextState, digests } as Mutable<NormalizedEvidence>;
+  setOptional(normalized, 'handoff', handoff);
+  normalized.joinState = joinState;
+  normalized.kind = NORMALIZED_KIND;
+  normalized.protocolState = protocolState;
+  if (reminderQueue.length > 0) normalized.reminderQueue = reminderQueue;
+  normalized.schema = 1;
+  setList(normalized, 'sessionRefs', sessionRefs);
+  if (stateViews.length > 0) normalized.stateViews = stateViews;
+  if (toolRender.length > 0) normalized.toolRender = toolRender;
   if (toolRequests.length > 0) normalized.toolRequests = toolRequests;
   if (toolResults.length > 0) normalized.toolResults = toolResults;
   if (toolUse.length > 0) normalized.toolUse = toolUse;
-  setOptional(normalized, 'handoff', handoff);
-  if (toolRender.length > 0) normalized.toolRender = toolRender;
-  if (reminderQueue.length > 0) normalized.reminderQueue = reminderQueue;
-  if (stateViews.length > 0) normalized.stateViews = stateViews;
-  setList(normalized, 'sessionRefs', normalizeRefs(evidence.sessionRefs, 'evidence.sessionRefs'));
-  setList(normalized, 'trajectoryRefs', normalizeRefs(evidence.trajectoryRefs, 'evidence.trajectoryRefs'));
+  setList(normalized, 'trajectoryRefs', trajectoryRefs);
   return normalized;
 }
