@@ -93,7 +93,8 @@ export function acceptMessage(value: unknown, root: string): Accepted<ChatMessag
   if (!snapshot.ok) return refusal(snapshot.error, what);
   const checked = validateChatMessage(snapshot.value);
   if (!checked.ok) {
-    const diagnostic = root === '' ? checked.diagnostic : `${root}: ${checked.diagnostic}`;
+    const first = checked.failures.join('; ');
+    const diagnostic = root === '' ? first : `${root}: ${first}`;
     return { ok: false, diagnostic, detail: diagnostic };
   }
   // The snapshot passed the schema (which transforms nothing), so it is the message; the copy is

@@ -37,7 +37,7 @@ describe.each(TRANSCRIPT_FORMATS)('toEvidence (%s)', (format) => {
         if (!evidence.ok) throw evidence.error;
         expect(evidence.requests.map((r) => r.toolCallId).sort()).toEqual(lastCalls(steps));
         const outcome = joinCheck(evidence.input);
-        expect(outcome.ok && outcome.report.failureClasses).toEqual([]);
+        expect(outcome.ok && outcome.value.failureClasses).toEqual([]);
         const spec = callSpec(CALL_SPEC);
         if (!spec.ok) throw new Error('callSpec');
         const requests = requestTools(spec.value, tools, evidence.requests);
@@ -70,7 +70,7 @@ describe.each(TRANSCRIPT_FORMATS)('toEvidence (%s)', (format) => {
         const evidence = toEvidence(messages as never[], { format, callSpec: CALL_SPEC });
         if (!evidence.ok) throw evidence.error;
         const outcome = joinCheck(evidence.input);
-        expect(outcome.ok && outcome.report.failures.find((f) => f.class === 'tool.result_missing')?.ids).toEqual([id]);
+        expect(outcome.ok && outcome.value.failures.find((f) => f.class === 'tool.result_missing')?.ids).toEqual([id]);
         const repaired = repairTranscriptJson(messages, { format });
         if (!repaired.ok) throw repaired.error;
         const after = toEvidence(repaired.messages as never[], { format, callSpec: CALL_SPEC });
@@ -80,7 +80,7 @@ describe.each(TRANSCRIPT_FORMATS)('toEvidence (%s)', (format) => {
           error: { errorCode: 'turngate.synthesized' },
         });
         const closed = joinCheck(after.input);
-        expect(closed.ok && closed.report.result).toBe('accepted');
+        expect(closed.ok && closed.value.result).toBe('accepted');
       }),
       { numRuns: 25, seed: 6 },
     );

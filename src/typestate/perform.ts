@@ -227,7 +227,7 @@ function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
     checked === undefined
       ? `${toolName} is not in the registry`
       : !checked.ok
-        ? formatIssues(checked.issues)
+        ? formatIssues(checked.failures)
         : data !== undefined && !data.ok
           ? `${data.error.path}: ${data.error.detail}`
           : '';

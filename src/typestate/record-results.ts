@@ -13,7 +13,8 @@ import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { ToolRequests } from './request-tools.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
-import { callRows, check, fail, failed, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
+import { failedWith, failure, FailureCollector } from '../failures/collect.ts';
+import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
 import {
   formatIssues,
   registryDefinitions,
@@ -109,7 +110,10 @@ export function checkOutput(
     };
   const parsed = validateWith(definition.output, data.value);
   if (!parsed.ok) {
-    return { ok: false, detail: `the output of ${toolName} does not match its schema: ${formatIssues(parsed.issues)}` };
+    return {
+      ok: false,
+      detail: `the output of ${toolName} does not match its schema: ${formatIssues(parsed.failures)}`,
+    };
   }
   const payload = snapshotOwnData(parsed.value, { root: 'output', maxDepth: PAYLOAD_MAX_DEPTH });
   if (!payload.ok) {
@@ -139,7 +143,7 @@ function typeRow(
   const id = row.toolCallId;
   const toolName = request?.toolName ?? refused?.toolName ?? '';
   if (refused !== undefined && row.status !== 'error') {
-    return fail(
+    return failure(
       refused.failure.class,
       `${id} was refused (${refused.failure.detail}); only an error result answers it`,
       [id],
@@ -148,13 +152,13 @@ function typeRow(
   if (row.status === 'error') return { toolCallId: id, toolName, status: 'error', error: row.error, ...carried(row) };
   if (row.status === 'pending') {
     if (definition?.mutation !== true) {
-      return fail('tool.schema_invalid', `${id}: only a call of a mutation: true tool can be pending`, [id]);
+      return failure('tool.schema_invalid', `${id}: only a call of a mutation: true tool can be pending`, [id]);
     }
     return { toolCallId: id, toolName, status: 'error', error: pendingError(toolName) };
   }
   if (definition === undefined) return { toolCallId: id, toolName, status: 'ok', output: row.output, ...carried(row) };
   if (definition.mutation === true) {
-    return fail(
+    return failure(
       'tool.schema_invalid',
       `${id}: the output of mutation tool ${toolName} is recorded only by the mutation gate (record it pending; recordMutations records what ran)`,
       [id],
@@ -163,7 +167,7 @@ function typeRow(
   const output = checkOutput(definition, toolName, row.output);
   return output.ok
     ? { toolCallId: id, toolName, status: 'ok', output: output.output, ...carried(row) }
-    : fail('tool.schema_invalid', output.detail, [id]);
+    : failure('tool.schema_invalid', output.detail, [id]);
 }
 
 /** Checks checked rows against the requests through the join check and mints `ToolResults`. Internal. */
@@ -179,12 +183,12 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
       protocolState: STAGE_PROTOCOL,
     },
   });
-  if (!checked.ok) return failed([checked.failure]);
-  const stage = checked.report.failures.filter(
+  if (!checked.ok) return checked;
+  const stage = checked.value.failures.filter(
     (f) => f.class === 'tool.result_orphan' || f.class === 'tool.schema_invalid',
   );
-  if (stage.length > 0) return failed(stage);
-  const digests = new Map((checked.report.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
+  if (stage.length > 0) return failedWith(stage);
+  const digests = new Map((checked.value.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
   // Each ok output passed its tool's output schema (checkOutput): this is where the rows become typed.
   const bound = typed.map(
     (r) => (r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) ?? '' } : r) as ToolResult<TTools>,
@@ -234,19 +238,19 @@ export function recordResults<TRequests>(
 export function recordResults(requests: ToolRequests, results: readonly ReportedToolResult[]): Result<ToolResults> {
   expectMinted(requests, 'ToolRequests');
   const parsed = parseOwnData(v.array(RowSchema), results, { root: 'results', maxDepth: PAYLOAD_MAX_DEPTH + 2 });
-  if (!parsed.ok) return failed([parsed.failure]);
+  if (!parsed.ok) return parsed;
   const definitions = registryDefinitions(requests.tools);
   const admitted = new Map(requests.requests.map((r) => [r.toolCallId, r]));
   const refused = new Map(requests.refused.map((r) => [r.toolCallId, r]));
-  const failures: Failure[] = [];
+  const failures = new FailureCollector();
   const typed: TypedRow[] = [];
   for (const row of parsed.value) {
     const request = admitted.get(row.toolCallId);
     const definition = request === undefined ? undefined : definitions[request.toolName];
     const outcome = typeRow(row, request, refused.get(row.toolCallId), definition);
-    if ('class' in outcome) failures.push(outcome);
+    if ('class' in outcome) failures.addAll([outcome]);
     else typed.push(outcome);
   }
-  if (failures.length > 0) return failed(failures);
+  if (!failures.empty) return failures.failed();
   return mintResults(requests, typed);
 }
