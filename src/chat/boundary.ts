@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { isBlank } from '../canonical/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
@@ -76,7 +77,7 @@ function refusal(error: OwnDataError, what: string): BoundaryRefusal {
  */
 export function acceptJson(value: unknown, root: string, what: string): Accepted<unknown> {
   const snapshot = snapshotOwnData(value, { ...SNAPSHOT, root });
-  if (!snapshot.ok) return refusal(snapshot.error, what);
+  if (!snapshot.ok) return refusal(firstFailure(snapshot), what);
   return { ok: true, value: plainCopy(snapshot.value) };
 }
 
@@ -90,7 +91,7 @@ export function acceptJson(value: unknown, root: string, what: string): Accepted
 export function acceptMessage(value: unknown, root: string): Accepted<ChatMessage> {
   const what = root === '' ? 'the message' : root;
   const snapshot = snapshotOwnData(value, { ...SNAPSHOT, root });
-  if (!snapshot.ok) return refusal(snapshot.error, what);
+  if (!snapshot.ok) return refusal(firstFailure(snapshot), what);
   const checked = validateChatMessage(snapshot.value);
   if (!checked.ok) {
     const first = checked.failures.join('; ');

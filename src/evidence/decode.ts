@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
 import { carryDuplicateKeys, isJsonNumber, type JsonNumber } from '../canonical/json.ts';
@@ -110,7 +111,10 @@ export function decodeJoinCheckInput(input: unknown): DecodeResult {
 export function ownJoinCheckInput(input: unknown): Result<unknown, EvidenceInputError> {
   const snapshot = snapshotOwnData(input, { isLeaf: isJsonNumber, bigint: true, onObjectCopied: carryDuplicateKeys });
   if (!snapshot.ok)
-    return { ok: false, failures: [new EvidenceInputError(snapshot.error.path, snapshot.error.detail)] };
+    return {
+      ok: false,
+      failures: [new EvidenceInputError(firstFailure(snapshot).path, firstFailure(snapshot).detail)],
+    };
   return { ok: true, value: snapshot.value };
 }
 

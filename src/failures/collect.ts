@@ -70,3 +70,11 @@ export function fail<T = never>(failureClass: FailureClass, detail: string, ids:
 export function failedWith<T = never>(failures: readonly Failure[]): Result<T> {
   return new FailureCollector().addAll(failures).failed<T>();
 }
+
+/**
+ * The first failure of a failed result: for the steps that stop at the first problem (the input
+ * decoders, the own-data snapshot), the one failure. `failures` is never empty when `ok` is false.
+ */
+export function firstFailure<F>(failed: { readonly ok: false; readonly failures: readonly F[] }): F {
+  return failed.failures[0] as F;
+}

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
@@ -168,7 +169,7 @@ export function runCheck(
     let source = input;
     if (!objectPrototypeIsClean()) {
       const own = snapshotOwnData(input, { root: TRANSCRIPT_FIELD[format] });
-      if (!own.ok) throw new TranscriptInputError(own.error.path, `JSON data (${own.error.detail})`);
+      if (!own.ok) throw new TranscriptInputError(firstFailure(own).path, `JSON data (${firstFailure(own).detail})`);
       source = own.value;
     }
     const unwrapped = unwrapTranscript(source, format);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { firstFailure, fail, failedWith, FailureCollector } from '../failures/collect.ts';
 import type { JoinCheckReport } from '../check/types.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
@@ -18,7 +19,6 @@ import { resolveProtocolState, type TurnProtocolState } from './protocol.ts';
 import type { ToolUse, ToolUseRow } from './record-use.ts';
 import type { TurnCalls } from './request-tools.ts';
 import { isPendingMutation, type ToolResult } from './results.ts';
-import { fail, failedWith, FailureCollector } from '../failures/collect.ts';
 import { callRows, check, notData, resultRows, useRows } from './rows.ts';
 import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf } from './tools.ts';
 
@@ -229,7 +229,7 @@ export function closeJoin<TUse>(
 export function closeJoin(use: ToolUse, context: CloseContext = {}): Result<JoinClosed> {
   expectMinted(use, 'ToolUse');
   const snapshot = snapshotOwnData(context, { root: 'context' });
-  if (!snapshot.ok) return notData(snapshot.error);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   if (snapshot.value === null || typeof snapshot.value !== 'object' || Array.isArray(snapshot.value)) {
     return fail('tool.schema_invalid', 'context: expected an object');
   }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { expectMinted, spendOnce } from './brand.ts';
@@ -150,7 +151,7 @@ function claim<TTools extends ToolDefinitionsOf<TTools>>(
       'MutationReady',
       input.ok
         ? `the input of ${named} is not the bound input (digest ${digest(input.value as JsonValue)}, bound ${intent.inputDigest})`
-        : `the input of ${named} is not JSON data: ${input.error.path}: ${input.error.detail}`,
+        : `the input of ${named} is not JSON data: ${firstFailure(input).path}: ${firstFailure(input).detail}`,
     );
   }
   if (!spendOnce(ready.joinClosed, intentKey(intent))) {
@@ -229,7 +230,7 @@ function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
       : !checked.ok
         ? formatIssues(checked.failures)
         : data !== undefined && !data.ok
-          ? `${data.error.path}: ${data.error.detail}`
+          ? `${firstFailure(data).path}: ${firstFailure(data).detail}`
           : '';
   return {
     status: 'error',

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { firstFailure, fail } from '../failures/collect.ts';
 import { digest, type JsonValue } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
@@ -14,7 +15,6 @@ import type { MutationRecord } from './mutation.ts';
 import { outcomeOf } from './perform.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
-import { fail } from '../failures/collect.ts';
 import { notData } from './rows.ts';
 import type { ToolDefinitions } from './tools.ts';
 
@@ -70,7 +70,7 @@ export function recordMutations<TClosed>(
 export function recordMutations(joinClosed: JoinClosed, options: RecordMutationsOptions = {}): Result<JoinClosed> {
   expectMinted(joinClosed, 'JoinClosed');
   const snapshot = snapshotOwnData(options, { root: 'options' });
-  if (!snapshot.ok) return notData(snapshot.error);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   const refused = (snapshot.value as RecordMutationsOptions).refused;
   if (refused !== undefined && !Array.isArray(refused)) {
     return fail('tool.schema_invalid', 'options.refused: expected a list of failures');

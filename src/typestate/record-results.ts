@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { firstFailure, failedWith, failure, FailureCollector } from '../failures/collect.ts';
 import { isBlank } from '../canonical/index.ts';
 import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
@@ -13,7 +14,6 @@ import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { ToolRequests } from './request-tools.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
-import { failedWith, failure, FailureCollector } from '../failures/collect.ts';
 import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
 import {
   formatIssues,
@@ -106,7 +106,7 @@ export function checkOutput(
   if (!data.ok)
     return {
       ok: false,
-      detail: `the output of ${toolName} is not JSON data: ${data.error.path}: ${data.error.detail}`,
+      detail: `the output of ${toolName} is not JSON data: ${firstFailure(data).path}: ${firstFailure(data).detail}`,
     };
   const parsed = validateWith(definition.output, data.value);
   if (!parsed.ok) {
@@ -119,7 +119,7 @@ export function checkOutput(
   if (!payload.ok) {
     return {
       ok: false,
-      detail: `the output of ${toolName} is not JSON data: ${payload.error.path}: ${payload.error.detail}`,
+      detail: `the output of ${toolName} is not JSON data: ${firstFailure(payload).path}: ${firstFailure(payload).detail}`,
     };
   }
   return { ok: true, output: payload.value };

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { firstFailure, fail, failure, FailureCollector } from '../failures/collect.ts';
 import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
@@ -14,7 +15,6 @@ import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { CallSpec } from './call-spec.ts';
 import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
 import { TOOL_ERROR_CODES } from './results.ts';
-import { fail, failure, FailureCollector } from '../failures/collect.ts';
 import { callRows, check, STAGE_PROTOCOL } from './rows.ts';
 import {
   formatIssues,
@@ -340,7 +340,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
         refusal(
           call,
           'invalid_input',
-          `input of ${toolName} is not JSON data: ${snapshot.error.path}: ${snapshot.error.detail}`,
+          `input of ${toolName} is not JSON data: ${firstFailure(snapshot).path}: ${firstFailure(snapshot).detail}`,
         ),
       );
       return;
@@ -351,7 +351,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       const why = !parsed.ok
         ? formatIssues(parsed.failures)
         : parsedData !== undefined && !parsedData.ok
-          ? `the parsed input is not JSON data: ${parsedData.error.detail}`
+          ? `the parsed input is not JSON data: ${firstFailure(parsedData).detail}`
           : '';
       refused.push(refusal(call, 'invalid_input', `input of ${toolName} does not match its schema: ${why}`));
       return;

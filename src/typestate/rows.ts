@@ -4,10 +4,10 @@
  *
  * @module
  */
+import { firstFailure, fail } from '../failures/collect.ts';
 import { joinCheck } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
-import { fail } from '../failures/collect.ts';
 import type { Result } from '../failures/index.ts';
 import * as v from 'valibot';
 import { issuePath } from '../evidence/index.ts';
@@ -43,7 +43,7 @@ export function parseOwnData<TSchema extends v.GenericSchema>(
   options: OwnDataOptions & { readonly root: string },
 ): Result<v.InferOutput<TSchema>> {
   const snapshot = snapshotOwnData(value, options);
-  if (!snapshot.ok) return notData(snapshot.error);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   const parsed = v.safeParse(schema, snapshot.value);
   if (!parsed.success) {
     const issue = parsed.issues[0];
@@ -52,7 +52,7 @@ export function parseOwnData<TSchema extends v.GenericSchema>(
     return fail('tool.schema_invalid', `${at}: ${issue.message}`);
   }
   const own = snapshotOwnData(parsed.output, options);
-  if (!own.ok) return notData(own.error);
+  if (!own.ok) return notData(firstFailure(own));
   return { ok: true, value: own.value as v.InferOutput<TSchema> };
 }
 
@@ -63,7 +63,7 @@ export function parseOwnData<TSchema extends v.GenericSchema>(
  */
 export function check(input: JoinCheckInputWire): Result<JoinCheckReport> {
   const snapshot = snapshotOwnData(input);
-  if (!snapshot.ok) return notData(snapshot.error);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   const outcome = joinCheck(snapshot.value);
   return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
 }
