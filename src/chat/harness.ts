@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { randomUUID } from 'node:crypto';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
@@ -158,7 +159,7 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   const initial = acceptJson(own(options, 'initialState') ?? {}, 'initialState', 'initialState');
   if (!initial.ok || initial.value === null || typeof initial.value !== 'object' || Array.isArray(initial.value))
     throw new TypeError(
-      `createChatHarness: initialState must be a JSON object (${initial.ok ? 'got another value' : initial.detail})`,
+      `createChatHarness: initialState must be a JSON object (${initial.ok ? 'got another value' : firstFailure(initial).detail})`,
     );
   const initialState = deepFreeze(initial.value as Record<string, unknown>);
   const errors = new ErroredOutcomes(
@@ -229,7 +230,9 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
         }
         const accepted = acceptMessage(message, '');
         if (!accepted.ok)
-          return errors.refuse('chat_message_shape_invalid', accepted.diagnostic, { full: accepted.detail });
+          return errors.refuse('chat_message_shape_invalid', firstFailure(accepted).diagnostic, {
+            full: firstFailure(accepted).detail,
+          });
         const inbound = deepFreeze(accepted.value);
         return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound));
       } catch (error) {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { acceptJson, chatState, unusableId } from './boundary.ts';
 import { completedOutcome, type ChatListener, type ChatTurnOutcome } from './outcome.ts';
 import {
@@ -171,8 +172,8 @@ export class SignalCoordinator {
       const accepted = acceptJson(payload, 'payload', 'the signal payload');
       const value = accepted.ok ? accepted.value : undefined;
       if (!accepted.ok || value === null || typeof value !== 'object' || Array.isArray(value)) {
-        const detail = accepted.ok ? 'the signal payload must be an object' : accepted.diagnostic;
-        const full = accepted.ok ? detail : accepted.detail;
+        const detail = accepted.ok ? 'the signal payload must be an object' : firstFailure(accepted).diagnostic;
+        const full = accepted.ok ? detail : firstFailure(accepted).detail;
         return errors.refuse('suspension_resume_payload_invalid', detail, { full, path: '3.3' });
       }
       let found: SuspensionRecord | undefined;

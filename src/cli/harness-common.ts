@@ -5,6 +5,8 @@
  *
  * @module
  */
+import type { Result } from '../failures/classes.ts';
+import { firstFailure } from '../failures/collect.ts';
 import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { parseFlags } from './args.ts';
 import { prettyJson, type JsonValue } from '../canonical/index.ts';
@@ -57,16 +59,14 @@ export function failed(prefix: string, error: unknown): HarnessCommandOutput {
   throw error;
 }
 
-/** Parses the command's flags strictly; a parse failure is a usage error. */
+/** Parses the command's flags strictly; a parse failure is a usage error (the one failure). */
 export function flags<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
   args: readonly string[],
   options: T,
-):
-  | { readonly ok: true; readonly values: ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'] }
-  | { readonly ok: false; readonly output: HarnessCommandOutput } {
+): Result<ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'], HarnessCommandOutput> {
   const parsed = parseFlags(args, options);
-  return parsed.ok ? parsed : { ok: false, output: usage(command, parsed.message) };
+  return parsed.ok ? parsed : { ok: false, failures: [usage(command, firstFailure(parsed))] };
 }
 
 /** Reads a flag as a whole number or a decimal number, or a usage error. */

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { createRequire } from 'node:module';
 import { oneLine } from '../internal/display.ts';
 import { parseFlags } from './args.ts';
@@ -83,20 +84,23 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (!parsed.ok) return usageError(parsed.message);
-  const { values } = parsed;
+  if (!parsed.ok) return usageError(firstFailure(parsed));
+  const values = parsed.value;
   if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
   if (input === undefined || input === '') return usageError('--input <file | -> is required');
   let maxBytes = DEFAULT_MAX_INPUT_BYTES;
   if (values['max-input-bytes'] !== undefined) {
     const limit = parseByteLimit(values['max-input-bytes']);
-    if (!limit.ok) return usageError(limit.expected);
-    maxBytes = limit.bytes;
+    if (!limit.ok) return usageError(firstFailure(limit));
+    maxBytes = limit.value;
   }
   const read = await readInput(input, maxBytes);
-  if (!read.ok) return read.tooLarge ? inputTooLarge(input, maxBytes) : unreadableInput(input, read.reason);
-  return harnessJoinCheck(read.bytes, {
+  if (!read.ok) {
+    const problem = firstFailure(read);
+    return problem.tooLarge ? inputTooLarge(input, maxBytes) : unreadableInput(input, problem.reason);
+  }
+  return harnessJoinCheck(read.value, {
     json: values.json === true,
     failOnReject: values['fail-on-reject'] === true,
     inputLabel: input,

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { firstFailure } from '../failures/collect.ts';
 import { oneLine } from '../internal/display.ts';
 import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
@@ -179,8 +180,8 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (!parsed.ok) return usageError(parsed.message);
-  const values: Record<string, string | boolean | undefined> = parsed.values;
+  if (!parsed.ok) return usageError(firstFailure(parsed));
+  const values: Record<string, string | boolean | undefined> = parsed.value;
   if (values['help'] === true) return { stdout: TRANSCRIPT_CHECK_USAGE, stderr: '', exitCode: 0 };
   const format = values['format'];
   if (typeof format !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
@@ -194,19 +195,20 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   const limitText = values['max-input-bytes'];
   if (typeof limitText === 'string') {
     const limit = parseByteLimit(limitText);
-    if (!limit.ok) return usageError(limit.expected);
-    maxBytes = limit.bytes;
+    if (!limit.ok) return usageError(firstFailure(limit));
+    maxBytes = limit.value;
   }
   const read = await readInput(input, maxBytes);
   if (!read.ok) {
+    const problem = firstFailure(read);
     return invalidInput(
-      read.tooLarge
+      problem.tooLarge
         ? `input is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes`
-        : `failed to read input: ${read.reason}`,
+        : `failed to read input: ${problem.reason}`,
       input,
     );
   }
-  return transcriptCheck(read.bytes, {
+  return transcriptCheck(read.value, {
     format: format as TranscriptFormat,
     expect,
     json: values['json'] === true,

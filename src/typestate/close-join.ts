@@ -131,7 +131,7 @@ export function closeTurn<TTools extends ToolDefinitionsOf<TTools>>(
   const spec = callSpec.spec;
   const calls = [...parts.requests, ...parts.refused];
   const protocol = resolveProtocolState(context['protocolState'], calls.length > 0);
-  if (!protocol.ok) return fail('tool.schema_invalid', `context.${protocol.problem}`);
+  if (!protocol.ok) return fail('tool.schema_invalid', `context.${firstFailure(protocol)}`);
   const refs = defaultRefs(callSpec.sessionId, spec.callId);
   const sessionRefs = (context['sessionRefs'] ?? refs.sessionRefs) as readonly string[];
   const trajectoryRefs = (context['trajectoryRefs'] ?? refs.trajectoryRefs) as readonly string[];

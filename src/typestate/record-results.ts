@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import { TOOL_USE_DISPOSITIONS, type ToolUseDisposition } from '../normalize/index.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { ToolRequests } from './request-tools.ts';
@@ -97,32 +97,25 @@ function carried(row: {
  * JSON data no deeper than a payload may nest. Never throws. Internal: `recordResults` and
  * `settle` share it.
  */
-export function checkOutput(
-  definition: ToolDefinition,
-  toolName: string,
-  raw: unknown,
-): { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly detail: string } {
+export function checkOutput(definition: ToolDefinition, toolName: string, raw: unknown): Result<unknown, string> {
   const data = snapshotOwnData(raw, { root: 'output' });
-  if (!data.ok)
-    return {
-      ok: false,
-      detail: `the output of ${toolName} is not JSON data: ${firstFailure(data).path}: ${firstFailure(data).detail}`,
-    };
+  if (!data.ok) return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${notJson(data)}`] };
   const parsed = validateWith(definition.output, data.value);
   if (!parsed.ok) {
     return {
       ok: false,
-      detail: `the output of ${toolName} does not match its schema: ${formatIssues(parsed.failures)}`,
+      failures: [`the output of ${toolName} does not match its schema: ${formatIssues(parsed.failures)}`],
     };
   }
   const payload = snapshotOwnData(parsed.value, { root: 'output', maxDepth: PAYLOAD_MAX_DEPTH });
-  if (!payload.ok) {
-    return {
-      ok: false,
-      detail: `the output of ${toolName} is not JSON data: ${firstFailure(payload).path}: ${firstFailure(payload).detail}`,
-    };
-  }
-  return { ok: true, output: payload.value };
+  if (!payload.ok) return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${notJson(payload)}`] };
+  return { ok: true, value: payload.value };
+}
+
+/** `path: detail` of a failed snapshot. */
+function notJson(snapshot: { readonly ok: false; readonly failures: readonly OwnDataError[] }): string {
+  const error = firstFailure(snapshot);
+  return `${error.path}: ${error.detail}`;
 }
 
 /** The envelope of a pending mutation call. Internal. */
@@ -166,8 +159,8 @@ function typeRow(
   }
   const output = checkOutput(definition, toolName, row.output);
   return output.ok
-    ? { toolCallId: id, toolName, status: 'ok', output: output.output, ...carried(row) }
-    : failure('tool.schema_invalid', output.detail, [id]);
+    ? { toolCallId: id, toolName, status: 'ok', output: output.value, ...carried(row) }
+    : failure('tool.schema_invalid', firstFailure(output), [id]);
 }
 
 /** Checks checked rows against the requests through the join check and mints `ToolResults`. Internal. */
