@@ -20,8 +20,8 @@ import { joinCheckText, renderJoinCheckJson } from '../../dist/index.js';
 export function jobOf(bytes) {
   return () => {
     const outcome = joinCheckText(bytes);
-    if (!outcome.ok) throw new Error(`bench input refused: ${outcome.error.message}`);
-    return renderJoinCheckJson(outcome.report);
+    if (!outcome.ok) throw new Error(`bench input refused: ${outcome.failures[0].message}`);
+    return renderJoinCheckJson(outcome.value);
   };
 }
 

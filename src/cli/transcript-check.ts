@@ -92,13 +92,14 @@ function summary(
       lines.push(`  - ${printable(call.at)} ${printable(call.id)} (${printable(call.name)})`);
   }
   if (repaired?.ok === true) {
-    lines.push(`  Repairs: ${repaired.repairs.length}`);
-    for (const repair of repaired.repairs) {
+    lines.push(`  Repairs: ${repaired.value.repairs.length}`);
+    for (const repair of repaired.value.repairs) {
       lines.push(
         `  - ${repair.action} ${printable(repair.at)} [${printable(idList(repair.ids))}]: ${printable(repair.detail)}`,
       );
     }
-    for (const failure of repaired.remaining) lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
+    for (const failure of repaired.value.remaining)
+      lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -144,9 +145,9 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
       openToolCalls: report.openToolCalls,
     };
     if (repaired?.ok === true) {
-      out['repaired'] = repaired.messages;
-      out['repairs'] = repaired.repairs;
-      if (repaired.remaining.length > 0) out['remaining'] = repaired.remaining;
+      out['repaired'] = repaired.value.messages;
+      out['repairs'] = repaired.value.repairs;
+      if (repaired.value.remaining.length > 0) out['remaining'] = repaired.value.remaining;
     }
     stdout = `${jsonText(out)}\n`;
   } else {
