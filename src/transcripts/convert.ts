@@ -95,7 +95,7 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
  *   ],
  *   { format: 'gemini' },
  * );
- * converted.ok && converted.messages;
+ * converted.ok && converted.value.messages;
  * //=> [{ role: 'assistant', content: '', tool_calls: [{ id: 'fc_1', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { role: 'tool', tool_call_id: 'fc_1', content: 'Snow' }]
  * ```
  */
@@ -131,7 +131,7 @@ export function toChatMessages<const F extends TranscriptFormat>(
  *   ],
  *   { format: 'openai-chat' },
  * );
- * converted.ok && converted.messages[0];
+ * converted.ok && converted.value.messages[0];
  * //=> { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] }
  * ```
  */

@@ -297,8 +297,8 @@ function toolRuns(messages: readonly unknown[], read: ReturnType<typeof readOpen
  *     decompositionPolicyDigest: 'pol.decomp' } },
  * );
  * if (evidence.ok) {
- *   const outcome = joinCheck(evidence.input);
- *   if (outcome.ok) outcome.report.result; //=> 'accepted'
+ *   const outcome = joinCheck(evidence.value.input);
+ *   if (outcome.ok) outcome.value.result; //=> 'accepted'
  * }
  * ```
  */

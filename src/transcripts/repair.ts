@@ -166,7 +166,7 @@ const MAX_REPAIR_PASSES = 8;
  *   ],
  *   { format: 'anthropic' },
  * );
- * if (repaired.ok) repaired.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'inserted_message toolu_01']
+ * if (repaired.ok) repaired.value.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'inserted_message toolu_01']
  * ```
  */
 export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
