@@ -25,6 +25,15 @@ import {
   type SchemaIssue,
 } from 'turngate';
 import { validateChatMessage, type ChatMessage, type ChatMessageCheck } from 'turngate/chat';
+import {
+  repairTranscript,
+  toChatMessages,
+  toEvidence,
+  type Conversion,
+  type RepairedTranscript,
+  type TranscriptInputError,
+  type TurnEvidence,
+} from 'turngate/transcripts';
 
 // The default failure type is `Failure`.
 declare const plain: Result<number>;
@@ -103,4 +112,29 @@ if (message.ok) {
   expectType<readonly string[]>(message.failures);
   // @ts-expect-error -- `diagnostic` is now `failures` (one element)
   message.diagnostic;
+}
+
+// The transcripts layer's outcomes: the ok fields live under `value`.
+declare const callSpec: Parameters<typeof toEvidence>[1]['callSpec'];
+const evidence = toEvidence([], { format: 'chat', callSpec });
+expectType<Result<TurnEvidence, TranscriptInputError>>(evidence);
+if (evidence.ok) {
+  expectType<TurnEvidence>(evidence.value);
+  // @ts-expect-error -- `requests` is now `value.requests`
+  evidence.requests;
+} else {
+  // @ts-expect-error -- `error` is now `failures`
+  evidence.error;
+}
+const converted = toChatMessages([], { format: 'anthropic' });
+expectType<Result<Conversion<ChatMessage>, TranscriptInputError>>(converted);
+if (converted.ok) {
+  // @ts-expect-error -- `messages` is now `value.messages`
+  converted.messages;
+}
+const repaired = repairTranscript([], { format: 'chat' });
+if (repaired.ok) {
+  expectAssignable<RepairedTranscript<'chat'>>(repaired.value);
+  // @ts-expect-error -- `repairs` is now `value.repairs`
+  repaired.repairs;
 }
