@@ -110,11 +110,10 @@ export function decodeJoinCheckInput(input: unknown): DecodeResult {
  */
 export function ownJoinCheckInput(input: unknown): Result<unknown, EvidenceInputError> {
   const snapshot = snapshotOwnData(input, { isLeaf: isJsonNumber, bigint: true, onObjectCopied: carryDuplicateKeys });
-  if (!snapshot.ok)
-    return {
-      ok: false,
-      failures: [new EvidenceInputError(firstFailure(snapshot).path, firstFailure(snapshot).detail)],
-    };
+  if (!snapshot.ok) {
+    const error = firstFailure(snapshot);
+    return { ok: false, failures: [new EvidenceInputError(error.path, error.detail)] };
+  }
   return { ok: true, value: snapshot.value };
 }
 

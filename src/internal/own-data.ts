@@ -9,6 +9,7 @@
  * @module
  */
 import type { Result } from '../failures/classes.ts';
+import { firstFailure } from '../failures/collect.ts';
 import { bareRecord } from './detach.ts';
 import { describeThrown } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
@@ -34,6 +35,12 @@ export interface OwnDataError {
 
 /** The result of {@link snapshotOwnData}: the copy, or `failures` holding one {@link OwnDataError}. */
 export type OwnDataResult = Result<unknown, OwnDataError>;
+
+/** `path: detail` of a failed snapshot, for a message. */
+export function snapshotProblem(failed: { readonly ok: false; readonly failures: readonly OwnDataError[] }): string {
+  const error = firstFailure(failed);
+  return `${error.path}: ${error.detail}`;
+}
 
 /** Options of {@link snapshotOwnData}. */
 export interface OwnDataOptions {

@@ -169,7 +169,10 @@ export function runCheck(
     let source = input;
     if (!objectPrototypeIsClean()) {
       const own = snapshotOwnData(input, { root: TRANSCRIPT_FIELD[format] });
-      if (!own.ok) throw new TranscriptInputError(firstFailure(own).path, `JSON data (${firstFailure(own).detail})`);
+      if (!own.ok) {
+        const error = firstFailure(own);
+        throw new TranscriptInputError(error.path, `JSON data (${error.detail})`);
+      }
       source = own.value;
     }
     const unwrapped = unwrapTranscript(source, format);

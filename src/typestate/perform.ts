@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { expectMinted, spendOnce } from './brand.ts';
 import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
@@ -151,7 +150,7 @@ function claim<TTools extends ToolDefinitionsOf<TTools>>(
       'MutationReady',
       input.ok
         ? `the input of ${named} is not the bound input (digest ${digest(input.value as JsonValue)}, bound ${intent.inputDigest})`
-        : `the input of ${named} is not JSON data: ${firstFailure(input).path}: ${firstFailure(input).detail}`,
+        : `the input of ${named} is not JSON data: ${snapshotProblem(input)}`,
     );
   }
   if (!spendOnce(ready.joinClosed, intentKey(intent))) {
@@ -230,7 +229,7 @@ function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
       : !checked.ok
         ? formatIssues(checked.failures)
         : data !== undefined && !data.ok
-          ? `${firstFailure(data).path}: ${firstFailure(data).detail}`
+          ? snapshotProblem(data)
           : '';
   return {
     status: 'error',

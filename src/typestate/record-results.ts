@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import { TOOL_USE_DISPOSITIONS, type ToolUseDisposition } from '../normalize/index.ts';
-import { snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
+import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { ToolRequests } from './request-tools.ts';
@@ -99,7 +99,8 @@ function carried(row: {
  */
 export function checkOutput(definition: ToolDefinition, toolName: string, raw: unknown): Result<unknown, string> {
   const data = snapshotOwnData(raw, { root: 'output' });
-  if (!data.ok) return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${notJson(data)}`] };
+  if (!data.ok)
+    return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${snapshotProblem(data)}`] };
   const parsed = validateWith(definition.output, data.value);
   if (!parsed.ok) {
     return {
@@ -108,14 +109,9 @@ export function checkOutput(definition: ToolDefinition, toolName: string, raw: u
     };
   }
   const payload = snapshotOwnData(parsed.value, { root: 'output', maxDepth: PAYLOAD_MAX_DEPTH });
-  if (!payload.ok) return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${notJson(payload)}`] };
+  if (!payload.ok)
+    return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${snapshotProblem(payload)}`] };
   return { ok: true, value: payload.value };
-}
-
-/** `path: detail` of a failed snapshot. */
-function notJson(snapshot: { readonly ok: false; readonly failures: readonly OwnDataError[] }): string {
-  const error = firstFailure(snapshot);
-  return `${error.path}: ${error.detail}`;
 }
 
 /** The envelope of a pending mutation call. Internal. */

@@ -10,7 +10,7 @@
 import { firstFailure, fail, failure, FailureCollector } from '../failures/collect.ts';
 import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { CallSpec } from './call-spec.ts';
 import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
@@ -337,11 +337,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     }
     if (!snapshot.ok) {
       refused.push(
-        refusal(
-          call,
-          'invalid_input',
-          `input of ${toolName} is not JSON data: ${firstFailure(snapshot).path}: ${firstFailure(snapshot).detail}`,
-        ),
+        refusal(call, 'invalid_input', `input of ${toolName} is not JSON data: ${snapshotProblem(snapshot)}`),
       );
       return;
     }
