@@ -229,10 +229,10 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
           return errors.refuse('harness_session_id_unresolved', detail);
         }
         const accepted = acceptMessage(message, '');
-        if (!accepted.ok)
-          return errors.refuse('chat_message_shape_invalid', firstFailure(accepted).diagnostic, {
-            full: firstFailure(accepted).detail,
-          });
+        if (!accepted.ok) {
+          const refusal = firstFailure(accepted);
+          return errors.refuse('chat_message_shape_invalid', refusal.diagnostic, { full: refusal.detail });
+        }
         const inbound = deepFreeze(accepted.value);
         return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound));
       } catch (error) {

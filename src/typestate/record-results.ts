@@ -207,7 +207,7 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
  *
  * @param requests - `ToolRequests` from `requestTools`.
  * @param results - One result per call answered so far.
- * @returns `ToolResults`, or failures.
+ * @returns `ToolResults`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `requests` was not minted by `requestTools`.
  *
  * @example

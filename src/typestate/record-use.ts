@@ -195,7 +195,7 @@ export function checkAdmissibleDisposition(
  *
  * @param results - `ToolResults` from `recordResults` or `settle`.
  * @param uses - The dispositions.
- * @returns `ToolUse`, or failures.
+ * @returns `ToolUse`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `results` was not minted by `recordResults`.
  *
  * @example

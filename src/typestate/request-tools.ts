@@ -410,7 +410,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
  * @param spec - A `CallSpec` from `callSpec`.
  * @param tools - The registry from `defineTools`.
  * @param calls - The requested calls, as the model sent them.
- * @returns `ToolRequests`, or failures.
+ * @returns `ToolRequests`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `spec` was not minted by `callSpec`; `TypeError` when
  *   `tools` is not a registry from `defineTools`.
  *
@@ -462,7 +462,7 @@ export function requestTools(
  * @param tools - The registry.
  * @param profile - The adapter profile.
  * @param text - The model's text action.
- * @returns `ToolRequests`, or failures.
+ * @returns `ToolRequests`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `spec` was not minted by `callSpec`; `TypeError` when
  *   `tools` is not a registry from `defineTools`.
  *
