@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import type { Result } from '../failures/index.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import { expectMinted } from '../typestate/brand.ts';
@@ -25,6 +24,7 @@ import {
   type ToolUse,
   type ToolUseInputRow,
 } from '../typestate/index.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * What a tool handler is told about the call it runs.

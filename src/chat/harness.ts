@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import { randomUUID } from 'node:crypto';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
@@ -30,6 +29,7 @@ import {
   suspensionOf,
 } from './store.ts';
 import { holdSessions, runTurn, type TurnRunnerDeps } from './turn.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * Options of {@link createChatHarness}.

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import { acceptJson, chatState, unusableId } from './boundary.ts';
 import { completedOutcome, type ChatListener, type ChatTurnOutcome } from './outcome.ts';
 import {
@@ -17,6 +16,7 @@ import {
   suspensionOf,
 } from './store.ts';
 import { type Hold, runTurn, type TurnRunnerDeps } from './turn.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * The listeners of one harness (so of one process), per session. A listener that throws does not

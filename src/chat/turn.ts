@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own, ownField } from '../internal/own-field.ts';
 import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
@@ -29,6 +28,7 @@ import {
   SignalIdInUse,
   suspensionOf,
 } from './store.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */
 export type Hold = (

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Result } from '../failures/classes.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Result } from '../failures/classes.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

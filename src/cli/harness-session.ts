@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import {
   DEFAULT_FEATURE_LEDGER_PATH,
   DEFAULT_SESSION_PATH,
@@ -14,6 +13,7 @@ import {
   type HarnessSession,
 } from '../tusk/index.ts';
 import { clockFlag, failed, flags, jsonOutput, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 const COMMAND = 'harness-session';
 const PREFIX = 'harness_session_invalid:';

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import {
   DEFAULT_TRAJECTORY_PATH,
   appendTrajectoryRow,
@@ -14,6 +13,7 @@ import {
   type TornTail,
 } from '../tusk/index.ts';
 import { failed, flags, jsonOutput, numberFlag, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 const COMMAND = 'harness-trajectory';
 const PREFIX = 'harness_trajectory_invalid:';

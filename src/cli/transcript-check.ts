@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import { oneLine } from '../internal/display.ts';
 import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
@@ -16,6 +15,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons
 import { checkTranscriptJson, type TranscriptReport } from '../transcripts/check.ts';
 import { repairTranscriptJson, type RepairOutcome } from '../transcripts/repair.ts';
 import type { CommandOutput } from './harness-join-check.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /** The prefix of every input-error line. */
 export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';

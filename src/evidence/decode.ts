@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { firstFailure } from '../failures/collect.ts';
 import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
 import { carryDuplicateKeys, isJsonNumber, type JsonNumber } from '../canonical/json.ts';
@@ -16,6 +15,7 @@ import { EvidenceInputError } from './errors.ts';
 import { EXTENDED_PROFILE, ExtendedJoinCheckInputSchema, type ExtendedJoinCheckInput } from './extended.ts';
 import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
 import { extension } from './struct.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * The result of {@link decodeJoinCheckInput}: the decoded input, or `failures` holding one

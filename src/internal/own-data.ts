@@ -8,11 +8,11 @@
  *
  * @module
  */
-import type { Result } from '../failures/classes.ts';
-import { firstFailure } from '../failures/collect.ts';
 import { bareRecord } from './detach.ts';
 import { describeThrown } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
+import type { Result } from '../failures/classes.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * How many arrays and objects may nest inside one another: the limit of the lossless JSON

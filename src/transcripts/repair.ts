@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Result } from '../failures/classes.ts';
 import type { TranscriptFormat } from '../check/stop-reasons.ts';
 import { repairAISDK } from './aisdk/repair.ts';
 import { repairAnthropic } from './anthropic/repair.ts';
@@ -20,6 +19,7 @@ import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './me
 import { repairOpenAIChat } from './openai-chat/repair.ts';
 import { repairResponses } from './openai-responses/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
+import type { Result } from '../failures/classes.ts';
 
 /**
  * Options of `repairTranscript`.

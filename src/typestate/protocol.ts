@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { Result } from '../failures/classes.ts';
 import { asciiLowercase, trimWhiteSpace, isBlank } from '../canonical/index.ts';
 import {
   protocolStopReason,
@@ -13,6 +12,7 @@ import {
   type StopReasonOf,
   type TranscriptFormat,
 } from '../check/stop-reasons.ts';
+import type { Result } from '../failures/classes.ts';
 
 /**
  * A provider's stop reason, typed by its wire format: `{ format: 'openai-chat', stopReason:

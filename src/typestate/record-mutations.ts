@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstFailure, fail } from '../failures/collect.ts';
 import { digest, type JsonValue } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
@@ -17,6 +16,7 @@ import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
 import { notData } from './rows.ts';
 import type { ToolDefinitions } from './tools.ts';
+import { firstFailure, fail } from '../failures/collect.ts';
 
 /**
  * How to answer pending calls the gate did not run: `refused` is the refusal of

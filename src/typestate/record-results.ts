@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { firstFailure, failedWith, failure, FailureCollector } from '../failures/collect.ts';
 import { isBlank } from '../canonical/index.ts';
 import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
@@ -23,6 +22,7 @@ import {
   type ToolDefinitions,
   type ToolDefinitionsOf,
 } from './tools.ts';
+import { firstFailure, failedWith, failure, FailureCollector } from '../failures/collect.ts';
 
 /**
  * The terminal results recorded for a turn's calls, typed by tool, in the order given.

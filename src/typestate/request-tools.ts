@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { firstFailure, fail, failure, FailureCollector } from '../failures/collect.ts';
 import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
@@ -29,6 +28,7 @@ import {
   type ToolName,
   type ToolRegistry,
 } from './tools.ts';
+import { firstFailure, fail, failure, FailureCollector } from '../failures/collect.ts';
 
 /**
  * One admitted tool call, typed by its tool.

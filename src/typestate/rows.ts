@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { firstFailure, fail } from '../failures/collect.ts';
 import { joinCheck } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
@@ -13,6 +12,7 @@ import * as v from 'valibot';
 import { issuePath } from '../evidence/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError, type OwnDataOptions } from '../internal/own-data.ts';
 import type { ToolErrorEnvelope } from './results.ts';
+import { firstFailure, fail } from '../failures/collect.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];
 type RequestRow = NonNullable<EvidenceWire['toolRequests']>[number];
