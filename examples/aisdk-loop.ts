@@ -56,9 +56,9 @@ export async function runAISDKLoop(): Promise<string[]> {
       for (const failure of report.failures)
         log.push(`check: ${failure.rule} [${failure.ids.join(', ')}] at ${failure.at}`);
       const repaired = repairTranscript(history, { format: 'aisdk' });
-      if (!repaired.ok) throw repaired.error;
-      for (const repair of repaired.repairs) log.push(`repair: ${repair.action} [${repair.ids.join(', ')}]`);
-      history = [...repaired.messages];
+      if (!repaired.ok) throw repaired.failures[0];
+      for (const repair of repaired.value.repairs) log.push(`repair: ${repair.action} [${repair.ids.join(', ')}]`);
+      history = [...repaired.value.messages];
       report = checkTranscript(history, { format: 'aisdk' });
     }
     if (report.result !== 'accepted') throw new Error(`not sendable: ${report.result}`);

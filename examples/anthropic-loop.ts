@@ -73,9 +73,9 @@ export async function runAnthropicLoop(): Promise<string[]> {
       for (const failure of report.failures)
         log.push(`check: ${failure.rule} [${failure.ids.join(', ')}] at ${failure.at}`);
       const repaired = repairTranscript(history, { format: 'anthropic' });
-      if (!repaired.ok) throw repaired.error;
-      for (const repair of repaired.repairs) log.push(`repair: ${repair.action} [${repair.ids.join(', ')}]`);
-      history.splice(0, history.length, ...repaired.messages);
+      if (!repaired.ok) throw repaired.failures[0];
+      for (const repair of repaired.value.repairs) log.push(`repair: ${repair.action} [${repair.ids.join(', ')}]`);
+      history.splice(0, history.length, ...repaired.value.messages);
       report = checkTranscript(history, { format: 'anthropic' });
     }
     if (report.result !== 'accepted') throw new Error(`not sendable: ${report.result}`);

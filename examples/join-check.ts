@@ -29,9 +29,9 @@ const outcome = joinCheck({
 
 if (!outcome.ok) {
   // Not a well-formed turn: outcome.error.field names the field.
-  throw outcome.error;
+  throw outcome.failures[0];
 }
-const { report } = outcome;
+const { value: report } = outcome;
 const classes: readonly FailureClass[] = report.failureClasses;
 for (const failure of report.failures) console.log(failure.class, failure.ids ?? []);
 console.log(report.result, classes.length, report.witness.digests.joinSetDigest);

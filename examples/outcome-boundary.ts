@@ -164,9 +164,9 @@ export async function runOutcomeBoundary(): Promise<string[]> {
       protocolState: { stopReason: 'end_turn', continuationAllowed: false },
     },
   });
-  if (!checked.ok) throw checked.error;
+  if (!checked.ok) throw checked.failures[0];
   log.push(
-    `turn ${checked.report.result}; errors: ${rows
+    `turn ${checked.value.result}; errors: ${rows
       .flatMap((row) => (row.status === 'error' ? [`${row.toolCallId} ${row.error.errorCode}`] : []))
       .join(', ')}`,
   );

@@ -99,8 +99,8 @@ function extendedTurn(n, optIn) {
 
 function job(check, render, bytes) {
   const outcome = check(bytes);
-  if (!outcome.ok) throw new Error(outcome.error.message);
-  return render(outcome.report).length;
+  if (!outcome.ok) throw new Error(outcome.failures[0].message);
+  return render(outcome.value).length;
 }
 
 function median(values) {
@@ -121,7 +121,7 @@ for (const n of [10, 100, 1000]) {
   };
   const check = (bytes) => job(joinCheckText, renderJoinCheckJson, bytes);
   const verdict = joinCheckText(inputs.extended);
-  if (!verdict.ok || verdict.report.result !== 'accepted') throw new Error('the extended bench turn must be accepted');
+  if (!verdict.ok || verdict.value.result !== 'accepted') throw new Error('the extended bench turn must be accepted');
   const jobs = [
     ['premath', () => check(inputs.premath)],
     ['carrying', () => check(inputs.carrying)],

@@ -222,7 +222,7 @@ for (const format of FORMATS) {
     const report = checkTranscriptJson(messages, { format });
     if (report.result !== 'accepted') throw new Error(`${format} ${size}: generated transcript is ${report.result}`);
     const fixed = repairTranscriptJson(bad, { format });
-    if (!fixed.ok || checkTranscriptJson([...fixed.messages], { format }).result !== 'accepted')
+    if (!fixed.ok || checkTranscriptJson([...fixed.value.messages], { format }).result !== 'accepted')
       throw new Error(`${format} ${size}: repair failed`);
     cases.push({ format, size: messages.length, messages, bad, floor: [], check: [], repair: [], repairBroken: [] });
   }

@@ -235,7 +235,7 @@ const input = fc.oneof(
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be printed
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const verdict = (outcome) => (outcome.ok ? renderJoinCheckJson(outcome.report) : `invalid ${outcome.error.field}`);
+const verdict = (outcome) => (outcome.ok ? renderJoinCheckJson(outcome.value) : `invalid ${outcome.failures[0].field}`);
 const counts = {
   inputs: 0,
   crashes: 0,
@@ -274,18 +274,18 @@ function checkOne(sample) {
     note('hang', `${ms.toFixed(0)} ms on ${String(bytes).slice(0, 100)}`);
   }
   if (!outcome.ok) counts.refused++;
-  else if (outcome.report.result === 'accepted') counts.accepted++;
+  else if (outcome.value.result === 'accepted') counts.accepted++;
   else counts.rejected++;
 
   if (sample.kind === 'turn' && outcome.ok) {
     const closed = oracleClosed(sample.input.evidence);
     if (closed) counts.closedTurns++;
     else counts.openTurns++;
-    if (outcome.report.witness.joinInput.joinClosed !== closed) {
+    if (outcome.value.witness.joinInput.joinClosed !== closed) {
       counts.joinMismatches++;
       note('join verdict differs from the oracle', JSON.stringify(sample.input).slice(0, 300));
     }
-    if (outcome.report.result === 'accepted' && !closed) {
+    if (outcome.value.result === 'accepted' && !closed) {
       counts.wrongAccepts++;
       note('wrong accept', JSON.stringify(sample.input).slice(0, 300));
     }

@@ -88,10 +88,10 @@ describe('joinCheck on values built in code', () => {
     const outcome = joinCheck(input);
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.error).toBeInstanceOf(EvidenceInputError);
-    expect(outcome.error.field).toBe(field);
-    expect(outcome.error.message).toMatch(message);
-    expect(outcome.error.message.length).toBeLessThan(1200);
+    expect(outcome.failures[0]).toBeInstanceOf(EvidenceInputError);
+    expect(outcome.failures[0]?.field).toBe(field);
+    expect(outcome.failures[0]?.message).toMatch(message);
+    expect(outcome.failures[0]?.message.length).toBeLessThan(1200);
   });
 
   it('accepts the deepest payload the limit allows', () => {
@@ -114,8 +114,8 @@ describe('joinCheck on values built in code', () => {
         .replace('"big":1', `"big":${10n ** 30n}`)
         .replace('"exact":2', '"exact":1.0'),
     );
-    expect(again.ok && outcome.ok && again.report.witness.digests.resultSetDigest).toBe(
-      outcome.ok && outcome.report.witness.digests.resultSetDigest,
+    expect(again.ok && outcome.ok && again.value.witness.digests.resultSetDigest).toBe(
+      outcome.ok && outcome.value.witness.digests.resultSetDigest,
     );
   });
 
@@ -130,7 +130,7 @@ describe('joinCheck on values built in code', () => {
     };
     const outcome = joinCheck({ evidence: { ...(withPayload(1) as { evidence: object }).evidence, toolUse: [row] } });
     expect(reads).toBe(1);
-    expect(outcome.ok && outcome.report.result).toBe('accepted');
+    expect(outcome.ok && outcome.value.result).toBe('accepted');
   });
 
   it('decodeJoinCheckInput refuses the same values without throwing', () => {
@@ -141,6 +141,6 @@ describe('joinCheck on values built in code', () => {
   it('turns JSON text past the nesting limit into an input error, not a RangeError', () => {
     const deep = `{"evidence":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     const outcome = joinCheckText(deep);
-    expect(outcome.ok ? '' : outcome.error.message).toMatch(/nesting deeper than 127 levels/);
+    expect(outcome.ok ? '' : outcome.failures[0]?.message).toMatch(/nesting deeper than 127 levels/);
   });
 });

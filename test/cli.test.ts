@@ -15,11 +15,11 @@ describe('turngate harness-join-check', () => {
   it.each(examples)('--json prints the same bytes as the library for %s', (file) => {
     const path = join(EXAMPLES, file);
     const outcome = joinCheckText(readFileSync(path));
-    if (!outcome.ok) throw new Error(outcome.error.message);
+    if (!outcome.ok) throw new Error(outcome.failures[0]?.message);
     const r = run(['harness-join-check', '--input', path, '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(renderJoinCheckJson(outcome.report));
+    expect(r.stdout).toBe(renderJoinCheckJson(outcome.value));
   });
 
   it('summarizes a rejected turn with each class and its ids', () => {
@@ -141,8 +141,8 @@ describe('turngate harness-join-check', () => {
     const path = join(dir, 'large.json');
     writeFileSync(path, JSON.stringify(input));
     const outcome = joinCheckText(readFileSync(path));
-    if (!outcome.ok) throw new Error(outcome.error.message);
-    const expected = Buffer.byteLength(renderJoinCheckJson(outcome.report));
+    if (!outcome.ok) throw new Error(outcome.failures[0]?.message);
+    const expected = Buffer.byteLength(renderJoinCheckJson(outcome.value));
     expect(expected).toBeGreaterThan(1_000_000);
     const counted = execFileSync(
       'sh',
@@ -240,9 +240,9 @@ describe('output hygiene', () => {
   it('keeps --json byte-exact: the library’s bytes, escapes as JSON writes them', () => {
     const text = JSON.stringify(input);
     const outcome = joinCheckText(text);
-    if (!outcome.ok) throw new Error(outcome.error.message);
+    if (!outcome.ok) throw new Error(outcome.failures[0]?.message);
     const r = run(['harness-join-check', '--input', '-', '--json'], text);
-    expect(r.stdout).toBe(renderJoinCheckJson(outcome.report));
+    expect(r.stdout).toBe(renderJoinCheckJson(outcome.value));
     expect(r.stdout).toContain('\\u001b[2J');
   });
 

@@ -43,8 +43,8 @@ export function patch(rows: unknown, toolCallId: string, fields: Row): Row[] {
 /** Runs the join check under the extended profile; an input error fails the test. */
 export function check(evidence: Row, blocks: Row = {}): JoinCheckReport {
   const outcome = joinCheck({ profile: PROFILE, evidence, ...blocks });
-  if (!outcome.ok) throw new Error(`unexpected input error: ${outcome.error.message}`);
-  return outcome.report;
+  if (!outcome.ok) throw new Error(`unexpected input error: ${outcome.failures[0]?.message}`);
+  return outcome.value;
 }
 
 /** The failure of one class in a report, or `undefined`. */

@@ -116,7 +116,7 @@ const commandInput: fc.Arbitrary<{ bytes: Uint8Array | string; closed?: boolean 
   });
 
 function verdict(outcome: JoinCheckOutcome): string {
-  return outcome.ok ? renderJoinCheckJson(outcome.report) : `invalid ${outcome.error.field}`;
+  return outcome.ok ? renderJoinCheckJson(outcome.value) : `invalid ${outcome.failures[0]?.field}`;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be printed
@@ -138,7 +138,7 @@ function checkOutput(
   expect(output.stderr).toBe('');
   if (json) {
     const outcome = joinCheckText(bytes);
-    expect(outcome.ok && renderJoinCheckJson(outcome.report)).toBe(output.stdout);
+    expect(outcome.ok && renderJoinCheckJson(outcome.value)).toBe(output.stdout);
   } else {
     expect(output.stdout).not.toMatch(CONTROL);
   }
@@ -154,12 +154,12 @@ describe('the command line’s input path under property runs', () => {
         checkOutput(bytes, json, output);
         const outcome = joinCheckText(bytes);
         if (outcome.ok) {
-          expect(output.exitCode).toBe(failOnReject && outcome.report.result === 'rejected' ? 1 : 0);
+          expect(output.exitCode).toBe(failOnReject && outcome.value.result === 'rejected' ? 1 : 0);
           // The text path and the object path (public parser, then the boundary snapshot) agree.
           expect(verdict(joinCheck(parseJson(bytes)))).toBe(verdict(outcome));
           if (closed !== undefined) {
-            expect(outcome.report.witness.joinInput.joinClosed).toBe(closed);
-            if (!closed) expect(outcome.report.result).toBe('rejected');
+            expect(outcome.value.witness.joinInput.joinClosed).toBe(closed);
+            if (!closed) expect(outcome.value.result).toBe('rejected');
             if (closed) closedSeen++;
             else openSeen++;
           }

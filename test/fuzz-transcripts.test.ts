@@ -72,10 +72,10 @@ describe('transcript check and repair over seeded hostile inputs', () => {
       ['anthropic', anthropic],
     ] as const) {
       const repaired = repairTranscriptJson(value, { format });
-      if (!repaired.ok) throw new Error(repaired.error.message);
-      expect(checkTranscriptJson(repaired.messages, { format }).result).toBe('accepted');
-      const twice = repairTranscriptJson(repaired.messages, { format });
-      expect(twice.ok && twice.changed).toBe(false);
+      if (!repaired.ok) throw new Error(repaired.failures[0]?.message);
+      expect(checkTranscriptJson(repaired.value.messages, { format }).result).toBe('accepted');
+      const twice = repairTranscriptJson(repaired.value.messages, { format });
+      expect(twice.ok && twice.value.changed).toBe(false);
     }
   });
 

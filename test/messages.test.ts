@@ -86,13 +86,13 @@ describe('messages quoting megabyte strings', () => {
     const { value: outcome, ms } = timed(() => joinCheckText(text));
     expect(ms).toBeLessThan(BOUND_MS);
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.error.message.length).toBeLessThan(1100);
+    if (!outcome.ok) expect(outcome.failures[0]?.message.length).toBeLessThan(1100);
   });
 
   it.each(refused)('joinCheck refuses %s built in code quickly, quoting a bounded excerpt', (_what, input) => {
     const { value: outcome, ms } = timed(() => joinCheck(input));
     expect(ms).toBeLessThan(BOUND_MS);
-    if (!outcome.ok) expect(outcome.error.message.length).toBeLessThan(1100);
+    if (!outcome.ok) expect(outcome.failures[0]?.message.length).toBeLessThan(1100);
   });
 
   it('joinCheck names a cycle below a megabyte-long key quickly', () => {
@@ -102,11 +102,11 @@ describe('messages quoting megabyte strings', () => {
       joinCheck(withEvidence({ toolResults: [{ toolCallId: 'tc-1', payload }] })),
     );
     expect(ms).toBeLessThan(BOUND_MS);
-    expect(outcome.ok ? '' : outcome.error.message).toMatch(
+    expect(outcome.ok ? '' : outcome.failures[0]?.message).toMatch(
       /^evidence\.toolResults\[0\]\.payload\.xxx.*more characters\)/,
     );
-    expect(outcome.ok ? 0 : outcome.error.message.length).toBeLessThan(1100);
-    expect(outcome.ok ? 0 : outcome.error.field.length).toBeGreaterThan(MB);
+    expect(outcome.ok ? 0 : outcome.failures[0]?.message.length).toBeLessThan(1100);
+    expect(outcome.ok ? 0 : outcome.failures[0]?.field.length).toBeGreaterThan(MB);
   });
 
   it.each(refusedText)('the command refuses %s with one short stderr line, quickly', (_what, text) => {

@@ -14,8 +14,8 @@ const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
 
 /** What an outcome says, as text: the --json bytes and the failures, or the input error. */
 function verdict(outcome: JoinCheckOutcome): string {
-  if (!outcome.ok) return `invalid ${outcome.error.field}: ${outcome.error.expected}`;
-  return `${renderJoinCheckJson(outcome.report)}${JSON.stringify(outcome.report.failures)}`;
+  if (!outcome.ok) return `invalid ${outcome.failures[0]?.field}: ${outcome.failures[0]?.expected}`;
+  return `${renderJoinCheckJson(outcome.value)}${JSON.stringify(outcome.value.failures)}`;
 }
 
 /** Every key of a JSON value, at any depth. */
@@ -73,7 +73,7 @@ const names = new Set<string>([
   ...['0', '1'],
 ]);
 for (const outcome of Object.values(bases).map((base) => joinCheck(base))) {
-  if (outcome.ok) keysOf(JSON.parse(renderJoinCheckJson(outcome.report)), names);
+  if (outcome.ok) keysOf(JSON.parse(renderJoinCheckJson(outcome.value)), names);
 }
 
 /** What the schema library reads from its own objects: the decode refuses to run when these are polluted. */
@@ -166,8 +166,8 @@ describe('the join check under a polluted prototype', () => {
       for (const outcome of [joinCheck(base), joinCheckText(texts.get(label) ?? '')]) {
         expect(outcome.ok).toBe(false);
         if (!outcome.ok) {
-          expect(outcome.error.field).toBe('');
-          expect(outcome.error.message).toContain(refusal);
+          expect(outcome.failures[0]?.field).toBe('');
+          expect(outcome.failures[0]?.message).toContain(refusal);
         }
       }
     }
@@ -178,14 +178,14 @@ describe('the join check under a polluted prototype', () => {
     // biome-ignore lint/suspicious/noSparseArray: a hole is the case under test
     const holey = [{ toolCallId: 'tc-1', disposition: 'observed' }, , { toolCallId: 'tc-1', disposition: 'observed' }];
     const outcome = joinCheck({ evidence: { ...closedTurn.evidence, toolUse: holey } });
-    expect(outcome.ok ? 'accepted' : outcome.error.field).toBe('evidence.toolUse[1]');
+    expect(outcome.ok ? 'accepted' : outcome.failures[0]?.field).toBe('evidence.toolUse[1]');
   });
 
   it('hands back a report whose objects have no prototype while Object.prototype is polluted', () => {
     pollute(proto, 'unrelated', 1, false);
     const outcome = joinCheck(closedTurn);
-    if (!outcome.ok) throw outcome.error;
-    const { report } = outcome;
+    if (!outcome.ok) throw outcome.failures[0];
+    const { value: report } = outcome;
     for (const value of [
       report,
       report.witness,
@@ -202,6 +202,6 @@ describe('the join check under a polluted prototype', () => {
 
   it('spends nothing on a clean prototype: the report is made of ordinary objects', () => {
     const outcome = joinCheck(closedTurn);
-    expect(outcome.ok && Object.getPrototypeOf(outcome.report)).toBe(Object.prototype);
+    expect(outcome.ok && Object.getPrototypeOf(outcome.value)).toBe(Object.prototype);
   });
 });

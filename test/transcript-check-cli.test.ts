@@ -82,10 +82,10 @@ describe('turngate transcript-check', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const repaired = repairTranscriptJson(dangling, { format: 'anthropic' });
-    if (!repaired.ok) throw repaired.error;
+    if (!repaired.ok) throw repaired.failures[0];
     expect(out.result).toBe('rejected');
-    expect(out.repaired).toEqual(repaired.messages);
-    expect(out.repairs).toEqual(repaired.repairs);
+    expect(out.repaired).toEqual(repaired.value.messages);
+    expect(out.repairs).toEqual(repaired.value.repairs);
     expect(checkTranscriptJson(out.repaired, { format: 'anthropic' }).result).toBe('accepted');
     const summary = run(['--format', 'anthropic', '--repair', '--input', '-'], JSON.stringify(dangling));
     expect(summary.stdout).toMatch(/Repairs: 2\n {2}- synthesized_result messages\[1\]\.content\[0\] \[toolu_01\]/);

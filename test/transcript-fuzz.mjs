@@ -135,14 +135,14 @@ export function violations(lib, { format, expect, value }) {
   if (repaired.ok !== (report.result !== 'invalid')) broken.push('repair and check disagree on whether the input is a transcript');
   if (!repaired.ok) return broken;
   // A request body keeps its other fields (Responses' previous_response_id changes the rules).
-  const repairedInput = listOf(value).wrap(repaired.messages);
+  const repairedInput = listOf(value).wrap(repaired.value.messages);
   const again = lib.checkTranscriptJson(repairedInput, { format, expect });
-  const left = new Set(repaired.remaining.map((f) => f.rule));
+  const left = new Set(repaired.value.remaining.map((f) => f.rule));
   if (again.result === 'invalid') broken.push(`repair made an invalid transcript: ${again.error.message}`);
   if (again.result === 'rejected' && !again.failures.every((f) => left.has(f.rule)))
     broken.push(`repair left failures it did not report: ${again.failures.map((f) => f.rule).join(', ')}`);
-  if (report.result === 'accepted' && repaired.changed) broken.push('repair changed an accepted transcript');
+  if (report.result === 'accepted' && repaired.value.changed) broken.push('repair changed an accepted transcript');
   const twice = lib.repairTranscriptJson(repairedInput, { format, expect });
-  if (!twice.ok || twice.changed) broken.push('repair is not idempotent');
+  if (!twice.ok || twice.value.changed) broken.push('repair is not idempotent');
   return broken;
 }

@@ -17,15 +17,15 @@ const outcome = joinCheck({ evidence: {} });
 
 // The report exists only behind the `ok` discriminant.
 if (outcome.ok) {
-  expectType<JoinCheckReport>(outcome.report);
-  expectType<'accepted' | 'rejected'>(outcome.report.result);
-  expectType<readonly FailureClass[]>(outcome.report.failureClasses);
+  expectType<JoinCheckReport>(outcome.value);
+  expectType<'accepted' | 'rejected'>(outcome.value.result);
+  expectType<readonly FailureClass[]>(outcome.value.failureClasses);
 } else {
-  expectType<EvidenceInputError>(outcome.error);
-  expectType<string>(outcome.error.field);
+  expectType<readonly EvidenceInputError[]>(outcome.failures);
+  expectType<string | undefined>(outcome.failures[0]?.field);
 }
-// @ts-expect-error -- `report` is not there until `ok` is checked
-outcome.report;
+// @ts-expect-error -- `value` is not there until `ok` is checked
+outcome.value;
 
 // Failure classes are a closed union of the spec's names.
 expectAssignable<FailureClass>('tool.result_missing');

@@ -56,7 +56,7 @@ void silent;
 
 // What the run-time check returns is the hand-written type; the schema's output covers it.
 const checked = validateChatMessage({ role: 'user', content: 'hi' });
-if (checked.ok) expectType<ChatMessage>(checked.message);
+if (checked.ok) expectType<ChatMessage>(checked.value);
 declare const message: ChatMessage;
 expectAssignable<v.InferOutput<typeof ChatMessageSchema>>(message);
 declare const anything: unknown;

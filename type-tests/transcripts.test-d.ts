@@ -100,6 +100,6 @@ expectAssignable<TranscriptReport<'aisdk'>>(checkTranscript(aisdk, { format: 'ai
 
 // Repair keeps the caller's message type; conversion gives ChatMessages.
 const repaired = repairTranscript(openaiChat, { format: 'openai-chat' });
-if (repaired.ok) expectType<readonly OpenAI.ChatCompletionMessageParam[]>(repaired.messages);
+if (repaired.ok) expectType<readonly OpenAI.ChatCompletionMessageParam[]>(repaired.value.messages);
 const converted = toChatMessages(aisdk, { format: 'aisdk' });
-if (converted.ok) expectType<ChatMessage[]>(converted.messages);
+if (converted.ok) expectType<ChatMessage[]>(converted.value.messages);

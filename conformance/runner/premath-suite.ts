@@ -39,14 +39,14 @@ function checkVector(suiteDir: string, id: string, referenceDir: string | undefi
   const expectedResult = expect.result;
   if (!outcome.ok) {
     if (expectedResult !== 'invalid')
-      return fail(`input refused (${outcome.error.message}), expected ${String(expectedResult)}`);
+      return fail(`input refused (${outcome.failures[0]?.message}), expected ${String(expectedResult)}`);
     const field = expect.expectedInvalidField;
-    if (field !== undefined && field !== outcome.error.field) {
-      return fail(`refused on field \`${outcome.error.field}\`, expected \`${String(field)}\``);
+    if (field !== undefined && field !== outcome.failures[0]?.field) {
+      return fail(`refused on field \`${outcome.failures[0]?.field}\`, expected \`${String(field)}\``);
     }
-    return { id, passed: true, note: `invalid (${outcome.error.field})` };
+    return { id, passed: true, note: `invalid (${outcome.failures[0]?.field})` };
   }
-  const { report } = outcome;
+  const { value: report } = outcome;
   if (expectedResult === 'invalid') return fail(`report ${report.result}, expected the input to be refused`);
   if (report.result !== expectedResult) return fail(`result ${report.result}, expected ${String(expectedResult)}`);
   const classes = plain(expect.expectedFailureClasses);

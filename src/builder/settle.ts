@@ -24,6 +24,7 @@ import {
   type ToolUse,
   type ToolUseInputRow,
 } from '../typestate/index.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * What a tool handler is told about the call it runs.
@@ -83,12 +84,12 @@ async function runOne(
   toolName: string,
   input: unknown,
   info: ToolCallInfo,
-): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
-  if (typeof handler !== 'function') return { ok: false, error: undefined };
+): Promise<Result<unknown, unknown>> {
+  if (typeof handler !== 'function') return { ok: false, failures: [undefined] };
   try {
     return { ok: true, value: await handler(input, info) };
   } catch (error) {
-    return { ok: false, error: error ?? new Error(`${toolName} threw ${String(error)}`) };
+    return { ok: false, failures: [error ?? new Error(`${toolName} threw ${String(error)}`)] };
   }
 }
 
@@ -172,11 +173,16 @@ export async function settle(requests: ToolRequests, handlers: object): Promise<
       }
       const ran = await runOne(handler, toolName, request.input, info);
       if (!ran.ok)
-        return { toolCallId, toolName, status: 'error', error: thrownEnvelope(ran.error, 'tool_error', toolName) };
+        return {
+          toolCallId,
+          toolName,
+          status: 'error',
+          error: thrownEnvelope(firstFailure(ran), 'tool_error', toolName),
+        };
       const output = checkOutput(definition, toolName, ran.value);
       return output.ok
-        ? { toolCallId, toolName, status: 'ok', output: output.output }
-        : { toolCallId, toolName, status: 'error', error: ownError('invalid_output', output.detail) };
+        ? { toolCallId, toolName, status: 'ok', output: output.value }
+        : { toolCallId, toolName, status: 'error', error: ownError('invalid_output', firstFailure(output)) };
     }),
   );
   return mintResults(requests, rows);

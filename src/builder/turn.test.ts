@@ -94,7 +94,7 @@ describe('builder property: no MutationReady without a closed join', () => {
               toolResults: (evidence.toolResults ?? []).map((r) => ({ toolCallId: r.toolCallId, status: 'ok' })),
             },
           });
-          expect(recheck.ok && recheck.report.joinClosed).toBe(true);
+          expect(recheck.ok && recheck.value.joinClosed).toBe(true);
           expect(gate.value.witness.joinSetDigest).toBe(gate.value.joinClosed.report.witness.digests.joinSetDigest);
           expect(evidence.joinState.joinClosed).toBe(true);
           expect(new Set(evidence.joinState.requestedCallIds)).toEqual(new Set(evidence.joinState.usedCallIds));

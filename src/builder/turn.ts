@@ -8,6 +8,7 @@
  * @module
  */
 import type { Result } from '../failures/index.ts';
+import { failedWith } from '../failures/collect.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import { expectMinted } from '../typestate/brand.ts';
 import type { ModeOf, StateArgument } from '../typestate/misuse.ts';
@@ -368,7 +369,7 @@ function build(spec: CallSpec, tools: ToolRegistry, rows: Rows): UntypedBuilder 
       const requested = requestTools(spec, tools, rows.requests);
       if (!requested.ok) return requested;
       const refused = requested.value.refused;
-      if (refused.length > 0) return { ok: false, failures: refused.map((r) => r.failure) };
+      if (refused.length > 0) return failedWith(refused.map((r) => r.failure));
       const resulted = recordResults(requested.value, rows.results);
       if (!resulted.ok) return resulted;
       const used = recordUse(resulted.value, rows.uses);

@@ -33,7 +33,7 @@ describe('isBlank: the one blank test (Rust str::trim)', () => {
           protocolState: { stopReason: 'tool_use', continuationAllowed: true },
         },
       });
-      const refusedByCheck = !checked.ok || checked.report.failures.some((f) => f.class === 'tool.schema_invalid');
+      const refusedByCheck = !checked.ok || checked.value.failures.some((f) => f.class === 'tool.schema_invalid');
       expect(refusedByCheck).toBe(blank);
       const refusedByType = !typed.ok || typed.value.refused.length > 0;
       expect(refusedByType).toBe(blank);

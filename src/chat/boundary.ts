@@ -10,6 +10,8 @@ import { isBlank } from '../canonical/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
 import type { ChatState } from './store.ts';
+import { firstFailure } from '../failures/collect.ts';
+import type { Result } from '../failures/classes.ts';
 
 /** Snapshot options given in full, so a polluted `Object.prototype` cannot supply one. */
 const SNAPSHOT = { maxDepth: MAX_DATA_DEPTH, isLeaf: () => false } as const;
@@ -50,20 +52,19 @@ export function chatState(fields: object, messages: readonly ChatMessage[]): Cha
 
 /** A refusal: a diagnostic fit for a reply, and the full detail for the application. */
 export interface BoundaryRefusal {
-  readonly ok: false;
   /** Names the field and what was expected; shows no value and no thrown error's text. */
   readonly diagnostic: string;
   /** The same, with everything known (a thrown getter's error text included). */
   readonly detail: string;
 }
 
-/** The result of a boundary check. */
-export type Accepted<T> = { readonly ok: true; readonly value: T } | BoundaryRefusal;
+/** The result of a boundary check: the plain copy, or `failures` holding one {@link BoundaryRefusal}. */
+export type Accepted<T> = Result<T, BoundaryRefusal>;
 
-function refusal(error: OwnDataError, what: string): BoundaryRefusal {
+function refusal(error: OwnDataError, what: string): Accepted<never> {
   const where = error.path === '' ? what : error.path;
   const diagnostic = error.problem === 'read_failed' ? `${where} could not be read` : `${where}: ${error.detail}`;
-  return { ok: false, diagnostic, detail: `${where}: ${error.detail}` };
+  return { ok: false, failures: [{ diagnostic, detail: `${where}: ${error.detail}` }] };
 }
 
 /**
@@ -76,7 +77,7 @@ function refusal(error: OwnDataError, what: string): BoundaryRefusal {
  */
 export function acceptJson(value: unknown, root: string, what: string): Accepted<unknown> {
   const snapshot = snapshotOwnData(value, { ...SNAPSHOT, root });
-  if (!snapshot.ok) return refusal(snapshot.error, what);
+  if (!snapshot.ok) return refusal(firstFailure(snapshot), what);
   return { ok: true, value: plainCopy(snapshot.value) };
 }
 
@@ -90,11 +91,12 @@ export function acceptJson(value: unknown, root: string, what: string): Accepted
 export function acceptMessage(value: unknown, root: string): Accepted<ChatMessage> {
   const what = root === '' ? 'the message' : root;
   const snapshot = snapshotOwnData(value, { ...SNAPSHOT, root });
-  if (!snapshot.ok) return refusal(snapshot.error, what);
+  if (!snapshot.ok) return refusal(firstFailure(snapshot), what);
   const checked = validateChatMessage(snapshot.value);
   if (!checked.ok) {
-    const diagnostic = root === '' ? checked.diagnostic : `${root}: ${checked.diagnostic}`;
-    return { ok: false, diagnostic, detail: diagnostic };
+    const first = checked.failures.join('; ');
+    const diagnostic = root === '' ? first : `${root}: ${first}`;
+    return { ok: false, failures: [{ diagnostic, detail: diagnostic }] };
   }
   // The snapshot passed the schema (which transforms nothing), so it is the message; the copy is
   // a plain object graph only this session holds.

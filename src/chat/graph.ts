@@ -286,7 +286,7 @@ export function sequentialGraph<TNode extends string>(definition: SequentialGrap
           if (!checked.ok)
             throw new ChatError(
               'suspension_resume_payload_invalid',
-              `the resume payload does not fit the state: ${formatIssues(checked.issues)}`,
+              `the resume payload does not fit the state: ${formatIssues(checked.failures)}`,
             );
         }
         if (!nodes.has(resume.node))

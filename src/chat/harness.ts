@@ -29,6 +29,7 @@ import {
   suspensionOf,
 } from './store.ts';
 import { holdSessions, runTurn, type TurnRunnerDeps } from './turn.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * Options of {@link createChatHarness}.
@@ -158,7 +159,7 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   const initial = acceptJson(own(options, 'initialState') ?? {}, 'initialState', 'initialState');
   if (!initial.ok || initial.value === null || typeof initial.value !== 'object' || Array.isArray(initial.value))
     throw new TypeError(
-      `createChatHarness: initialState must be a JSON object (${initial.ok ? 'got another value' : initial.detail})`,
+      `createChatHarness: initialState must be a JSON object (${initial.ok ? 'got another value' : firstFailure(initial).detail})`,
     );
   const initialState = deepFreeze(initial.value as Record<string, unknown>);
   const errors = new ErroredOutcomes(
@@ -228,8 +229,10 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
           return errors.refuse('harness_session_id_unresolved', detail);
         }
         const accepted = acceptMessage(message, '');
-        if (!accepted.ok)
-          return errors.refuse('chat_message_shape_invalid', accepted.diagnostic, { full: accepted.detail });
+        if (!accepted.ok) {
+          const refusal = firstFailure(accepted);
+          return errors.refuse('chat_message_shape_invalid', refusal.diagnostic, { full: refusal.detail });
+        }
         const inbound = deepFreeze(accepted.value);
         return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound));
       } catch (error) {

@@ -16,6 +16,7 @@ import {
   suspensionOf,
 } from './store.ts';
 import { type Hold, runTurn, type TurnRunnerDeps } from './turn.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * The listeners of one harness (so of one process), per session. A listener that throws does not
@@ -171,8 +172,9 @@ export class SignalCoordinator {
       const accepted = acceptJson(payload, 'payload', 'the signal payload');
       const value = accepted.ok ? accepted.value : undefined;
       if (!accepted.ok || value === null || typeof value !== 'object' || Array.isArray(value)) {
-        const detail = accepted.ok ? 'the signal payload must be an object' : accepted.diagnostic;
-        const full = accepted.ok ? detail : accepted.detail;
+        const refusal = accepted.ok ? undefined : firstFailure(accepted);
+        const detail = refusal?.diagnostic ?? 'the signal payload must be an object';
+        const full = refusal?.detail ?? detail;
         return errors.refuse('suspension_resume_payload_invalid', detail, { full, path: '3.3' });
       }
       let found: SuspensionRecord | undefined;

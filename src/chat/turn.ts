@@ -9,7 +9,7 @@ import { own, ownField } from '../internal/own-field.ts';
 import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
 import type { RecordCache } from './cache.ts';
 import { checkTranscript } from '../transcripts/check.ts';
-import type { FailureClass } from '../failures/index.ts';
+import type { FailureClass, Result } from '../failures/index.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
 import type { ChatGraph, GraphOutcome, ResumeRequest } from './graph.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
@@ -28,6 +28,7 @@ import {
   SignalIdInUse,
   suspensionOf,
 } from './store.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */
 export type Hold = (
@@ -113,7 +114,7 @@ function closureOf(
   carried: readonly ToolCall[],
   tail: readonly ChatMessage[],
   suspended: boolean,
-): { readonly ok: true; readonly openToolCalls: readonly ToolCall[] } | ({ readonly ok: false } & ClosureFailure) {
+): Result<readonly ToolCall[], ClosureFailure> {
   const report = checkTranscript(tail, {
     format: 'chat',
     expect: suspended ? 'received' : 'sendable',
@@ -122,23 +123,21 @@ function closureOf(
   if (report.result === 'invalid') {
     // Every message was validated as a ChatMessage before this point; say what broke if one was not.
     const detail = `the turn's messages are not chat messages: ${report.error.message}`;
-    return { ok: false, class: 'tool.schema_invalid', detail, ids: [], failures: [] };
+    return { ok: false, failures: [{ class: 'tool.schema_invalid', detail, ids: [], failures: [] }] };
   }
   if (report.result === 'rejected') {
     const [first] = report.failures;
     const detail = report.failures.map((f) => f.detail).join(' ');
+    const ids = [...new Set(report.failures.flatMap((f) => f.ids))].sort();
     return {
       ok: false,
-      class: first?.class ?? 'tool.schema_invalid',
-      detail,
-      ids: [...new Set(report.failures.flatMap((f) => f.ids))].sort(),
-      failures: report.failures,
+      failures: [{ class: first?.class ?? 'tool.schema_invalid', detail, ids, failures: report.failures }],
     };
   }
-  if (report.openToolCalls.length === 0) return { ok: true, openToolCalls: [] };
+  if (report.openToolCalls.length === 0) return { ok: true, value: [] };
   const open = new Set(report.openToolCalls.map((call) => call.id));
   const calls = [...carried, ...tail.flatMap((m) => (m.role === 'assistant' ? (own(m, 'tool_calls') ?? []) : []))];
-  return { ok: true, openToolCalls: calls.filter((call) => open.has(call.id)) };
+  return { ok: true, value: calls.filter((call) => open.has(call.id)) };
 }
 
 function programmingError(detail: string): ChatError {
@@ -163,14 +162,15 @@ function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
   const out: ChatMessage[] = base.slice(0, kept);
   for (let index = kept; index < messages.length; index++) {
     const accepted = acceptMessage(messages[index], `messages[${index}]`);
-    if (!accepted.ok) throw programmingError(`the graph produced an invalid message: ${accepted.detail}`);
+    if (!accepted.ok) throw programmingError(`the graph produced an invalid message: ${firstFailure(accepted).detail}`);
     out.push(deepFreeze(accepted.value));
   }
   const fields: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(state as object)) {
     if (key === 'messages') continue;
     const accepted = acceptJson((state as Record<string, unknown>)[key], key, key);
-    if (!accepted.ok) throw programmingError(`the graph produced state that is not JSON data: ${accepted.detail}`);
+    if (!accepted.ok)
+      throw programmingError(`the graph produced state that is not JSON data: ${firstFailure(accepted).detail}`);
     if (accepted.value !== undefined) fields[key] = deepFreeze(accepted.value);
   }
   const checked = chatState(fields, out);
@@ -179,7 +179,8 @@ function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
   const signalId = descriptor.ok ? ownField(descriptor.value, 'signal_id') : undefined;
   const metadata = descriptor.ok ? ownField(descriptor.value, 'metadata') : undefined;
   const node = ownField(result, 'node');
-  if (!descriptor.ok) throw programmingError(`the graph suspended with an invalid descriptor: ${descriptor.detail}`);
+  if (!descriptor.ok)
+    throw programmingError(`the graph suspended with an invalid descriptor: ${firstFailure(descriptor).detail}`);
   if (unusableId(signalId))
     throw programmingError('the graph suspended without a usable signal_id (a non-empty string of well-formed text)');
   if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)))
@@ -225,8 +226,8 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
   const resume = own(context, 'resume');
   const closure = closureOf(carried, [...context.inbound, ...tail], suspended !== undefined);
   if (!closure.ok) {
-    const failure = { class: closure.class, detail: closure.detail, ids: closure.ids, failures: closure.failures };
-    return deps.errors.make(closure.class, undefined, failure, path);
+    const { class: failureClass, detail, ids, failures } = firstFailure(closure);
+    return deps.errors.make(failureClass, undefined, { class: failureClass, detail, ids, failures }, path);
   }
   const suspension: Suspension | undefined =
     suspended === undefined
@@ -235,7 +236,7 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
           invocationId,
           node: suspended.node,
           descriptor: suspended.descriptor,
-          openToolCalls: closure.openToolCalls,
+          openToolCalls: closure.value,
         });
   const next: Omit<SessionRecord, 'version'> =
     suspension === undefined ? { state: checked.state } : { state: checked.state, suspension };

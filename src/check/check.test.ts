@@ -32,8 +32,8 @@ function closed(extra: Record<string, unknown> = {}) {
 
 function report(input: unknown): JoinCheckReport {
   const outcome = joinCheck(input);
-  if (!outcome.ok) throw new Error(`unexpected input error: ${outcome.error.message}`);
-  return outcome.report;
+  if (!outcome.ok) throw new Error(`unexpected input error: ${outcome.failures[0]?.message}`);
+  return outcome.value;
 }
 
 describe('joinCheck', () => {
@@ -103,7 +103,7 @@ describe('joinCheck', () => {
     for (const [input, field] of cases) {
       const outcome = joinCheck(input);
       expect(outcome.ok).toBe(false);
-      if (!outcome.ok) expect(outcome.error.field).toBe(field);
+      if (!outcome.ok) expect(outcome.failures[0]?.field).toBe(field);
     }
   });
 
@@ -113,13 +113,13 @@ describe('joinCheck', () => {
     const fromObject = joinCheck(input);
     expect(fromText.ok && fromObject.ok).toBe(true);
     if (fromText.ok && fromObject.ok)
-      expect(renderJoinCheckJson(fromText.report)).toBe(renderJoinCheckJson(fromObject.report));
+      expect(renderJoinCheckJson(fromText.value)).toBe(renderJoinCheckJson(fromObject.value));
   });
 
   it('reports invalid JSON text as an input error at the root', () => {
     const outcome = joinCheckText('{"evidence": ');
     expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.error.message).toMatch(/^invalid JSON: unexpected end of input/);
+    if (!outcome.ok) expect(outcome.failures[0]?.message).toMatch(/^invalid JSON: unexpected end of input/);
   });
 });
 
@@ -132,7 +132,7 @@ describe('joinCheck properties', () => {
           const ra = joinCheck({ evidence: a });
           const rb = joinCheck({ evidence: b });
           expect(ra.ok).toBe(rb.ok);
-          if (ra.ok && rb.ok) expect(renderJoinCheckJson(rb.report)).toBe(renderJoinCheckJson(ra.report));
+          if (ra.ok && rb.ok) expect(renderJoinCheckJson(rb.value)).toBe(renderJoinCheckJson(ra.value));
         },
       ),
     );
@@ -143,9 +143,9 @@ describe('joinCheck properties', () => {
       fc.property(evidence(true), (ev) => {
         const first = joinCheck({ evidence: ev });
         if (!first.ok) return;
-        const again = joinCheck({ evidence: first.report.normalized });
+        const again = joinCheck({ evidence: first.value.normalized });
         expect(again.ok).toBe(true);
-        if (again.ok) expect(again.report.normalized).toEqual(first.report.normalized);
+        if (again.ok) expect(again.value.normalized).toEqual(first.value.normalized);
       }),
     );
   });
@@ -172,7 +172,7 @@ describe('joinCheck properties', () => {
         const key = keys[pick % keys.length] as string;
         const outcome = joinCheck({ evidence: { ...ev, [key]: replacement } });
         expect(typeof outcome.ok).toBe('boolean');
-        if (outcome.ok) for (const c of outcome.report.failureClasses) expect(isFailureClass(c)).toBe(true);
+        if (outcome.ok) for (const c of outcome.value.failureClasses) expect(isFailureClass(c)).toBe(true);
       }),
     );
   });
@@ -182,9 +182,9 @@ describe('joinCheck properties', () => {
     fc.assert(
       fc.property(evidence(), (ev) => {
         const outcome = joinCheck({ evidence: ev });
-        if (!outcome.ok || outcome.report.result !== 'accepted') return;
+        if (!outcome.ok || outcome.value.result !== 'accepted') return;
         accepted++;
-        const n = outcome.report.normalized;
+        const n = outcome.value.normalized;
         const requested = new Set(ev.toolRequests.map((r) => r.toolCallId));
         const resulted = new Set(ev.toolResults.map((r) => r.toolCallId));
         const used = new Set(ev.toolUse.map((r) => r.toolCallId));
@@ -200,7 +200,7 @@ describe('joinCheck properties', () => {
           expect(ev.stateViews.length).toBeGreaterThan(0);
           expect(n.contextState.continuationContextReady).toBe(true);
         }
-        expect(outcome.report.joinClosed).toBe(true);
+        expect(outcome.value.joinClosed).toBe(true);
       }),
       { numRuns: 1000 },
     );
@@ -214,7 +214,7 @@ describe('optional text fields of the constraint blocks', () => {
   // applied by the checks too: a field the text could never hold is named, not printed.
   const refusal = (input: unknown) => {
     const outcome = joinCheck(input);
-    return outcome.ok ? undefined : outcome.error.field;
+    return outcome.ok ? undefined : outcome.failures[0]?.field;
   };
 
   it('refuses a lone surrogate in a constraint field, naming the field', () => {

@@ -28,6 +28,7 @@ import {
   type JoinCheckInput,
   type ToolResultInput,
 } from '../evidence/index.ts';
+import type { Result } from '../failures/classes.ts';
 import { FailureCollector } from '../failures/collect.ts';
 import { objectPrototypeIsClean, shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
@@ -53,19 +54,18 @@ import {
 } from './types.ts';
 
 /**
- * The outcome of {@link joinCheck}: a report (accepted or rejected), or an input error.
+ * The outcome of {@link joinCheck}: the report as `value` (accepted or rejected), or `failures`
+ * holding one input error, the first problem found.
  *
  * @example
  * ```ts
  * import { joinCheck, type JoinCheckOutcome } from 'turngate';
  * declare const input: unknown;
  * const outcome: JoinCheckOutcome = joinCheck(input);
- * const verdict = outcome.ok ? outcome.report.result : `invalid: ${outcome.error.field}`;
+ * const verdict = outcome.ok ? outcome.value.result : `invalid: ${outcome.failures[0]?.field}`;
  * ```
  */
-export type JoinCheckOutcome =
-  | { readonly ok: true; readonly report: JoinCheckReport }
-  | { readonly ok: false; readonly error: EvidenceInputError };
+export type JoinCheckOutcome = Result<JoinCheckReport, EvidenceInputError>;
 
 /**
  * An optional string field as premath reads it: trimmed, `''` when absent or blank. Normalization's
@@ -457,7 +457,8 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
  * @param input - The join-check input: `{ evidence, governanceProfile?, protocolConstraints?,
  *   handoffConstraints?, truncationConstraints?, decompositionConstraints?, profile?,
  *   mutationIntent? }`, as parsed JSON ({@link parseJson}) or built in code.
- * @returns `{ ok: true, report }` (accepted or rejected), or `{ ok: false, error }`.
+ * @returns `{ ok: true, value }` with the report (accepted or rejected), or `{ ok: false, failures }`
+ *   with one {@link EvidenceInputError}.
  * @example
  * ```ts
  * import { joinCheck } from 'turngate';
@@ -469,7 +470,7 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
  *   toolRequests: [{ toolCallId: 'tc-1', toolName: 'fs.read' }],
  *   protocolState: { stopReason: 'tool_use' },
  * } });
- * if (outcome.ok) outcome.report.failureClasses; //=> ['tool.join_incomplete', 'tool.result_missing']
+ * if (outcome.ok) outcome.value.failureClasses; //=> ['tool.join_incomplete', 'tool.result_missing']
  * ```
  */
 export function joinCheck(input: unknown): JoinCheckOutcome {
@@ -488,10 +489,11 @@ function checkOwnData(input: unknown): JoinCheckOutcome {
   const extended = decodeExtendedOwnData(input);
   if (!extended.ok) return extended;
   try {
-    return { ok: true, report: shielded(checkDecoded(decoded.value, extended.value)) };
+    return { ok: true, value: shielded(checkDecoded(decoded.value, extended.value)) };
   } catch (error) {
-    if (error instanceof EvidenceInputError) return { ok: false, error };
-    if (error instanceof JsonInputError) return { ok: false, error: new EvidenceInputError('evidence', error.message) };
+    if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
+    if (error instanceof JsonInputError)
+      return { ok: false, failures: [new EvidenceInputError('evidence', error.message)] };
     throw error;
   }
 }
@@ -521,7 +523,7 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
       error instanceof JsonInputError
         ? `invalid JSON: ${error.message}`
         : `the input cannot be read: ${excerpt(error instanceof Error ? error.message : String(error))}`;
-    return { ok: false, error: new EvidenceInputError('', reason) };
+    return { ok: false, failures: [new EvidenceInputError('', reason)] };
   }
   return checkOwnData(value);
 }
@@ -542,7 +544,7 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
  * import { joinCheck, renderJoinCheckJson } from 'turngate';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
- * if (outcome.ok) process.stdout.write(renderJoinCheckJson(outcome.report));
+ * if (outcome.ok) process.stdout.write(renderJoinCheckJson(outcome.value));
  * ```
  */
 export function renderJoinCheckJson(report: JoinCheckReport): string {

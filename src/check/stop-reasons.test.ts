@@ -25,8 +25,8 @@ function verdictFor(stopReason: string): string[] {
       protocolState: { stopReason, continuationAllowed: false },
     },
   });
-  if (!outcome.ok) throw outcome.error;
-  return [...outcome.report.failureClasses];
+  if (!outcome.ok) throw outcome.failures[0];
+  return [...outcome.value.failureClasses];
 }
 
 describe('stop reason table', () => {

@@ -122,7 +122,7 @@ export interface JoinCheckWitness {
  * import { joinCheck } from 'turngate';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
- * if (outcome.ok && outcome.report.extended) outcome.report.extended.witness.turnDigest;
+ * if (outcome.ok && outcome.value.extended) outcome.value.extended.witness.turnDigest;
  * ```
  */
 export interface ExtendedWitness {
@@ -147,7 +147,7 @@ export interface ExtendedWitness {
  * import { joinCheck } from 'turngate';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
- * if (outcome.ok && outcome.report.extended?.mutationReady === false) outcome.report.failureClasses;
+ * if (outcome.ok && outcome.value.extended?.mutationReady === false) outcome.value.failureClasses;
  * ```
  */
 export interface ExtendedReport {
@@ -171,7 +171,7 @@ export interface ExtendedReport {
  * import { joinCheck, type JoinCheckReport } from 'turngate';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
- * const report: JoinCheckReport | undefined = outcome.ok ? outcome.report : undefined;
+ * const report: JoinCheckReport | undefined = outcome.ok ? outcome.value : undefined;
  * report?.failures.map((f) => f.ids);
  * ```
  */

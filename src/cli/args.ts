@@ -6,20 +6,22 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { groupDigits } from '../internal/display.ts';
+import type { Result } from '../failures/classes.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** The parsed flags, or the first line of what is wrong with them. */
-export type ParsedFlags<T extends Options> =
-  | { readonly ok: true; readonly values: ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'] }
-  | { readonly ok: false; readonly message: string };
+/** The parsed flags, or `failures` holding the first line of what is wrong with them. */
+export type ParsedFlags<T extends Options> = Result<
+  ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'],
+  string
+>;
 
 /**
  * Parses a command's flags.
  *
  * @param args - The arguments after the command name.
  * @param options - `parseArgs` options; an option with `multiple: true` may repeat.
- * @returns The values, or a one-line message: an unknown option, a missing value, a positional
+ * @returns The values, or `failures` holding a one-line message: an unknown option, a missing value, a positional
  *   argument, or an option given twice (`--input is given twice; give each option once`).
  */
 export function parseFlags<T extends Options>(args: readonly string[], options: T): ParsedFlags<T> {
@@ -34,15 +36,16 @@ export function parseFlags<T extends Options>(args: readonly string[], options: 
     const seen = new Set<string>();
     for (const token of tokens) {
       if (token.kind !== 'option' || options[token.name]?.multiple === true) continue;
-      if (seen.has(token.name)) return { ok: false, message: `--${token.name} is given twice; give each option once` };
+      if (seen.has(token.name))
+        return { ok: false, failures: [`--${token.name} is given twice; give each option once`] };
       seen.add(token.name);
     }
-    return { ok: true, values };
+    return { ok: true, value: values };
   } catch (error) {
     // The argument parser's first line says what is wrong; the rest is advice.
     return {
       ok: false,
-      message: (error instanceof Error ? error.message.split('\n')[0] : undefined) || 'invalid arguments',
+      failures: [(error instanceof Error ? error.message.split('\n')[0] : undefined) || 'invalid arguments'],
     };
   }
 }

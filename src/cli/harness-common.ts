@@ -10,6 +10,8 @@ import { parseFlags } from './args.ts';
 import { prettyJson, type JsonValue } from '../canonical/index.ts';
 import { HarnessInputError, TrajectoryTornTailError } from '../tusk/index.ts';
 import { parseRfc3339 } from '../tusk/time.ts';
+import type { Result } from '../failures/classes.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /** What a harness command writes and how it exits: 0 done, 1 I/O failure or a failing decision, 2 invalid input or usage. */
 export interface HarnessCommandOutput {
@@ -57,16 +59,14 @@ export function failed(prefix: string, error: unknown): HarnessCommandOutput {
   throw error;
 }
 
-/** Parses the command's flags strictly; a parse failure is a usage error. */
+/** Parses the command's flags strictly; a parse failure is a usage error (the one failure). */
 export function flags<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,
   args: readonly string[],
   options: T,
-):
-  | { readonly ok: true; readonly values: ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'] }
-  | { readonly ok: false; readonly output: HarnessCommandOutput } {
+): Result<ReturnType<typeof parseArgs<{ options: T; strict: true }>>['values'], HarnessCommandOutput> {
   const parsed = parseFlags(args, options);
-  return parsed.ok ? parsed : { ok: false, output: usage(command, parsed.message) };
+  return parsed.ok ? parsed : { ok: false, failures: [usage(command, firstFailure(parsed))] };
 }
 
 /** Reads a flag as a whole number or a decimal number, or a usage error. */

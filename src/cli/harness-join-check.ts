@@ -78,11 +78,11 @@ export function harnessJoinCheck(input: Uint8Array | string, options: HarnessJoi
     const shape = topLevelArray(input) ? ' (the input is a JSON array: expected an object { "evidence": ... })' : '';
     return {
       stdout: '',
-      stderr: `${INVALID_PREFIX} ${oneLine(outcome.error.message)}${shape} (input ${oneLine(options.inputLabel)})\n`,
+      stderr: `${INVALID_PREFIX} ${oneLine(outcome.failures.map((error) => error.message).join('; '))}${shape} (input ${oneLine(options.inputLabel)})\n`,
       exitCode: 2,
     };
   }
-  const { report } = outcome;
+  const report = outcome.value;
   const stdout = options.json ? renderJoinCheckJson(report) : renderJoinCheckSummary(report, options.inputLabel);
   return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
 }

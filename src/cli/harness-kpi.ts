@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { JsonNumber, formatF64 } from '../canonical/index.ts';
 import { DEFAULT_SESSION_PATH, DEFAULT_TRAJECTORY_PATH, computeKpi, readTrajectory } from '../tusk/index.ts';
 import { failed, flags, jsonOutput, numberFlag, printed, type HarnessCommandOutput } from './harness-common.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 const COMMAND = 'harness-kpi';
 const PREFIX = 'harness_kpi_invalid:';
@@ -61,8 +62,8 @@ export async function harnessKpiCommand(argv: readonly string[]): Promise<Harnes
     json: { type: 'boolean', default: false },
     'fail-on-rollback': { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const v = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const v = parsed.value;
   const windowHours = numberFlag(COMMAND, 'window-hours', v['window-hours'], 24, 'integer');
   if (typeof windowHours !== 'number') return windowHours;
   const minSampleRows = numberFlag(COMMAND, 'min-sample-rows', v['min-sample-rows'], 3, 'integer');

@@ -13,6 +13,7 @@ import {
   type HarnessSession,
 } from '../tusk/index.ts';
 import { clockFlag, failed, flags, jsonOutput, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 const COMMAND = 'harness-session';
 const PREFIX = 'harness_session_invalid:';
@@ -75,8 +76,8 @@ async function write(args: readonly string[]): Promise<HarnessCommandOutput> {
     now: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const v = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const v = parsed.value;
   if (v.state !== 'active' && v.state !== 'stopped') {
     return usage(COMMAND, `--state expects active or stopped, received ${JSON.stringify(v.state)}`);
   }
@@ -114,8 +115,8 @@ async function read(args: readonly string[]): Promise<HarnessCommandOutput> {
     path: { type: 'string', default: DEFAULT_SESSION_PATH },
     json: { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const { path, json } = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const { path, json } = parsed.value;
   try {
     const session = await readSession(path);
     return printed(
@@ -132,8 +133,8 @@ async function bootstrap(args: readonly string[]): Promise<HarnessCommandOutput>
     'feature-ledger': { type: 'string', default: DEFAULT_FEATURE_LEDGER_PATH },
     json: { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const v = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const v = parsed.value;
   try {
     const boot = await bootstrapFromFiles({ sessionPath: v.path, featureLedgerPath: v['feature-ledger'] });
     if (v.json) return printed(jsonOutput(boot));

@@ -13,6 +13,7 @@ import {
   type TornTail,
 } from '../tusk/index.ts';
 import { failed, flags, jsonOutput, numberFlag, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 const COMMAND = 'harness-trajectory';
 const PREFIX = 'harness_trajectory_invalid:';
@@ -66,8 +67,8 @@ async function append(args: readonly string[]): Promise<HarnessCommandOutput> {
     'finished-at': { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const v = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const v = parsed.value;
   for (const name of ['step-id', 'action', 'result-class'] as const) {
     if (v[name] === undefined) return usage(COMMAND, `append needs --${name}`);
   }
@@ -99,8 +100,8 @@ async function query(args: readonly string[]): Promise<HarnessCommandOutput> {
     limit: { type: 'string' },
     json: { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const v = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const v = parsed.value;
   if (v.mode !== 'latest' && v.mode !== 'failed' && v.mode !== 'retry-needed') {
     return usage(COMMAND, `--mode expects latest, failed or retry-needed, received ${JSON.stringify(v.mode)}`);
   }
@@ -132,8 +133,8 @@ async function repair(args: readonly string[]): Promise<HarnessCommandOutput> {
     path: { type: 'string', default: DEFAULT_TRAJECTORY_PATH },
     json: { type: 'boolean', default: false },
   });
-  if (!parsed.ok) return parsed.output;
-  const { path, json } = parsed.values;
+  if (!parsed.ok) return firstFailure(parsed);
+  const { path, json } = parsed.value;
   try {
     const done = await repairTrajectory(path);
     if (json) {

@@ -19,6 +19,7 @@ import { harnessSessionCommand } from './harness-session.ts';
 import { harnessTrajectoryCommand } from './harness-trajectory.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { transcriptCheckCommand } from './transcript-check.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
 
@@ -83,20 +84,23 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (!parsed.ok) return usageError(parsed.message);
-  const { values } = parsed;
+  if (!parsed.ok) return usageError(firstFailure(parsed));
+  const values = parsed.value;
   if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
   if (input === undefined || input === '') return usageError('--input <file | -> is required');
   let maxBytes = DEFAULT_MAX_INPUT_BYTES;
   if (values['max-input-bytes'] !== undefined) {
     const limit = parseByteLimit(values['max-input-bytes']);
-    if (!limit.ok) return usageError(limit.expected);
-    maxBytes = limit.bytes;
+    if (!limit.ok) return usageError(firstFailure(limit));
+    maxBytes = limit.value;
   }
   const read = await readInput(input, maxBytes);
-  if (!read.ok) return read.tooLarge ? inputTooLarge(input, maxBytes) : unreadableInput(input, read.reason);
-  return harnessJoinCheck(read.bytes, {
+  if (!read.ok) {
+    const problem = firstFailure(read);
+    return problem.tooLarge ? inputTooLarge(input, maxBytes) : unreadableInput(input, problem.reason);
+  }
+  return harnessJoinCheck(read.value, {
     json: values.json === true,
     failOnReject: values['fail-on-reject'] === true,
     inputLabel: input,

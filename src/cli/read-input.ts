@@ -7,6 +7,7 @@
 import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { groupDigits } from '../internal/display.ts';
+import type { Result } from '../failures/classes.ts';
 
 /** The input size limit when `--max-input-bytes` is not given: 64 MiB. */
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -18,11 +19,11 @@ export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_INPUT_BYTES_CEILING = constants.MAX_STRING_LENGTH;
 
-/** What {@link readInput} read, or why it stopped. */
-export type InputRead =
-  | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly tooLarge: true }
-  | { readonly ok: false; readonly tooLarge: false; readonly reason: string };
+/** Why {@link readInput} stopped: more bytes than the limit, or the system's reason. */
+export type InputProblem = { readonly tooLarge: true } | { readonly tooLarge: false; readonly reason: string };
+
+/** What {@link readInput} read, or why it stopped (one {@link InputProblem}). */
+export type InputRead = Result<Uint8Array, InputProblem>;
 
 /** The limit in words: `64 MiB (67,108,864 bytes)`, or just the bytes when not a whole MiB. */
 export function describeLimit(bytes: number): string {
@@ -30,7 +31,7 @@ export function describeLimit(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB (${exact})` : exact;
 }
 
-const TOO_LARGE: InputRead = { ok: false, tooLarge: true };
+const TOO_LARGE: InputRead = { ok: false, failures: [{ tooLarge: true }] };
 
 const SIZE = /^(\d{1,16})([KMG]?)$/i;
 const UNIT: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
@@ -40,18 +41,20 @@ const UNIT: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g
  * `K`, `M` or `G` (KiB, MiB, GiB), from 1 up to {@link MAX_INPUT_BYTES_CEILING}.
  *
  * @param text - The option's value.
- * @returns The limit in bytes, or a sentence saying what was expected.
+ * @returns The limit in bytes, or `failures` holding a sentence saying what was expected.
  */
-export function parseByteLimit(text: string): { ok: true; bytes: number } | { ok: false; expected: string } {
+export function parseByteLimit(text: string): Result<number, string> {
   const match = SIZE.exec(text.trim());
   const bytes = match === null ? Number.NaN : Number(match[1]) * (UNIT[(match[2] ?? '').toLowerCase()] ?? 1);
   if (!(bytes >= 1 && bytes <= MAX_INPUT_BYTES_CEILING)) {
     return {
       ok: false,
-      expected: `--max-input-bytes expects a whole number of bytes from 1 to ${MAX_INPUT_BYTES_CEILING} (suffix K, M or G for KiB, MiB, GiB)`,
+      failures: [
+        `--max-input-bytes expects a whole number of bytes from 1 to ${MAX_INPUT_BYTES_CEILING} (suffix K, M or G for KiB, MiB, GiB)`,
+      ],
     };
   }
-  return { ok: true, bytes };
+  return { ok: true, value: bytes };
 }
 
 const CHUNK = 1024 * 1024;
@@ -71,7 +74,7 @@ async function readStandardInput(maxBytes: number): Promise<InputRead> {
     }
     chunks.push(chunk);
   }
-  return { ok: true, bytes: joined(chunks, total) };
+  return { ok: true, value: joined(chunks, total) };
 }
 
 async function readPath(path: string, maxBytes: number): Promise<InputRead> {
@@ -96,7 +99,7 @@ async function readPath(path: string, maxBytes: number): Promise<InputRead> {
       if (filled > 0) chunks.push(buffer.subarray(0, filled));
       total += filled;
       if (total > maxBytes) return TOO_LARGE;
-      if (filled < want) return { ok: true, bytes: joined(chunks, total) };
+      if (filled < want) return { ok: true, value: joined(chunks, total) };
       next = CHUNK;
     }
   } finally {
@@ -110,13 +113,16 @@ async function readPath(path: string, maxBytes: number): Promise<InputRead> {
  *
  * @param source - A path, or `-`.
  * @param maxBytes - The input size limit in bytes.
- * @returns The bytes; or `tooLarge` when there are more than `maxBytes`; or the system's
- *   reason the input could not be read (`ENOENT: ...`).
+ * @returns The bytes; or one {@link InputProblem}: `tooLarge` when there are more than
+ *   `maxBytes`, or the system's reason the input could not be read (`ENOENT: ...`).
  */
 export async function readInput(source: string, maxBytes: number): Promise<InputRead> {
   try {
     return source === '-' ? await readStandardInput(maxBytes) : await readPath(source, maxBytes);
   } catch (error) {
-    return { ok: false, tooLarge: false, reason: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      failures: [{ tooLarge: false, reason: error instanceof Error ? error.message : String(error) }],
+    };
   }
 }

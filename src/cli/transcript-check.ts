@@ -15,6 +15,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons
 import { checkTranscriptJson, type TranscriptReport } from '../transcripts/check.ts';
 import { repairTranscriptJson, type RepairOutcome } from '../transcripts/repair.ts';
 import type { CommandOutput } from './harness-join-check.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /** The prefix of every input-error line. */
 export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
@@ -91,13 +92,14 @@ function summary(
       lines.push(`  - ${printable(call.at)} ${printable(call.id)} (${printable(call.name)})`);
   }
   if (repaired?.ok === true) {
-    lines.push(`  Repairs: ${repaired.repairs.length}`);
-    for (const repair of repaired.repairs) {
+    lines.push(`  Repairs: ${repaired.value.repairs.length}`);
+    for (const repair of repaired.value.repairs) {
       lines.push(
         `  - ${repair.action} ${printable(repair.at)} [${printable(idList(repair.ids))}]: ${printable(repair.detail)}`,
       );
     }
-    for (const failure of repaired.remaining) lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
+    for (const failure of repaired.value.remaining)
+      lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -143,9 +145,9 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
       openToolCalls: report.openToolCalls,
     };
     if (repaired?.ok === true) {
-      out['repaired'] = repaired.messages;
-      out['repairs'] = repaired.repairs;
-      if (repaired.remaining.length > 0) out['remaining'] = repaired.remaining;
+      out['repaired'] = repaired.value.messages;
+      out['repairs'] = repaired.value.repairs;
+      if (repaired.value.remaining.length > 0) out['remaining'] = repaired.value.remaining;
     }
     stdout = `${jsonText(out)}\n`;
   } else {
@@ -179,8 +181,8 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (!parsed.ok) return usageError(parsed.message);
-  const values: Record<string, string | boolean | undefined> = parsed.values;
+  if (!parsed.ok) return usageError(firstFailure(parsed));
+  const values: Record<string, string | boolean | undefined> = parsed.value;
   if (values['help'] === true) return { stdout: TRANSCRIPT_CHECK_USAGE, stderr: '', exitCode: 0 };
   const format = values['format'];
   if (typeof format !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
@@ -194,19 +196,20 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   const limitText = values['max-input-bytes'];
   if (typeof limitText === 'string') {
     const limit = parseByteLimit(limitText);
-    if (!limit.ok) return usageError(limit.expected);
-    maxBytes = limit.bytes;
+    if (!limit.ok) return usageError(firstFailure(limit));
+    maxBytes = limit.value;
   }
   const read = await readInput(input, maxBytes);
   if (!read.ok) {
+    const problem = firstFailure(read);
     return invalidInput(
-      read.tooLarge
+      problem.tooLarge
         ? `input is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes`
-        : `failed to read input: ${read.reason}`,
+        : `failed to read input: ${problem.reason}`,
       input,
     );
   }
-  return transcriptCheck(read.bytes, {
+  return transcriptCheck(read.value, {
     format: format as TranscriptFormat,
     expect,
     json: values['json'] === true,

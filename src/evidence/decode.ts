@@ -10,17 +10,18 @@ import { shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { formatPath } from '../internal/path.ts';
+import type { Result } from '../failures/classes.ts';
 import { EvidenceInputError } from './errors.ts';
 import { EXTENDED_PROFILE, ExtendedJoinCheckInputSchema, type ExtendedJoinCheckInput } from './extended.ts';
 import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
 import { extension } from './struct.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
- * The result of {@link decodeJoinCheckInput}.
+ * The result of {@link decodeJoinCheckInput}: the decoded input, or `failures` holding one
+ * {@link EvidenceInputError}, the first problem found.
  */
-export type DecodeResult =
-  | { readonly ok: true; readonly value: JoinCheckInput }
-  | { readonly ok: false; readonly error: EvidenceInputError };
+export type DecodeResult = Result<JoinCheckInput, EvidenceInputError>;
 
 /**
  * Formats a valibot issue path as `evidence.toolRequests[1].toolName`.
@@ -86,7 +87,7 @@ const PARSE_CONFIG: v.Config<v.BaseIssue<unknown>> = Object.assign(Object.create
  * validator that could be misled does not decide. Never throws.
  *
  * @param input - Parsed JSON (from {@link parseJson}) or a plain object built in code.
- * @returns The decoded input, or the first problem as an {@link EvidenceInputError}.
+ * @returns The decoded input, or `failures` holding the first problem as an {@link EvidenceInputError}.
  * @example
  * ```ts
  * import { decodeJoinCheckInput } from 'turngate/evidence';
@@ -104,14 +105,16 @@ export function decodeJoinCheckInput(input: unknown): DecodeResult {
  * join check takes it once and decodes both the premath part and the extended part from it.
  *
  * @param input - Any value.
- * @returns The own-data copy, or an {@link EvidenceInputError} naming the path of what cannot be copied.
+ * @returns The own-data copy, or `failures` holding one {@link EvidenceInputError} naming the path
+ *   of what cannot be copied.
  */
-export function ownJoinCheckInput(
-  input: unknown,
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: EvidenceInputError } {
+export function ownJoinCheckInput(input: unknown): Result<unknown, EvidenceInputError> {
   const snapshot = snapshotOwnData(input, { isLeaf: isJsonNumber, bigint: true, onObjectCopied: carryDuplicateKeys });
-  if (!snapshot.ok) return { ok: false, error: new EvidenceInputError(snapshot.error.path, snapshot.error.detail) };
-  return snapshot;
+  if (!snapshot.ok) {
+    const error = firstFailure(snapshot);
+    return { ok: false, failures: [new EvidenceInputError(error.path, error.detail)] };
+  }
+  return { ok: true, value: snapshot.value };
 }
 
 /**
@@ -126,10 +129,12 @@ export function decodeOwnData(input: unknown): DecodeResult {
   if (polluted !== undefined) {
     return {
       ok: false,
-      error: new EvidenceInputError(
-        '',
-        `Object.prototype holds \`${polluted}\` (some code has polluted it), which the input schemas would read as their own: refusing to decide`,
-      ),
+      failures: [
+        new EvidenceInputError(
+          '',
+          `Object.prototype holds \`${polluted}\` (some code has polluted it), which the input schemas would read as their own: refusing to decide`,
+        ),
+      ],
     };
   }
   let result: ReturnType<typeof v.safeParse<typeof JoinCheckInputSchema>>;
@@ -138,22 +143,24 @@ export function decodeOwnData(input: unknown): DecodeResult {
   } catch (error) {
     // Not reachable with own data; kept so the boundary never throws whatever the schema does.
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'a non-error value';
-    return { ok: false, error: new EvidenceInputError('', `the input could not be validated (${excerpt(reason)})`) };
+    return {
+      ok: false,
+      failures: [new EvidenceInputError('', `the input could not be validated (${excerpt(reason)})`)],
+    };
   }
   if (result.success) return { ok: true, value: shielded(result.output) };
   const issue = result.issues[0];
-  return { ok: false, error: new EvidenceInputError(issuePath(issue), describe(issue)) };
+  return { ok: false, failures: [new EvidenceInputError(issuePath(issue), describe(issue))] };
 }
 
 const ProfileSchema = extension('join-check input', { profile: v.optional(v.unknown()) });
 
 /**
  * The result of {@link decodeExtendedInput}: the extended part of the input, `undefined` when
- * the input does not opt into the extended profile, or the first problem.
+ * the input does not opt into the extended profile, or `failures` holding one
+ * {@link EvidenceInputError}, the first problem found.
  */
-export type ExtendedDecodeResult =
-  | { readonly ok: true; readonly value: ExtendedJoinCheckInput | undefined }
-  | { readonly ok: false; readonly error: EvidenceInputError };
+export type ExtendedDecodeResult = Result<ExtendedJoinCheckInput | undefined, EvidenceInputError>;
 
 /**
  * Reads the top-level `profile` field of a join-check input and, when it names the extended
@@ -164,14 +171,14 @@ export type ExtendedDecodeResult =
  * Source: TOOL-CALLING-HARNESS-TYPESTATE §4.1-4.4 (the fields); the profile field is turngate's.
  *
  * @param input - The same value given to {@link decodeJoinCheckInput}.
- * @returns The extended part, `undefined` for a premath input, or an {@link EvidenceInputError}
- *   (a `profile` other than the extended one, or a malformed extended field).
+ * @returns The extended part, `undefined` for a premath input, or `failures` holding one
+ *   {@link EvidenceInputError} (a `profile` other than the extended one, or a malformed extended field).
  * @example
  * ```ts
  * import { decodeExtendedInput } from 'turngate/evidence';
  * decodeExtendedInput({ evidence: { callSpec: { toolPolicy: 'ignored' } } }); //=> { ok: true, value: undefined }
  * const wrong = decodeExtendedInput({ profile: 'turngate.harness.extended.v9', evidence: { callSpec: {} } });
- * if (!wrong.ok) wrong.error.field; //=> 'profile'
+ * if (!wrong.ok) wrong.failures[0]?.field; //=> 'profile'
  * ```
  */
 export function decodeExtendedInput(input: unknown): ExtendedDecodeResult {
@@ -187,7 +194,7 @@ export function decodeExtendedInput(input: unknown): ExtendedDecodeResult {
  */
 export function decodeExtendedOwnData(input: unknown): ExtendedDecodeResult {
   const head = v.safeParse(ProfileSchema, input, PARSE_CONFIG);
-  if (!head.success) return { ok: false, error: errorOf(head.issues[0]) };
+  if (!head.success) return { ok: false, failures: [errorOf(head.issues[0])] };
   // The schema's output is a fresh object: shielded, an absent `profile` reads as absent whatever the prototype holds.
   const profile = shielded(head.output).profile;
   if (profile === undefined || profile === null) return { ok: true, value: undefined };
@@ -195,15 +202,17 @@ export function decodeExtendedOwnData(input: unknown): ExtendedDecodeResult {
     const received = typeof profile === 'string' ? JSON.stringify(profile) : typeof profile;
     return {
       ok: false,
-      error: new EvidenceInputError(
-        'profile',
-        `expected "${EXTENDED_PROFILE}" (the extended profile), or no profile for premath's, received ${received}`,
-      ),
+      failures: [
+        new EvidenceInputError(
+          'profile',
+          `expected "${EXTENDED_PROFILE}" (the extended profile), or no profile for premath's, received ${received}`,
+        ),
+      ],
     };
   }
   const result = v.safeParse(ExtendedJoinCheckInputSchema, input, PARSE_CONFIG);
   if (result.success) return { ok: true, value: shielded(result.output) };
-  return { ok: false, error: errorOf(result.issues[0]) };
+  return { ok: false, failures: [errorOf(result.issues[0])] };
 }
 
 function errorOf(issue: v.BaseIssue<unknown>): EvidenceInputError {

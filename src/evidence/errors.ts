@@ -21,7 +21,7 @@ const MESSAGE_PART_LIMIT = 500;
  * ```ts
  * import { joinCheck } from 'turngate';
  * const outcome = joinCheck({ evidence: {} });
- * if (!outcome.ok) outcome.error.field; //=> 'evidence.callSpec'
+ * if (!outcome.ok) outcome.failures[0]?.field; //=> 'evidence.callSpec'
  * ```
  */
 export class EvidenceInputError extends Error {

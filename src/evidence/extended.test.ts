@@ -6,14 +6,16 @@ const PROFILE = 'turngate.harness.extended.v1';
 
 function decoded(input: unknown) {
   const outcome = decodeExtendedInput(input);
-  if (!outcome.ok) throw new Error(`unexpected input error: ${outcome.error.message}`);
+  if (!outcome.ok) throw new Error(`unexpected input error: ${outcome.failures[0]?.message}`);
   return outcome.value;
 }
 
 function refused(input: unknown) {
   const outcome = decodeExtendedInput(input);
   if (outcome.ok) throw new Error('expected the input to be refused');
-  return outcome.error;
+  const [error, ...rest] = outcome.failures;
+  if (error === undefined || rest.length > 0) throw new Error('expected exactly one input error');
+  return error;
 }
 
 describe('decodeExtendedInput', () => {

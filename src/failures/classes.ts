@@ -307,7 +307,10 @@ export interface Failure {
 }
 
 /**
- * A result of a fail-closed step: a value, or the failures that stopped it.
+ * A result of a fail-closed step: a value, or the failures that stopped it. `failures` is never
+ * empty when `ok` is `false`. The failure type defaults to {@link Failure}; the input decoders
+ * use the same shape with their own error type (`Result<JoinCheckInput, EvidenceInputError>`),
+ * schema validation with `SchemaIssue`, the chat message check with a one-line string.
  *
  * Source: ARCHITECTURE.md "Failures".
  *
@@ -320,6 +323,6 @@ export interface Failure {
  * }
  * ```
  */
-export type Result<T> =
+export type Result<T, F = Failure> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly failures: readonly Failure[] };
+  | { readonly ok: false; readonly failures: readonly F[] };

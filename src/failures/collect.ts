@@ -1,17 +1,18 @@
 /**
  * Collecting failures: one entry per class, details joined, ids merged and sorted. Internal;
- * the join check and the mutation gate both report through it.
+ * every step that reports `Failure`s (the join check, the mutation gate, the typestate
+ * transitions, the builder) reports through it, so every `Result.failures` has one shape.
  *
  * @module
  */
-import type { Failure, FailureClass } from './classes.ts';
+import type { Failure, FailureClass, Result } from './classes.ts';
 
 /** Collects failures by class and lists them sorted by class. */
 export class FailureCollector {
   private readonly byClass = new Map<FailureClass, { details: string[]; ids: Set<string> }>();
 
   /** Records a failure; a repeated class gains the new detail (once) and ids. */
-  add(failureClass: FailureClass, detail: string, ids: readonly string[] = []): void {
+  add(failureClass: FailureClass, detail: string, ids: readonly string[] = []): this {
     let entry = this.byClass.get(failureClass);
     if (entry === undefined) {
       entry = { details: [], ids: new Set() };
@@ -19,6 +20,13 @@ export class FailureCollector {
     }
     if (!entry.details.includes(detail)) entry.details.push(detail);
     for (const id of ids) entry.ids.add(id);
+    return this;
+  }
+
+  /** Records failures built elsewhere (a report's, a refused call's), merged as {@link add} merges. */
+  addAll(failures: readonly Failure[]): this {
+    for (const failure of failures) this.add(failure.class, failure.detail, failure.ids);
+    return this;
   }
 
   /** Whether nothing was recorded. */
@@ -36,4 +44,37 @@ export class FailureCollector {
         : { class: failureClass, detail };
     });
   }
+
+  /**
+   * The failed result of what was recorded.
+   *
+   * @throws `Error` when nothing was recorded (a failed result always names a failure).
+   */
+  failed<T = never>(): Result<T> {
+    if (this.empty) throw new Error('FailureCollector.failed: no failure was recorded');
+    return { ok: false, failures: this.list() };
+  }
+}
+
+/** One failure in the collector's shape: ids deduplicated and sorted, absent when there are none. */
+export function failure(failureClass: FailureClass, detail: string, ids: readonly string[] = []): Failure {
+  return new FailureCollector().add(failureClass, detail, ids).list()[0] as Failure;
+}
+
+/** The failed result of one failure, in the collector's shape. */
+export function fail<T = never>(failureClass: FailureClass, detail: string, ids: readonly string[] = []): Result<T> {
+  return { ok: false, failures: [failure(failureClass, detail, ids)] };
+}
+
+/** The failed result of failures built elsewhere, merged by the collector (one entry per class). */
+export function failedWith<T = never>(failures: readonly Failure[]): Result<T> {
+  return new FailureCollector().addAll(failures).failed<T>();
+}
+
+/**
+ * The first failure of a failed result: for the steps that stop at the first problem (the input
+ * decoders, the own-data snapshot), the one failure. `failures` is never empty when `ok` is false.
+ */
+export function firstFailure<F>(failed: { readonly ok: false; readonly failures: readonly F[] }): F {
+  return failed.failures[0] as F;
 }

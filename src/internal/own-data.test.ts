@@ -34,7 +34,7 @@ describe('snapshotOwnData', () => {
     try {
       expect(snapshotOwnData({ a: { b: { c: 1 } } }).ok).toBe(true);
       const refused = snapshotOwnData({ a: 1n }, {});
-      expect(refused.ok ? undefined : refused.error.path).toBe('a');
+      expect(refused.ok ? undefined : refused.failures[0]?.path).toBe('a');
     } finally {
       for (const key of Object.keys(planted)) delete proto[key];
     }
@@ -84,8 +84,8 @@ describe('snapshotOwnData', () => {
       const snapshot = snapshotOwnData(value, { root: 'v' });
       expect(snapshot.ok).toBe(false);
       if (snapshot.ok) continue;
-      expect(snapshot.error.path).toBe(path);
-      expect(snapshot.error.problem).toBe(problem);
+      expect(snapshot.failures[0]?.path).toBe(path);
+      expect(snapshot.failures[0]?.problem).toBe(problem);
     }
   });
 
@@ -93,15 +93,15 @@ describe('snapshotOwnData', () => {
     const cyclic: Record<string, unknown> = { a: { b: [] } };
     ((cyclic['a'] as Record<string, unknown>)['b'] as unknown[]).push(cyclic);
     const cycle = snapshotOwnData(cyclic);
-    expect(cycle.ok ? undefined : [cycle.error.problem, cycle.error.path]).toEqual(['cycle', 'a.b[0]']);
+    expect(cycle.ok ? undefined : [cycle.failures[0]?.problem, cycle.failures[0]?.path]).toEqual(['cycle', 'a.b[0]']);
 
     expect(snapshotOwnData(nested(MAX_DATA_DEPTH)).ok).toBe(true);
     expect(parseJson(JSON.stringify(nested(MAX_DATA_DEPTH)))).toBeDefined();
     expect(() => parseJson(JSON.stringify(nested(MAX_DATA_DEPTH + 1)))).toThrow(/deeper than 127/);
     const deep = snapshotOwnData(nested(MAX_DATA_DEPTH + 1));
-    expect(deep.ok ? undefined : deep.error.problem).toBe('too_deep');
+    expect(deep.ok ? undefined : deep.failures[0]?.problem).toBe('too_deep');
     const veryDeep = snapshotOwnData(nested(100_000));
-    expect(veryDeep.ok ? undefined : veryDeep.error.problem).toBe('too_deep');
+    expect(veryDeep.ok ? undefined : veryDeep.failures[0]?.problem).toBe('too_deep');
   });
 
   it('shares no mistake between siblings: the same object twice is not a cycle', () => {
@@ -117,7 +117,7 @@ describe('snapshotOwnData', () => {
       },
     };
     const fromGetter = snapshotOwnData({ outer: getter }, { root: 'message' });
-    expect(fromGetter.ok ? undefined : fromGetter.error).toEqual({
+    expect(fromGetter.ok ? undefined : fromGetter.failures[0]).toEqual({
       path: 'message.outer.bad',
       problem: 'read_failed',
       detail: 'reading it threw Error: boom',
@@ -131,7 +131,10 @@ describe('snapshotOwnData', () => {
       },
     );
     const fromTrap = snapshotOwnData({ p: trap });
-    expect(fromTrap.ok ? undefined : [fromTrap.error.problem, fromTrap.error.path]).toEqual(['read_failed', 'p']);
+    expect(fromTrap.ok ? undefined : [fromTrap.failures[0]?.problem, fromTrap.failures[0]?.path]).toEqual([
+      'read_failed',
+      'p',
+    ]);
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(snapshotOwnData([proxy]).ok).toBe(false);

@@ -11,6 +11,8 @@
 import { bareRecord } from './detach.ts';
 import { describeThrown } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
+import type { Result } from '../failures/classes.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 /**
  * How many arrays and objects may nest inside one another: the limit of the lossless JSON
@@ -31,10 +33,14 @@ export interface OwnDataError {
   readonly detail: string;
 }
 
-/** The result of {@link snapshotOwnData}. */
-export type OwnDataResult =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: OwnDataError };
+/** The result of {@link snapshotOwnData}: the copy, or `failures` holding one {@link OwnDataError}. */
+export type OwnDataResult = Result<unknown, OwnDataError>;
+
+/** `path: detail` of a failed snapshot, for a message. */
+export function snapshotProblem(failed: { readonly ok: false; readonly failures: readonly OwnDataError[] }): string {
+  const error = firstFailure(failed);
+  return `${error.path}: ${error.detail}`;
+}
 
 /** Options of {@link snapshotOwnData}. */
 export interface OwnDataOptions {
@@ -83,7 +89,7 @@ function isPlainPrototype(prototype: unknown): boolean {
  * `options.isLeaf` names. An object property whose value is `undefined` is dropped, as
  * `JSON.stringify` drops it. Never throws: a getter or Proxy trap that throws, a cycle, nesting
  * past the limit, or any other value (functions, bigints unless `options.bigint`, symbols, `NaN`, `Date`, `Map`, class
- * instances, `undefined` in an array, array holes) is `{ ok: false, error }` naming the path.
+ * instances, `undefined` in an array, array holes) is `{ ok: false, failures: [error] }` naming the path.
  *
  * @param value - Any value.
  * @param options - Root name, leaf test, depth limit, bigints, copy notice.
@@ -165,17 +171,19 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
     if (thrown instanceof SnapshotFailure) {
       return {
         ok: false,
-        error: { path: formatPath(thrown.segments, root), problem: thrown.problem, detail: thrown.detail },
+        failures: [{ path: formatPath(thrown.segments, root), problem: thrown.problem, detail: thrown.detail }],
       };
     }
     // A getter, Proxy trap or prototype lookup threw: the path is where the copy stood.
     return {
       ok: false,
-      error: {
-        path: formatPath(path, root),
-        problem: 'read_failed',
-        detail: `reading it threw ${describeThrown(thrown)}`,
-      },
+      failures: [
+        {
+          path: formatPath(path, root),
+          problem: 'read_failed',
+          detail: `reading it threw ${describeThrown(thrown)}`,
+        },
+      ],
     };
   }
 }

@@ -420,7 +420,7 @@ function deliveredChecked(boundary: Boundary, returned: unknown): Delegation<unk
   if (deliverable.schema !== undefined) {
     const validated = validateWith(deliverable.schema, value);
     if (!validated.ok) {
-      const mismatch = validated.issues.map(
+      const mismatch = validated.failures.map(
         (issue): Mismatch => ({ path: issue.path, rule: 'schema', message: issue.message }),
       );
       return violation(boundary, rootFocus(deliverable, given), mismatch, true);

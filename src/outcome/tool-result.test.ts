@@ -101,13 +101,11 @@ describe('the join check accepts a violated result as a failed call', () => {
         protocolState: { stopReason: 'end_turn', continuationAllowed: false },
       },
     });
-    expect(checked.ok && checked.report.result).toBe('accepted');
-    expect(checked.ok && checked.report.normalized.toolResults?.find((r) => r.toolCallId === 'toolu_01')).toMatchObject(
-      {
-        status: 'error',
-        error: { errorCode: 'contract_violation', retryable: false },
-      },
-    );
+    expect(checked.ok && checked.value.result).toBe('accepted');
+    expect(checked.ok && checked.value.normalized.toolResults?.find((r) => r.toolCallId === 'toolu_01')).toMatchObject({
+      status: 'error',
+      error: { errorCode: 'contract_violation', retryable: false },
+    });
   });
 });
 

@@ -12,6 +12,7 @@
 import * as v from 'valibot';
 import { ownEntries } from '../internal/entries.ts';
 import { issuePath } from '../evidence/decode.ts';
+import type { Result } from '../failures/classes.ts';
 
 const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
 
@@ -427,18 +428,17 @@ export interface ToolMessage {
 export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
 /**
- * The result of {@link validateChatMessage}.
+ * The result of {@link validateChatMessage}: the message as `value`, or `failures` holding one
+ * one-line diagnostic naming the field (the first problem found).
  *
  * @example
  * ```ts
  * import { validateChatMessage, type ChatMessageCheck } from 'turngate/chat';
  * const check: ChatMessageCheck = validateChatMessage({ role: 'user', content: '' });
- * check.ok ? check.message.role : check.diagnostic; //=> 'content: expected a non-empty string'
+ * check.ok ? check.value.role : check.failures[0]; //=> 'content: expected a non-empty string'
  * ```
  */
-export type ChatMessageCheck =
-  | { readonly ok: true; readonly message: ChatMessage }
-  | { readonly ok: false; readonly diagnostic: string };
+export type ChatMessageCheck = Result<ChatMessage, string>;
 
 /**
  * Validates a value as a `ChatMessage` (harness-chat §3.1): the role, the per-role content
@@ -446,7 +446,7 @@ export type ChatMessageCheck =
  * messages.
  *
  * @param value - Any value.
- * @returns The message, or a one-line diagnostic naming the field.
+ * @returns The message, or `failures` holding a one-line diagnostic naming the field.
  * @example
  * ```ts
  * import { validateChatMessage } from 'turngate/chat';
@@ -456,8 +456,8 @@ export type ChatMessageCheck =
 export function validateChatMessage(value: unknown): ChatMessageCheck {
   const result = v.safeParse(ChatMessageSchema, value);
   // The schema's refinements are what the hand-written types say, so the output is a ChatMessage.
-  if (result.success) return { ok: true, message: result.output as ChatMessage };
-  return { ok: false, diagnostic: chatMessageDiagnostic(result.issues[0]) };
+  if (result.success) return { ok: true, value: result.output as ChatMessage };
+  return { ok: false, failures: [chatMessageDiagnostic(result.issues[0])] };
 }
 
 /** A one-line diagnostic for a failed `ChatMessage` validation, naming the deepest field. */

@@ -165,7 +165,7 @@ describe('request bodies', () => {
     expect(checkTranscriptJson(kept, { format: 'anthropic' }).result).toBe('accepted');
     expect(checkTranscriptJson([toolUse, toolResult], { format: 'anthropic' }).result).toBe('accepted');
     const repaired = repairTranscriptJson(body, { format: 'anthropic' });
-    expect(repaired.ok && repaired.remaining.map((f) => f.rule)).toEqual(['anthropic.thinking_block_missing']);
+    expect(repaired.ok && repaired.value.remaining.map((f) => f.rule)).toEqual(['anthropic.thinking_block_missing']);
   });
 
   it('Responses: with previous_response_id an output without its call in the input is no orphan', () => {

@@ -19,6 +19,7 @@ import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './me
 import { checkOpenAIChat } from './openai-chat/check.ts';
 import { checkResponses } from './openai-responses/check.ts';
 import { mintSendable, type SendableTranscript } from './sendable.ts';
+import { firstFailure } from '../failures/collect.ts';
 
 export type { Expectation };
 
@@ -168,7 +169,10 @@ export function runCheck(
     let source = input;
     if (!objectPrototypeIsClean()) {
       const own = snapshotOwnData(input, { root: TRANSCRIPT_FIELD[format] });
-      if (!own.ok) throw new TranscriptInputError(own.error.path, `JSON data (${own.error.detail})`);
+      if (!own.ok) {
+        const error = firstFailure(own);
+        throw new TranscriptInputError(error.path, `JSON data (${error.detail})`);
+      }
       source = own.value;
     }
     const unwrapped = unwrapTranscript(source, format);

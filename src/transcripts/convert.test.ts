@@ -15,11 +15,11 @@ describe.each(PROVIDERS)('%s <-> ChatMessage', (format) => {
         const wire = render(format, steps, shape);
         const chat = render('chat', steps) as ChatMessage[];
         const toChat = toChatMessages(wire as never[], { format });
-        expect(toChat.ok && toChat.losses).toEqual([]);
-        expect(toChat.ok && toChat.messages).toEqual(chat);
+        expect(toChat.ok && toChat.value.losses).toEqual([]);
+        expect(toChat.ok && toChat.value.messages).toEqual(chat);
         const back = fromChatMessages(chat, { format });
-        expect(back.ok && back.losses).toEqual([]);
-        expect(back.ok && back.messages).toEqual(wire);
+        expect(back.ok && back.value.losses).toEqual([]);
+        expect(back.ok && back.value.messages).toEqual(wire);
       }),
       { numRuns: 60, seed: 9 },
     );
@@ -35,8 +35,8 @@ describe.each(PROVIDERS)('%s <-> ChatMessage', (format) => {
       fc.property(cases, (steps) => {
         const wire = render(format, steps, shape);
         const converted = toChatMessages(wire as never[], { format });
-        if (!converted.ok) throw converted.error;
-        const chat = checkTranscriptJson(converted.messages, { format: 'chat' });
+        if (!converted.ok) throw converted.failures[0];
+        const chat = checkTranscriptJson(converted.value.messages, { format: 'chat' });
         expect(chat.result).not.toBe('invalid');
         const ids = (report: { readonly failures: readonly { readonly ids: readonly string[] }[] }) =>
           [...new Set(report.failures.flatMap((f) => f.ids))].sort();
@@ -60,17 +60,17 @@ describe('conversion losses', () => {
       ],
       { format: 'anthropic' },
     );
-    expect(anthropic.ok && anthropic.losses).toEqual([
+    expect(anthropic.ok && anthropic.value.losses).toEqual([
       { at: 'messages[0].content[0]', what: 'a document block (ChatMessage has no document block)' },
       { at: 'messages[2].content[0].is_error', what: 'the is_error flag (a tool message has none)' },
     ]);
     const gemini = fromChatMessages([{ role: 'system', content: 'Be brief.' }], { format: 'gemini' });
-    expect(gemini.ok && [gemini.messages, gemini.losses]).toEqual([
+    expect(gemini.ok && [gemini.value.messages, gemini.value.losses]).toEqual([
       [],
       [{ at: 'messages[0]', what: 'a system message (Gemini takes it as systemInstruction)' }],
     ]);
     const responses = toChatMessages([{ type: 'reasoning', id: 'rs_1', summary: [] }], { format: 'openai-responses' });
-    expect(responses.ok && responses.losses.map((l) => l.at)).toEqual(['input[0]']);
+    expect(responses.ok && responses.value.losses.map((l) => l.at)).toEqual(['input[0]']);
   });
 
   it('carries images, thinking and signatures where both sides hold them', () => {
@@ -88,23 +88,23 @@ describe('conversion losses', () => {
     ];
     for (const format of ['anthropic', 'gemini'] as const) {
       const out = fromChatMessages(chat, { format });
-      if (!out.ok) throw out.error;
-      expect(out.losses).toEqual([]);
-      const back = toChatMessages(out.messages as never[], { format });
-      expect(back.ok && back.messages).toEqual(chat);
+      if (!out.ok) throw out.failures[0];
+      expect(out.value.losses).toEqual([]);
+      const back = toChatMessages(out.value.messages as never[], { format });
+      expect(back.ok && back.value.messages).toEqual(chat);
     }
     const openai = fromChatMessages(chat.slice(0, 1), { format: 'openai-chat' });
-    expect(openai.ok && openai.messages).toEqual([
+    expect(openai.ok && openai.value.messages).toEqual([
       { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
     ]);
-    const back = toChatMessages(openai.ok ? openai.messages : [], { format: 'openai-chat' });
-    expect(back.ok && back.messages).toEqual(chat.slice(0, 1));
+    const back = toChatMessages(openai.ok ? openai.value.messages : [], { format: 'openai-chat' });
+    expect(back.ok && back.value.messages).toEqual(chat.slice(0, 1));
   });
 
   it('refuses input that is not a transcript of the source format', () => {
     // biome-ignore lint/plugin: a value its types forbid, to check the input error
     const bad = fromChatMessages([{ role: 'tool', content: 'x' }] as never, { format: 'anthropic' });
-    expect(!bad.ok && bad.error.path).toBe('messages[0].tool_call_id');
+    expect(!bad.ok && bad.failures[0]?.path).toBe('messages[0].tool_call_id');
     // biome-ignore lint/plugin: a body its types forbid, to check the input error
     expect(toChatMessages({ contents: 3 } as never, { format: 'gemini' }).ok).toBe(false);
   });

@@ -16,21 +16,26 @@ import { chatToGemini, geminiToChat } from './gemini/convert.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { chatToOpenAIChat, openAIChatToChat } from './openai-chat/convert.ts';
 import { chatToResponses, responsesToChat } from './openai-responses/convert.ts';
+import type { Result } from '../failures/classes.ts';
+
+/** A conversion's output: the converted messages and what could not cross. */
+export interface Conversion<M> {
+  readonly messages: M[];
+  readonly losses: readonly ConversionLoss[];
+}
 
 /**
- * The outcome of a conversion: the converted messages and what could not cross, or the input
- * error for input that is not a transcript of the source format.
+ * The outcome of a conversion: the {@link Conversion} as `value`, or `failures` holding one
+ * input error for input that is not a transcript of the source format.
  *
  * @example
  * ```ts
  * import { toChatMessages, type ConversionOutcome, type ChatMessage } from 'turngate/transcripts';
  * const converted: ConversionOutcome<ChatMessage> = toChatMessages([{ role: 'user', content: 'Hi' }], { format: 'openai-chat' });
- * converted.ok && converted.messages; //=> [{ role: 'user', content: 'Hi' }]
+ * converted.ok && converted.value.messages; //=> [{ role: 'user', content: 'Hi' }]
  * ```
  */
-export type ConversionOutcome<M> =
-  | { readonly ok: true; readonly messages: M[]; readonly losses: readonly ConversionLoss[] }
-  | { readonly ok: false; readonly error: TranscriptInputError };
+export type ConversionOutcome<M> = Result<Conversion<M>, TranscriptInputError>;
 
 type Converter = (messages: readonly unknown[]) => { messages: unknown[]; losses: ConversionLoss[] };
 
@@ -60,12 +65,14 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
   try {
     const { messages } = unwrapTranscript(input, source);
     const converted = converter(messages);
-    return { ok: true, messages: converted.messages, losses: converted.losses };
+    return { ok: true, value: { messages: converted.messages, losses: converted.losses } };
   } catch (error) {
-    if (error instanceof TranscriptInputError) return { ok: false, error };
+    if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     return {
       ok: false,
-      error: new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
+      failures: [
+        new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
+      ],
     };
   }
 }
@@ -88,7 +95,7 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
  *   ],
  *   { format: 'gemini' },
  * );
- * converted.ok && converted.messages;
+ * converted.ok && converted.value.messages;
  * //=> [{ role: 'assistant', content: '', tool_calls: [{ id: 'fc_1', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { role: 'tool', tool_call_id: 'fc_1', content: 'Snow' }]
  * ```
  */
@@ -124,7 +131,7 @@ export function toChatMessages<const F extends TranscriptFormat>(
  *   ],
  *   { format: 'openai-chat' },
  * );
- * converted.ok && converted.messages[0];
+ * converted.ok && converted.value.messages[0];
  * //=> { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] }
  * ```
  */

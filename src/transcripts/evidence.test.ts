@@ -34,17 +34,17 @@ describe.each(TRANSCRIPT_FORMATS)('toEvidence (%s)', (format) => {
     fc.assert(
       fc.property(loopArbitrary(), (steps) => {
         const evidence = toEvidence(render(format, steps) as never[], { format, callSpec: CALL_SPEC });
-        if (!evidence.ok) throw evidence.error;
-        expect(evidence.requests.map((r) => r.toolCallId).sort()).toEqual(lastCalls(steps));
-        const outcome = joinCheck(evidence.input);
-        expect(outcome.ok && outcome.report.failureClasses).toEqual([]);
+        if (!evidence.ok) throw evidence.failures[0];
+        expect(evidence.value.requests.map((r) => r.toolCallId).sort()).toEqual(lastCalls(steps));
+        const outcome = joinCheck(evidence.value.input);
+        expect(outcome.ok && outcome.value.failureClasses).toEqual([]);
         const spec = callSpec(CALL_SPEC);
         if (!spec.ok) throw new Error('callSpec');
-        const requests = requestTools(spec.value, tools, evidence.requests);
+        const requests = requestTools(spec.value, tools, evidence.value.requests);
         if (!requests.ok) throw new Error(JSON.stringify(requests.failures));
-        const results = recordResults(requests.value, evidence.results);
+        const results = recordResults(requests.value, evidence.value.results);
         if (!results.ok) throw new Error(JSON.stringify(results.failures));
-        const use = recordUse(results.value, evidence.uses);
+        const use = recordUse(results.value, evidence.value.uses);
         if (!use.ok) throw new Error(JSON.stringify(use.failures));
         const closed = closeJoin(use.value, {
           protocolState: { stopReason: 'tool_use', continuationAllowed: false },
@@ -68,19 +68,19 @@ describe.each(TRANSCRIPT_FORMATS)('toEvidence (%s)', (format) => {
         const id = lastCalls(steps)[0] as string;
         const messages = render(format, mutate(steps, { kind: 'drop', id }));
         const evidence = toEvidence(messages as never[], { format, callSpec: CALL_SPEC });
-        if (!evidence.ok) throw evidence.error;
-        const outcome = joinCheck(evidence.input);
-        expect(outcome.ok && outcome.report.failures.find((f) => f.class === 'tool.result_missing')?.ids).toEqual([id]);
+        if (!evidence.ok) throw evidence.failures[0];
+        const outcome = joinCheck(evidence.value.input);
+        expect(outcome.ok && outcome.value.failures.find((f) => f.class === 'tool.result_missing')?.ids).toEqual([id]);
         const repaired = repairTranscriptJson(messages, { format });
-        if (!repaired.ok) throw repaired.error;
-        const after = toEvidence(repaired.messages as never[], { format, callSpec: CALL_SPEC });
-        if (!after.ok) throw after.error;
-        expect(after.results.find((r) => r.toolCallId === id)).toMatchObject({
+        if (!repaired.ok) throw repaired.failures[0];
+        const after = toEvidence(repaired.value.messages as never[], { format, callSpec: CALL_SPEC });
+        if (!after.ok) throw after.failures[0];
+        expect(after.value.results.find((r) => r.toolCallId === id)).toMatchObject({
           status: 'error',
           error: { errorCode: 'turngate.synthesized' },
         });
-        const closed = joinCheck(after.input);
-        expect(closed.ok && closed.report.result).toBe('accepted');
+        const closed = joinCheck(after.value.input);
+        expect(closed.ok && closed.value.result).toBe('accepted');
       }),
       { numRuns: 25, seed: 6 },
     );
@@ -109,11 +109,11 @@ describe('toEvidence details', () => {
       ],
       { format: 'aisdk', callSpec: CALL_SPEC, stopReason: 'tool-calls' },
     );
-    expect(evidence.ok && evidence.input.evidence.protocolState).toEqual({
+    expect(evidence.ok && evidence.value.input.evidence.protocolState).toEqual({
       stopReason: 'tool_use',
       continuationAllowed: false,
     });
-    expect(evidence.ok && evidence.results).toEqual([
+    expect(evidence.ok && evidence.value.results).toEqual([
       {
         toolCallId: 'c1',
         status: 'error',
@@ -136,19 +136,22 @@ describe('toEvidence details', () => {
       ],
       { format: 'gemini', callSpec: CALL_SPEC, stopReason: 'STOP' },
     );
-    expect(evidence.ok && evidence.requests.map((r) => r.toolCallId)).toEqual(['get_weather#1', 'get_weather#2']);
-    expect(evidence.ok && evidence.results.map((r) => r.toolCallId)).toEqual(['get_weather#1']);
-    expect(evidence.ok && evidence.input.evidence.protocolState?.stopReason).toBe('tool_use');
+    expect(evidence.ok && evidence.value.requests.map((r) => r.toolCallId)).toEqual(['get_weather#1', 'get_weather#2']);
+    expect(evidence.ok && evidence.value.results.map((r) => r.toolCallId)).toEqual(['get_weather#1']);
+    expect(evidence.ok && evidence.value.input.evidence.protocolState?.stopReason).toBe('tool_use');
   });
 
   it('refuses a turn index that is no model message with calls, and input that is no transcript', () => {
     const bad = toEvidence([{ role: 'user', content: 'hi' }], { format: 'openai-chat', callSpec: CALL_SPEC, turn: 0 });
-    expect(!bad.ok && bad.error.path).toBe('options.turn');
+    expect(!bad.ok && bad.failures[0]?.path).toBe('options.turn');
     // biome-ignore lint/plugin: a value its types forbid, to check the input error
     const invalid = toEvidence([{ role: 'robot' }] as never, { format: 'chat', callSpec: CALL_SPEC });
-    expect(!invalid.ok && invalid.error.path).toBe('messages[0].role');
+    expect(!invalid.ok && invalid.failures[0]?.path).toBe('messages[0].role');
     const none = toEvidence([{ role: 'user', content: 'hi' }], { format: 'chat', callSpec: CALL_SPEC });
-    expect(none.ok && [none.messageIndex, none.input.evidence.protocolState?.stopReason]).toEqual([-1, 'end_turn']);
+    expect(none.ok && [none.value.messageIndex, none.value.input.evidence.protocolState?.stopReason]).toEqual([
+      -1,
+      'end_turn',
+    ]);
   });
 
   it('feeds turngate harness-join-check on the command line', () => {
@@ -164,9 +167,9 @@ describe('toEvidence details', () => {
       ],
       { format: 'openai-chat', callSpec: CALL_SPEC, stopReason: 'tool_calls' },
     );
-    if (!evidence.ok) throw evidence.error;
+    if (!evidence.ok) throw evidence.failures[0];
     const path = join(mkdtempSync(join(tmpdir(), 'turngate-evidence-')), 'turn.json');
-    writeFileSync(path, JSON.stringify(evidence.input));
+    writeFileSync(path, JSON.stringify(evidence.value.input));
     const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'turngate.js');
     const r = spawnSync(process.execPath, [cli, 'harness-join-check', '--input', path], { encoding: 'utf8' });
     expect(r.status).toBe(0);

@@ -20,6 +20,7 @@ import { readGemini } from './gemini/check.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { readOpenAIChat } from './openai-chat/check.ts';
 import { ITEM, readResponses } from './openai-responses/check.ts';
+import type { Result } from '../failures/classes.ts';
 
 /**
  * Options of `toEvidence`.
@@ -59,30 +60,33 @@ export interface ToEvidenceOptions<F extends TranscriptFormat> {
 }
 
 /**
- * What `toEvidence` returns: the join-check input of the turn (for `joinCheck` or the CLI),
- * and the same turn as the typestate transitions take it (`requests` for `requestTools`,
- * `results` for `recordResults`, `uses` for `recordUse`); or the input error.
+ * One turn of a transcript as evidence: the join-check input of the turn (for `joinCheck` or
+ * the CLI), and the same turn as the typestate transitions take it (`requests` for
+ * `requestTools`, `results` for `recordResults`, `uses` for `recordUse`).
+ */
+export interface TurnEvidence {
+  /** The index of the model message the turn is made of (-1 when the transcript has no client call). */
+  readonly messageIndex: number;
+  /** The `harness-join-check` input: `{ evidence: { callSpec, toolRequests, toolResults, toolUse, protocolState, ... } }`. */
+  readonly input: JoinCheckInputWire;
+  readonly requests: readonly RequestedToolCall[];
+  readonly results: readonly ReportedToolResult[];
+  readonly uses: readonly ToolUseInputRow[];
+}
+
+/**
+ * What `toEvidence` returns: the {@link TurnEvidence} as `value`, or `failures` holding one
+ * input error.
  *
  * @example
  * ```ts
  * import type { TranscriptEvidence } from 'turngate/transcripts';
  * function requestedIds(evidence: TranscriptEvidence): string[] {
- *   return evidence.ok ? evidence.requests.map((r) => r.toolCallId) : [];
+ *   return evidence.ok ? evidence.value.requests.map((r) => r.toolCallId) : [];
  * }
  * ```
  */
-export type TranscriptEvidence =
-  | {
-      readonly ok: true;
-      /** The index of the model message the turn is made of (-1 when the transcript has no client call). */
-      readonly messageIndex: number;
-      /** The `harness-join-check` input: `{ evidence: { callSpec, toolRequests, toolResults, toolUse, protocolState, ... } }`. */
-      readonly input: JoinCheckInputWire;
-      readonly requests: readonly RequestedToolCall[];
-      readonly results: readonly ReportedToolResult[];
-      readonly uses: readonly ToolUseInputRow[];
-    }
-  | { readonly ok: false; readonly error: TranscriptInputError };
+export type TranscriptEvidence = Result<TurnEvidence, TranscriptInputError>;
 
 /** A call with its input, and the result answering it (if any). */
 interface TurnCall {
@@ -293,8 +297,8 @@ function toolRuns(messages: readonly unknown[], read: ReturnType<typeof readOpen
  *     decompositionPolicyDigest: 'pol.decomp' } },
  * );
  * if (evidence.ok) {
- *   const outcome = joinCheck(evidence.input);
- *   if (outcome.ok) outcome.report.result; //=> 'accepted'
+ *   const outcome = joinCheck(evidence.value.input);
+ *   if (outcome.ok) outcome.value.result; //=> 'accepted'
  * }
  * ```
  */
@@ -317,10 +321,12 @@ export function toEvidence<const F extends TranscriptFormat>(
     count = list.length;
     turns = READERS[options.format](list);
   } catch (error) {
-    if (error instanceof TranscriptInputError) return { ok: false, error };
+    if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     return {
       ok: false,
-      error: new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
+      failures: [
+        new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
+      ],
     };
   }
   let index = options.turn;
@@ -332,7 +338,7 @@ export function toEvidence<const F extends TranscriptFormat>(
         `the index of a model message with client tool calls (${[...turns.keys()].join(', ') || 'none'})`,
       );
     } catch (error) {
-      return { ok: false, error: error as TranscriptInputError };
+      return { ok: false, failures: [error as TranscriptInputError] };
     }
   }
   const calls = turns.get(index) ?? [];
@@ -385,5 +391,5 @@ export function toEvidence<const F extends TranscriptFormat>(
       protocolState: { stopReason, continuationAllowed: options.continuationAllowed ?? false },
     },
   };
-  return { ok: true, messageIndex: index, input, requests, results, uses };
+  return { ok: true, value: { messageIndex: index, input, requests, results, uses } };
 }

@@ -75,16 +75,16 @@ describe.each(TRANSCRIPT_FORMATS)('%s loops', (format) => {
       fc.property(cases, (steps) => {
         const messages = render(format, steps);
         const repaired = repairTranscriptJson(messages, { format });
-        if (!repaired.ok) throw repaired.error;
-        expect(checkTranscriptJson([...repaired.messages], { format }).failures).toEqual([]);
-        expect(repaired.remaining).toEqual([]);
-        const again = repairTranscriptJson(repaired.messages, { format });
-        expect(again.ok && !again.changed && again.messages === repaired.messages).toBe(true);
+        if (!repaired.ok) throw repaired.failures[0];
+        expect(checkTranscriptJson([...repaired.value.messages], { format }).failures).toEqual([]);
+        expect(repaired.value.remaining).toEqual([]);
+        const again = repairTranscriptJson(repaired.value.messages, { format });
+        expect(again.ok && !again.value.changed && again.value.messages === repaired.value.messages).toBe(true);
         const before = checkTranscriptJson(messages, { format });
-        expect(repaired.changed).toBe(before.result === 'rejected');
-        for (const record of repaired.repairs) expect(record.rule.startsWith(`${format}.`)).toBe(true);
-        const synthesized = repaired.repairs.filter((r) => r.action === 'synthesized_result').length;
-        const text = JSON.stringify(JSON.parse(JSON.stringify(repaired.messages)));
+        expect(repaired.value.changed).toBe(before.result === 'rejected');
+        for (const record of repaired.value.repairs) expect(record.rule.startsWith(`${format}.`)).toBe(true);
+        const synthesized = repaired.value.repairs.filter((r) => r.action === 'synthesized_result').length;
+        const text = JSON.stringify(JSON.parse(JSON.stringify(repaired.value.messages)));
         expect(text.split(`${SYNTHESIZED_RESULT_MARK} No result was recorded`).length - 1).toBe(synthesized);
       }),
       RUNS,
@@ -97,7 +97,10 @@ describe.each(TRANSCRIPT_FORMATS)('%s loops', (format) => {
         const messages = render(format, steps);
         const repaired = repairTranscriptJson(messages, { format });
         expect(
-          repaired.ok && !repaired.changed && repaired.messages === messages && repaired.repairs.length === 0,
+          repaired.ok &&
+            !repaired.value.changed &&
+            repaired.value.messages === messages &&
+            repaired.value.repairs.length === 0,
         ).toBe(true);
       }),
       RUNS,
@@ -117,7 +120,9 @@ describe('synthesized results', () => {
       ],
       { format: 'openai-chat' },
     );
-    expect(repaired.ok && isSynthesizedResultText((repaired.messages[1] as { content: string }).content)).toBe(true);
+    expect(repaired.ok && isSynthesizedResultText((repaired.value.messages[1] as { content: string }).content)).toBe(
+      true,
+    );
     expect(isSynthesizedResultText('result of call_1')).toBe(false);
     expect(isSynthesizedResultText(42)).toBe(false);
   });

@@ -19,6 +19,7 @@ import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './me
 import { repairOpenAIChat } from './openai-chat/repair.ts';
 import { repairResponses } from './openai-responses/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
+import type { Result } from '../failures/classes.ts';
 
 /**
  * Options of `repairTranscript`.
@@ -37,34 +38,39 @@ export interface RepairTranscriptOptions<F extends TranscriptFormat> {
 }
 
 /**
- * The outcome of `repairTranscript`: the messages the check accepts, every change made, the
- * failures no repair can fix (only Anthropic's thinking rule: thinking blocks are signed), and
- * for a sendable result the `SendableTranscript`; or the input error for input that is not a
- * transcript of the format.
+ * A repaired transcript: the messages the check accepts, every change made, the failures no
+ * repair can fix (only Anthropic's thinking rule: thinking blocks are signed), and for a
+ * sendable result the `SendableTranscript`.
+ */
+export interface RepairedTranscript<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> {
+  /** Whether anything changed; when not, `messages` is the input's own array. */
+  readonly changed: boolean;
+  /** The repaired messages (items, contents). */
+  readonly messages: readonly M[];
+  /** One record per change, in the order made (a second pass, when one was needed, gives positions in the messages as the first left them). */
+  readonly repairs: readonly TranscriptRepair[];
+  /** Failures the repair cannot fix (Anthropic `thinking_block_missing`); empty otherwise. */
+  readonly remaining: readonly TranscriptFailure<F>[];
+  /** The checked transcript, when the result is accepted under `sendable`. */
+  readonly transcript: SendableTranscript<F, M> | undefined;
+}
+
+/**
+ * The outcome of `repairTranscript`: the {@link RepairedTranscript} as `value`, or `failures`
+ * holding one input error for input that is not a transcript of the format.
  *
  * @example
  * ```ts
  * import { repairTranscript } from 'turngate/transcripts';
  * const history = [{ role: 'user' as const, content: 'Hello' }];
  * const repaired = repairTranscript(history, { format: 'anthropic' });
- * if (repaired.ok) repaired.messages === history; //=> true (already accepted: unchanged, same reference)
+ * if (repaired.ok) repaired.value.messages === history; //=> true (already accepted: unchanged, same reference)
  * ```
  */
-export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> =
-  | {
-      readonly ok: true;
-      /** Whether anything changed; when not, `messages` is the input's own array. */
-      readonly changed: boolean;
-      /** The repaired messages (items, contents). */
-      readonly messages: readonly M[];
-      /** One record per change, in the order made (a second pass, when one was needed, gives positions in the messages as the first left them). */
-      readonly repairs: readonly TranscriptRepair[];
-      /** Failures the repair cannot fix (Anthropic `thinking_block_missing`); empty otherwise. */
-      readonly remaining: readonly TranscriptFailure<F>[];
-      /** The checked transcript, when the result is accepted under `sendable`. */
-      readonly transcript: SendableTranscript<F, M> | undefined;
-    }
-  | { readonly ok: false; readonly error: TranscriptInputError };
+export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> = Result<
+  RepairedTranscript<F, M>,
+  TranscriptInputError
+>;
 
 const REPAIRERS: {
   readonly [F in TranscriptFormat]: (messages: readonly unknown[], context: CheckContext) => FormatRepair;
@@ -84,12 +90,15 @@ export function runRepair(
   expect: Expectation = 'sendable',
 ): RepairOutcome<TranscriptFormat> {
   const first = runCheck(input, format, expect);
-  if (first.result === 'invalid') return { ok: false, error: first.error };
+  if (first.result === 'invalid') return { ok: false, failures: [first.error] };
   const { messages, body } = unwrapTranscript(input, format);
   if (first.result === 'accepted') {
     // The check accepted these values, so they are messages of the format.
     const same = messages as readonly TranscriptMessage<TranscriptFormat>[];
-    return { ok: true, changed: false, messages: same, repairs: [], remaining: [], transcript: first.transcript };
+    return {
+      ok: true,
+      value: { changed: false, messages: same, repairs: [], remaining: [], transcript: first.transcript },
+    };
   }
   // One repair can expose a failure it did not see (a malformed result removed leaves its call
   // unanswered): repair again until a pass changes nothing, so the output passes the check and
@@ -106,7 +115,9 @@ export function runRepair(
       const path = TRANSCRIPT_FIELD[format];
       return {
         ok: false,
-        error: new TranscriptInputError(path, `readable JSON data (${String((error as Error)?.message ?? error)})`),
+        failures: [
+          new TranscriptInputError(path, `readable JSON data (${String((error as Error)?.message ?? error)})`),
+        ],
       };
     }
     if (repaired === undefined || repaired.repairs.length === 0) break;
@@ -116,11 +127,13 @@ export function runRepair(
   }
   return {
     ok: true,
-    changed: records.length > 0,
-    messages: output as TranscriptMessage<TranscriptFormat>[],
-    repairs: records,
-    remaining: again.result === 'rejected' ? again.failures : [],
-    transcript: again.result === 'accepted' ? again.transcript : undefined,
+    value: {
+      changed: records.length > 0,
+      messages: output as TranscriptMessage<TranscriptFormat>[],
+      repairs: records,
+      remaining: again.result === 'rejected' ? again.failures : [],
+      transcript: again.result === 'accepted' ? again.transcript : undefined,
+    },
   };
 }
 
@@ -153,7 +166,7 @@ const MAX_REPAIR_PASSES = 8;
  *   ],
  *   { format: 'anthropic' },
  * );
- * if (repaired.ok) repaired.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'inserted_message toolu_01']
+ * if (repaired.ok) repaired.value.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'inserted_message toolu_01']
  * ```
  */
 export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(

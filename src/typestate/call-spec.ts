@@ -11,7 +11,8 @@ import { ownEntries } from '../internal/entries.ts';
 import type { NormalizedCallSpec } from '../normalize/index.ts';
 import { deepFreeze, mint, type Branded } from './brand.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
-import { check, fail, failed, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
+import { fail } from '../failures/collect.ts';
+import { check, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
 
 /**
  * The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5.
@@ -128,7 +129,7 @@ export function callSpec<const TMode extends string>(
   input: CallSpecFields<TMode>,
 ): Result<CallSpec<Lowercase<TMode> & ActionMode>> {
   const parsed = parseOwnData(FieldsSchema, input, { root: 'callSpec' });
-  if (!parsed.ok) return failed([parsed.failure]);
+  if (!parsed.ok) return parsed;
   const { sessionId, ...fields } = parsed.value;
   const checked = check({
     evidence: {
@@ -142,12 +143,10 @@ export function callSpec<const TMode extends string>(
       protocolState: STAGE_PROTOCOL,
     },
   });
-  if (!checked.ok) return failed([checked.failure]);
-  const spec = checked.report.normalized.callSpec;
+  if (!checked.ok) return checked;
+  const spec = checked.value.normalized.callSpec;
   if (spec.actionMode !== 'code' && spec.actionMode !== 'json' && spec.actionMode !== 'text') {
-    return failed([
-      fail('tool.schema_invalid', `callSpec.actionMode must be code, json or text, not \`${spec.actionMode}\``),
-    ]);
+    return fail('tool.schema_invalid', `callSpec.actionMode must be code, json or text, not \`${spec.actionMode}\``);
   }
   const session = sessionId === undefined ? '' : trimWhiteSpace(sessionId);
   return {

@@ -6,7 +6,6 @@
  */
 import type { JoinCheckReport } from '../check/types.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
-import { FailureCollector } from '../failures/collect.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import type { NormalizedEvidence } from '../normalize/index.ts';
@@ -19,8 +18,9 @@ import { resolveProtocolState, type TurnProtocolState } from './protocol.ts';
 import type { ToolUse, ToolUseRow } from './record-use.ts';
 import type { TurnCalls } from './request-tools.ts';
 import { isPendingMutation, type ToolResult } from './results.ts';
-import { callRows, check, fail, failed, notData, resultRows, useRows } from './rows.ts';
+import { callRows, check, notData, resultRows, useRows } from './rows.ts';
 import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf } from './tools.ts';
+import { firstFailure, fail, failedWith, FailureCollector } from '../failures/collect.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];
 
@@ -131,7 +131,7 @@ export function closeTurn<TTools extends ToolDefinitionsOf<TTools>>(
   const spec = callSpec.spec;
   const calls = [...parts.requests, ...parts.refused];
   const protocol = resolveProtocolState(context['protocolState'], calls.length > 0);
-  if (!protocol.ok) return failed([fail('tool.schema_invalid', `context.${protocol.problem}`)]);
+  if (!protocol.ok) return fail('tool.schema_invalid', `context.${firstFailure(protocol)}`);
   const refs = defaultRefs(callSpec.sessionId, spec.callId);
   const sessionRefs = (context['sessionRefs'] ?? refs.sessionRefs) as readonly string[];
   const trajectoryRefs = (context['trajectoryRefs'] ?? refs.trajectoryRefs) as readonly string[];
@@ -170,14 +170,14 @@ export function closeTurn<TTools extends ToolDefinitionsOf<TTools>>(
       null) as JoinCheckInputWire['decompositionConstraints'],
   };
   const checked = check(input);
-  if (!checked.ok) return failed([checked.failure]);
-  const { report } = checked;
-  if (report.result !== 'accepted') return failed(report.failures);
+  if (!checked.ok) return checked;
+  const report = checked.value;
+  if (report.result !== 'accepted') return failedWith(report.failures);
   const definitions = registryDefinitions(parts.tools);
   const mutationTools = new Set(Object.keys(definitions).filter((name) => definitions[name]?.mutation === true));
   const intents = deriveIntents(parts.requests, mutationTools, parts.results, parts.uses);
   const refusals = new FailureCollector();
-  for (const r of parts.refused) refusals.add(r.failure.class, r.failure.detail, r.failure.ids);
+  refusals.addAll(parts.refused.map((r) => r.failure));
   const closed = mint('JoinClosed', {
     callSpec,
     tools: parts.tools,
@@ -229,9 +229,9 @@ export function closeJoin<TUse>(
 export function closeJoin(use: ToolUse, context: CloseContext = {}): Result<JoinClosed> {
   expectMinted(use, 'ToolUse');
   const snapshot = snapshotOwnData(context, { root: 'context' });
-  if (!snapshot.ok) return failed([notData(snapshot.error)]);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   if (snapshot.value === null || typeof snapshot.value !== 'object' || Array.isArray(snapshot.value)) {
-    return failed([fail('tool.schema_invalid', 'context: expected an object')]);
+    return fail('tool.schema_invalid', 'context: expected an object');
   }
   const requests = use.results.requests;
   return closeTurn({

@@ -97,12 +97,12 @@ describe('admitMutation', () => {
         capabilityClaims: given.capabilityClaims,
       },
     });
-    if (!extended.ok) throw new Error(extended.error.message);
+    if (!extended.ok) throw new Error(extended.failures[0]?.message);
     const admitted = admitMutation(closed, given);
     const gate = (failures: readonly { class: string }[]) => failures.filter((f) => f.class.startsWith('mutation.'));
-    expect(gate(admitted.ok ? [] : admitted.failures)).toEqual(gate(extended.report.failures));
-    expect(gate(extended.report.failures).map((f) => f.class)).toEqual(expected);
-    expect(admitted.ok).toBe(extended.report.extended?.mutationReady);
+    expect(gate(admitted.ok ? [] : admitted.failures)).toEqual(gate(extended.value.failures));
+    expect(gate(extended.value.failures).map((f) => f.class)).toEqual(expected);
+    expect(admitted.ok).toBe(extended.value.extended?.mutationReady);
   });
 
   it('authorizes nothing for a turn in which the model only read a file', () => {

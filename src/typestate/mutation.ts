@@ -16,7 +16,7 @@ import { intentKey, type MutationIntent } from './intents.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
 import type { ToolErrorEnvelope } from './results.ts';
-import { failed, parseOwnData } from './rows.ts';
+import { parseOwnData } from './rows.ts';
 import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
 
 /**
@@ -189,7 +189,7 @@ export function admitMutation<TClosed>(
 export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {}): Result<MutationReady> {
   expectMinted(joinClosed, 'JoinClosed');
   const parsed = parseOwnData(PolicySchema, policy, { root: 'policy' });
-  if (!parsed.ok) return failed([parsed.failure]);
+  if (!parsed.ok) return parsed;
   const active = parsed.value;
   const activeDigest = active.mutationPolicyDigest ?? DEFAULT_CALL_SPEC_FIELDS.mutationPolicyDigest;
   const n = joinClosed.normalized;
@@ -240,7 +240,7 @@ export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {
   } else if (open.length === 0) {
     failures.add('mutation.use_evidence_missing', 'Every mutation intent of the turn has already run.');
   }
-  if (!failures.empty) return failed(failures.list());
+  if (!failures.empty) return failures.failed();
   const witness: MutationWitness = Object.freeze({
     witnessKind: 'turngate.mutation.v2',
     callId: n.callSpec.callId,

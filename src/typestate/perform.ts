@@ -6,7 +6,7 @@
  * @module
  */
 import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { expectMinted, spendOnce } from './brand.ts';
 import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
@@ -150,7 +150,7 @@ function claim<TTools extends ToolDefinitionsOf<TTools>>(
       'MutationReady',
       input.ok
         ? `the input of ${named} is not the bound input (digest ${digest(input.value as JsonValue)}, bound ${intent.inputDigest})`
-        : `the input of ${named} is not JSON data: ${input.error.path}: ${input.error.detail}`,
+        : `the input of ${named} is not JSON data: ${snapshotProblem(input)}`,
     );
   }
   if (!spendOnce(ready.joinClosed, intentKey(intent))) {
@@ -227,9 +227,9 @@ function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
     checked === undefined
       ? `${toolName} is not in the registry`
       : !checked.ok
-        ? formatIssues(checked.issues)
+        ? formatIssues(checked.failures)
         : data !== undefined && !data.ok
-          ? `${data.error.path}: ${data.error.detail}`
+          ? snapshotProblem(data)
           : '';
   return {
     status: 'error',

@@ -12,6 +12,7 @@ import {
   type StopReasonOf,
   type TranscriptFormat,
 } from '../check/stop-reasons.ts';
+import type { Result } from '../failures/classes.ts';
 
 /**
  * A provider's stop reason, typed by its wire format: `{ format: 'openai-chat', stopReason:
@@ -78,25 +79,22 @@ export interface ResolvedProtocolState {
  * Resolves a (snapshotted) protocol state input: maps a provider's stop reason through the one
  * table (`hasToolCalls` tells Gemini's and chat's `STOP` apart), defaults `continuationAllowed`,
  * and without any input takes the chat rule: tool calls in the turn mean `tool_use`, none
- * `end_turn`. Returns a problem sentence for a malformed input. Internal.
+ * `end_turn`. A malformed input fails with one problem sentence. Internal.
  */
-export function resolveProtocolState(
-  input: unknown,
-  hasToolCalls: boolean,
-): { readonly ok: true; readonly value: ResolvedProtocolState } | { readonly ok: false; readonly problem: string } {
+export function resolveProtocolState(input: unknown, hasToolCalls: boolean): Result<ResolvedProtocolState, string> {
   if (input === undefined) {
     const stopReason = protocolStopReason('chat', hasToolCalls ? 'tool_use' : 'end_turn');
     return { ok: true, value: { stopReason, continuationAllowed: continues(stopReason) } };
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, problem: 'protocolState: expected an object { stopReason, format?, continuationAllowed? }' };
+    return { ok: false, failures: ['protocolState: expected an object { stopReason, format?, continuationAllowed? }'] };
   }
   const { format, stopReason, continuationAllowed } = input as Record<string, unknown>;
   if (typeof stopReason !== 'string' || isBlank(stopReason)) {
-    return { ok: false, problem: 'protocolState.stopReason: expected a non-blank string' };
+    return { ok: false, failures: ['protocolState.stopReason: expected a non-blank string'] };
   }
   if (continuationAllowed !== undefined && typeof continuationAllowed !== 'boolean') {
-    return { ok: false, problem: 'protocolState.continuationAllowed: expected true or false' };
+    return { ok: false, failures: ['protocolState.continuationAllowed: expected true or false'] };
   }
   let mapped: string;
   if (format === undefined) {
@@ -104,7 +102,7 @@ export function resolveProtocolState(
   } else if (typeof format === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     mapped = protocolStopReason(format as TranscriptFormat, stopReason, { hasToolCalls });
   } else {
-    return { ok: false, problem: `protocolState.format: expected one of ${TRANSCRIPT_FORMATS.join(', ')}` };
+    return { ok: false, failures: [`protocolState.format: expected one of ${TRANSCRIPT_FORMATS.join(', ')}`] };
   }
   return { ok: true, value: { stopReason: mapped, continuationAllowed: continuationAllowed ?? continues(mapped) } };
 }

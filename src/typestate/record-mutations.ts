@@ -14,8 +14,9 @@ import type { MutationRecord } from './mutation.ts';
 import { outcomeOf } from './perform.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
-import { fail, failed, notData } from './rows.ts';
+import { notData } from './rows.ts';
 import type { ToolDefinitions } from './tools.ts';
+import { firstFailure, fail } from '../failures/collect.ts';
 
 /**
  * How to answer pending calls the gate did not run: `refused` is the refusal of
@@ -69,10 +70,10 @@ export function recordMutations<TClosed>(
 export function recordMutations(joinClosed: JoinClosed, options: RecordMutationsOptions = {}): Result<JoinClosed> {
   expectMinted(joinClosed, 'JoinClosed');
   const snapshot = snapshotOwnData(options, { root: 'options' });
-  if (!snapshot.ok) return failed([notData(snapshot.error)]);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   const refused = (snapshot.value as RecordMutationsOptions).refused;
   if (refused !== undefined && !Array.isArray(refused)) {
-    return failed([fail('tool.schema_invalid', 'options.refused: expected a list of failures')]);
+    return fail('tool.schema_invalid', 'options.refused: expected a list of failures');
   }
   if (joinClosed.pendingMutations.length === 0) return { ok: true, value: joinClosed };
   const pending = new Set(joinClosed.pendingMutations);

@@ -8,12 +8,12 @@ import * as v from 'valibot';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import { TOOL_USE_DISPOSITIONS, type ToolUseDisposition } from '../normalize/index.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { ToolRequests } from './request-tools.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
-import { callRows, check, fail, failed, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
+import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
 import {
   formatIssues,
   registryDefinitions,
@@ -22,6 +22,7 @@ import {
   type ToolDefinitions,
   type ToolDefinitionsOf,
 } from './tools.ts';
+import { firstFailure, failedWith, failure, FailureCollector } from '../failures/collect.ts';
 
 /**
  * The terminal results recorded for a turn's calls, typed by tool, in the order given.
@@ -96,29 +97,21 @@ function carried(row: {
  * JSON data no deeper than a payload may nest. Never throws. Internal: `recordResults` and
  * `settle` share it.
  */
-export function checkOutput(
-  definition: ToolDefinition,
-  toolName: string,
-  raw: unknown,
-): { readonly ok: true; readonly output: unknown } | { readonly ok: false; readonly detail: string } {
+export function checkOutput(definition: ToolDefinition, toolName: string, raw: unknown): Result<unknown, string> {
   const data = snapshotOwnData(raw, { root: 'output' });
   if (!data.ok)
-    return {
-      ok: false,
-      detail: `the output of ${toolName} is not JSON data: ${data.error.path}: ${data.error.detail}`,
-    };
+    return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${snapshotProblem(data)}`] };
   const parsed = validateWith(definition.output, data.value);
   if (!parsed.ok) {
-    return { ok: false, detail: `the output of ${toolName} does not match its schema: ${formatIssues(parsed.issues)}` };
-  }
-  const payload = snapshotOwnData(parsed.value, { root: 'output', maxDepth: PAYLOAD_MAX_DEPTH });
-  if (!payload.ok) {
     return {
       ok: false,
-      detail: `the output of ${toolName} is not JSON data: ${payload.error.path}: ${payload.error.detail}`,
+      failures: [`the output of ${toolName} does not match its schema: ${formatIssues(parsed.failures)}`],
     };
   }
-  return { ok: true, output: payload.value };
+  const payload = snapshotOwnData(parsed.value, { root: 'output', maxDepth: PAYLOAD_MAX_DEPTH });
+  if (!payload.ok)
+    return { ok: false, failures: [`the output of ${toolName} is not JSON data: ${snapshotProblem(payload)}`] };
+  return { ok: true, value: payload.value };
 }
 
 /** The envelope of a pending mutation call. Internal. */
@@ -139,7 +132,7 @@ function typeRow(
   const id = row.toolCallId;
   const toolName = request?.toolName ?? refused?.toolName ?? '';
   if (refused !== undefined && row.status !== 'error') {
-    return fail(
+    return failure(
       refused.failure.class,
       `${id} was refused (${refused.failure.detail}); only an error result answers it`,
       [id],
@@ -148,13 +141,13 @@ function typeRow(
   if (row.status === 'error') return { toolCallId: id, toolName, status: 'error', error: row.error, ...carried(row) };
   if (row.status === 'pending') {
     if (definition?.mutation !== true) {
-      return fail('tool.schema_invalid', `${id}: only a call of a mutation: true tool can be pending`, [id]);
+      return failure('tool.schema_invalid', `${id}: only a call of a mutation: true tool can be pending`, [id]);
     }
     return { toolCallId: id, toolName, status: 'error', error: pendingError(toolName) };
   }
   if (definition === undefined) return { toolCallId: id, toolName, status: 'ok', output: row.output, ...carried(row) };
   if (definition.mutation === true) {
-    return fail(
+    return failure(
       'tool.schema_invalid',
       `${id}: the output of mutation tool ${toolName} is recorded only by the mutation gate (record it pending; recordMutations records what ran)`,
       [id],
@@ -162,8 +155,8 @@ function typeRow(
   }
   const output = checkOutput(definition, toolName, row.output);
   return output.ok
-    ? { toolCallId: id, toolName, status: 'ok', output: output.output, ...carried(row) }
-    : fail('tool.schema_invalid', output.detail, [id]);
+    ? { toolCallId: id, toolName, status: 'ok', output: output.value, ...carried(row) }
+    : failure('tool.schema_invalid', firstFailure(output), [id]);
 }
 
 /** Checks checked rows against the requests through the join check and mints `ToolResults`. Internal. */
@@ -179,12 +172,12 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
       protocolState: STAGE_PROTOCOL,
     },
   });
-  if (!checked.ok) return failed([checked.failure]);
-  const stage = checked.report.failures.filter(
+  if (!checked.ok) return checked;
+  const stage = checked.value.failures.filter(
     (f) => f.class === 'tool.result_orphan' || f.class === 'tool.schema_invalid',
   );
-  if (stage.length > 0) return failed(stage);
-  const digests = new Map((checked.report.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
+  if (stage.length > 0) return failedWith(stage);
+  const digests = new Map((checked.value.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
   // Each ok output passed its tool's output schema (checkOutput): this is where the rows become typed.
   const bound = typed.map(
     (r) => (r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) ?? '' } : r) as ToolResult<TTools>,
@@ -214,7 +207,7 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
  *
  * @param requests - `ToolRequests` from `requestTools`.
  * @param results - One result per call answered so far.
- * @returns `ToolResults`, or failures.
+ * @returns `ToolResults`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `requests` was not minted by `requestTools`.
  *
  * @example
@@ -234,19 +227,19 @@ export function recordResults<TRequests>(
 export function recordResults(requests: ToolRequests, results: readonly ReportedToolResult[]): Result<ToolResults> {
   expectMinted(requests, 'ToolRequests');
   const parsed = parseOwnData(v.array(RowSchema), results, { root: 'results', maxDepth: PAYLOAD_MAX_DEPTH + 2 });
-  if (!parsed.ok) return failed([parsed.failure]);
+  if (!parsed.ok) return parsed;
   const definitions = registryDefinitions(requests.tools);
   const admitted = new Map(requests.requests.map((r) => [r.toolCallId, r]));
   const refused = new Map(requests.refused.map((r) => [r.toolCallId, r]));
-  const failures: Failure[] = [];
+  const failures = new FailureCollector();
   const typed: TypedRow[] = [];
   for (const row of parsed.value) {
     const request = admitted.get(row.toolCallId);
     const definition = request === undefined ? undefined : definitions[request.toolName];
     const outcome = typeRow(row, request, refused.get(row.toolCallId), definition);
-    if ('class' in outcome) failures.push(outcome);
+    if ('class' in outcome) failures.addAll([outcome]);
     else typed.push(outcome);
   }
-  if (failures.length > 0) return failed(failures);
+  if (!failures.empty) return failures.failed();
   return mintResults(requests, typed);
 }

@@ -11,7 +11,8 @@ import type { ToolUseDisposition } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf, UseRowsCheck } from './misuse.ts';
 import type { ToolResults } from './record-results.ts';
-import { callRows, check, fail, failed, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
+import { failedWith, failure, FailureCollector } from '../failures/collect.ts';
+import { callRows, check, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
 import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
 
 /**
@@ -124,17 +125,19 @@ function rowProblem(row: v.InferOutput<typeof RowSchema>): Failure | undefined {
   const disposition = asciiLowercase(trimWhiteSpace(row.disposition));
   const e = row.evidence;
   if (disposition === 'consumed' && !(named(e?.summaryRef) || named(e?.handoffRef) || named(e?.mutationInputRef))) {
-    return fail(
+    return failure(
       'mutation.use_evidence_missing',
       `${id} is consumed without evidence: give evidence.summaryRef, handoffRef or mutationInputRef`,
       [id],
     );
   }
   if (e?.mutationInput !== undefined && !named(e.mutationInputRef)) {
-    return fail('tool.schema_invalid', `${id}: evidence.mutationInput needs the mutationInputRef it is bound to`, [id]);
+    return failure('tool.schema_invalid', `${id}: evidence.mutationInput needs the mutationInputRef it is bound to`, [
+      id,
+    ]);
   }
   if (disposition === 'discarded_with_reason' && !named(row.reasonCode)) {
-    return fail('tool.schema_invalid', `${id} is discarded_with_reason without a reasonCode`, [id]);
+    return failure('tool.schema_invalid', `${id} is discarded_with_reason without a reasonCode`, [id]);
   }
   return undefined;
 }
@@ -170,7 +173,7 @@ export function checkAdmissibleDisposition(
   why = 'its result admits only some dispositions',
 ): Failure | undefined {
   if (admissible === undefined || (admissible as readonly string[]).includes(disposition)) return undefined;
-  return fail(
+  return failure(
     'tool.schema_invalid',
     `${toolCallId}: ${why}; its disposition must be ${admissible.join(' or ')}, not ${disposition}`,
     [toolCallId],
@@ -192,7 +195,7 @@ export function checkAdmissibleDisposition(
  *
  * @param results - `ToolResults` from `recordResults` or `settle`.
  * @param uses - The dispositions.
- * @returns `ToolUse`, or failures.
+ * @returns `ToolUse`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `results` was not minted by `recordResults`.
  *
  * @example
@@ -216,15 +219,15 @@ export function recordUse<TResults, const TRows extends readonly ToolUseInputRow
 export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]): Result<ToolUse> {
   expectMinted(results, 'ToolResults');
   const parsed = parseOwnData(v.array(RowSchema), uses, { root: 'uses' });
-  if (!parsed.ok) return failed([parsed.failure]);
-  const problems = parsed.value.map(rowProblem).filter((p) => p !== undefined);
+  if (!parsed.ok) return parsed;
+  const problems = new FailureCollector().addAll(parsed.value.map(rowProblem).filter((p) => p !== undefined));
   const admissible = new Map(
     results.results.map((r) => [r.toolCallId, r.status === 'error' ? r.admissibleDispositions : undefined]),
   );
   for (const u of parsed.value) {
     const disposition = asciiLowercase(trimWhiteSpace(u.disposition));
     const refused = checkAdmissibleDisposition(u.toolCallId, disposition, admissible.get(u.toolCallId));
-    if (refused !== undefined) problems.push(refused);
+    if (refused !== undefined) problems.addAll([refused]);
   }
   const bound = new Map<string, { id: string; digest: string }>();
   for (const u of parsed.value) {
@@ -235,15 +238,13 @@ export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]
     const first = bound.get(key);
     if (first === undefined) bound.set(key, { id: u.toolCallId, digest: inputDigest });
     else if (first.digest !== inputDigest) {
-      problems.push(
-        fail('tool.schema_invalid', `mutationInputRef ${JSON.stringify(key)} is bound to two different inputs`, [
-          first.id,
-          u.toolCallId,
-        ]),
-      );
+      problems.add('tool.schema_invalid', `mutationInputRef ${JSON.stringify(key)} is bound to two different inputs`, [
+        first.id,
+        u.toolCallId,
+      ]);
     }
   }
-  if (problems.length > 0) return failed(problems);
+  if (!problems.empty) return problems.failed();
   const digests = new Map(results.results.map((r) => [r.toolCallId, r.status === 'ok' ? r.resultDigest : undefined]));
   const rows: ToolUseRow[] = parsed.value.map((u) => {
     const resultDigest = digests.get(u.toolCallId);
@@ -275,8 +276,8 @@ export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]
       protocolState: STAGE_PROTOCOL,
     },
   });
-  if (!checked.ok) return failed([checked.failure]);
-  const stage = checked.report.failures.filter((f) => f.class === 'tool.use_without_result');
-  if (stage.length > 0) return failed(stage);
+  if (!checked.ok) return checked;
+  const stage = checked.value.failures.filter((f) => f.class === 'tool.use_without_result');
+  if (stage.length > 0) return failedWith(stage);
   return { ok: true, value: mint('ToolUse', { results, uses: deepFreeze(rows) }) };
 }

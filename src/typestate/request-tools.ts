@@ -9,12 +9,12 @@
  */
 import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { CallSpec } from './call-spec.ts';
 import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
 import { TOOL_ERROR_CODES } from './results.ts';
-import { callRows, check, fail, failed, STAGE_PROTOCOL } from './rows.ts';
+import { callRows, check, STAGE_PROTOCOL } from './rows.ts';
 import {
   formatIssues,
   registryDefinitions,
@@ -28,6 +28,7 @@ import {
   type ToolName,
   type ToolRegistry,
 } from './tools.ts';
+import { firstFailure, fail, failure, FailureCollector } from '../failures/collect.ts';
 
 /**
  * One admitted tool call, typed by its tool.
@@ -246,7 +247,7 @@ function refusal(
   detail: string,
 ): RefusedToolCall {
   const failureClass = TOOL_ERROR_CODES[errorCode].failureClass;
-  return { ...call, errorCode, failure: fail(failureClass, detail, [call.toolCallId]) };
+  return { ...call, errorCode, failure: failure(failureClass, detail, [call.toolCallId]) };
 }
 
 function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
@@ -257,9 +258,9 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
 ): Result<ToolRequests<TTools>> {
   const definitions: ToolDefinitions = registryDefinitions(tools);
   const list = readCalls(given);
-  if (typeof list === 'string') return failed([fail('tool.schema_invalid', list)]);
+  if (typeof list === 'string') return fail('tool.schema_invalid', list);
   const mode = spec.spec.actionMode;
-  const failures: Failure[] = [];
+  const failures = new FailureCollector();
   const seen = new Set<string>();
   const requests: AnyToolRequest<TTools>[] = [];
   const refused: RefusedToolCall[] = [];
@@ -269,34 +270,31 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     const at = `calls[${index}]`;
     const fields = readCall(raw);
     if (fields === undefined) {
-      failures.push(
-        fail('tool.schema_invalid', `${at}: expected an object { toolCallId, toolName, input } read without throwing`),
+      failures.add(
+        'tool.schema_invalid',
+        `${at}: expected an object { toolCallId, toolName, input } read without throwing`,
       );
       return;
     }
     const { toolCallId, toolName, callerId, method } = fields;
     if (typeof toolCallId !== 'string' || isBlank(toolCallId)) {
-      failures.push(fail('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`));
+      failures.add('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`);
       return;
     }
     if (typeof toolName !== 'string' || isBlank(toolName)) {
-      failures.push(fail('tool.schema_invalid', `${at}.toolName: expected a non-blank string`, [toolCallId]));
+      failures.add('tool.schema_invalid', `${at}.toolName: expected a non-blank string`, [toolCallId]);
       return;
     }
     if (callerId !== undefined && (typeof callerId !== 'string' || isBlank(callerId))) {
-      failures.push(
-        fail('tool.schema_invalid', `${at}.callerId: expected a non-blank string when given`, [toolCallId]),
-      );
+      failures.add('tool.schema_invalid', `${at}.callerId: expected a non-blank string when given`, [toolCallId]);
       return;
     }
     if (method !== undefined && (typeof method !== 'string' || isBlank(method))) {
-      failures.push(fail('tool.schema_invalid', `${at}.method: expected a non-blank string when given`, [toolCallId]));
+      failures.add('tool.schema_invalid', `${at}.method: expected a non-blank string when given`, [toolCallId]);
       return;
     }
     if (seen.has(toolCallId)) {
-      failures.push(
-        fail('tool.schema_invalid', `toolCallId ${JSON.stringify(toolCallId)} is requested twice`, [toolCallId]),
-      );
+      failures.add('tool.schema_invalid', `toolCallId ${JSON.stringify(toolCallId)} is requested twice`, [toolCallId]);
       return;
     }
     seen.add(toolCallId);
@@ -339,11 +337,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     }
     if (!snapshot.ok) {
       refused.push(
-        refusal(
-          call,
-          'invalid_input',
-          `input of ${toolName} is not JSON data: ${snapshot.error.path}: ${snapshot.error.detail}`,
-        ),
+        refusal(call, 'invalid_input', `input of ${toolName} is not JSON data: ${snapshotProblem(snapshot)}`),
       );
       return;
     }
@@ -351,9 +345,9 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     const parsedData = parsed.ok ? snapshotOwnData(parsed.value, { root: `${at}.input` }) : undefined;
     if (!parsed.ok || parsedData === undefined || !parsedData.ok) {
       const why = !parsed.ok
-        ? formatIssues(parsed.issues)
+        ? formatIssues(parsed.failures)
         : parsedData !== undefined && !parsedData.ok
-          ? `the parsed input is not JSON data: ${parsedData.error.detail}`
+          ? `the parsed input is not JSON data: ${firstFailure(parsedData).detail}`
           : '';
       refused.push(refusal(call, 'invalid_input', `input of ${toolName} does not match its schema: ${why}`));
       return;
@@ -368,19 +362,17 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     requests.push(request as AnyToolRequest<TTools>);
   });
   if (mode === 'text' && !adapted && list.length > 0) {
-    failures.push(
-      fail(
-        'tool.schema_invalid',
-        'text mode: tool requests must come from a text adapter profile (adaptText), not raw text',
-        callIds,
-      ),
+    failures.add(
+      'tool.schema_invalid',
+      'text mode: tool requests must come from a text adapter profile (adaptText), not raw text',
+      callIds,
     );
   }
-  if (failures.length > 0) return failed(failures);
+  if (!failures.empty) return failures.failed();
   const checked = check({
     evidence: { callSpec: spec.spec, toolRequests: callRows(rows), protocolState: STAGE_PROTOCOL },
   });
-  if (!checked.ok) return failed([checked.failure]);
+  if (!checked.ok) return checked;
   return {
     ok: true,
     value: mint('ToolRequests', {
@@ -418,7 +410,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
  * @param spec - A `CallSpec` from `callSpec`.
  * @param tools - The registry from `defineTools`.
  * @param calls - The requested calls, as the model sent them.
- * @returns `ToolRequests`, or failures.
+ * @returns `ToolRequests`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `spec` was not minted by `callSpec`; `TypeError` when
  *   `tools` is not a registry from `defineTools`.
  *
@@ -470,7 +462,7 @@ export function requestTools(
  * @param tools - The registry.
  * @param profile - The adapter profile.
  * @param text - The model's text action.
- * @returns `ToolRequests`, or failures.
+ * @returns `ToolRequests`, or failures: one per class, sorted by class, ids merged and sorted.
  * @throws {@link TypestateError} when `spec` was not minted by `callSpec`; `TypeError` when
  *   `tools` is not a registry from `defineTools`.
  *
@@ -507,7 +499,7 @@ export function adaptText(
   try {
     blocks = profile.parse(text);
   } catch (error) {
-    return failed([fail('tool.schema_invalid', `text adapter ${String(profile.profileId)} failed: ${String(error)}`)]);
+    return fail('tool.schema_invalid', `text adapter ${String(profile.profileId)} failed: ${String(error)}`);
   }
   return validateCalls(spec, tools, blocks, true);
 }

@@ -7,11 +7,12 @@
 import { joinCheck } from '../check/check.ts';
 import type { JoinCheckReport } from '../check/types.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
-import type { Failure, FailureClass, Result } from '../failures/index.ts';
+import type { Result } from '../failures/index.ts';
 import * as v from 'valibot';
 import { issuePath } from '../evidence/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError, type OwnDataOptions } from '../internal/own-data.ts';
 import type { ToolErrorEnvelope } from './results.ts';
+import { firstFailure, fail } from '../failures/collect.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];
 type RequestRow = NonNullable<EvidenceWire['toolRequests']>[number];
@@ -25,20 +26,8 @@ type UseRow = NonNullable<EvidenceWire['toolUse']>[number];
  */
 export const PAYLOAD_MAX_DEPTH = MAX_DATA_DEPTH - 4;
 
-/** A failure, its ids sorted (absent when none). */
-export function fail(failureClass: FailureClass, detail: string, ids?: readonly string[]): Failure {
-  return ids === undefined || ids.length === 0
-    ? { class: failureClass, detail }
-    : { class: failureClass, detail, ids: [...ids].sort() };
-}
-
-/** A failed result. */
-export function failed<T>(failures: readonly Failure[]): Result<T> {
-  return { ok: false, failures };
-}
-
-/** The `tool.schema_invalid` failure for a value that could not be snapshotted at a boundary. */
-export function notData(error: OwnDataError): Failure {
+/** The `tool.schema_invalid` failed result for a value that could not be snapshotted at a boundary. */
+export function notData(error: OwnDataError): Result<never> {
   return fail('tool.schema_invalid', `${error.path === '' ? 'the value' : error.path}: ${error.detail}`);
 }
 
@@ -52,18 +41,18 @@ export function parseOwnData<TSchema extends v.GenericSchema>(
   schema: TSchema,
   value: unknown,
   options: OwnDataOptions & { readonly root: string },
-): { readonly ok: true; readonly value: v.InferOutput<TSchema> } | { readonly ok: false; readonly failure: Failure } {
+): Result<v.InferOutput<TSchema>> {
   const snapshot = snapshotOwnData(value, options);
-  if (!snapshot.ok) return { ok: false, failure: notData(snapshot.error) };
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   const parsed = v.safeParse(schema, snapshot.value);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = issuePath(issue);
     const at = path === '' || path.startsWith('[') ? `${options.root}${path}` : `${options.root}.${path}`;
-    return { ok: false, failure: fail('tool.schema_invalid', `${at}: ${issue.message}`) };
+    return fail('tool.schema_invalid', `${at}: ${issue.message}`);
   }
   const own = snapshotOwnData(parsed.output, options);
-  if (!own.ok) return { ok: false, failure: notData(own.error) };
+  if (!own.ok) return notData(firstFailure(own));
   return { ok: true, value: own.value as v.InferOutput<TSchema> };
 }
 
@@ -72,13 +61,11 @@ export function parseOwnData<TSchema extends v.GenericSchema>(
  * (own data, null-prototype objects), so the check cannot read a field the rows do not hold
  * from a polluted `Object.prototype`. Evidence that is not a turn is `tool.schema_invalid`.
  */
-export function check(
-  input: JoinCheckInputWire,
-): { ok: true; report: JoinCheckReport } | { ok: false; failure: Failure } {
+export function check(input: JoinCheckInputWire): Result<JoinCheckReport> {
   const snapshot = snapshotOwnData(input);
-  if (!snapshot.ok) return { ok: false, failure: notData(snapshot.error) };
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
   const outcome = joinCheck(snapshot.value);
-  return outcome.ok ? outcome : { ok: false, failure: fail('tool.schema_invalid', outcome.error.message) };
+  return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
 }
 
 /** The protocol state of a stage check (before `closeJoin`): only the join rows matter. */

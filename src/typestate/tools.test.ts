@@ -72,15 +72,15 @@ describe('validateWith', () => {
       }),
     );
     const checked = validateWith(throwing, 'x');
-    expect(checked.ok ? undefined : checked.issues[0]?.message).toMatch(/the schema threw Error: transform failed/);
+    expect(checked.ok ? undefined : checked.failures[0]?.message).toMatch(/the schema threw Error: transform failed/);
   });
 
   it('writes issue paths as the project writes places: indices in brackets, keys after dots', () => {
     const schema = v.object({ items: v.array(v.object({ link: v.string() })) });
     const checked = validateWith(schema, { items: [{ link: 'a' }, { link: 3 }] });
-    expect(checked.ok ? [] : checked.issues.map((issue) => issue.path)).toEqual(['items[1].link']);
+    expect(checked.ok ? [] : checked.failures.map((issue) => issue.path)).toEqual(['items[1].link']);
     const root = validateWith(v.array(v.string()), [1]);
-    expect(root.ok ? [] : root.issues.map((issue) => issue.path)).toEqual(['[0]']);
-    expect(validateWith(v.string(), 1)).toMatchObject({ ok: false, issues: [{ path: '' }] });
+    expect(root.ok ? [] : root.failures.map((issue) => issue.path)).toEqual(['[0]']);
+    expect(validateWith(v.string(), 1)).toMatchObject({ ok: false, failures: [{ path: '' }] });
   });
 });

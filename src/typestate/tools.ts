@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
 import { describeThrown } from '../internal/display.ts';
+import type { Result } from '../failures/classes.ts';
 import { formatPath } from '../internal/path.ts';
 
 /**
@@ -579,7 +580,8 @@ export interface SchemaIssue {
 }
 
 /**
- * The outcome of validating a value against a Standard Schema.
+ * The outcome of validating a value against a Standard Schema: the parsed value, or `failures`
+ * holding the schema's issues (at least one).
  *
  * @example
  * ```ts
@@ -589,9 +591,7 @@ export interface SchemaIssue {
  * checked.ok; //=> true
  * ```
  */
-export type SchemaCheck =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
+export type SchemaCheck = Result<unknown, SchemaIssue>;
 
 /** One step of a Standard Schema issue path as `formatPath` takes it: an index stays a number. */
 function pathSegment(step: PropertyKey | StandardSchemaV1.PathSegment): string | number {
@@ -606,8 +606,8 @@ function pathSegment(step: PropertyKey | StandardSchemaV1.PathSegment): string |
  *
  * @param schema - The schema.
  * @param value - The value.
- * @returns The parsed value, or the issues (each path written as `items[0].link`). An
- *   asynchronous schema is reported as an issue.
+ * @returns The parsed value, or `failures` holding the issues (each path written as
+ *   `items[0].link`). An asynchronous schema is reported as an issue.
  *
  * @example
  * ```ts
@@ -615,7 +615,7 @@ function pathSegment(step: PropertyKey | StandardSchemaV1.PathSegment): string |
  * import { validateWith } from 'turngate';
  * validateWith(v.object({ path: v.string() }), { path: 3 }).ok; //=> false
  * const checked = validateWith(v.array(v.object({ link: v.string() })), [{ link: 3 }]);
- * checked.ok ? [] : checked.issues.map((issue) => issue.path); //=> ['[0].link']
+ * checked.ok ? [] : checked.failures.map((issue) => issue.path); //=> ['[0].link']
  * ```
  */
 export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
@@ -623,19 +623,19 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
   try {
     result = schema['~standard'].validate(value);
   } catch (error) {
-    return { ok: false, issues: [{ path: '', message: `the schema threw ${describeThrown(error)}` }] };
+    return { ok: false, failures: [{ path: '', message: `the schema threw ${describeThrown(error)}` }] };
   }
   if (result instanceof Promise) {
     result.catch(() => undefined);
     return {
       ok: false,
-      issues: [{ path: '', message: 'asynchronous schemas are not supported in a turn; validate synchronously' }],
+      failures: [{ path: '', message: 'asynchronous schemas are not supported in a turn; validate synchronously' }],
     };
   }
   if (result.issues === undefined) return { ok: true, value: result.value };
   return {
     ok: false,
-    issues: result.issues.map((issue) => ({
+    failures: result.issues.map((issue) => ({
       path: formatPath((issue.path ?? []).map(pathSegment)),
       message: issue.message,
     })),
@@ -645,7 +645,7 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
 /**
  * Formats schema issues as one line: `path: message; path: message`.
  *
- * @param issues - The issues from {@link validateWith}.
+ * @param issues - The issues from {@link validateWith} (its `failures`).
  * @returns The line.
  *
  * @example

@@ -39,9 +39,9 @@ describe('the premath profile is unchanged by extended fields', () => {
         });
         expect(carrying.ok).toBe(plain.ok);
         if (plain.ok && carrying.ok) {
-          expect(renderJoinCheckJson(carrying.report)).toBe(renderJoinCheckJson(plain.report));
-          expect(carrying.report.profile).toBeUndefined();
-          expect(carrying.report.extended).toBeUndefined();
+          expect(renderJoinCheckJson(carrying.value)).toBe(renderJoinCheckJson(plain.value));
+          expect(carrying.value.profile).toBeUndefined();
+          expect(carrying.value.extended).toBeUndefined();
         }
       }),
       { numRuns: 300 },
@@ -55,8 +55,8 @@ describe('the premath profile is unchanged by extended fields', () => {
         const extended = joinCheck({ profile: PROFILE, evidence: ev });
         expect(extended.ok).toBe(premath.ok);
         if (!premath.ok || !extended.ok) return;
-        const p = JSON.parse(renderJoinCheckJson(premath.report));
-        const x = JSON.parse(renderJoinCheckJson(extended.report));
+        const p = JSON.parse(renderJoinCheckJson(premath.value));
+        const x = JSON.parse(renderJoinCheckJson(extended.value));
         expect(x.normalized).toEqual(p.normalized);
         expect(x.witness).toEqual(p.witness);
         // Nothing extended is configured, so no extended check has anything to judge.
@@ -83,9 +83,9 @@ describe('the premath profile is unchanged by extended fields', () => {
         const premath = joinCheck(input);
         const extended = joinCheck({ ...input, profile: PROFILE });
         if (!premath.ok || !extended.ok) throw new Error(`${id}: refused`);
-        expect(extended.report.failureClasses, id).toEqual(premath.report.failureClasses);
-        expect(extended.report.normalized, id).toEqual(premath.report.normalized);
-        expect(extended.report.witness, id).toEqual(premath.report.witness);
+        expect(extended.value.failureClasses, id).toEqual(premath.value.failureClasses);
+        expect(extended.value.normalized, id).toEqual(premath.value.normalized);
+        expect(extended.value.witness, id).toEqual(premath.value.witness);
       }
     },
   );
@@ -100,17 +100,17 @@ describe('the extended report', () => {
         protocolState: { stopReason: 'end_turn' },
       },
     });
-    if (!outcome.ok) throw new Error(outcome.error.message);
-    const x = outcome.report.extended;
+    if (!outcome.ok) throw new Error(outcome.failures[0]?.message);
+    const x = outcome.value.extended;
     expect(x?.normalized.kind).toBe('turngate.harness.extended_normalized.v1');
     expect(x?.normalized.callSpec).toEqual({ observabilityMode: 'disabled' });
     expect(x?.witness.witnessKind).toBe('turngate.harness.join_check_extended.v1');
     const { digests, ...body } = x?.normalized ?? { digests: undefined };
     expect(digests?.extendedDigest).toBe(digest(body));
-    const joinSetDigest = outcome.report.witness.digests.joinSetDigest;
+    const joinSetDigest = outcome.value.witness.digests.joinSetDigest;
     expect(x?.witness.turnDigest).toBe(digest({ joinSetDigest, extendedDigest: digest(body) }));
     expect(x?.mutationReady).toBeUndefined();
-    const printed = JSON.parse(renderJoinCheckJson(outcome.report));
+    const printed = JSON.parse(renderJoinCheckJson(outcome.value));
     expect(printed.profile).toBe(PROFILE);
     expect(printed.extended.witness).toEqual(x?.witness);
     expect(printed.failures).toBeUndefined();
@@ -127,7 +127,7 @@ describe('extended profile properties', () => {
           mutationIntent: { activeMutationPolicyDigest: 'pol.mut' },
         });
         expect(typeof outcome.ok).toBe('boolean');
-        if (!outcome.ok) expect(outcome.error.field).not.toBe('');
+        if (!outcome.ok) expect(outcome.failures[0]?.field).not.toBe('');
       }),
       { numRuns: 500 },
     );
@@ -139,7 +139,7 @@ describe('extended profile properties', () => {
     ) as { evidence: Record<string, unknown[]> };
     const lists = ['toolRequests', 'toolResults', 'toolUse', 'toolSearches', 'guardrailDecisions', 'traceExports'];
     const expected = joinCheck(example);
-    if (!expected.ok) throw new Error(expected.error.message);
+    if (!expected.ok) throw new Error(expected.failures[0]?.message);
     fc.assert(
       fc.property(
         fc.tuple(
@@ -153,8 +153,8 @@ describe('extended profile properties', () => {
             evidence[key] = orders[i] as unknown[];
           });
           const outcome = joinCheck({ ...example, evidence });
-          if (!outcome.ok) throw new Error(outcome.error.message);
-          expect(renderJoinCheckJson(outcome.report)).toBe(renderJoinCheckJson(expected.report));
+          if (!outcome.ok) throw new Error(outcome.failures[0]?.message);
+          expect(renderJoinCheckJson(outcome.value)).toBe(renderJoinCheckJson(expected.value));
         },
       ),
       { numRuns: 100 },

@@ -25,7 +25,7 @@ import { isJsonObject, type JsonObject } from './input.ts';
  *   [{ role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Hi' } }] }],
  *   { format: 'anthropic' },
  * );
- * if (converted.ok) converted.losses; //=> [{ at: 'messages[0].content[0]', what: 'a document block (ChatMessage has no document block)' }]
+ * if (converted.ok) converted.value.losses; //=> [{ at: 'messages[0].content[0]', what: 'a document block (ChatMessage has no document block)' }]
  * ```
  */
 export interface ConversionLoss {

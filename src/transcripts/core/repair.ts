@@ -36,7 +36,7 @@ export type TranscriptRepairAction =
  * ```ts
  * import { repairTranscript } from 'turngate/transcripts';
  * const repaired = repairTranscript([{ role: 'tool', tool_call_id: 'call_9', content: 'Snow' }], { format: 'openai-chat' });
- * if (repaired.ok) repaired.repairs[0]; //=> { action: 'removed', rule: 'openai-chat.tool_message_orphan', ids: ['call_9'], at: 'messages[0]', detail: 'removed the tool message: it answers no tool call', removed: { role: 'tool', tool_call_id: 'call_9', content: 'Snow' } }
+ * if (repaired.ok) repaired.value.repairs[0]; //=> { action: 'removed', rule: 'openai-chat.tool_message_orphan', ids: ['call_9'], at: 'messages[0]', detail: 'removed the tool message: it answers no tool call', removed: { role: 'tool', tool_call_id: 'call_9', content: 'Snow' } }
  * ```
  */
 export interface TranscriptRepair {

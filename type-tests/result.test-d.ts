@@ -1,0 +1,140 @@
+/**
+ * Type tests of the one `Result<T, F>` shape: every ok-union of the public API is an instance of
+ * it, narrows on `ok`, and no longer has the keys it had before (`report`, `error`, `issues`,
+ * `diagnostic`, `message`). Negative cases use `@ts-expect-error`, so tsd and TypeScript 7 check
+ * the same file.
+ */
+import * as v from 'valibot';
+import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
+import {
+  decodeExtendedInput,
+  decodeJoinCheckInput,
+  joinCheck,
+  joinCheckText,
+  validateWith,
+  type DecodeResult,
+  type EvidenceInputError,
+  type ExtendedDecodeResult,
+  type ExtendedJoinCheckInput,
+  type Failure,
+  type JoinCheckInput,
+  type JoinCheckOutcome,
+  type JoinCheckReport,
+  type Result,
+  type SchemaCheck,
+  type SchemaIssue,
+} from 'turngate';
+import { validateChatMessage, type ChatMessage, type ChatMessageCheck } from 'turngate/chat';
+import {
+  repairTranscript,
+  toChatMessages,
+  toEvidence,
+  type Conversion,
+  type RepairedTranscript,
+  type TranscriptInputError,
+  type TurnEvidence,
+} from 'turngate/transcripts';
+
+// The default failure type is `Failure`.
+declare const plain: Result<number>;
+expectType<Result<number, Failure>>(plain);
+if (plain.ok) {
+  expectType<number>(plain.value);
+  // @ts-expect-error -- an ok result has no failures
+  plain.failures;
+} else {
+  expectType<readonly Failure[]>(plain.failures);
+  // @ts-expect-error -- a failed result has no value
+  plain.value;
+}
+// @ts-expect-error -- neither key is there before `ok` is checked
+plain.value;
+// @ts-expect-error -- neither key is there before `ok` is checked
+plain.failures;
+
+// Any failure type: the shape is the same, the failures are read-only.
+declare const custom: Result<string, { readonly code: number }>;
+if (!custom.ok) {
+  expectType<readonly { readonly code: number }[]>(custom.failures);
+  // @ts-expect-error -- failures are read-only
+  custom.failures.push({ code: 1 });
+}
+expectAssignable<Result<string, number>>({ ok: true, value: 'a' });
+expectAssignable<Result<string, number>>({ ok: false, failures: [1] });
+expectNotAssignable<Result<string, number>>({ ok: false, failures: ['1'] });
+expectNotAssignable<Result<string, number>>({ ok: true, failures: [1] });
+expectNotAssignable<Result<string, number>>({ ok: false, value: 'a' });
+
+// The public ok-unions are instances of it.
+expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheck({}) satisfies JoinCheckOutcome);
+expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheckText('{}'));
+expectType<Result<JoinCheckInput, EvidenceInputError>>(decodeJoinCheckInput({}) satisfies DecodeResult);
+expectType<Result<ExtendedJoinCheckInput | undefined, EvidenceInputError>>(
+  decodeExtendedInput({}) satisfies ExtendedDecodeResult,
+);
+expectType<Result<unknown, SchemaIssue>>(validateWith(v.string(), 'a') satisfies SchemaCheck);
+expectType<Result<ChatMessage, string>>(validateChatMessage({}) satisfies ChatMessageCheck);
+
+// The old keys are gone, on both sides of `ok`.
+const outcome = joinCheck({ evidence: {} });
+if (outcome.ok) {
+  expectType<JoinCheckReport>(outcome.value);
+  // @ts-expect-error -- `report` is now `value`
+  outcome.report;
+} else {
+  expectType<readonly EvidenceInputError[]>(outcome.failures);
+  // @ts-expect-error -- `error` is now `failures` (one element)
+  outcome.error;
+}
+const decoded = decodeJoinCheckInput({});
+if (!decoded.ok) {
+  expectType<string | undefined>(decoded.failures[0]?.field);
+  // @ts-expect-error -- `error` is now `failures`
+  decoded.error;
+}
+const extended = decodeExtendedInput({});
+if (!extended.ok) {
+  // @ts-expect-error -- `error` is now `failures`
+  extended.error;
+}
+const schema = validateWith(v.string(), 1);
+if (!schema.ok) {
+  expectType<readonly SchemaIssue[]>(schema.failures);
+  // @ts-expect-error -- `issues` is now `failures`
+  schema.issues;
+}
+const message = validateChatMessage({ role: 'user', content: 'hi' });
+if (message.ok) {
+  expectType<ChatMessage>(message.value);
+  // @ts-expect-error -- `message` is now `value`
+  message.message;
+} else {
+  expectType<readonly string[]>(message.failures);
+  // @ts-expect-error -- `diagnostic` is now `failures` (one element)
+  message.diagnostic;
+}
+
+// The transcripts layer's outcomes: the ok fields live under `value`.
+declare const callSpec: Parameters<typeof toEvidence>[1]['callSpec'];
+const evidence = toEvidence([], { format: 'chat', callSpec });
+expectType<Result<TurnEvidence, TranscriptInputError>>(evidence);
+if (evidence.ok) {
+  expectType<TurnEvidence>(evidence.value);
+  // @ts-expect-error -- `requests` is now `value.requests`
+  evidence.requests;
+} else {
+  // @ts-expect-error -- `error` is now `failures`
+  evidence.error;
+}
+const converted = toChatMessages([], { format: 'anthropic' });
+expectType<Result<Conversion<ChatMessage>, TranscriptInputError>>(converted);
+if (converted.ok) {
+  // @ts-expect-error -- `messages` is now `value.messages`
+  converted.messages;
+}
+const repaired = repairTranscript([], { format: 'chat' });
+if (repaired.ok) {
+  expectAssignable<RepairedTranscript<'chat'>>(repaired.value);
+  // @ts-expect-error -- `repairs` is now `value.repairs`
+  repaired.repairs;
+}
