@@ -20,7 +20,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { SHAPES, SHAPE_NOTES, turnBytes } from './bench/inputs.mjs';
 import { floorOf, jobOf } from './bench/jobs.mjs';
 import { childEnv, interleave, stats } from './bench/measure.mjs';
@@ -113,9 +112,52 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const premathBin = process.env.PREMATH_BIN ? resolve(process.env.PREMATH_BIN) : undefined;
 /** Another build of turngate (BENCH_BASELINE=<its dist>/index.js), timed in the same rounds: before and after a change. */
-const baseline = process.env.BENCH_BASELINE
-  ? await import(pathToFileURL(resolve(process.env.BENCH_BASELINE)).href)
-  : undefined;
+const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
+const THIS_BUILD = new URL('../dist/index.js', import.meta.url).pathname;
+const SOLO = new URL('./bench/solo-job.mjs', import.meta.url).pathname;
+
+/**
+ * This build's job and the baseline's on `file`, each in a fresh process of its own
+ * (scripts/bench/solo-job.mjs): `rounds` pairs, the order alternating, ratios taken pair by pair.
+ * Two builds in one process disturb each other (one's garbage is collected in the other's time).
+ */
+function beforeAfter(file) {
+  const run = (build) => {
+    const r = spawnSync(NODE, [SOLO, build, file], { env: childEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`solo job (${build}) exited ${r.status}: ${r.stderr.slice(0, 300)}`);
+    return JSON.parse(r.stdout);
+  };
+  const after = [];
+  const before = [];
+  const wallRatio = [];
+  const cpuRatio = [];
+  let same = true;
+  for (let round = 0; round < rounds; round++) {
+    let a;
+    let b;
+    if (round % 2 === 0) {
+      a = run(THIS_BUILD);
+      b = run(baseline);
+    } else {
+      b = run(baseline);
+      a = run(THIS_BUILD);
+    }
+    same &&= a.report === b.report;
+    after.push(a);
+    before.push(b);
+    wallRatio.push(a.wall / b.wall);
+    cpuRatio.push(a.cpu / b.cpu);
+  }
+  return {
+    same,
+    after: stats(after.map((x) => x.wall)),
+    afterCpu: stats(after.map((x) => x.cpu)),
+    before: stats(before.map((x) => x.wall)),
+    beforeCpu: stats(before.map((x) => x.cpu)),
+    wallRatio: stats(wallRatio),
+    cpuRatio: stats(cpuRatio),
+  };
+}
 if (premathBin !== undefined) {
   const probe = spawnSync(premathBin, ['--version'], { env: childEnv(), encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
@@ -198,7 +240,6 @@ for (const shape of shapes) {
       { name: 'job', fn: jobOf(input.bytes) },
       { name: 'floor', fn: floorOf(input.bytes, input.report.toString('utf8')) },
     ];
-    if (baseline !== undefined) candidates.push({ name: 'baseline', fn: jobOf(input.bytes, baseline) });
     let same = true;
     if (premathBin !== undefined) {
       const job = premathJob(input);
@@ -228,17 +269,17 @@ for (const shape of shapes) {
     ]);
     const g = { n, job: job.median, floor: floor.median };
     if (baseline !== undefined) {
-      const before = stats(m.get('baseline').samples);
-      const beforeCpu = stats(m.get('baseline').cpuSamples);
-      g.baseline = before.median;
+      const pair = beforeAfter(input.file);
+      g.baseline = pair.before.median;
+      g.after = pair.after.median;
       baselineRows.push([
         n,
-        spread(before),
-        ms(beforeCpu.median),
-        times(before.median / floor.median),
-        pct(m.get('baseline').gcShare),
-        times(job.median / before.median),
-        times(jobCpu.median / beforeCpu.median),
+        `${spread(pair.after)}${pair.same ? '' : ' (output differs!)'}`,
+        ms(pair.afterCpu.median),
+        spread(pair.before),
+        ms(pair.beforeCpu.median),
+        times(pair.wallRatio.median),
+        times(pair.cpuRatio.median),
       ]);
     }
     if (premathBin !== undefined) {
@@ -266,10 +307,8 @@ for (const shape of shapes) {
   );
   if (baseline !== undefined) {
     console.log('');
-    table(
-      ['calls', 'baseline job [IQR]', 'baseline CPU', 'baseline/floor', 'GC', 'job/baseline', 'CPU ratio'],
-      baselineRows,
-    );
+    console.log('  before/after, each build in a process of its own (see docs/BENCHMARKS.md):');
+    table(['calls', 'this build [IQR]', 'CPU', 'baseline [IQR]', 'CPU', 'this/baseline', 'CPU ratio'], baselineRows);
   }
   if (premathBin !== undefined) {
     console.log('');
@@ -284,7 +323,9 @@ for (const shape of shapes) {
     const b = growth[i];
     const per10 = (x, y) => (y / x) ** (1 / Math.log10(b.n / a.n));
     let line = `${a.n}->${b.n}: job ${per10(a.job, b.job).toFixed(1)}x, floor ${per10(a.floor, b.floor).toFixed(1)}x`;
-    if (b.baseline !== undefined) line += `, baseline job ${per10(a.baseline, b.baseline).toFixed(1)}x`;
+    if (b.baseline !== undefined) {
+      line += `, job on its own ${per10(a.after, b.after).toFixed(1)}x, baseline on its own ${per10(a.baseline, b.baseline).toFixed(1)}x`;
+    }
     if (b.premath !== undefined) line += `, premath job ${per10(a.premath, b.premath).toFixed(1)}x`;
     steps.push(line);
   }

@@ -9,22 +9,19 @@
 //          and one SHA-256 over the report bytes (the job hashes at least that much canonical
 //          text to digest the normalized evidence).
 import * as crypto from 'node:crypto';
-import * as turngate from '../../dist/index.js';
+import { joinCheckText, renderJoinCheckJson } from '../../dist/index.js';
 
 /**
  * The in-process job on `bytes`; returns the report text.
  *
  * @param {Uint8Array} bytes
- * @param {{ joinCheckText: Function, renderJoinCheckJson: Function }} [build] - Another build's
- *   module (BENCH_BASELINE); this checkout's `dist/` by default. Builds before the one Result
- *   shape returned the report as `report` and the refusal as `error`.
  * @returns {() => string}
  */
-export function jobOf(bytes, build = turngate) {
+export function jobOf(bytes) {
   return () => {
-    const outcome = build.joinCheckText(bytes);
-    if (!outcome.ok) throw new Error(`bench input refused: ${(outcome.failures?.[0] ?? outcome.error)?.message}`);
-    return build.renderJoinCheckJson(outcome.value ?? outcome.report);
+    const outcome = joinCheckText(bytes);
+    if (!outcome.ok) throw new Error(`bench input refused: ${outcome.failures[0].message}`);
+    return renderJoinCheckJson(outcome.value);
   };
 }
 
