@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Branded } from '../typestate/brand.ts';
-import type { ToolsOf } from '../typestate/misuse.ts';
-import type { ToolFailed, ToolOk } from '../typestate/results.ts';
-import type { ParsedToolInput, ToolName, ToolOutput } from '../typestate/tools.ts';
+import type { Branded } from '../typestate/index.ts';
+import type { ToolsOf } from '../typestate/index.ts';
+import type { ToolFailed, ToolOk } from '../typestate/index.ts';
+import type { ParsedToolInput, ToolName, ToolOutput } from '../typestate/index.ts';
 
 type Calls<T> = T extends { readonly '~calls'?: infer TCalls } ? TCalls : never;
 

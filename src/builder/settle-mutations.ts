@@ -5,9 +5,9 @@
  * @module
  */
 import type { Result } from '../failures/index.ts';
-import { expectMinted } from '../typestate/brand.ts';
-import type { StateArgument, ToolsOf } from '../typestate/misuse.ts';
-import { runToolIntent } from '../typestate/perform.ts';
+import { expectMinted } from '../typestate/internal.ts';
+import type { StateArgument, ToolsOf } from '../typestate/index.ts';
+import { runToolIntent } from '../typestate/internal.ts';
 import {
   admitMutation,
   recordMutations,

@@ -6,12 +6,13 @@
  */
 import type { Result } from '../failures/index.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
-import { expectMinted } from '../typestate/brand.ts';
-import type { StateArgument, ToolsOf, UseDecisionCheck, UseDecisionRow } from '../typestate/misuse.ts';
-import { thrownEnvelope } from '../typestate/perform.ts';
-import { checkOutput, mintResults, pendingError, type TypedRow } from '../typestate/record-results.ts';
-import { ownError, isPendingMutation } from '../typestate/results.ts';
-import { registryDefinitions, type ToolDefinitions } from '../typestate/tools.ts';
+import { expectMinted } from '../typestate/internal.ts';
+import type { StateArgument, ToolsOf, UseDecisionCheck, UseDecisionRow } from '../typestate/index.ts';
+import { thrownEnvelope } from '../typestate/internal.ts';
+import { checkOutput, mintResults, pendingError, type TypedRow } from '../typestate/internal.ts';
+import { ownError, isPendingMutation } from '../typestate/internal.ts';
+import type { ToolDefinitions } from '../typestate/index.ts';
+import { registryDefinitions } from '../typestate/internal.ts';
 import {
   recordUse,
   type ParsedToolInput,
@@ -24,7 +25,7 @@ import {
   type ToolUse,
   type ToolUseInputRow,
 } from '../typestate/index.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /**
  * What a tool handler is told about the call it runs.

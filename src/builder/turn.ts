@@ -8,10 +8,10 @@
  * @module
  */
 import type { Result } from '../failures/index.ts';
-import { failedWith } from '../failures/collect.ts';
+import { failedWith } from '../failures/internal.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
-import { expectMinted } from '../typestate/brand.ts';
-import type { ModeOf, StateArgument } from '../typestate/misuse.ts';
+import { expectMinted } from '../typestate/internal.ts';
+import type { ModeOf, StateArgument } from '../typestate/index.ts';
 import {
   closeJoin,
   recordResults,
@@ -41,7 +41,7 @@ import type {
   ResultOrphanMessage,
   UseWithoutResultMessage,
 } from './messages.ts';
-import type { TurnMisuse, UnknownMethodMessage } from '../typestate/misuse.ts';
+import type { TurnMisuse, UnknownMethodMessage } from '../typestate/index.ts';
 
 /**
  * The outcome of one tool call as the builder takes it: the tool's typed output, an error

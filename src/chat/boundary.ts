@@ -10,8 +10,8 @@ import { isBlank } from '../canonical/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
 import type { ChatState } from './store.ts';
-import { firstFailure } from '../failures/collect.ts';
-import type { Result } from '../failures/classes.ts';
+import { firstFailure } from '../failures/internal.ts';
+import type { Result } from '../failures/index.ts';
 
 /** Snapshot options given in full, so a polluted `Object.prototype` cannot supply one. */
 const SNAPSHOT = { maxDepth: MAX_DATA_DEPTH, isLeaf: () => false } as const;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { formatIssues, validateWith } from '../typestate/tools.ts';
+import { formatIssues, validateWith } from '../typestate/index.ts';
 import { own } from '../internal/own-field.ts';
 import { chatState } from './boundary.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';

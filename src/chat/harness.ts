@@ -29,7 +29,7 @@ import {
   suspensionOf,
 } from './store.ts';
 import { holdSessions, runTurn, type TurnRunnerDeps } from './turn.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /**
  * Options of {@link createChatHarness}.

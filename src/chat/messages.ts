@@ -18,7 +18,7 @@ export {
   ChatMessageSchema,
   validateChatMessage,
   messageText,
-} from '../transcripts/chat-message.ts';
+} from '../transcripts/index.ts';
 export type {
   TextBlock,
   ImageBlock,
@@ -33,4 +33,4 @@ export type {
   ToolMessage,
   ChatMessage,
   ChatMessageCheck,
-} from '../transcripts/chat-message.ts';
+} from '../transcripts/index.ts';

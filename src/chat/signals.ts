@@ -16,7 +16,7 @@ import {
   suspensionOf,
 } from './store.ts';
 import { type Hold, runTurn, type TurnRunnerDeps } from './turn.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /**
  * The listeners of one harness (so of one process), per session. A listener that throws does not

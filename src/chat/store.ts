@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { compareUtf8 } from '../canonical/text.ts';
+import { compareUtf8 } from '../canonical/index.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';

@@ -8,7 +8,7 @@ import { deepFreeze } from '../internal/freeze.ts';
 import { own, ownField } from '../internal/own-field.ts';
 import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
 import type { RecordCache } from './cache.ts';
-import { checkTranscript } from '../transcripts/check.ts';
+import { checkTranscript } from '../transcripts/index.ts';
 import type { FailureClass, Result } from '../failures/index.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
 import type { ChatGraph, GraphOutcome, ResumeRequest } from './graph.ts';
@@ -28,7 +28,7 @@ import {
   SignalIdInUse,
   suspensionOf,
 } from './store.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */
 export type Hold = (

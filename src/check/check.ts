@@ -13,8 +13,8 @@ import {
   digest,
   type JsonValue,
 } from '../canonical/index.ts';
-import { parseJsonData } from '../canonical/json.ts';
-import { decodeExtendedOwnData, decodeOwnData, ownJoinCheckInput } from '../evidence/decode.ts';
+import { parseJsonData } from '../canonical/internal.ts';
+import { decodeExtendedOwnData, decodeOwnData, ownJoinCheckInput } from '../evidence/internal.ts';
 import {
   decodeExtendedInput,
   decodeJoinCheckInput,
@@ -28,8 +28,8 @@ import {
   type JoinCheckInput,
   type ToolResultInput,
 } from '../evidence/index.ts';
-import type { Result } from '../failures/classes.ts';
-import { FailureCollector } from '../failures/collect.ts';
+import type { Result } from '../failures/index.ts';
+import { FailureCollector } from '../failures/internal.ts';
 import { objectPrototypeIsClean, shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';

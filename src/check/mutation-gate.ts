@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { FailureCollector } from '../failures/collect.ts';
+import type { FailureCollector } from '../failures/internal.ts';
 
 /** One `consumed` tool-use row, as the mutation gate judges it. */
 export interface ConsumedUse {

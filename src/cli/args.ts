@@ -6,7 +6,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { groupDigits } from '../internal/display.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -9,9 +9,9 @@ import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { parseFlags } from './args.ts';
 import { prettyJson, type JsonValue } from '../canonical/index.ts';
 import { HarnessInputError, TrajectoryTornTailError } from '../tusk/index.ts';
-import { parseRfc3339 } from '../tusk/time.ts';
-import type { Result } from '../failures/classes.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { parseRfc3339 } from '../tusk/internal.ts';
+import type { Result } from '../failures/index.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /** What a harness command writes and how it exits: 0 done, 1 I/O failure or a failing decision, 2 invalid input or usage. */
 export interface HarnessCommandOutput {

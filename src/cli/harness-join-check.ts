@@ -4,8 +4,8 @@
  * @module
  */
 import { idList } from './args.ts';
-import { joinCheckText, renderJoinCheckJson } from '../check/check.ts';
-import type { JoinCheckReport } from '../check/types.ts';
+import { joinCheckText, renderJoinCheckJson } from '../check/index.ts';
+import type { JoinCheckReport } from '../check/index.ts';
 import { oneLine, QUOTE_LIMIT } from '../internal/display.ts';
 import { describeLimit } from './read-input.ts';
 

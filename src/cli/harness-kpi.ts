@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { JsonNumber, formatF64 } from '../canonical/index.ts';
 import { DEFAULT_SESSION_PATH, DEFAULT_TRAJECTORY_PATH, computeKpi, readTrajectory } from '../tusk/index.ts';
 import { failed, flags, jsonOutput, numberFlag, printed, type HarnessCommandOutput } from './harness-common.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-kpi';
 const PREFIX = 'harness_kpi_invalid:';

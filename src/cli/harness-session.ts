@@ -13,7 +13,7 @@ import {
   type HarnessSession,
 } from '../tusk/index.ts';
 import { clockFlag, failed, flags, jsonOutput, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-session';
 const PREFIX = 'harness_session_invalid:';

@@ -13,7 +13,7 @@ import {
   type TornTail,
 } from '../tusk/index.ts';
 import { failed, flags, jsonOutput, numberFlag, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-trajectory';
 const PREFIX = 'harness_trajectory_invalid:';

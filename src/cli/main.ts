@@ -19,7 +19,7 @@ import { harnessSessionCommand } from './harness-session.ts';
 import { harnessTrajectoryCommand } from './harness-trajectory.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { transcriptCheckCommand } from './transcript-check.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
 

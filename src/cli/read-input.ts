@@ -7,7 +7,7 @@
 import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { groupDigits } from '../internal/display.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 
 /** The input size limit when `--max-input-bytes` is not given: 64 MiB. */
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;

@@ -10,12 +10,12 @@
 import { oneLine } from '../internal/display.ts';
 import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
-import { JsonInputError, JsonNumber, parseJson } from '../canonical/json.ts';
-import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
-import { checkTranscriptJson, type TranscriptReport } from '../transcripts/check.ts';
-import { repairTranscriptJson, type RepairOutcome } from '../transcripts/repair.ts';
+import { JsonInputError, JsonNumber, parseJson } from '../canonical/index.ts';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
+import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index.ts';
+import { repairTranscriptJson, type RepairOutcome } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /** The prefix of every input-error line. */
 export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';

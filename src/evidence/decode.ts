@@ -5,17 +5,18 @@
  */
 import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
-import { carryDuplicateKeys, isJsonNumber, type JsonNumber } from '../canonical/json.ts';
+import type { JsonNumber } from '../canonical/index.ts';
+import { carryDuplicateKeys, isJsonNumber } from '../canonical/internal.ts';
 import { shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { formatPath } from '../internal/path.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 import { EvidenceInputError } from './errors.ts';
 import { EXTENDED_PROFILE, ExtendedJoinCheckInputSchema, type ExtendedJoinCheckInput } from './extended.ts';
 import { JoinCheckInputSchema, type JoinCheckInput } from './schemas.ts';
 import { extension } from './struct.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 /**
  * The result of {@link decodeJoinCheckInput}: the decoded input, or `failures` holding one

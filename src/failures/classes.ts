@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ResultOf } from '../internal/result.ts';
 
 /**
  * Where a failure class is defined.
@@ -323,6 +324,4 @@ export interface Failure {
  * }
  * ```
  */
-export type Result<T, F = Failure> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly failures: readonly F[] };
+export type Result<T, F = Failure> = ResultOf<T, F>;

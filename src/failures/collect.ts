@@ -7,6 +7,8 @@
  */
 import type { Failure, FailureClass, Result } from './classes.ts';
 
+export { firstFailure } from '../internal/result.ts';
+
 /** Collects failures by class and lists them sorted by class. */
 export class FailureCollector {
   private readonly byClass = new Map<FailureClass, { details: string[]; ids: Set<string> }>();
@@ -69,12 +71,4 @@ export function fail<T = never>(failureClass: FailureClass, detail: string, ids:
 /** The failed result of failures built elsewhere, merged by the collector (one entry per class). */
 export function failedWith<T = never>(failures: readonly Failure[]): Result<T> {
   return new FailureCollector().addAll(failures).failed<T>();
-}
-
-/**
- * The first failure of a failed result: for the steps that stop at the first problem (the input
- * decoders, the own-data snapshot), the one failure. `failures` is never empty when `ok` is false.
- */
-export function firstFailure<F>(failed: { readonly ok: false; readonly failures: readonly F[] }): F {
-  return failed.failures[0] as F;
 }

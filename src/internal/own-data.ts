@@ -11,8 +11,7 @@
 import { bareRecord } from './detach.ts';
 import { describeThrown } from './display.ts';
 import { formatPath, type PathSegment } from './path.ts';
-import type { Result } from '../failures/classes.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure, type ResultOf } from './result.ts';
 
 /**
  * How many arrays and objects may nest inside one another: the limit of the lossless JSON
@@ -34,7 +33,7 @@ export interface OwnDataError {
 }
 
 /** The result of {@link snapshotOwnData}: the copy, or `failures` holding one {@link OwnDataError}. */
-export type OwnDataResult = Result<unknown, OwnDataError>;
+export type OwnDataResult = ResultOf<unknown, OwnDataError>;
 
 /** `path: detail` of a failed snapshot, for a message. */
 export function snapshotProblem(failed: { readonly ok: false; readonly failures: readonly OwnDataError[] }): string {

@@ -7,7 +7,7 @@
  */
 import { shielded } from '../internal/detach.ts';
 import { asciiLowercase, compareUtf8, digest } from '../canonical/index.ts';
-import { EvidenceInputError } from '../evidence/errors.ts';
+import { EvidenceInputError } from '../evidence/index.ts';
 import type {
   EvidenceInput,
   ExtendedCallSpecInput,

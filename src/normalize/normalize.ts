@@ -5,7 +5,7 @@
  */
 import { rawErrorValue, rawRetryable } from './raw-error.ts';
 import { asciiLowercase, digest, digestText, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
-import { EvidenceInputError } from '../evidence/errors.ts';
+import { EvidenceInputError } from '../evidence/index.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import type {
   CallSpecInput,
@@ -17,7 +17,7 @@ import type {
   ToolRequestInput,
   ToolResultInput,
   ToolUseInput,
-} from '../evidence/schemas.ts';
+} from '../evidence/index.ts';
 import {
   NORMALIZED_KIND,
   TOOL_USE_DISPOSITIONS,

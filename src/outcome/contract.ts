@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import { digest, sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
-import { type AliasTargets, checkMethods } from '../typestate/tools.ts';
+import { type AliasTargets, checkMethods } from '../typestate/internal.ts';
 import {
   type CompiledDeliverable,
   compileDeliverable,

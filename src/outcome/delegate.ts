@@ -11,7 +11,7 @@ import { isBlank } from '../canonical/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { type MethodAlias, resolveMethod, type UnknownMethodMessage, validateWith } from '../typestate/index.ts';
-import { unknownMethodDetail } from '../typestate/tools.ts';
+import { unknownMethodDetail } from '../typestate/internal.ts';
 import {
   type CompiledContract,
   compiledContract,

@@ -11,8 +11,8 @@
  */
 import * as v from 'valibot';
 import { ownEntries } from '../internal/entries.ts';
-import { issuePath } from '../evidence/decode.ts';
-import type { Result } from '../failures/classes.ts';
+import { issuePath } from '../evidence/index.ts';
+import type { Result } from '../failures/index.ts';
 
 const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'));
 

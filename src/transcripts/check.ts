@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { checkAISDK } from './aisdk/check.ts';
@@ -19,7 +19,7 @@ import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './me
 import { checkOpenAIChat } from './openai-chat/check.ts';
 import { checkResponses } from './openai-responses/check.ts';
 import { mintSendable, type SendableTranscript } from './sendable.ts';
-import { firstFailure } from '../failures/collect.ts';
+import { firstFailure } from '../failures/internal.ts';
 
 export type { Expectation };
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TranscriptFormat } from '../check/stop-reasons.ts';
+import type { TranscriptFormat } from '../check/index.ts';
 import { aisdkToChat, chatToAISDK } from './aisdk/convert.ts';
 import { anthropicToChat, chatToAnthropic } from './anthropic/convert.ts';
 import type { ChatMessage } from './chat-message.ts';
@@ -16,7 +16,7 @@ import { chatToGemini, geminiToChat } from './gemini/convert.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { chatToOpenAIChat, openAIChatToChat } from './openai-chat/convert.ts';
 import { chatToResponses, responsesToChat } from './openai-responses/convert.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 
 /** A conversion's output: the converted messages and what could not cross. */
 export interface Conversion<M> {

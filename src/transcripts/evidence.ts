@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { protocolStopReason, type StopReasonOf, type TranscriptFormat } from '../check/stop-reasons.ts';
+import { protocolStopReason, type StopReasonOf, type TranscriptFormat } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { ReportedToolResult, RequestedToolCall, ToolUseInputRow } from '../typestate/index.ts';
 import { readAISDK } from './aisdk/check.ts';
@@ -20,7 +20,7 @@ import { readGemini } from './gemini/check.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { readOpenAIChat } from './openai-chat/check.ts';
 import { ITEM, readResponses } from './openai-responses/check.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 
 /**
  * Options of `toEvidence`.

@@ -31,8 +31,8 @@ export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';
 export { guardSend, isSendableTranscript, UncheckedTranscriptError } from './sendable.ts';
 export type { SendableTranscript } from './sendable.ts';
 export type { TranscriptMessages, TranscriptMessage, TranscriptRequestBody, BodyMessage } from './messages.ts';
-export { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
-export type { TranscriptFormat } from '../check/stop-reasons.ts';
+export { TRANSCRIPT_FORMATS } from '../check/index.ts';
+export type { TranscriptFormat } from '../check/index.ts';
 export { AnthropicMessageSchema, AnthropicMessagesSchema } from './anthropic/wire.ts';
 export type {
   AnthropicMessage,

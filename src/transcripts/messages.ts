@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { TranscriptFormat } from '../check/stop-reasons.ts';
+import type { TranscriptFormat } from '../check/index.ts';
 import type { AISDKMessage } from './aisdk/wire.ts';
 import type { AnthropicMessage } from './anthropic/wire.ts';
 import type { ChatMessage } from './chat-message.ts';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TranscriptFormat } from '../check/stop-reasons.ts';
+import type { TranscriptFormat } from '../check/index.ts';
 import { repairAISDK } from './aisdk/repair.ts';
 import { repairAnthropic } from './anthropic/repair.ts';
 import { runCheck, type Expectation } from './check.ts';
@@ -19,7 +19,7 @@ import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './me
 import { repairOpenAIChat } from './openai-chat/repair.ts';
 import { repairResponses } from './openai-responses/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 
 /**
  * Options of `repairTranscript`.

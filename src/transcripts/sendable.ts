@@ -5,8 +5,9 @@
  *
  * @module
  */
-import type { TranscriptFormat } from '../check/stop-reasons.ts';
-import { mint, mintedState, type Branded } from '../typestate/brand.ts';
+import type { TranscriptFormat } from '../check/index.ts';
+import type { Branded } from '../typestate/index.ts';
+import { mint, mintedState } from '../typestate/internal.ts';
 import type { TranscriptMessage } from './messages.ts';
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 import { performMutation, type MutationReady, type MutationWitness, type ToolDefinitions } from '../typestate/index.ts';
-import { expectMinted } from '../typestate/brand.ts';
+import { expectMinted } from '../typestate/internal.ts';
 import { StepFailure } from './errors.ts';
 
 export type { MutationReady, MutationWitness, ToolDefinitions };

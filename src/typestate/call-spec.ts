@@ -11,7 +11,7 @@ import { ownEntries } from '../internal/entries.ts';
 import type { NormalizedCallSpec } from '../normalize/index.ts';
 import { deepFreeze, mint, type Branded } from './brand.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
-import { fail } from '../failures/collect.ts';
+import { fail } from '../failures/internal.ts';
 import { check, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JoinCheckReport } from '../check/types.ts';
+import type { JoinCheckReport } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
@@ -20,7 +20,7 @@ import type { TurnCalls } from './request-tools.ts';
 import { isPendingMutation, type ToolResult } from './results.ts';
 import { callRows, check, notData, resultRows, useRows } from './rows.ts';
 import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf } from './tools.ts';
-import { firstFailure, fail, failedWith, FailureCollector } from '../failures/collect.ts';
+import { firstFailure, fail, failedWith, FailureCollector } from '../failures/internal.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];
 

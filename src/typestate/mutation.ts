@@ -6,8 +6,8 @@
  */
 import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
-import { checkMutationGate } from '../check/mutation-gate.ts';
-import { FailureCollector } from '../failures/collect.ts';
+import { checkMutationGate } from '../check/internal.ts';
+import { FailureCollector } from '../failures/internal.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import { expectMinted, isSpent, mint, type Branded } from './brand.ts';

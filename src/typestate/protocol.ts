@@ -11,8 +11,8 @@ import {
   type ProtocolStopReason,
   type StopReasonOf,
   type TranscriptFormat,
-} from '../check/stop-reasons.ts';
-import type { Result } from '../failures/classes.ts';
+} from '../check/index.ts';
+import type { Result } from '../failures/index.ts';
 
 /**
  * A provider's stop reason, typed by its wire format: `{ format: 'openai-chat', stopReason:

@@ -16,7 +16,7 @@ import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
 import { notData } from './rows.ts';
 import type { ToolDefinitions } from './tools.ts';
-import { firstFailure, fail } from '../failures/collect.ts';
+import { firstFailure, fail } from '../failures/internal.ts';
 
 /**
  * How to answer pending calls the gate did not run: `refused` is the refusal of

@@ -22,7 +22,7 @@ import {
   type ToolDefinitions,
   type ToolDefinitionsOf,
 } from './tools.ts';
-import { firstFailure, failedWith, failure, FailureCollector } from '../failures/collect.ts';
+import { firstFailure, failedWith, failure, FailureCollector } from '../failures/internal.ts';
 
 /**
  * The terminal results recorded for a turn's calls, typed by tool, in the order given.

@@ -11,7 +11,7 @@ import type { ToolUseDisposition } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument, ToolsOf, UseRowsCheck } from './misuse.ts';
 import type { ToolResults } from './record-results.ts';
-import { failedWith, failure, FailureCollector } from '../failures/collect.ts';
+import { failedWith, failure, FailureCollector } from '../failures/internal.ts';
 import { callRows, check, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
 import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
 

@@ -28,7 +28,7 @@ import {
   type ToolName,
   type ToolRegistry,
 } from './tools.ts';
-import { firstFailure, fail, failure, FailureCollector } from '../failures/collect.ts';
+import { firstFailure, fail, failure, FailureCollector } from '../failures/internal.ts';
 
 /**
  * One admitted tool call, typed by its tool.

@@ -4,15 +4,15 @@
  *
  * @module
  */
-import { joinCheck } from '../check/check.ts';
-import type { JoinCheckReport } from '../check/types.ts';
+import { joinCheck } from '../check/index.ts';
+import type { JoinCheckReport } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { Result } from '../failures/index.ts';
 import * as v from 'valibot';
 import { issuePath } from '../evidence/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError, type OwnDataOptions } from '../internal/own-data.ts';
 import type { ToolErrorEnvelope } from './results.ts';
-import { firstFailure, fail } from '../failures/collect.ts';
+import { firstFailure, fail } from '../failures/internal.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];
 type RequestRow = NonNullable<EvidenceWire['toolRequests']>[number];

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
 import { describeThrown } from '../internal/display.ts';
-import type { Result } from '../failures/classes.ts';
+import type { Result } from '../failures/index.ts';
 import { formatPath } from '../internal/path.ts';
 
 /**

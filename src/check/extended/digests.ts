@@ -7,7 +7,7 @@
  * @module
  */
 import type { FailureClass } from '../../failures/index.ts';
-import type { FailureCollector } from '../../failures/collect.ts';
+import type { FailureCollector } from '../../failures/internal.ts';
 import type { ExtendedDigestBundle } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
 

@@ -10,7 +10,7 @@
  * @module
  */
 import { trimWhiteSpace } from '../../canonical/index.ts';
-import type { FailureCollector } from '../../failures/collect.ts';
+import type { FailureCollector } from '../../failures/internal.ts';
 import { GUARDRAIL_STAGES, type NormalizedGuardrailDecision, type RiskControl } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { FailureCollector } from '../../failures/collect.ts';
+import type { FailureCollector } from '../../failures/internal.ts';
 import type { ExtendedContext } from './context.ts';
 import { checkPolicyDigests } from './digests.ts';
 import {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FailureCollector } from '../../failures/collect.ts';
+import type { FailureCollector } from '../../failures/internal.ts';
 import { checkMutationGate } from '../mutation-gate.ts';
 import type { ExtendedContext } from './context.ts';
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { FailureCollector } from '../../failures/collect.ts';
+import type { FailureCollector } from '../../failures/internal.ts';
 import type { ExtendedContext } from './context.ts';
 import { withinAny } from './refs.ts';
 

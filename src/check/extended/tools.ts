@@ -10,7 +10,7 @@
  * @module
  */
 import { digest } from '../../canonical/index.ts';
-import type { FailureCollector } from '../../failures/collect.ts';
+import type { FailureCollector } from '../../failures/internal.ts';
 import { DIRECT_CALLER, type NormalizedToolSearch } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
 

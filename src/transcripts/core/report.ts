@@ -5,7 +5,7 @@
  * @module
  */
 import type { FailureClass } from '../../failures/index.ts';
-import type { TranscriptFormat } from '../../check/stop-reasons.ts';
+import type { TranscriptFormat } from '../../check/index.ts';
 import { TRANSCRIPT_RULES, type TranscriptRule } from '../rules.ts';
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TranscriptFormat } from '../../check/stop-reasons.ts';
+import type { TranscriptFormat } from '../../check/index.ts';
 import { invalid, isJsonObject, type JsonObject } from './input.ts';
 
 /** The field of a request body holding the transcript, per format; also the root of paths. */

@@ -1,0 +1,7 @@
+/**
+ * The check layer's internals that other layers use, reached here rather than through the files
+ * that hold them. Not part of the public API.
+ *
+ * @module
+ */
+export { checkMutationGate } from './mutation-gate.ts';

@@ -1,0 +1,7 @@
+/**
+ * The evidence layer's internals that other layers use, reached here rather than through the files
+ * that hold them. Not part of the public API.
+ *
+ * @module
+ */
+export { decodeExtendedOwnData, decodeOwnData, ownJoinCheckInput } from './decode.ts';

@@ -1,0 +1,11 @@
+/**
+ * The typestate layer's internals that other layers use, reached here rather than through the files
+ * that hold them. Not part of the public API.
+ *
+ * @module
+ */
+export { expectMinted, mint, mintedState } from './brand.ts';
+export { runToolIntent, thrownEnvelope } from './perform.ts';
+export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
+export { isPendingMutation, ownError } from './results.ts';
+export { checkMethods, registryDefinitions, unknownMethodDetail, type AliasTargets } from './tools.ts';
