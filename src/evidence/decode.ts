@@ -10,7 +10,7 @@ import { carryDuplicateKeys, isJsonNumber } from '../canonical/internal.ts';
 import { shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
-import { formatPath } from '../internal/path.ts';
+import { schemaIssuePath } from '../internal/path.ts';
 import type { Result } from '../failures/index.ts';
 import { EvidenceInputError } from './errors.ts';
 import { EXTENDED_PROFILE, ExtendedJoinCheckInputSchema, type ExtendedJoinCheckInput } from './extended.ts';
@@ -39,7 +39,7 @@ export type DecodeResult = Result<JoinCheckInput, EvidenceInputError>;
  * ```
  */
 export function issuePath(issue: v.BaseIssue<unknown>): string {
-  return formatPath((issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key))));
+  return schemaIssuePath(issue.path);
 }
 
 /** What a value is, for a message: a string quoted (cut after 200 characters), a number as written, else its kind. */

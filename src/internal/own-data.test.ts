@@ -147,3 +147,12 @@ describe('snapshotOwnData', () => {
     expect(snapshotOwnData({ n: number }).ok).toBe(false);
   });
 });
+
+describe('schemaIssuePath', () => {
+  it('writes valibot and Standard Schema paths alike, an index as [n]', async () => {
+    const { schemaIssuePath } = await import('./path.ts');
+    expect(schemaIssuePath(undefined)).toBe('');
+    expect(schemaIssuePath([{ key: 'items' }, { key: 0 }, { key: 'link' }])).toBe('items[0].link');
+    expect(schemaIssuePath(['items', 0, { key: 'link' }])).toBe('items[0].link');
+  });
+});

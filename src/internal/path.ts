@@ -23,3 +23,20 @@ export function formatPath(segments: readonly PathSegment[], root = ''): string 
   }
   return out;
 }
+
+/**
+ * A schema issue's path as `formatPath` writes it (`items[0].link`): the one home for how a path
+ * from a schema library reads. Takes a valibot issue path (items with a `key`) and a Standard
+ * Schema path (keys, or segments with a `key`) alike; an index stays a number.
+ *
+ * @param path - The issue's path; `undefined` at the root.
+ * @returns The path as text, `''` at the root.
+ */
+export function schemaIssuePath(path: readonly unknown[] | undefined): string {
+  const segments: PathSegment[] = [];
+  for (const step of path ?? []) {
+    const key = typeof step === 'object' && step !== null ? (step as { readonly key?: unknown }).key : step;
+    segments.push(typeof key === 'number' ? key : String(key));
+  }
+  return formatPath(segments);
+}

@@ -11,7 +11,7 @@ import { sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import type { Result } from '../failures/index.ts';
-import { formatPath } from '../internal/path.ts';
+import { schemaIssuePath } from '../internal/path.ts';
 
 /**
  * One tool: its schemas, whether it has side effects, who may call it, and its canonical methods
@@ -593,12 +593,6 @@ export interface SchemaIssue {
  */
 export type SchemaCheck = Result<unknown, SchemaIssue>;
 
-/** One step of a Standard Schema issue path as `formatPath` takes it: an index stays a number. */
-function pathSegment(step: PropertyKey | StandardSchemaV1.PathSegment): string | number {
-  const key = typeof step === 'object' ? step.key : step;
-  return typeof key === 'number' ? key : String(key);
-}
-
 /**
  * Validates a value against a Standard Schema v1 object, synchronously. Never throws: a schema
  * that throws (a refinement or transform that throws, a validator that overflows the stack) is
@@ -636,7 +630,7 @@ export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCh
   return {
     ok: false,
     failures: result.issues.map((issue) => ({
-      path: formatPath((issue.path ?? []).map(pathSegment)),
+      path: schemaIssuePath(issue.path),
       message: issue.message,
     })),
   };
