@@ -86,19 +86,29 @@ function readText(file: string): string {
   }
 }
 
+/** Reads a fixture file with `parse` (named `format` in the error) and parses the value with `schema`. */
+function readFixture<const Schema extends v.GenericSchema>(
+  schema: Schema,
+  file: string,
+  format: 'JSON' | 'YAML',
+  parse: (text: string) => unknown,
+): v.InferOutput<Schema> {
+  let value: unknown;
+  const text = readText(file);
+  try {
+    value = parse(text);
+  } catch (error) {
+    throw new FixtureError(file, '', `not ${format} (${messageOf(error).split('\n')[0]})`);
+  }
+  return parseFixture(schema, value, file);
+}
+
 /** Reads a JSON fixture losslessly (numbers as JsonNumber, as the join check reads them) and parses it with `schema`. */
 export function readPremathJson<const Schema extends v.GenericSchema>(
   schema: Schema,
   file: string,
 ): v.InferOutput<Schema> {
-  let value: unknown;
-  const text = readText(file);
-  try {
-    value = parseJson(text);
-  } catch (error) {
-    throw new FixtureError(file, '', `not JSON (${messageOf(error)})`);
-  }
-  return parseFixture(schema, value, file);
+  return readFixture(schema, file, 'JSON', parseJson);
 }
 
 /** Reads a JSON fixture with JSON.parse and parses it with `schema`. */
@@ -106,14 +116,7 @@ export function readJsonFixture<const Schema extends v.GenericSchema>(
   schema: Schema,
   file: string,
 ): v.InferOutput<Schema> {
-  let value: unknown;
-  const text = readText(file);
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new FixtureError(file, '', `not JSON (${messageOf(error)})`);
-  }
-  return parseFixture(schema, value, file);
+  return readFixture(schema, file, 'JSON', JSON.parse);
 }
 
 /** Reads a YAML fixture and parses it with `schema`. */
@@ -121,14 +124,7 @@ export function readYamlFixture<const Schema extends v.GenericSchema>(
   schema: Schema,
   file: string,
 ): v.InferOutput<Schema> {
-  let value: unknown;
-  const text = readText(file);
-  try {
-    value = parseYaml(text);
-  } catch (error) {
-    throw new FixtureError(file, '', `not YAML (${messageOf(error).split('\n')[0]})`);
-  }
-  return parseFixture(schema, value, file);
+  return readFixture(schema, file, 'YAML', parseYaml);
 }
 
 // premath's harness-typestate format (and our vectors in it) ------------------------------------
