@@ -75,59 +75,65 @@ function optionalText(value: string | null | undefined, field: string): string {
   return optional(value, field) ?? '';
 }
 
+// Both inputs are built in key order, as the report prints them (see normalization's rows).
 function joinInputOf(normalized: NormalizedEvidence): JoinInput {
   const digests = normalized.digests;
-  const out: Mutable<JoinInput> = {
-    requestSetDigest: digests.requestSetDigest,
-    resultSetDigest: digests.resultSetDigest,
-    useSetDigest: digests.useSetDigest,
-    toolRenderSetDigest: digests.toolRenderSetDigest,
-    reminderQueueSetDigest: digests.reminderQueueSetDigest,
-    stateViewSetDigest: digests.stateViewSetDigest,
-    protocolStateDigest: digests.protocolStateDigest,
-    joinSetDigest: digests.joinSetDigest,
-    reminderQueuePolicyDigest: normalized.callSpec.reminderQueuePolicyDigest,
-    toolRenderProtocolDigest: normalized.callSpec.toolRenderProtocolDigest,
-    stateViewPolicyDigest: normalized.callSpec.stateViewPolicyDigest,
-    decompositionPolicyDigest: normalized.callSpec.decompositionPolicyDigest,
-    queueReductionPresent: normalized.contextState.queueReductionPresent,
-    stateViewPresent: normalized.contextState.stateViewPresent,
-    renderPolicyValid: normalized.contextState.renderPolicyValid,
-    queuePolicyValid: normalized.contextState.queuePolicyValid,
-    stateViewPolicyValid: normalized.contextState.stateViewPolicyValid,
-    continuationContextReady: normalized.contextState.continuationContextReady,
-    joinClosed: normalized.joinState.joinClosed,
-  };
+  const context = normalized.contextState;
+  const join = normalized.joinState;
+  const callSpec = normalized.callSpec;
+  const out = {
+    continuationContextReady: context.continuationContextReady,
+    decompositionPolicyDigest: callSpec.decompositionPolicyDigest,
+  } as Mutable<JoinInput>;
   setOptional(out, 'handoffDigest', digests.handoffDigest);
-  setList(out, 'missingResultCallIds', normalized.joinState.missingResultCallIds);
-  setList(out, 'orphanResultCallIds', normalized.joinState.orphanResultCallIds);
-  setList(out, 'missingUseCallIds', normalized.joinState.missingUseCallIds);
-  setList(out, 'unknownUseCallIds', normalized.joinState.unknownUseCallIds);
-  setList(out, 'missingRenderCallIds', normalized.contextState.missingRenderCallIds);
+  out.joinClosed = join.joinClosed;
+  out.joinSetDigest = digests.joinSetDigest;
+  setList(out, 'missingRenderCallIds', context.missingRenderCallIds);
+  setList(out, 'missingResultCallIds', join.missingResultCallIds);
+  setList(out, 'missingUseCallIds', join.missingUseCallIds);
+  setList(out, 'orphanResultCallIds', join.orphanResultCallIds);
+  out.protocolStateDigest = digests.protocolStateDigest;
+  out.queuePolicyValid = context.queuePolicyValid;
+  out.queueReductionPresent = context.queueReductionPresent;
+  out.reminderQueuePolicyDigest = callSpec.reminderQueuePolicyDigest;
+  out.reminderQueueSetDigest = digests.reminderQueueSetDigest;
+  out.renderPolicyValid = context.renderPolicyValid;
+  out.requestSetDigest = digests.requestSetDigest;
+  out.resultSetDigest = digests.resultSetDigest;
+  out.stateViewPolicyDigest = callSpec.stateViewPolicyDigest;
+  out.stateViewPolicyValid = context.stateViewPolicyValid;
+  out.stateViewPresent = context.stateViewPresent;
+  out.stateViewSetDigest = digests.stateViewSetDigest;
+  out.toolRenderProtocolDigest = callSpec.toolRenderProtocolDigest;
+  out.toolRenderSetDigest = digests.toolRenderSetDigest;
+  setList(out, 'unknownUseCallIds', join.unknownUseCallIds);
+  out.useSetDigest = digests.useSetDigest;
   return out;
 }
 
 function mutationInputOf(normalized: NormalizedEvidence): MutationInput {
-  const out: Mutable<MutationInput> = {
-    joinClosed: normalized.joinState.joinClosed,
+  const context = normalized.contextState;
+  const join = normalized.joinState;
+  const out = {
     continuationAllowed: normalized.protocolState.continuationAllowed,
-    continuationContextReady: normalized.contextState.continuationContextReady,
-    queueReductionPresent: normalized.contextState.queueReductionPresent,
-    stateViewPresent: normalized.contextState.stateViewPresent,
-    renderPolicyValid: normalized.contextState.renderPolicyValid,
-    queuePolicyValid: normalized.contextState.queuePolicyValid,
-    stateViewPolicyValid: normalized.contextState.stateViewPolicyValid,
-    mutationPolicyDigest: normalized.callSpec.mutationPolicyDigest,
+    continuationContextReady: context.continuationContextReady,
     governancePolicyDigest: normalized.callSpec.governancePolicyDigest,
-    normalizerId: normalized.callSpec.normalizerId,
-  };
-  setList(out, 'missingRenderCallIds', normalized.contextState.missingRenderCallIds);
+    joinClosed: join.joinClosed,
+  } as Mutable<MutationInput>;
+  setList(out, 'missingRenderCallIds', context.missingRenderCallIds);
+  setList(out, 'missingResultCallIds', join.missingResultCallIds);
+  setList(out, 'missingUseCallIds', join.missingUseCallIds);
+  out.mutationPolicyDigest = normalized.callSpec.mutationPolicyDigest;
+  out.normalizerId = normalized.callSpec.normalizerId;
+  setList(out, 'orphanResultCallIds', join.orphanResultCallIds);
+  out.queuePolicyValid = context.queuePolicyValid;
+  out.queueReductionPresent = context.queueReductionPresent;
+  out.renderPolicyValid = context.renderPolicyValid;
   setList(out, 'sessionRefs', normalized.sessionRefs);
+  out.stateViewPolicyValid = context.stateViewPolicyValid;
+  out.stateViewPresent = context.stateViewPresent;
   setList(out, 'trajectoryRefs', normalized.trajectoryRefs);
-  setList(out, 'missingResultCallIds', normalized.joinState.missingResultCallIds);
-  setList(out, 'orphanResultCallIds', normalized.joinState.orphanResultCallIds);
-  setList(out, 'missingUseCallIds', normalized.joinState.missingUseCallIds);
-  setList(out, 'unknownUseCallIds', normalized.joinState.unknownUseCallIds);
+  setList(out, 'unknownUseCallIds', join.unknownUseCallIds);
   return out;
 }
 
