@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChatSuite } from '../conformance/runner/chat-suite.ts';
 import { FixtureError } from '../conformance/runner/fixtures.ts';
@@ -167,19 +166,13 @@ describe('transcript cases', () => {
 });
 
 describe('the runner', () => {
-  it('exits 2 with one line on stderr for a malformed fixture', async () => {
+  it('exits 2 with one line on stderr for a malformed fixture', () => {
     // inside the repository, so that the runner's imports (valibot, yaml) resolve from node_modules
     const runner = join(root, '.tools', `conformance-fixtures-test-${process.pid}.js`);
-    await build({
-      entryPoints: [join(root, 'conformance/runner/main.ts')],
-      outfile: runner,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'warning',
+    const built = spawnSync(process.execPath, [join(root, 'scripts/bundle-conformance.mjs'), runner], {
+      encoding: 'utf8',
     });
+    expect(built.status).toBe(0);
     const dir = copySuite('harness-chat');
     const file = join(dir, '105-empty-tail.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/entry: \S+/, 'entry: [a, b]'));
