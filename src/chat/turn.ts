@@ -28,7 +28,7 @@ import {
   SignalIdInUse,
   suspensionOf,
 } from './store.ts';
-import { firstFailure } from '../failures/internal.ts';
+import { firstFailure, joinDetails } from '../failures/internal.ts';
 
 /** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */
 export type Hold = (
@@ -127,7 +127,7 @@ function closureOf(
   }
   if (report.result === 'rejected') {
     const [first] = report.failures;
-    const detail = report.failures.map((f) => f.detail).join(' ');
+    const detail = joinDetails(report.failures.map((f) => f.detail));
     const ids = [...new Set(report.failures.flatMap((f) => f.ids))].sort();
     return {
       ok: false,

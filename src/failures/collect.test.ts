@@ -50,8 +50,18 @@ describe('FailureCollector', () => {
     expect(collected.list()).toEqual([
       { class: 'tool.join_incomplete', detail: 'no ids' },
       { class: 'tool.result_missing', detail: 'first', ids: ['c'] },
-      { class: 'tool.use_missing', detail: 'second third', ids: ['a', 'b'] },
+      { class: 'tool.use_missing', detail: 'second; third', ids: ['a', 'b'] },
     ]);
+  });
+
+  it('keeps merged details readable: a sentence is followed by a space, a fragment by a semicolon', () => {
+    const collected = new FailureCollector()
+      .add('tool.result_missing', 'Requested tool calls have no terminal result.')
+      .add('tool.result_missing', 'calls[1]: expected an object')
+      .add('tool.result_missing', 'A second sentence.');
+    expect(collected.list()[0]?.detail).toBe(
+      'Requested tool calls have no terminal result. calls[1]: expected an object; A second sentence.',
+    );
   });
 
   it('refuses to build a failed result with no failure', () => {
@@ -108,7 +118,7 @@ describe('transitions report through the collector', () => {
       },
       {
         class: 'tool.schema_invalid',
-        detail: 'c is discarded_with_reason without a reasonCode a is discarded_with_reason without a reasonCode',
+        detail: 'c is discarded_with_reason without a reasonCode; a is discarded_with_reason without a reasonCode',
         ids: ['a', 'c'],
       },
     ]);
@@ -141,7 +151,7 @@ describe('transitions report through the collector', () => {
     expect(failuresOf(requests)).toEqual([
       {
         class: 'tool.schema_invalid',
-        detail: 'toolCallId "b" is requested twice calls[2].toolName: expected a non-blank string',
+        detail: 'toolCallId "b" is requested twice; calls[2].toolName: expected a non-blank string',
         ids: ['a', 'b'],
       },
     ]);

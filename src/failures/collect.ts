@@ -1,5 +1,5 @@
 /**
- * Collecting failures: one entry per class, details joined, ids merged and sorted. Internal;
+ * Collecting failures: one entry per class, details joined ({@link joinDetails}), ids merged and sorted. Internal;
  * every step that reports `Failure`s (the join check, the mutation gate, the typestate
  * transitions, the builder) reports through it, so every `Result.failures` has one shape.
  *
@@ -40,7 +40,7 @@ export class FailureCollector {
   list(): Failure[] {
     return [...this.byClass.keys()].sort().map((failureClass) => {
       const entry = this.byClass.get(failureClass) as { details: string[]; ids: Set<string> };
-      const detail = entry.details.join(' ');
+      const detail = joinDetails(entry.details);
       return entry.ids.size > 0
         ? { class: failureClass, detail, ids: [...entry.ids].sort() }
         : { class: failureClass, detail };
@@ -56,6 +56,20 @@ export class FailureCollector {
     if (this.empty) throw new Error('FailureCollector.failed: no failure was recorded');
     return { ok: false, failures: this.list() };
   }
+}
+
+/**
+ * Details of one failure class as one text: a detail that ends a sentence is followed by a
+ * space, one that does not (the typestate's `calls[2].toolName: expected ...`) by `; `, so merged
+ * details stay readable. The join check's details are sentences and join as they always did.
+ */
+export function joinDetails(details: readonly string[]): string {
+  let text = '';
+  for (const detail of details) {
+    if (text !== '') text += /[.!?]$/.test(text) ? ' ' : '; ';
+    text += detail;
+  }
+  return text;
 }
 
 /** One failure in the collector's shape: ids deduplicated and sorted, absent when there are none. */

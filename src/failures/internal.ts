@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { FailureCollector, fail, failedWith, failure, firstFailure } from './collect.ts';
+export { FailureCollector, fail, failedWith, failure, firstFailure, joinDetails } from './collect.ts';
