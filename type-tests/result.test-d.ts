@@ -65,6 +65,25 @@ expectNotAssignable<Result<string, number>>({ ok: false, failures: ['1'] });
 expectNotAssignable<Result<string, number>>({ ok: true, failures: [1] });
 expectNotAssignable<Result<string, number>>({ ok: false, value: 'a' });
 
+// Edge inputs: `never` leaves only the failed side usable, `unknown`, `any` and `string` pass through.
+declare const none: Result<never>;
+if (none.ok) expectType<never>(none.value);
+else expectType<readonly Failure[]>(none.failures);
+expectAssignable<Result<never>>({ ok: false, failures: [{ class: 'tool.result_missing', detail: 'd' }] });
+expectNotAssignable<Result<never>>({ ok: true, value: 1 });
+declare const anything: Result<unknown, unknown>;
+if (anything.ok) expectType<unknown>(anything.value);
+else expectType<readonly unknown[]>(anything.failures);
+// biome-ignore lint/suspicious/noExplicitAny: the `any` input of the generic is what is tested
+declare const loose: Result<any>;
+// biome-ignore lint/suspicious/noExplicitAny: the `any` input of the generic is what is tested
+if (loose.ok) expectType<any>(loose.value);
+declare const text: Result<string, string>;
+if (!text.ok) expectType<readonly string[]>(text.failures);
+expectNotAssignable<Result<string, string>>({ ok: true, value: 1 });
+// A failure class that is not one is refused in the default failure type.
+expectNotAssignable<Result<string>>({ ok: false, failures: [{ class: 'tool.made_up', detail: 'd' }] });
+
 // The public ok-unions are instances of it.
 expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheck({}) satisfies JoinCheckOutcome);
 expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheckText('{}'));
