@@ -9,20 +9,17 @@
 //          and one SHA-256 over the report bytes (the job hashes at least that much canonical
 //          text to digest the normalized evidence).
 import * as crypto from 'node:crypto';
-import { joinCheckText, renderJoinCheckJson } from '../../dist/index.js';
+import * as turngate from '../../dist/index.js';
+import { jobWith } from './job.mjs';
 
 /**
- * The in-process job on `bytes`; returns the report text.
+ * The in-process job on `bytes` with this checkout's `dist/`; returns the report text.
  *
  * @param {Uint8Array} bytes
  * @returns {() => string}
  */
 export function jobOf(bytes) {
-  return () => {
-    const outcome = joinCheckText(bytes);
-    if (!outcome.ok) throw new Error(`bench input refused: ${outcome.failures[0].message}`);
-    return renderJoinCheckJson(outcome.value);
-  };
+  return jobWith(turngate, bytes);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

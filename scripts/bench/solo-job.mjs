@@ -13,16 +13,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { jobWith } from './job.mjs';
 
 const [buildPath, inputPath] = process.argv.slice(2);
 const build = await import(pathToFileURL(resolve(buildPath)).href);
 const bytes = readFileSync(inputPath);
-const job = () => {
-  const outcome = build.joinCheckText(bytes);
-  if (!outcome.ok) throw new Error(`bench input refused: ${(outcome.failures?.[0] ?? outcome.error)?.message}`);
-  // Builds before the one Result shape returned the report as `report`.
-  return build.renderJoinCheckJson(outcome.value ?? outcome.report);
-};
+const job = jobWith(build, bytes);
 const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
 
 const report = job();
