@@ -169,6 +169,7 @@ export {
   type EffectLedger,
   type EffectRecord,
   type EffectState,
+  type SyncEffectLedger,
   type IntentTarget,
   type JoinClosed,
   type MethodAlias,

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
-import type { EffectClaim, EffectEnd, EffectEntry, EffectLedger, EffectRecord } from '../typestate/index.ts';
+import type { EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
 import {
@@ -293,11 +293,7 @@ export class SqliteSessionStore implements SessionStore {
    * store.close();
    * ```
    */
-  effectLedger(options: EffectLedgerOptions = {}): EffectLedger & {
-    begin(entry: EffectEntry): EffectClaim;
-    finish(key: string, end: EffectEnd): void;
-    read(key: string): EffectRecord | undefined;
-  } {
+  effectLedger(options: EffectLedgerOptions = {}): SyncEffectLedger {
     const { leaseMs, now } = ledgerClock('SqliteSessionStore', options);
     const { beginEffect, finishEffect, readEffect } = this.stmts;
     const read = (key: string): EffectRecord | undefined => {

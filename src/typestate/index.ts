@@ -82,6 +82,7 @@ export type {
   EffectLedger,
   EffectRecord,
   EffectState,
+  SyncEffectLedger,
 } from './ledger.ts';
 export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
 export { recordMutations } from './record-mutations.ts';

@@ -123,6 +123,23 @@ export interface EffectLedger {
 }
 
 /**
+ * An {@link EffectLedger} whose methods answer at once (no promise): {@link MemoryEffectLedger}
+ * and the SQLite store's ledger.
+ *
+ * @example
+ * ```ts
+ * import { MemoryEffectLedger, type SyncEffectLedger } from 'turngate';
+ * const ledger: SyncEffectLedger = new MemoryEffectLedger();
+ * ledger.read('k'); //=> undefined
+ * ```
+ */
+export interface SyncEffectLedger extends EffectLedger {
+  begin(entry: EffectEntry): EffectClaim;
+  finish(key: string, end: EffectEnd): void;
+  read(key: string): EffectRecord | undefined;
+}
+
+/**
  * The default idempotency key of an intent: the `sha256:` digest of its kind, its target (the
  * tool call id, or the `mutationInputRef`), its tool and its input digest. The same model call
  * with the same input has the same key in every turn, process and restart; another input or
@@ -161,7 +178,7 @@ export function effectKey(intent: MutationIntent, toolName: string): string {
  * ledger.read('k')?.state; //=> 'completed'
  * ```
  */
-export class MemoryEffectLedger implements EffectLedger {
+export class MemoryEffectLedger implements SyncEffectLedger {
   readonly #records = new Map<string, EffectRecord>();
 
   /** Claims `entry.key` unless a record exists. */
