@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { InMemorySessionStore } from '../src/chat/index.ts';
-import { SqliteSessionStore } from '../src/chat/sqlite.ts';
+import { SessionLockTimeout, SqliteSessionStore } from '../src/chat/sqlite.ts';
 import { effectsRunOnce } from './effect-ledger.ts';
 
 describe('the SQLite store’s effect ledger', () => {
@@ -74,5 +76,62 @@ describe('the SQLite store’s effect ledger', () => {
     const store = new InMemorySessionStore();
     expect(store.effectLedger()).toBe(store.effectLedger());
     expect(new InMemorySessionStore().effectLedger()).not.toBe(store.effectLedger());
+  });
+});
+
+describe('the SQLite store’s session lock across processes', () => {
+  it('resumes a turn once when two processes deliver its signal at the same time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-signal-race-'));
+    const file = join(dir, 'chat.db');
+    const log = join(dir, 'resumed.log');
+    const child = new URL('./fixtures/signal-race.mjs', import.meta.url).pathname;
+    const env = { ...process.env, NODE_EXTRA_CA_CERTS: '' };
+    const rounds = 60;
+    try {
+      const suspended = JSON.parse(
+        execFileSync(process.execPath, [child, 'suspend', file, log, String(rounds)], { encoding: 'utf8', env }),
+      ) as string[];
+      expect(new Set(suspended)).toEqual(new Set(['suspended']));
+      const run = promisify(execFile);
+      const [a, b] = await Promise.all([
+        run(process.execPath, [child, 'signal', file, log, String(rounds)], { env }),
+        run(process.execPath, [child, 'signal', file, log, String(rounds)], { env }),
+      ]);
+      const outcomes = [...JSON.parse(a.stdout), ...JSON.parse(b.stdout)] as string[];
+      // Each round: one delivery resumed it; the other found nothing waiting (or that it was answered).
+      expect(outcomes.filter((o) => o === 'completed')).toHaveLength(rounds);
+      const runs = new Map<string, number>();
+      for (const line of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+        const id = line.split(' ')[0] ?? '';
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+      }
+      expect(runs.size).toBe(rounds);
+      expect(Math.max(...runs.values())).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses bad lock options naming the field, and times out on a session another process holds', async () => {
+    expect(() => new SqliteSessionStore(':memory:', { lockLeaseMs: -5 })).toThrow(
+      'SqliteSessionStore: options.lockLeaseMs: expected milliseconds >= 0, got -5',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-lock-'));
+    const file = join(dir, 'chat.db');
+    const a = new SqliteSessionStore(file);
+    const b = new SqliteSessionStore(file, { lockTimeoutMs: 50 });
+    try {
+      let release: () => void = () => undefined;
+      const held = a.withSessionLock('s', () => new Promise<void>((resolve) => (release = resolve)));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await expect(b.withSessionLock('s', async () => 'ran')).rejects.toBeInstanceOf(SessionLockTimeout);
+      release();
+      await held;
+      expect(await b.withSessionLock('s', async () => 'ran')).toBe('ran');
+    } finally {
+      a.close();
+      b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

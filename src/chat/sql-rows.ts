@@ -11,7 +11,9 @@
  *   session row;
  * - `<prefix>_resumes`: `seq` (increasing key), `session_id`, `entry` (JSON: signal id,
  *   invocation id, resumed by, replies), the log of completed resumes;
- * - `<prefix>_effects`: the effect ledger (see sql-effects.ts).
+ * - `<prefix>_effects`: the effect ledger (see sql-effects.ts);
+ * - `<prefix>_locks` (SQLite only): `session_id` (key), `holder`, `expires_at` (ms): a session
+ *   held by a process, with the lease it renews.
  *
  * @module
  */
@@ -26,6 +28,8 @@ export interface SqlTables {
   readonly resumes: string;
   /** The effect ledger's table (see sql-effects.ts). */
   readonly effects: string;
+  /** The SQLite store's session locks across processes. */
+  readonly locks: string;
 }
 
 /**
@@ -44,6 +48,7 @@ export function sqlTables(store: string, prefix: string): SqlTables {
     suspensions: `${prefix}_suspensions`,
     resumes: `${prefix}_resumes`,
     effects: `${prefix}_effects`,
+    locks: `${prefix}_locks`,
   };
 }
 

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
 import type { EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
@@ -58,9 +60,51 @@ export interface SqliteSessionStoreOptions {
   readonly tablePrefix?: string;
   /** How many resume log entries to keep (the oldest go first); default 10,000. */
   readonly resumeLogSize?: number;
+  /**
+   * How long, in milliseconds, a session held by a process (a turn, a resume) stays held when that
+   * process stops renewing it (it died): after this another process may take it; default 30,000.
+   * A live holder renews it every third of this.
+   */
+  readonly lockLeaseMs?: number;
+  /** How long, in milliseconds, a turn waits for a session another process holds; default 30,000. */
+  readonly lockTimeoutMs?: number;
+}
+
+/**
+ * Thrown (and reported as the turn's error) when a session stays held by another process for
+ * longer than the store's `lockTimeoutMs`.
+ *
+ * @example
+ * ```ts
+ * import { SessionLockTimeout } from 'turngate/chat/sqlite';
+ * new SessionLockTimeout('conv-1', 30_000).message; //=> 'session "conv-1" is held by another process: waited 30000 ms'
+ * ```
+ */
+export class SessionLockTimeout extends Error {
+  /** The session. */
+  readonly sessionId: string;
+  /**
+   * Creates the error.
+   *
+   * @param sessionId - The session.
+   * @param waitedMs - How long the turn waited, in milliseconds.
+   */
+  constructor(sessionId: string, waitedMs: number) {
+    super(`session ${JSON.stringify(sessionId)} is held by another process: waited ${waitedMs} ms`);
+    this.name = 'SessionLockTimeout';
+    this.sessionId = sessionId;
+  }
 }
 
 type Row<T> = T | undefined;
+
+/** Milliseconds, checked: a finite number >= 0, else a TypeError naming the option. */
+function milliseconds(options: SqliteSessionStoreOptions, field: 'lockLeaseMs' | 'lockTimeoutMs'): number {
+  const value = own(options, field) ?? 30_000;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw new TypeError(`SqliteSessionStore: options.${field}: expected milliseconds >= 0, got ${String(value)}`);
+  return value;
+}
 
 /**
  * Sessions in SQLite: four tables (`<prefix>_sessions`, `_messages`, `_suspensions`, `_resumes`;
@@ -70,10 +114,11 @@ type Row<T> = T | undefined;
  * killed mid-save leaves the previous record. A save with a matching `unchangedPrefix` inserts
  * only the new messages, so a turn costs about the same at message 10 and message 10,000.
  *
- * One process at a time: the session lock is in-process (it serializes harnesses sharing this
- * store object); turns of one session from two processes on the same file meet as
- * `session_write_conflict` (nothing torn, one of them refused). For several processes, use the
- * PostgreSQL store.
+ * Several processes on one file: the session lock holds a session across them (a row in
+ * `<prefix>_locks`, with a lease a live holder renews), so turns and resumes of one session run
+ * one at a time, and one signal delivered by two processes at once resumes the turn once. A
+ * process that dies holding a session frees it when the lease (`lockLeaseMs`) runs out. For
+ * several machines, use the PostgreSQL store.
  *
  * Source: harness-chat §4 (history in session state); sessions §8.2 (optimistic concurrency);
  * suspension §8.6 (atomic suspend).
@@ -93,12 +138,16 @@ export class SqliteSessionStore implements SessionStore {
   private readonly owned: boolean;
   private readonly stmts;
   private readonly locks = new SessionQueue();
-  private readonly saveTx: (
-    sessionId: string,
-    record: Omit<SessionRecord, 'version'>,
-    expected: number,
-    options: SaveOptions | undefined,
-  ) => number;
+  private readonly lockLeaseMs: number;
+  private readonly lockTimeoutMs: number;
+  private readonly saveTx: Database.Transaction<
+    (
+      sessionId: string,
+      record: Omit<SessionRecord, 'version'>,
+      expected: number,
+      options: SaveOptions | undefined,
+    ) => number
+  >;
 
   /**
    * Opens (or creates) a store.
@@ -110,6 +159,8 @@ export class SqliteSessionStore implements SessionStore {
   constructor(database: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
     const t = sqlTables('SqliteSessionStore', own(options, 'tablePrefix') ?? 'turngate');
     const logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
+    this.lockLeaseMs = milliseconds(options, 'lockLeaseMs');
+    this.lockTimeoutMs = milliseconds(options, 'lockTimeoutMs');
     this.owned = typeof database === 'string';
     this.db = typeof database === 'string' ? new Database(database) : database;
     this.db.pragma('journal_mode = WAL');
@@ -118,6 +169,7 @@ export class SqliteSessionStore implements SessionStore {
         `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;` +
         `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, suspension TEXT NOT NULL);` +
         `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);` +
+        `CREATE TABLE IF NOT EXISTS ${t.locks} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;` +
         `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL) WITHOUT ROWID;`,
     );
     const db = this.db;
@@ -176,6 +228,13 @@ export class SqliteSessionStore implements SessionStore {
         `UPDATE ${t.effects} SET state = ?, outcome = ? WHERE effect_key = ? AND state = 'started'`,
       ),
       readEffect: db.prepare<[string], EffectRow>(`SELECT * FROM ${t.effects} WHERE effect_key = ?`),
+      takeLock: db.prepare<[string, string, number, number]>(
+        `INSERT INTO ${t.locks} (session_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE ${t.locks}.expires_at < ?`,
+      ),
+      renewLock: db.prepare<[number, string, string]>(
+        `UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND holder = ?`,
+      ),
+      dropLock: db.prepare<[string, string]>(`DELETE FROM ${t.locks} WHERE session_id = ? AND holder = ?`),
     };
     this.saveTx = db.transaction(
       (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, saveOptions?: SaveOptions) => {
@@ -228,7 +287,10 @@ export class SqliteSessionStore implements SessionStore {
     expectedVersion: number,
     options?: SaveOptions,
   ): Promise<number> {
-    return this.saveTx(sessionId, record, expectedVersion, options);
+    // BEGIN IMMEDIATE: the save reads the version and then writes. A deferred transaction that
+    // read first fails at once (SQLITE_BUSY, no waiting) when another process wrote meanwhile;
+    // an immediate one takes the write lock first and waits for it (busy timeout).
+    return this.saveTx.immediate(sessionId, record, expectedVersion, options);
   }
 
   /** Deletes a session, its messages and its suspension. */
@@ -266,9 +328,41 @@ export class SqliteSessionStore implements SessionStore {
     return resumePage(after, last, entries);
   }
 
-  /** Runs `body` with the session held against other users of this store object (in this process). */
+  /**
+   * Runs `body` with the session held against every other holder: harnesses sharing this store
+   * object, and other processes on the same file (a lock row with a lease, renewed while `body`
+   * runs, released after it).
+   *
+   * @throws {@link SessionLockTimeout} when another process holds the session longer than `lockTimeoutMs`.
+   */
   withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
-    return this.locks.run(sessionId, () => body(lockedView(this, sessionId)));
+    return this.locks.run(sessionId, async () => {
+      const holder = randomUUID();
+      const started = Date.now();
+      for (let wait = 1; ; wait = Math.min(wait * 2, 25)) {
+        const now = Date.now();
+        if (this.stmts.takeLock.run(sessionId, holder, now + this.lockLeaseMs, now).changes === 1) break;
+        if (now - started >= this.lockTimeoutMs) throw new SessionLockTimeout(sessionId, now - started);
+        await sleep(wait);
+      }
+      const renew = setInterval(
+        () => {
+          try {
+            this.stmts.renewLock.run(Date.now() + this.lockLeaseMs, sessionId, holder);
+          } catch {
+            // The database is closed or busy: the lease runs out, as for a process that died.
+          }
+        },
+        Math.max(1, Math.floor(this.lockLeaseMs / 3)),
+      );
+      renew.unref();
+      try {
+        return await body(lockedView(this, sessionId));
+      } finally {
+        clearInterval(renew);
+        if (this.db.open) this.stmts.dropLock.run(sessionId, holder);
+      }
+    });
   }
 
   /**
