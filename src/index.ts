@@ -167,6 +167,7 @@ export {
   type EffectEnd,
   type EffectEntry,
   type EffectLedger,
+  type EffectLedgerOptions,
   type EffectRecord,
   type EffectState,
   type SyncEffectLedger,

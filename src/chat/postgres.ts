@@ -8,16 +8,10 @@
 import { createHash } from 'node:crypto';
 import { escapeLiteral, Pool, type PoolClient, type PoolConfig } from 'pg';
 import { own } from '../internal/own-field.ts';
-import type { EffectLedger, EffectRecord } from '../typestate/index.ts';
+import { ledgerClock } from '../internal/ledger-clock.ts';
+import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
-import {
-  type EffectLedgerOptions,
-  type EffectRow,
-  effectRecord,
-  endColumns,
-  ledgerClock,
-  startedColumns,
-} from './sql-effects.ts';
+import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import {
   decodeRecord,
   decodeResume,
@@ -493,7 +487,7 @@ export class PostgresSessionStore implements SessionStore {
    * ```
    */
   effectLedger(options: EffectLedgerOptions = {}): EffectLedger {
-    const { leaseMs, now } = ledgerClock('PostgresSessionStore', options);
+    const { leaseMs, now } = ledgerClock('PostgresSessionStore.effectLedger', options);
     const { effects } = this.t;
     const read = async (key: string): Promise<EffectRecord | undefined> => {
       await this.schema();

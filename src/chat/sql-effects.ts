@@ -11,30 +11,7 @@
  */
 import type { JsonValue } from '../canonical/index.ts';
 import type { EffectEnd, EffectEntry, EffectRecord, ToolErrorEnvelope } from '../typestate/index.ts';
-import { plainEntry } from '../typestate/internal.ts';
-
-/**
- * Options of a store's effect ledger (`effectLedger()` of the SQLite and PostgreSQL stores).
- *
- * @example
- * ```ts
- * import type { EffectLedgerOptions } from 'turngate/chat';
- * const options: EffectLedgerOptions = { leaseMs: 60_000 };
- * ```
- */
-export interface EffectLedgerOptions {
-  /**
-   * How long, in milliseconds, a `started` effect with no recorded end reads as running (in
-   * this process or another) before it reads as `unknown_after_crash`; default 300,000 (5 min).
-   * Either way it does not run again: the call is answered "outcome unknown; check before retrying".
-   */
-  readonly leaseMs?: number;
-  /** The clock, in milliseconds since the epoch; default `Date.now`. */
-  readonly now?: () => number;
-}
-
-/** The default lease of a started effect: 5 minutes. */
-export const DEFAULT_EFFECT_LEASE_MS = 300_000;
+import { plainEntry, startedState } from '../typestate/internal.ts';
 
 /** A row of `<prefix>_effects`, as both drivers return it. */
 export interface EffectRow {
@@ -59,16 +36,6 @@ export function endColumns(end: EffectEnd): [string, string] {
   return end.state === 'completed' ? ['completed', JSON.stringify(end.output)] : ['failed', JSON.stringify(end.error)];
 }
 
-/** The lease and the clock of a ledger's options, checked. @throws TypeError naming the field. */
-export function ledgerClock(store: string, options: EffectLedgerOptions): { leaseMs: number; now: () => number } {
-  const leaseMs = options.leaseMs ?? DEFAULT_EFFECT_LEASE_MS;
-  if (!Number.isFinite(leaseMs) || leaseMs < 0)
-    throw new TypeError(`${store}.effectLedger: options.leaseMs: expected milliseconds >= 0, got ${String(leaseMs)}`);
-  const now = options.now ?? Date.now;
-  if (typeof now !== 'function') throw new TypeError(`${store}.effectLedger: options.now: expected a function`);
-  return { leaseMs, now };
-}
-
 /** A row as an effect record: a `started` row older than the lease reads `unknown_after_crash`. */
 export function effectRecord(row: EffectRow, leaseMs: number, now: number): EffectRecord {
   const entry: EffectEntry = {
@@ -82,5 +49,5 @@ export function effectRecord(row: EffectRow, leaseMs: number, now: number): Effe
     return { ...entry, state: 'completed', output: JSON.parse(row.outcome) as JsonValue };
   if (row.state === 'failed' && row.outcome !== null)
     return { ...entry, state: 'failed', error: JSON.parse(row.outcome) as ToolErrorEnvelope };
-  return { ...entry, state: now - Number(row.started_at) > leaseMs ? 'unknown_after_crash' : 'started' };
+  return { ...entry, state: startedState(Number(row.started_at), leaseMs, now) };
 }

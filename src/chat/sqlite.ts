@@ -8,17 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
-import type { EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
+import { ledgerClock } from '../internal/ledger-clock.ts';
+import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
-import {
-  type EffectLedgerOptions,
-  type EffectRow,
-  effectRecord,
-  endColumns,
-  ledgerClock,
-  startedColumns,
-} from './sql-effects.ts';
+import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import {
   decodeRecord,
   decodeResume,
@@ -388,7 +382,7 @@ export class SqliteSessionStore implements SessionStore {
    * ```
    */
   effectLedger(options: EffectLedgerOptions = {}): SyncEffectLedger {
-    const { leaseMs, now } = ledgerClock('SqliteSessionStore', options);
+    const { leaseMs, now } = ledgerClock('SqliteSessionStore.effectLedger', options);
     const { beginEffect, finishEffect, readEffect } = this.stmts;
     const read = (key: string): EffectRecord | undefined => {
       const row = readEffect.get(key);

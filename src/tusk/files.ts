@@ -6,7 +6,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 const queues = new Map<string, Promise<unknown>>();
@@ -89,4 +89,37 @@ export async function writeFileAtomic(
     throw error;
   }
   await syncDirectory(dir);
+}
+
+/**
+ * Creates `path` with `data` unless it exists, atomically and whole: writes and fsyncs a temp
+ * file beside it, links it to `path` (which fails when `path` exists, in this process or
+ * another), removes the temp file and fsyncs the directory. A crash leaves no file or the whole
+ * one. Creates the directory when missing.
+ *
+ * @returns `true` when this call created `path`, `false` when it existed.
+ */
+export async function createFileExclusive(path: string, data: string): Promise<boolean> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await link(temp, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+  } finally {
+    await rm(temp, { force: true });
+  }
+  await syncDirectory(dir);
+  return true;
 }

@@ -73,6 +73,7 @@ export {
   retryPolicyDigest,
 } from './retry-policy.ts';
 export type { EscalationAction, RetryDecision, RetryPolicy, RetryRule } from './retry-policy.ts';
+export { FileEffectLedger } from './effect-ledger.ts';
 export {
   HOST_EFFECT_SCHEMA,
   MUTATION_HOST_ACTIONS,

@@ -80,6 +80,7 @@ export type {
   EffectEnd,
   EffectEntry,
   EffectLedger,
+  EffectLedgerOptions,
   EffectRecord,
   EffectState,
   SyncEffectLedger,

@@ -240,6 +240,35 @@ export function admissionOf(ready: object): AdmitOptions {
   return admissions.get(ready) ?? {};
 }
 
+/**
+ * Options of a durable effect ledger (`effectLedger()` of the SQLite and PostgreSQL stores,
+ * `FileEffectLedger` of the Tusk harness).
+ *
+ * @example
+ * ```ts
+ * import type { EffectLedgerOptions } from 'turngate';
+ * const options: EffectLedgerOptions = { leaseMs: 60_000 };
+ * ```
+ */
+export interface EffectLedgerOptions {
+  /**
+   * How long, in milliseconds, a `started` effect with no recorded end reads as running (in
+   * this process or another) before it reads as `unknown_after_crash`; default 300,000 (5 min).
+   * Either way it does not run again: the call is answered "outcome unknown; check before retrying".
+   */
+  readonly leaseMs?: number;
+  /** The clock, in milliseconds since the epoch; default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * How a `started` record with no end reads: running while its claim is within the lease, then
+ * `unknown_after_crash`. Internal: one home for the lease rule of every durable ledger.
+ */
+export function startedState(startedAt: number, leaseMs: number, now: number): 'started' | 'unknown_after_crash' {
+  return now - startedAt > leaseMs ? 'unknown_after_crash' : 'started';
+}
+
 /** The entry's own fields (a record passed back in keeps no state). Internal. */
 export function plainEntry(entry: EffectEntry): EffectEntry {
   return {

@@ -1,0 +1,138 @@
+/**
+ * The effect ledger in the Tusk harness's files: one JSON file per effect in a directory (for
+ * example `.premath/effects/`), claimed by creating it exclusively, so processes sharing the
+ * directory run each effect once, and a restart finds what ran.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import type { JsonValue } from '../canonical/index.ts';
+import { ledgerClock } from '../internal/ledger-clock.ts';
+import type {
+  EffectClaim,
+  EffectEnd,
+  EffectEntry,
+  EffectLedger,
+  EffectLedgerOptions,
+  EffectRecord,
+} from '../typestate/index.ts';
+import { plainEntry, startedState } from '../typestate/internal.ts';
+import { HarnessInputError } from './errors.ts';
+import { createFileExclusive, readIfExists, writeFileAtomic } from './files.ts';
+
+const text = v.pipe(v.string(), v.minLength(1));
+const Stored = v.object({
+  key: text,
+  toolCallId: text,
+  toolName: text,
+  inputDigest: text,
+  joinSetDigest: text,
+  startedAt: v.pipe(v.number(), v.finite()),
+  state: v.picklist(['started', 'completed', 'failed']),
+  output: v.optional(v.unknown()),
+  error: v.optional(v.object({ errorCode: text, retryable: v.boolean(), errorMessage: v.string() })),
+});
+type Stored = v.InferOutput<typeof Stored>;
+
+/**
+ * An effect ledger in a directory: `<dir>/<sha256 of the key>.json` per effect, holding the
+ * entry, its state (`started`, `completed`, `failed`), how it ended, and `startedAt` (ms since
+ * the epoch). A claim creates the file exclusively (a temp file linked into place: whole or
+ * absent after a crash), so of several processes claiming one effect exactly one runs it; an
+ * end replaces the file atomically. A `started` effect with no end reads `unknown_after_crash`
+ * once older than `leaseMs`.
+ *
+ * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once); the Tusk harness contract §11
+ * (artifacts on disk, replaced atomically).
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { FileEffectLedger } from 'turngate/tusk';
+ * const ledger = new FileEffectLedger(join(mkdtempSync(join(tmpdir(), 'fx-')), 'effects'));
+ * const entry = { key: 'k', toolCallId: 'toolu_05', toolName: 'issue.update', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' };
+ * (await ledger.begin(entry)).claimed; //=> true
+ * (await ledger.begin(entry)).claimed; //=> false
+ * ```
+ */
+export class FileEffectLedger implements EffectLedger {
+  readonly #dir: string;
+  readonly #leaseMs: number;
+  readonly #now: () => number;
+
+  /**
+   * Opens a ledger directory (created on the first claim).
+   *
+   * @param dir - The directory.
+   * @param options - The lease of a started effect, the clock.
+   * @throws TypeError for a blank directory, a negative or non-finite `leaseMs`.
+   */
+  constructor(dir: string, options: EffectLedgerOptions = {}) {
+    if (typeof dir !== 'string' || dir.trim() === '')
+      throw new TypeError('FileEffectLedger: dir: expected a directory path');
+    const { leaseMs, now } = ledgerClock('FileEffectLedger', options);
+    this.#dir = dir;
+    this.#leaseMs = leaseMs;
+    this.#now = now;
+  }
+
+  /** The file of `key`. */
+  pathOf(key: string): string {
+    return join(this.#dir, `${createHash('sha256').update(key).digest('hex')}.json`);
+  }
+
+  /** Claims `entry.key` unless a record exists; the existing record otherwise. */
+  async begin(entry: EffectEntry): Promise<EffectClaim> {
+    const stored: Stored = { ...plainEntry(entry), startedAt: this.#now(), state: 'started' };
+    if (await createFileExclusive(this.pathOf(entry.key), `${JSON.stringify(stored)}\n`)) return { claimed: true };
+    const record = await this.read(entry.key);
+    if (record === undefined) throw new Error(`FileEffectLedger: ${this.pathOf(entry.key)} vanished`);
+    return { claimed: false, record };
+  }
+
+  /** Records how the claimed effect of `key` ended (an end already recorded stays). */
+  async finish(key: string, end: EffectEnd): Promise<void> {
+    const path = this.pathOf(key);
+    const stored = await this.#stored(key);
+    if (stored === undefined)
+      throw new TypeError(`FileEffectLedger.finish: no effect was begun under ${key} (${path})`);
+    if (stored.state !== 'started') return;
+    const { output: _output, error: _error, ...entry } = stored;
+    await writeFileAtomic(path, `${JSON.stringify({ ...entry, ...end })}\n`);
+  }
+
+  /** The record of `key`, or `undefined`. @throws HarnessInputError naming the file for a file that is not a record. */
+  async read(key: string): Promise<EffectRecord | undefined> {
+    const stored = await this.#stored(key);
+    if (stored === undefined) return undefined;
+    const entry = plainEntry(stored);
+    if (stored.state === 'completed')
+      return { ...entry, state: 'completed', output: (stored.output ?? null) as JsonValue };
+    if (stored.state === 'failed' && stored.error !== undefined)
+      return { ...entry, state: 'failed', error: stored.error };
+    return { ...entry, state: startedState(stored.startedAt, this.#leaseMs, this.#now()) };
+  }
+
+  async #stored(key: string): Promise<Stored | undefined> {
+    const path = this.pathOf(key);
+    const bytes = await readIfExists(path);
+    if (bytes === undefined) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      throw new HarnessInputError('', 'expected an effect record (JSON)', { path });
+    }
+    const parsed = v.safeParse(Stored, json);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const field = v.getDotPath(issue) ?? '';
+      throw new HarnessInputError(field === '' ? 'effect' : `effect.${field}`, issue.message, { path });
+    }
+    return parsed.output;
+  }
+}
