@@ -1,0 +1,174 @@
+/**
+ * `transcriptGuard`: an AI SDK language-model middleware that checks the prompt of every model
+ * call against the `aisdk` transcript rules before the model sees it.
+ *
+ * @module
+ */
+import { runCheck } from '../../transcripts/check.ts';
+import type { AISDKMessage } from '../../transcripts/aisdk/wire.ts';
+import type { TranscriptFailure } from '../../transcripts/core/report.ts';
+import type { TranscriptRepair } from '../../transcripts/core/repair.ts';
+import { runRepair } from '../../transcripts/repair.ts';
+import { TranscriptRejectedError } from './errors.ts';
+import { type CheckedPrompt, forRepair, fromRepair, promptFailure, promptForCheck } from './prompt.ts';
+
+/** What `transcriptGuard` does with a prompt the check rejects. */
+export type OnReject = 'throw' | 'repair';
+
+/**
+ * Options of `transcriptGuard`.
+ *
+ * @example
+ * ```ts
+ * import type { TranscriptGuardOptions } from 'turngate/ai-sdk';
+ * const options: TranscriptGuardOptions = {
+ *   onReject: 'repair',
+ *   onRepair: (repairs) => console.warn(repairs.map((r) => `${r.action} ${r.ids.join(',')}`)),
+ * };
+ * ```
+ */
+export interface TranscriptGuardOptions {
+  /**
+   * `'throw'` (default): throw `TranscriptRejectedError` and do not call the model. `'repair'`:
+   * call the model with the prompt `repairTranscript` makes of it (a synthesized error result for
+   * each call nobody answered, orphans and repeats removed, misplaced results moved).
+   */
+  readonly onReject?: OnReject;
+  /**
+   * Under `'repair'`, called with every change made (`TranscriptRepair`: action, rule, ids, at,
+   * detail, the removed value) and the failures they fix, before the model is called. What it
+   * throws is thrown from the model call. A repair's `at` is a path into the prompt as checked:
+   * in a tool message that holds provider-executed approval responses (set aside, unchecked),
+   * part indices count without them; a failure's `at` counts them.
+   */
+  readonly onRepair?: (repairs: readonly TranscriptRepair[], failures: readonly TranscriptFailure<'aisdk'>[]) => void;
+}
+
+/**
+ * The parameters of a model call, as far as the guard reads them: the prompt
+ * (`LanguageModelV4CallOptions['prompt']`). Every other field passes through.
+ */
+export interface GuardedCallOptions {
+  readonly prompt: readonly AISDKMessage[];
+}
+
+/**
+ * The middleware `transcriptGuard` returns: a `LanguageModelMiddleware` of the AI SDK (the
+ * `middleware` of `wrapLanguageModel`, `wrapProvider` and `createProviderRegistry`), typed
+ * without importing the SDK.
+ *
+ * @example
+ * ```ts
+ * import { transcriptGuard, type TranscriptGuardMiddleware } from 'turngate/ai-sdk';
+ * const middleware: TranscriptGuardMiddleware = transcriptGuard();
+ * middleware.specificationVersion; //=> 'v4'
+ * ```
+ */
+export interface TranscriptGuardMiddleware {
+  /** The middleware specification the SDK's `LanguageModelV4Middleware` names. */
+  readonly specificationVersion: 'v4';
+  /**
+   * Checks `params.prompt` (for `doGenerate` and `doStream` alike): resolves to `params` itself
+   * when the check accepts it, to `params` with the repaired prompt under `'repair'`, and
+   * rejects with `TranscriptRejectedError` otherwise.
+   */
+  readonly transformParams: <P extends GuardedCallOptions>(options: {
+    readonly type: 'generate' | 'stream';
+    readonly params: P;
+  }) => Promise<P>;
+}
+
+function readOptions(options: unknown): Required<Pick<TranscriptGuardOptions, 'onReject'>> & TranscriptGuardOptions {
+  if (options === undefined) return { onReject: 'throw' };
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      `transcriptGuard options: expected an object, got ${options === null ? 'null' : typeof options}`,
+    );
+  const { onReject = 'throw', onRepair } = options as TranscriptGuardOptions;
+  if (onReject !== 'throw' && onReject !== 'repair')
+    throw new TypeError(
+      `options.onReject: expected 'throw' or 'repair', got ${JSON.stringify(onReject) ?? String(onReject)}`,
+    );
+  if (onRepair !== undefined && typeof onRepair !== 'function')
+    throw new TypeError(`options.onRepair: expected a function, got ${typeof onRepair}`);
+  return onRepair === undefined ? { onReject } : { onReject, onRepair };
+}
+
+/** Repairs a rejected prompt, or throws: the repaired prompt with the set-aside parts back. */
+function repaired(
+  checked: CheckedPrompt,
+  prompt: readonly unknown[],
+  type: 'generate' | 'stream',
+  failures: readonly TranscriptFailure<'aisdk'>[],
+  onRepair: TranscriptGuardOptions['onRepair'],
+): unknown[] {
+  const outcome = runRepair(forRepair(checked), 'aisdk');
+  if (!outcome.ok) throw outcome.failures[0];
+  const { value } = outcome;
+  if (value.transcript === undefined)
+    throw new TranscriptRejectedError(type, value.remaining as readonly TranscriptFailure<'aisdk'>[]);
+  onRepair?.(value.repairs, failures);
+  return fromRepair(value.messages, checked, prompt);
+}
+
+/**
+ * An AI SDK language-model middleware that checks the prompt of every model call
+ * (`generateText`, `streamText`, `ToolLoopAgent`, every step of a tool loop) with
+ * `checkTranscript(prompt, { format: 'aisdk' })` before the model is called: every client
+ * tool-call answered by a tool-result before the next user or system message, no tool-result
+ * without its call, before it, or twice, no repeated toolCallId (the rules `aisdk.*` of
+ * `TRANSCRIPT_RULES`, with their sources). An accepted prompt goes to the model unchanged (the
+ * same `params` object).
+ *
+ * The prompt is the SDK's `LanguageModelV4Prompt` (instructions as leading system messages,
+ * consecutive tool messages merged, approval requests removed); the provider-executed approval
+ * responses the SDK keeps there answer requests it removed, so they are not checked and
+ * are kept as they are. `generateText` itself refuses a history with an unanswered client call
+ * (`MissingToolResultsError`) before any middleware runs; the guard adds the other rules, and
+ * catches what a middleware earlier in the list (history trimming, compaction) or a direct
+ * `doGenerate` / `doStream` caller hands the model.
+ *
+ * Cost: one read of the prompt per call (docs/BENCHMARKS.md, "AI SDK middleware").
+ *
+ * @param options - `onReject` (`'throw'` by default, or `'repair'`) and `onRepair`.
+ * @returns The middleware, for `wrapLanguageModel({ model, middleware })`.
+ * @throws TypeError for options that are not `TranscriptGuardOptions` (naming the field).
+ * @throws {@link TranscriptRejectedError} from the model call (before the model runs) for a
+ *   rejected prompt under `'throw'`; `TranscriptInputError` for a prompt that is not AI SDK
+ *   messages (under either option).
+ * @example
+ * ```ts
+ * import { generateText, wrapLanguageModel } from 'ai';
+ * import { MockLanguageModelV4 } from 'ai/test';
+ * import { TranscriptRejectedError, transcriptGuard } from 'turngate/ai-sdk';
+ * const model = wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: transcriptGuard() });
+ * const error = await generateText({
+ *   model,
+ *   messages: [
+ *     { role: 'user', content: 'Weather in Oslo?' },
+ *     { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_9', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } }] },
+ *   ],
+ * }).catch((e: unknown) => e);
+ * error instanceof TranscriptRejectedError && error.failures.map((f) => f.rule); //=> ['aisdk.tool_result_orphan']
+ * ```
+ */
+export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGuardMiddleware {
+  const { onReject, onRepair } = readOptions(options);
+  return {
+    specificationVersion: 'v4',
+    transformParams: async ({ type, params }) => {
+      const prompt: unknown = params.prompt;
+      if (!Array.isArray(prompt))
+        throw new TypeError(
+          `params.prompt: expected an array of messages (LanguageModelV4Prompt), got ${typeof prompt}`,
+        );
+      const checked = promptForCheck(prompt);
+      const report = runCheck(checked.messages, 'aisdk', 'sendable');
+      if (report.result === 'accepted') return params;
+      if (report.result === 'invalid') throw report.error;
+      const failures = report.failures.map((f) => promptFailure(f as TranscriptFailure<'aisdk'>, checked));
+      if (onReject === 'throw') throw new TranscriptRejectedError(type, failures);
+      return { ...params, prompt: repaired(checked, prompt, type, failures, onRepair) } as typeof params;
+    },
+  };
+}

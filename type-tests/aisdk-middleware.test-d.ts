@@ -1,0 +1,72 @@
+/**
+ * Type tests: `transcriptGuard()` is a middleware `wrapLanguageModel` takes (the AI SDK's own
+ * `LanguageModelMiddleware`), typed without importing the SDK; `onReject` takes its two values
+ * and nothing else.
+ */
+import { type LanguageModelMiddleware, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
+import {
+  type OnReject,
+  type TranscriptGuardMiddleware,
+  type TranscriptGuardOptions,
+  type TranscriptRejectedError,
+  transcriptGuard,
+} from 'turngate/ai-sdk';
+import type { RuleOf, TranscriptFailure, TranscriptRepair } from 'turngate/transcripts';
+
+// The middleware wrapLanguageModel takes, alone or in a list.
+type Middleware = Parameters<typeof wrapLanguageModel>[0]['middleware'];
+/** The SDK's `LanguageModelV4CallOptions`: what a wrapped model's `doGenerate` takes. */
+type CallOptions = Parameters<ReturnType<typeof wrapLanguageModel>['doGenerate']>[0];
+expectAssignable<Middleware>(transcriptGuard());
+expectAssignable<Middleware>([transcriptGuard({ onReject: 'repair' }), transcriptGuard({ onReject: 'throw' })]);
+expectAssignable<LanguageModelMiddleware>(transcriptGuard());
+wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: transcriptGuard() });
+
+// transformParams hands back the SDK's own call options type.
+declare const params: CallOptions;
+expectType<Promise<CallOptions>>(transcriptGuard().transformParams({ type: 'stream', params }));
+// @ts-expect-error -- a prompt must be messages
+transcriptGuard().transformParams({ type: 'generate', params: { prompt: 'Hello' } });
+
+// onReject: 'throw' or 'repair', not any other string, nor a string or unknown value.
+expectType<OnReject>('throw' as 'throw' | 'repair');
+expectNotAssignable<OnReject>('ignore' as string);
+// @ts-expect-error -- "Type '"ignore"' is not assignable to type 'OnReject | undefined'"
+transcriptGuard({ onReject: 'ignore' });
+declare const someString: string;
+// @ts-expect-error -- a string may be anything
+transcriptGuard({ onReject: someString });
+declare const someUnknown: unknown;
+// @ts-expect-error -- unknown is not an OnReject
+transcriptGuard({ onReject: someUnknown });
+// `any` and `never` are assignable to anything: the run-time check names the field (TypeError).
+// biome-ignore lint/suspicious/noExplicitAny: the test covers `any`
+declare const someAny: any;
+expectType<TranscriptGuardMiddleware>(transcriptGuard({ onReject: someAny }));
+declare const someNever: never;
+expectType<TranscriptGuardMiddleware>(transcriptGuard({ onReject: someNever }));
+// @ts-expect-error -- the options are an object
+transcriptGuard('repair');
+// @ts-expect-error -- an unknown option
+transcriptGuard({ onRejected: 'repair' });
+
+// onRepair gets the repairs and the failures they fix.
+const options: TranscriptGuardOptions = {
+  onReject: 'repair',
+  onRepair: (repairs, failures) => {
+    expectType<readonly TranscriptRepair[]>(repairs);
+    expectType<readonly TranscriptFailure<'aisdk'>[]>(failures);
+  },
+};
+void options;
+// @ts-expect-error -- onRepair is a function
+transcriptGuard({ onRepair: 'log' });
+
+// The error's failures are aisdk failures.
+declare const error: TranscriptRejectedError;
+expectType<readonly TranscriptFailure<'aisdk'>[]>(error.failures);
+expectAssignable<RuleOf<'aisdk'> | undefined>(error.failures[0]?.rule);
+expectType<'generate' | 'stream'>(error.callType);
+expectAssignable<Error>(error);
