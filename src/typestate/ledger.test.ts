@@ -228,6 +228,28 @@ describe('the effect ledger', () => {
     expect(calls).toEqual(['begin update_issue', 'effect', 'finish completed']);
   });
 
+  it('refuses a blank idempotency key before the effect, and runs nothing when the ledger cannot claim', async () => {
+    const effect = vi.fn(() => 'ran');
+    const blank = admitMutation(closedTurn(), policy, { ledger: new MemoryEffectLedger(), idempotencyKey: () => ' ' });
+    if (!blank.ok) throw new Error('not admitted');
+    await expect(performMutation(blank.value, { toolCallId: 'tc-3', input: bound }, effect)).rejects.toThrow(
+      'options.idempotencyKey: expected a non-blank string for tool call "tc-3", got string',
+    );
+    const down: EffectLedger = {
+      begin: () => Promise.reject(new Error('database is down')),
+      finish: () => undefined,
+      read: () => undefined,
+    };
+    const final = await settleMutations(closedTurn(), { update_issue: effect }, policy, { ledger: down });
+    expect(effect).not.toHaveBeenCalled();
+    if (!final.ok) throw new Error(JSON.stringify(final.failures));
+    expect(final.value.mutations.map((m) => m.outcome)).toEqual(['not_performed']);
+    expect(answerOf(final.value, 'tc-3')).toMatchObject({
+      status: 'error',
+      error: { errorCode: 'mutation_not_performed' },
+    });
+  });
+
   it('refuses options that are not a ledger, naming the field', () => {
     // biome-ignore lint/plugin: an object that is not a ledger, as untyped code would pass it
     expect(() => admitMutation(closedTurn(), policy, { ledger: {} as unknown as EffectLedger })).toThrow(

@@ -225,8 +225,12 @@ async function claim<TTools extends ToolDefinitionsOf<TTools>>(
   const { ledger, idempotencyKey } = admissionOf(ready);
   if (ledger === undefined) return { intent, input: parsed, entry: undefined };
   const runBy = toolName ?? (intent.kind === 'tool_call' ? intent.toolName : intent.mutationInputRef);
+  const key = idempotencyKey === undefined ? effectKey(intent, runBy) : idempotencyKey(intent);
+  if (typeof key !== 'string' || isBlank(key)) {
+    throw new TypeError(`options.idempotencyKey: expected a non-blank string for ${named}, got ${typeof key}`);
+  }
   const entry: EffectEntry = {
-    key: idempotencyKey?.(intent) ?? effectKey(intent, runBy),
+    key,
     toolCallId: intent.toolCallId,
     toolName: runBy,
     inputDigest: intent.inputDigest,
@@ -284,7 +288,11 @@ function replay(ready: Admitted, intent: MutationIntent, record: EffectRecord): 
  * @returns The effect's value, the intent and the witness.
  * @throws {@link TypestateError} (as a rejection) before the effect: `forged` or `wrong_state`
  *   (not a minted `MutationReady`), `not_bound` (no such intent), `input_mismatch` (another
- *   input), `spent` (it already ran). Whatever the effect throws.
+ *   input), `spent` (it already ran in this turn). {@link EffectAlreadyRecorded} before the
+ *   effect when the admission's ledger holds it `started`, `failed` or `unknown_after_crash`.
+ *   `TypeError` for an idempotency key that is not a non-blank string. Whatever the effect
+ *   throws, and the ledger's own error when it cannot claim (nothing ran) or record the end (the
+ *   effect ran; its record stays `started` and later reads `unknown_after_crash`).
  * @example
  * ```ts
  * import { performMutation, type MutationReady } from 'turngate';
