@@ -11,6 +11,7 @@ import { runToolIntent } from '../typestate/internal.ts';
 import {
   admitMutation,
   recordMutations,
+  type AdmitOptions,
   type JoinClosed,
   type MutationPolicy,
   type MutationToolName,
@@ -58,6 +59,10 @@ export type MutationHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
  * @param handlers - One handler per `mutation: true` tool.
  * @param policy - The active mutation policy and capability claims (default: the default
  *   profile's mutation policy).
+ * @param options - The effect ledger and idempotency key (see `AdmitOptions`): with a ledger, a
+ *   call whose effect the ledger already holds is not run again; it is answered with the
+ *   recorded output or error, or `effect_outcome_unknown` for an effect started and never
+ *   finished (its record is `replayed`).
  * @returns The re-closed turn (`mutations` says what the gate did), or the join check's failures.
  * @throws {@link TypestateError} when `joinClosed` was not minted by `closeJoin`.
  * @example
@@ -76,15 +81,17 @@ export function settleMutations<TClosed>(
   joinClosed: StateArgument<TClosed, 'JoinClosed', 'call closeJoin(use, context) first'>,
   handlers: MutationHandlers<ToolsOf<TClosed>>,
   policy?: MutationPolicy,
+  options?: AdmitOptions,
 ): Promise<Result<JoinClosed<ToolsOf<TClosed>>>>;
 export async function settleMutations(
   joinClosed: JoinClosed,
   handlers: object,
   policy?: MutationPolicy,
+  options?: AdmitOptions,
 ): Promise<Result<JoinClosed>> {
   expectMinted(joinClosed, 'JoinClosed');
   if (joinClosed.pendingMutations.length === 0) return { ok: true, value: joinClosed };
-  const admitted = admitMutation(joinClosed, policy);
+  const admitted = admitMutation(joinClosed, policy, options);
   if (!admitted.ok) return recordMutations(joinClosed, { refused: admitted.failures });
   const ready = admitted.value;
   const inputs = new Map(joinClosed.requests.map((r) => [r.toolCallId, r.input]));

@@ -48,6 +48,7 @@ export type { ChatErrorOptions, ErrorBucket, KnownErrorCategory, ReplyTemplates 
 export { classifyError } from './classify.ts';
 export type { ErrorClassification, ErrorClassifier } from './classify.ts';
 export { InMemorySessionStore, SessionWriteConflict, SignalIdInUse } from './store.ts';
+export type { EffectLedgerOptions } from './sql-effects.ts';
 export type {
   ChatState,
   ListSuspendedOptions,

@@ -8,7 +8,16 @@
 import { createHash } from 'node:crypto';
 import { escapeLiteral, Pool, type PoolClient, type PoolConfig } from 'pg';
 import { own } from '../internal/own-field.ts';
+import type { EffectLedger, EffectRecord } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
+import {
+  type EffectLedgerOptions,
+  type EffectRow,
+  effectRecord,
+  endColumns,
+  ledgerClock,
+  startedColumns,
+} from './sql-effects.ts';
 import {
   decodeRecord,
   decodeResume,
@@ -147,6 +156,7 @@ export class PostgresSessionStore implements SessionStore {
           `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id text NOT NULL, seq integer NOT NULL, message text NOT NULL, PRIMARY KEY (session_id, seq));` +
           `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id text COLLATE "C" PRIMARY KEY, session_id text NOT NULL UNIQUE, suspension text NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq bigserial PRIMARY KEY, session_id text NOT NULL, entry text NOT NULL);` +
+          `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key text PRIMARY KEY, tool_call_id text NOT NULL, tool_name text NOT NULL, input_digest text NOT NULL, join_set_digest text NOT NULL, state text NOT NULL, outcome text, started_at bigint NOT NULL);` +
           'COMMIT;',
       );
     } catch (error) {
@@ -457,6 +467,61 @@ export class PostgresSessionStore implements SessionStore {
     ).rows;
     const entries = rows.map((r) => decodeResume(Number(r.seq), r.session_id, r.entry));
     return resumePage(after, last, entries);
+  }
+
+  /**
+   * The effect ledger in this store's database (table `<prefix>_effects`): pass it to
+   * `settleMutations` / `admitMutation` (`{ ledger }`) and an effect runs once across replays,
+   * retries, processes and machines sharing the database, and restarts. A claim is one
+   * `INSERT ... ON CONFLICT DO NOTHING`, so of any number of processes claiming one effect at once
+   * exactly one runs it. A `started` effect with no end reads `unknown_after_crash` once older
+   * than `leaseMs` (by the claiming process's clock).
+   *
+   * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once).
+   *
+   * @param options - The lease of a started effect, the clock.
+   * @returns The ledger.
+   * @throws TypeError for a negative or non-finite `leaseMs`; its methods reject with the
+   *   driver's error when the database cannot be reached.
+   * @example
+   * ```ts
+   * import { PostgresSessionStore } from 'turngate/chat/postgres';
+   * import { MemoryEffectLedger, settleMutations, type JoinClosed } from 'turngate';
+   * declare const store: PostgresSessionStore;
+   * declare const closed: JoinClosed;
+   * await settleMutations(closed, {}, undefined, { ledger: store.effectLedger() });
+   * ```
+   */
+  effectLedger(options: EffectLedgerOptions = {}): EffectLedger {
+    const { leaseMs, now } = ledgerClock('PostgresSessionStore', options);
+    const { effects } = this.t;
+    const read = async (key: string): Promise<EffectRecord | undefined> => {
+      await this.schema();
+      const row = (await this.pool.query<EffectRow>(`SELECT * FROM ${effects} WHERE effect_key = $1`, [key])).rows[0];
+      return row === undefined ? undefined : effectRecord(row, leaseMs, now());
+    };
+    return {
+      begin: async (entry) => {
+        await this.schema();
+        const inserted = await this.pool.query(
+          `INSERT INTO ${effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at) ` +
+            "VALUES ($1, $2, $3, $4, $5, 'started', NULL, $6) ON CONFLICT (effect_key) DO NOTHING",
+          startedColumns(entry, now()),
+        );
+        if (inserted.rowCount === 1) return { claimed: true };
+        const record = await read(entry.key);
+        if (record === undefined) throw new Error(`PostgresSessionStore.effectLedger: ${entry.key} vanished`);
+        return { claimed: false, record };
+      },
+      finish: async (key, end) => {
+        await this.schema();
+        await this.pool.query(
+          `UPDATE ${effects} SET state = $1, outcome = $2 WHERE effect_key = $3 AND state = 'started'`,
+          [...endColumns(end), key],
+        );
+      },
+      read,
+    };
   }
 
   /** Ends the pool when this store made it. */

@@ -10,7 +10,8 @@
  *   invocation id, node, descriptor, open tool calls), written in the same transaction as the
  *   session row;
  * - `<prefix>_resumes`: `seq` (increasing key), `session_id`, `entry` (JSON: signal id,
- *   invocation id, resumed by, replies), the log of completed resumes.
+ *   invocation id, resumed by, replies), the log of completed resumes;
+ * - `<prefix>_effects`: the effect ledger (see sql-effects.ts).
  *
  * @module
  */
@@ -23,6 +24,8 @@ export interface SqlTables {
   readonly messages: string;
   readonly suspensions: string;
   readonly resumes: string;
+  /** The effect ledger's table (see sql-effects.ts). */
+  readonly effects: string;
 }
 
 /**
@@ -40,6 +43,7 @@ export function sqlTables(store: string, prefix: string): SqlTables {
     messages: `${prefix}_messages`,
     suspensions: `${prefix}_suspensions`,
     resumes: `${prefix}_resumes`,
+    effects: `${prefix}_effects`,
   };
 }
 

@@ -6,8 +6,17 @@
  */
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
+import type { EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
+import {
+  type EffectLedgerOptions,
+  type EffectRow,
+  effectRecord,
+  endColumns,
+  ledgerClock,
+  startedColumns,
+} from './sql-effects.ts';
 import {
   decodeRecord,
   decodeResume,
@@ -108,7 +117,8 @@ export class SqliteSessionStore implements SessionStore {
       `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, message_count INTEGER NOT NULL, record TEXT NOT NULL);` +
         `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;` +
         `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, suspension TEXT NOT NULL);` +
-        `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);`,
+        `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);` +
+        `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL) WITHOUT ROWID;`,
     );
     const db = this.db;
     this.stmts = {
@@ -159,6 +169,13 @@ export class SqliteSessionStore implements SessionStore {
       readResumes: db.prepare<[number, number], { seq: number; session_id: string; entry: string }>(
         `SELECT seq, session_id, entry FROM ${t.resumes} WHERE seq > ? ORDER BY seq LIMIT ?`,
       ),
+      beginEffect: db.prepare<[string, string, string, string, string, number]>(
+        `INSERT INTO ${t.effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at) VALUES (?, ?, ?, ?, ?, 'started', NULL, ?) ON CONFLICT (effect_key) DO NOTHING`,
+      ),
+      finishEffect: db.prepare<[string, string, string]>(
+        `UPDATE ${t.effects} SET state = ?, outcome = ? WHERE effect_key = ? AND state = 'started'`,
+      ),
+      readEffect: db.prepare<[string], EffectRow>(`SELECT * FROM ${t.effects} WHERE effect_key = ?`),
     };
     this.saveTx = db.transaction(
       (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, saveOptions?: SaveOptions) => {
@@ -252,6 +269,49 @@ export class SqliteSessionStore implements SessionStore {
   /** Runs `body` with the session held against other users of this store object (in this process). */
   withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
     return this.locks.run(sessionId, () => body(lockedView(this, sessionId)));
+  }
+
+  /**
+   * The effect ledger in this store's database (table `<prefix>_effects`): pass it to
+   * `settleMutations` / `admitMutation` (`{ ledger }`) and an effect runs once across replays,
+   * retries, processes on the same file and restarts. A claim is one `INSERT ... ON CONFLICT DO
+   * NOTHING`, so of two processes claiming one effect at once exactly one runs it. A `started`
+   * effect with no end reads `unknown_after_crash` once older than `leaseMs`.
+   *
+   * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once).
+   *
+   * @param options - The lease of a started effect, the clock.
+   * @returns The ledger (its methods run synchronously).
+   * @throws TypeError for a negative or non-finite `leaseMs`.
+   * @example
+   * ```ts
+   * import { SqliteSessionStore } from 'turngate/chat/sqlite';
+   * const store = new SqliteSessionStore(':memory:');
+   * const ledger = store.effectLedger();
+   * ledger.begin({ key: 'k', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' }).claimed; //=> true
+   * ledger.begin({ key: 'k', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' }).claimed; //=> false
+   * store.close();
+   * ```
+   */
+  effectLedger(options: EffectLedgerOptions = {}): SyncEffectLedger {
+    const { leaseMs, now } = ledgerClock('SqliteSessionStore', options);
+    const { beginEffect, finishEffect, readEffect } = this.stmts;
+    const read = (key: string): EffectRecord | undefined => {
+      const row = readEffect.get(key);
+      return row === undefined ? undefined : effectRecord(row, leaseMs, now());
+    };
+    return {
+      begin: (entry) => {
+        if (beginEffect.run(...startedColumns(entry, now())).changes === 1) return { claimed: true };
+        const record = read(entry.key);
+        if (record === undefined) throw new Error(`SqliteSessionStore.effectLedger: ${entry.key} vanished`);
+        return { claimed: false, record };
+      },
+      finish: (key, end) => {
+        finishEffect.run(...endColumns(end), key);
+      },
+      read,
+    };
   }
 
   /** Closes the database when this store opened it. */

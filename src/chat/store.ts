@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { MemoryEffectLedger } from '../typestate/index.ts';
 import { compareUtf8 } from '../canonical/index.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
@@ -400,6 +401,7 @@ export class InMemorySessionStore implements SessionStore {
   private lastSeq = 0;
   private readonly locks = new SessionQueue();
   private readonly resumeLogSize: number;
+  private readonly effects = new MemoryEffectLedger();
 
   /**
    * Creates an empty store.
@@ -408,6 +410,23 @@ export class InMemorySessionStore implements SessionStore {
    */
   constructor(options: { readonly resumeLogSize?: number } = {}) {
     this.resumeLogSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
+  }
+
+  /**
+   * The effect ledger of this store (one per store object, in memory like its sessions): pass it
+   * to `settleMutations` / `admitMutation` (`{ ledger }`) and an effect runs once across replays
+   * and retries in this process.
+   *
+   * @returns The store's ledger (the same object on every call).
+   * @example
+   * ```ts
+   * import { InMemorySessionStore } from 'turngate/chat';
+   * const store = new InMemorySessionStore();
+   * store.effectLedger() === store.effectLedger(); //=> true
+   * ```
+   */
+  effectLedger(): MemoryEffectLedger {
+    return this.effects;
   }
 
   /** Loads the session record (a new record object; messages are shared frozen copies). */

@@ -92,8 +92,25 @@ export function hostEffectArgsDigest(args: JsonValue | object | undefined): stri
 }
 
 /**
- * Whether an action is mutation-capable: listed in {@link MUTATION_HOST_ACTIONS}, or declared so
- * by the caller.
+ * The one form in which host action ids are compared: Unicode NFKC, lower case, white space
+ * trimmed, so `ISSUE.UPDATE`, ` issue.update ` and a full-width `ｉｓｓｕｅ.ｕｐｄａｔｅ` are the
+ * action `issue.update` (the ids of §14.2 are lower-case ASCII).
+ *
+ * @param action - The action id as given.
+ * @returns Its canonical form.
+ * @example
+ * ```ts
+ * import { canonicalHostAction } from 'turngate/tusk';
+ * canonicalHostAction(' ISSUE.Update'); //=> 'issue.update'
+ * ```
+ */
+export function canonicalHostAction(action: string): string {
+  return trimWhiteSpace(action.normalize('NFKC').toLowerCase());
+}
+
+/**
+ * Whether an action is mutation-capable: listed in {@link MUTATION_HOST_ACTIONS} (compared in
+ * {@link canonicalHostAction}'s form), or declared so by the caller.
  *
  * @param action - The action id.
  * @param declared - The caller's declaration (an effect performed through `MutationReady`).
@@ -101,11 +118,11 @@ export function hostEffectArgsDigest(args: JsonValue | object | undefined): stri
  * @example
  * ```ts
  * import { isMutationHostAction } from 'turngate/tusk';
- * [isMutationHostAction('issue.list'), isMutationHostAction('dep.add'), isMutationHostAction('fs.write', true)]; //=> [false, true, true]
+ * [isMutationHostAction('issue.list'), isMutationHostAction('dep.add'), isMutationHostAction('ISSUE.UPDATE'), isMutationHostAction('fs.write', true)]; //=> [false, true, true, true]
  * ```
  */
 export function isMutationHostAction(action: string, declared = false): boolean {
-  return declared || MUTATION_HOST_ACTIONS.includes(trimWhiteSpace(action));
+  return declared || MUTATION_HOST_ACTIONS.includes(canonicalHostAction(action));
 }
 
 /**

@@ -76,6 +76,7 @@ export type { EscalationAction, RetryDecision, RetryPolicy, RetryRule } from './
 export {
   HOST_EFFECT_SCHEMA,
   MUTATION_HOST_ACTIONS,
+  canonicalHostAction,
   hostEffect,
   hostEffectArgsDigest,
   isMutationHostAction,

@@ -113,35 +113,23 @@ export function expectMinted(value: unknown, state: TurnStateName): void {
 const spent = new WeakMap<object, Set<string>>();
 
 /**
- * Spends `key` of `owner` once: `true` the first time, `false` after. Internal: the mutation
- * gate spends each intent of a closed turn this way, across every `MutationReady` admitted
- * from it.
+ * Spends `key` of the turn `lineage` once: `true` the first time, `false` after. Internal: the
+ * mutation gate spends each intent this way under the turn's lineage (see `turnLineage`), so
+ * every `JoinClosed` of one turn (re-closed, closed again from the same `ToolUse`, or from
+ * another `ToolUse` of the same requests) shares what ran.
  */
-export function spendOnce(owner: object, key: string): boolean {
-  let keys = spent.get(owner);
+export function spendOnce(lineage: object, key: string): boolean {
+  let keys = spent.get(lineage);
   if (keys === undefined) {
     keys = new Set();
-    spent.set(owner, keys);
+    spent.set(lineage, keys);
   }
   if (keys.has(key)) return false;
   keys.add(key);
   return true;
 }
 
-/** Whether `key` of `owner` was spent. */
-export function isSpent(owner: object, key: string): boolean {
-  return spent.get(owner)?.has(key) === true;
-}
-
-/**
- * Makes `successor` share `owner`'s spent keys (a turn re-closed after its mutations ran is
- * the same turn for spending). Internal.
- */
-export function shareSpending(owner: object, successor: object): void {
-  let keys = spent.get(owner);
-  if (keys === undefined) {
-    keys = new Set();
-    spent.set(owner, keys);
-  }
-  spent.set(successor, keys);
+/** Whether `key` of the turn `lineage` was spent. Internal. */
+export function isSpent(lineage: object, key: string): boolean {
+  return spent.get(lineage)?.has(key) === true;
 }

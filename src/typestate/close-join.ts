@@ -9,7 +9,7 @@ import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import type { NormalizedEvidence } from '../normalize/index.ts';
-import { deepFreeze, expectMinted, mint, shareSpending, type Branded } from './brand.ts';
+import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import { deriveIntents, type MutationIntent } from './intents.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import type { MutationRecord } from './mutation.ts';
@@ -119,8 +119,16 @@ export interface TurnParts<TTools extends ToolDefinitionsOf<TTools>> extends Tur
   readonly uses: readonly ToolUseRow[];
   readonly context: Readonly<Record<string, unknown>>;
   readonly mutations: readonly MutationRecord[];
-  /** The turn this one re-closes (its spent intents carry over). */
-  readonly predecessor?: object;
+}
+
+/**
+ * The object every `JoinClosed` of one turn shares: its requests list (the same frozen array
+ * from `requestTools` through every `closeJoin` and `recordMutations`). The gate spends intents
+ * and keeps what ran under it, so closing the same turn again gives no fresh, unspent turn.
+ * Internal.
+ */
+export function turnLineage(closed: { readonly requests: readonly unknown[] }): object {
+  return closed.requests;
 }
 
 /** Closes a turn from its parts through the join check. Internal. */
@@ -193,7 +201,6 @@ export function closeTurn<TTools extends ToolDefinitionsOf<TTools>>(
     mutations: deepFreeze([...parts.mutations]),
     context: deepFreeze({ ...context }),
   });
-  if (parts.predecessor !== undefined) shareSpending(parts.predecessor, closed);
   return { ok: true, value: closed };
 }
 

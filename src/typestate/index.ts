@@ -72,7 +72,18 @@ export type { JoinClosed, CloseContext } from './close-join.ts';
 export type { MutationIntent } from './intents.ts';
 export { admitMutation } from './mutation.ts';
 export type { MutationPolicy, MutationWitness, MutationReady, MutationRecord } from './mutation.ts';
-export { performMutation, performMutationTool } from './perform.ts';
+export { performMutation, performMutationTool, EffectAlreadyRecorded } from './perform.ts';
+export { MemoryEffectLedger, effectKey } from './ledger.ts';
+export type {
+  AdmitOptions,
+  EffectClaim,
+  EffectEnd,
+  EffectEntry,
+  EffectLedger,
+  EffectRecord,
+  EffectState,
+  SyncEffectLedger,
+} from './ledger.ts';
 export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
 export { recordMutations } from './record-mutations.ts';
 export type { RecordMutationsOptions } from './record-mutations.ts';

@@ -11,8 +11,9 @@ import { FailureCollector } from '../failures/internal.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import { expectMinted, isSpent, mint, type Branded } from './brand.ts';
-import type { JoinClosed } from './close-join.ts';
+import { turnLineage, type JoinClosed } from './close-join.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
+import { type AdmitOptions, bindAdmission, type EffectRecord } from './ledger.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
 import type { ToolErrorEnvelope } from './results.ts';
@@ -127,6 +128,19 @@ export type MutationRecord =
       readonly error: ToolErrorEnvelope;
     }
   | {
+      /**
+       * The effect did not run: the admission's effect ledger already held it (an earlier turn,
+       * retry, process or run). The call's result is the recorded one: the output of a
+       * `completed` effect, the error of a `failed` one, and for `started` or
+       * `unknown_after_crash` an `effect_outcome_unknown` error ("check before retrying").
+       */
+      readonly outcome: 'replayed';
+      readonly intent: MutationIntent;
+      readonly witness: MutationWitness;
+      /** What the ledger holds. */
+      readonly record: EffectRecord;
+    }
+  | {
       /** The gate refused the turn: nothing ran. */
       readonly outcome: 'not_admitted';
       readonly intent: MutationIntent;
@@ -172,6 +186,8 @@ const PolicySchema = v.object(
  * @param joinClosed - A `JoinClosed` from `closeJoin`.
  * @param policy - The active policy and the claims presented; default: the default profile's
  *   mutation policy, no capabilities.
+ * @param options - The effect ledger every effect of this admission is claimed in, and the
+ *   idempotency key (see {@link AdmitOptions}); default: none (once per turn, in this process).
  * @returns `MutationReady`, or the failures.
  * @throws {@link TypestateError} when `joinClosed` was not minted by `closeJoin`.
  * @example
@@ -185,9 +201,15 @@ const PolicySchema = v.object(
 export function admitMutation<TClosed>(
   joinClosed: StateArgument<TClosed, 'JoinClosed', 'call closeJoin(use, context) first'>,
   policy?: MutationPolicy,
+  options?: AdmitOptions,
 ): Result<MutationReady<ToolsOf<TClosed>>>;
-export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {}): Result<MutationReady> {
+export function admitMutation(
+  joinClosed: JoinClosed,
+  policy: MutationPolicy = {},
+  options: AdmitOptions = {},
+): Result<MutationReady> {
   expectMinted(joinClosed, 'JoinClosed');
+  checkAdmitOptions(options);
   const parsed = parseOwnData(PolicySchema, policy, { root: 'policy' });
   if (!parsed.ok) return parsed;
   const active = parsed.value;
@@ -231,7 +253,8 @@ export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {
     },
     failures,
   );
-  const open = joinClosed.intents.filter((intent) => !isSpent(joinClosed, intentKey(intent)));
+  const lineage = turnLineage(joinClosed);
+  const open = joinClosed.intents.filter((intent) => !isSpent(lineage, intentKey(intent)));
   if (joinClosed.intents.length === 0) {
     failures.add(
       'mutation.use_evidence_missing',
@@ -251,5 +274,27 @@ export function admitMutation(joinClosed: JoinClosed, policy: MutationPolicy = {
     trajectoryRefs,
     intents: joinClosed.intents,
   });
-  return { ok: true, value: mint('MutationReady', { joinClosed, witness, intents: joinClosed.intents }) };
+  const ready = mint('MutationReady', { joinClosed, witness, intents: joinClosed.intents });
+  bindAdmission(ready, {
+    ...(options.ledger !== undefined && { ledger: options.ledger }),
+    ...(options.idempotencyKey !== undefined && { idempotencyKey: options.idempotencyKey }),
+  });
+  return { ok: true, value: ready };
+}
+
+/** Throws `TypeError` naming the field when `options` is not admission options. */
+function checkAdmitOptions(options: AdmitOptions): void {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('admitMutation: options: expected an object');
+  const { ledger, idempotencyKey } = options;
+  if (ledger !== undefined) {
+    for (const method of ['begin', 'finish', 'read'] as const) {
+      if (typeof ledger?.[method] !== 'function') {
+        throw new TypeError(`admitMutation: options.ledger.${method}: expected a function (an EffectLedger)`);
+      }
+    }
+  }
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'function') {
+    throw new TypeError('admitMutation: options.idempotencyKey: expected a function (intent) => string');
+  }
 }

@@ -8,8 +8,10 @@
 import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { expectMinted, spendOnce } from './brand.ts';
+import { turnLineage } from './close-join.ts';
 import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
+import { admissionOf, effectKey, type EffectEntry, type EffectRecord, recordedAnswer } from './ledger.ts';
 import type { MutationToolCheck, StateArgument, ToolsOf } from './misuse.ts';
 import type { MutationReady, MutationWitness } from './mutation.ts';
 import type { ToolErrorEnvelope } from './results.ts';
@@ -71,25 +73,79 @@ export interface PerformedMutation<TValue> {
   readonly intent: MutationIntent;
   /** The witness of the admission it ran under. */
   readonly witness: MutationWitness;
+  /**
+   * Present when the effect did not run because the admission's effect ledger already held it
+   * as `completed`: the record, whose `output` is `value`. (A `started`, `unknown_after_crash`
+   * or `failed` record is thrown as {@link EffectAlreadyRecorded} instead.)
+   */
+  readonly replayed?: EffectRecord;
+}
+
+/**
+ * Thrown by `performMutation` and `performMutationTool`, before the effect, when the admission's
+ * effect ledger already holds the intent as `started`, `failed` or `unknown_after_crash`: the
+ * effect ran (or may have run) in an earlier turn, retry, process or run, and does not run again.
+ * `record` says what is known. (A `completed` record is returned as the value instead.)
+ *
+ * @example
+ * ```ts
+ * import { EffectAlreadyRecorded, performMutation, type MutationReady } from 'turngate';
+ * declare const ready: MutationReady;
+ * await performMutation(ready, { toolCallId: 'toolu_05', input: { to: 'ops@example.com' } }, () => 'sent').catch((error: unknown) => {
+ *   if (error instanceof EffectAlreadyRecorded) error.record.state;
+ * });
+ * ```
+ */
+export class EffectAlreadyRecorded extends Error {
+  /** What the ledger holds. */
+  readonly record: EffectRecord;
+  /**
+   * Creates the error.
+   *
+   * @param record - What the ledger holds.
+   */
+  constructor(record: EffectRecord) {
+    const answer = recordedAnswer(record);
+    super(
+      `the effect ledger already holds ${record.toolName} (${record.toolCallId}) as ${record.state}: it was not run again` +
+        (answer.status === 'error' ? ` (${answer.error.errorMessage})` : ''),
+    );
+    this.name = 'EffectAlreadyRecorded';
+    this.record = record;
+  }
 }
 
 /** What ran for an intent of a closed turn. Internal: `recordMutations` reads it. */
 export type IntentOutcome =
-  | { readonly status: 'ok'; readonly output: unknown; readonly witness: MutationWitness }
-  | { readonly status: 'error'; readonly error: ToolErrorEnvelope; readonly witness: MutationWitness };
+  | {
+      readonly status: 'ok';
+      readonly output: unknown;
+      readonly witness: MutationWitness;
+      readonly replayed?: EffectRecord;
+    }
+  | {
+      readonly status: 'error';
+      readonly error: ToolErrorEnvelope;
+      readonly witness: MutationWitness;
+      readonly replayed?: EffectRecord;
+    };
 
 const outcomes = new WeakMap<object, Map<string, IntentOutcome>>();
 
-/** What ran for `intent` of `closed`, if anything. Internal. */
-export function outcomeOf(closed: object, intent: MutationIntent): IntentOutcome | undefined {
-  return outcomes.get(closed)?.get(intentKey(intent));
+/** What ran for `intent` of the turn of `closed` (any of its closures), if anything. Internal. */
+export function outcomeOf(
+  closed: { readonly requests: readonly unknown[] },
+  intent: MutationIntent,
+): IntentOutcome | undefined {
+  return outcomes.get(turnLineage(closed))?.get(intentKey(intent));
 }
 
-function keep(closed: object, intent: MutationIntent, outcome: IntentOutcome): void {
-  let byKey = outcomes.get(closed);
+function keep(closed: { readonly requests: readonly unknown[] }, intent: MutationIntent, outcome: IntentOutcome): void {
+  const lineage = turnLineage(closed);
+  let byKey = outcomes.get(lineage);
   if (byKey === undefined) {
     byKey = new Map();
-    outcomes.set(closed, byKey);
+    outcomes.set(lineage, byKey);
   }
   byKey.set(intentKey(intent), outcome);
 }
@@ -121,12 +177,21 @@ export function thrownEnvelope(error: unknown, fallbackCode: string, what: strin
   };
 }
 
-/** Checks everything before the effect and spends the intent. Throws `TypestateError`. */
-function claim<TTools extends ToolDefinitionsOf<TTools>>(
+/** A claimed intent: run it (`entry` is its ledger claim, when there is a ledger), or answer it from its record. */
+type Claim =
+  | { readonly intent: MutationIntent; readonly input: unknown; readonly entry: EffectEntry | undefined }
+  | { readonly intent: MutationIntent; readonly record: EffectRecord };
+
+/**
+ * Checks everything before the effect, spends the intent in its turn, and claims it in the
+ * admission's effect ledger. Throws `TypestateError`.
+ */
+async function claim<TTools extends ToolDefinitionsOf<TTools>>(
   ready: MutationReady<TTools>,
   target: IntentTarget,
   toolName: string | undefined,
-): { intent: MutationIntent; input: unknown } {
+  parseInput?: (input: unknown) => unknown,
+): Promise<Claim> {
   expectMinted(ready, 'MutationReady');
   const byCall = typeof target?.toolCallId === 'string';
   const intent = ready.intents.find((i) =>
@@ -153,10 +218,53 @@ function claim<TTools extends ToolDefinitionsOf<TTools>>(
         : `the input of ${named} is not JSON data: ${snapshotProblem(input)}`,
     );
   }
-  if (!spendOnce(ready.joinClosed, intentKey(intent))) {
+  const parsed = parseInput === undefined ? input.value : parseInput(input.value);
+  if (!spendOnce(turnLineage(ready.joinClosed), intentKey(intent))) {
     throw new TypestateError('spent', 'MutationReady', `${named} already ran for this turn`);
   }
-  return { intent, input: input.value };
+  const { ledger, idempotencyKey } = admissionOf(ready);
+  if (ledger === undefined) return { intent, input: parsed, entry: undefined };
+  const runBy = toolName ?? (intent.kind === 'tool_call' ? intent.toolName : intent.mutationInputRef);
+  const entry: EffectEntry = {
+    key: idempotencyKey?.(intent) ?? effectKey(intent, runBy),
+    toolCallId: intent.toolCallId,
+    toolName: runBy,
+    inputDigest: intent.inputDigest,
+    joinSetDigest: ready.witness.joinSetDigest,
+  };
+  const begun = await ledger.begin(entry);
+  if (!begun.claimed) return { intent, record: begun.record };
+  return { intent, input: parsed, entry };
+}
+
+/** Records the end of a claimed effect in the admission's ledger, if it has one. */
+async function finish(ready: Admitted, entry: EffectEntry | undefined, outcome: IntentOutcome): Promise<void> {
+  const ledger = admissionOf(ready).ledger;
+  if (entry === undefined || ledger === undefined) return;
+  const output = outcome.status === 'ok' ? snapshotOwnData(outcome.output, { maxDepth: PAYLOAD_MAX_DEPTH }) : undefined;
+  await ledger.finish(
+    entry.key,
+    outcome.status === 'ok'
+      ? { state: 'completed', output: output?.ok === true ? (output.value as JsonValue) : null }
+      : { state: 'failed', error: outcome.error },
+  );
+}
+
+/** What `finish` and `replay` read of a `MutationReady`. */
+type Admitted = {
+  readonly witness: MutationWitness;
+  readonly joinClosed: { readonly requests: readonly unknown[] };
+};
+
+/** Keeps and returns the recorded answer of an intent the ledger already held. */
+function replay(ready: Admitted, intent: MutationIntent, record: EffectRecord): IntentOutcome {
+  const answer = recordedAnswer(record);
+  const outcome: IntentOutcome =
+    answer.status === 'ok'
+      ? { status: 'ok', output: answer.output, witness: ready.witness, replayed: record }
+      : { status: 'error', error: answer.error, witness: ready.witness, replayed: record };
+  keep(ready.joinClosed, intent, outcome);
+  return outcome;
 }
 
 /**
@@ -198,19 +306,33 @@ export async function performMutation<TValue>(
   target: IntentTarget,
   effect: (input: unknown, witness: MutationWitness) => TValue | Promise<TValue>,
 ): Promise<PerformedMutation<Awaited<TValue>>> {
-  const { intent, input } = claim(ready, target, undefined);
+  const claimed = await claim(ready, target, undefined);
+  const intent = claimed.intent;
+  if ('record' in claimed) {
+    const outcome = replay(ready, intent, claimed.record);
+    if (outcome.status === 'error') throw new EffectAlreadyRecorded(claimed.record);
+    // A completed record's output is the JSON copy the ledger kept of the effect's value.
+    return { value: outcome.output as Awaited<TValue>, intent, witness: ready.witness, replayed: claimed.record };
+  }
   let value: Awaited<TValue>;
   try {
-    value = await effect(input, ready.witness);
+    value = await effect(claimed.input, ready.witness);
   } catch (error) {
-    keep(ready.joinClosed, intent, {
+    const failed: IntentOutcome = {
       status: 'error',
       error: thrownEnvelope(error, 'mutation_failed', 'the mutation'),
       witness: ready.witness,
-    });
+    };
+    keep(ready.joinClosed, intent, failed);
+    await finish(ready, claimed.entry, failed);
     throw error;
   }
-  if (intent.kind === 'tool_call') keep(ready.joinClosed, intent, toolOutcome(ready, intent.toolName, value));
+  const outcome: IntentOutcome =
+    intent.kind === 'tool_call'
+      ? toolOutcome(ready, intent.toolName, value)
+      : { status: 'ok', output: value, witness: ready.witness };
+  if (intent.kind === 'tool_call') keep(ready.joinClosed, intent, outcome);
+  await finish(ready, claimed.entry, outcome);
   return { value, intent, witness: ready.witness };
 }
 
@@ -321,20 +443,45 @@ export async function runToolIntent<TTools extends ToolDefinitionsOf<TTools>>(
       `performMutationTool: ${JSON.stringify(toolName)} is not a mutation: true tool of this turn's registry`,
     );
   }
-  const { intent, input } = claim(ready, call, toolName);
+  // A mutation_input intent was built by the turn, not requested through the tool: its input
+  // passes the tool's input schema here, before anything runs.
+  const parseInput = (input: unknown): unknown => {
+    const checked = validateWith(definition.input, input);
+    if (checked.ok) return checked.value;
+    throw new TypestateError(
+      'input_mismatch',
+      'MutationReady',
+      `the bound input of mutationInputRef ${JSON.stringify(call.mutationInputRef)} does not match ${toolName}'s input schema: ${formatIssues(checked.failures)}`,
+    );
+  };
+  const claimed = await claim(
+    ready,
+    call,
+    toolName,
+    typeof call.mutationInputRef === 'string' ? parseInput : undefined,
+  );
+  const intent = claimed.intent;
+  if ('record' in claimed) {
+    const outcome = replay(ready, intent, claimed.record);
+    if (outcome.status === 'error') throw new EffectAlreadyRecorded(claimed.record);
+    return { value: outcome.output, intent, witness: ready.witness, replayed: claimed.record };
+  }
   let value: unknown;
   try {
-    value = await execute(input, ready.witness);
+    value = await execute(claimed.input, ready.witness);
   } catch (error) {
-    keep(ready.joinClosed, intent, {
+    const failed: IntentOutcome = {
       status: 'error',
       error: thrownEnvelope(error, 'mutation_failed', toolName),
       witness: ready.witness,
-    });
+    };
+    keep(ready.joinClosed, intent, failed);
+    await finish(ready, claimed.entry, failed);
     throw error;
   }
   const outcome = toolOutcome(ready, toolName, value);
   keep(ready.joinClosed, intent, outcome);
+  await finish(ready, claimed.entry, outcome);
   if (outcome.status === 'error') throw new TypeError(`performMutationTool: ${outcome.error.errorMessage}`);
   return { value: outcome.output, intent, witness: ready.witness };
 }

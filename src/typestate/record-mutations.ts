@@ -89,10 +89,18 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
     );
     if (outcome?.status === 'ok') {
       result = { ...base, status: 'ok', output: outcome.output, resultDigest: digest(outcome.output as JsonValue) };
-      records.push({ outcome: 'performed', intent, witness: outcome.witness });
+      records.push(
+        outcome.replayed !== undefined
+          ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
+          : { outcome: 'performed', intent, witness: outcome.witness },
+      );
     } else if (outcome?.status === 'error') {
       result = { ...base, status: 'error', error: outcome.error };
-      records.push({ outcome: 'failed', intent, witness: outcome.witness, error: outcome.error });
+      records.push(
+        outcome.replayed !== undefined
+          ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
+          : { outcome: 'failed', intent, witness: outcome.witness, error: outcome.error },
+      );
     } else if (refused !== undefined && refused.length > 0) {
       const classes = [...new Set(refused.map((f) => f.class))].join(', ');
       result = {
@@ -132,6 +140,5 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
     uses,
     context: joinClosed.context as Readonly<Record<string, unknown>>,
     mutations: [...joinClosed.mutations, ...records],
-    predecessor: joinClosed,
   });
 }

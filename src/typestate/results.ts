@@ -88,6 +88,12 @@ export const TOOL_ERROR_CODES = {
     meaning:
       'The mutation ran and threw, or returned an output that fails its schema (its own errorCode or code wins).',
   },
+  effect_outcome_unknown: {
+    retryable: false,
+    failureClass: undefined,
+    meaning:
+      'The effect ledger holds this mutation as started with no recorded end (running elsewhere, or its process ended): it was not run again; its outcome is unknown, so check before retrying.',
+  },
 } as const satisfies Readonly<
   Record<
     string,

@@ -1,0 +1,281 @@
+/**
+ * The effect ledger: the gate's record of which mutation intents started and how they ended,
+ * keyed by the intent (not by the object that admitted it), so a replayed model reply, a
+ * re-closed turn, a retry, a second process or a restart never runs an effect again.
+ *
+ * This module decides (the key, the states, what a record means for the call); the stores keep
+ * the records: {@link MemoryEffectLedger} here, `SqliteSessionStore#effectLedger()` and
+ * `PostgresSessionStore#effectLedger()` in the chat stores.
+ *
+ * @module
+ */
+import { digest, type JsonValue } from '../canonical/index.ts';
+import type { MutationIntent } from './intents.ts';
+import type { ToolErrorEnvelope } from './results.ts';
+
+/**
+ * Where an effect stands in a ledger:
+ * - `started`: claimed, no end recorded yet (it is running, here or in another process);
+ * - `completed`: it ran and returned (`output` is what it returned, as JSON data);
+ * - `failed`: it ran and threw, or returned an output its schema refuses (`error`);
+ * - `unknown_after_crash`: started and never ended, and its claim is older than the store's
+ *   lease: the process that ran it is gone, and whether the effect happened is unknown.
+ *
+ * @example
+ * ```ts
+ * import type { EffectState } from 'turngate';
+ * const settled: EffectState[] = ['completed', 'failed'];
+ * ```
+ */
+export type EffectState = 'started' | 'completed' | 'failed' | 'unknown_after_crash';
+
+/**
+ * What the gate claims in a ledger before an effect runs: the idempotency key and what it names.
+ *
+ * @example
+ * ```ts
+ * import type { EffectEntry } from 'turngate';
+ * const entry: EffectEntry = { key: 'sha256:…', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:…', joinSetDigest: 'sha256:…' };
+ * ```
+ */
+export interface EffectEntry {
+  /** The idempotency key ({@link effectKey} by default, or the user's key). */
+  readonly key: string;
+  /** The tool call the intent belongs to (for a `mutation_input` intent, the consumed result's call). */
+  readonly toolCallId: string;
+  /** The mutation tool (for `performMutation` of a `mutation_input` intent: its `mutationInputRef`). */
+  readonly toolName: string;
+  /** `sha256:` digest of the bound input. */
+  readonly inputDigest: string;
+  /** The join-set digest of the closed turn that admitted it (the witness linkage). */
+  readonly joinSetDigest: string;
+}
+
+/**
+ * One effect as a ledger holds it: the entry, its state, and how it ended.
+ *
+ * @example
+ * ```ts
+ * import type { EffectRecord } from 'turngate';
+ * declare const record: EffectRecord;
+ * if (record.state === 'completed') record.output;
+ * ```
+ */
+export interface EffectRecord extends EffectEntry {
+  /** Where it stands. */
+  readonly state: EffectState;
+  /** What it returned (`completed` only; `null` when its value was not JSON data). */
+  readonly output?: JsonValue;
+  /** The error it ended with (`failed` only). */
+  readonly error?: ToolErrorEnvelope;
+}
+
+/**
+ * How an effect ended, as the gate reports it to {@link EffectLedger.finish}.
+ *
+ * @example
+ * ```ts
+ * import type { EffectEnd } from 'turngate';
+ * const end: EffectEnd = { state: 'completed', output: { sent: true } };
+ * ```
+ */
+export type EffectEnd =
+  | { readonly state: 'completed'; readonly output: JsonValue }
+  | { readonly state: 'failed'; readonly error: ToolErrorEnvelope };
+
+/**
+ * What {@link EffectLedger.begin} answers: `claimed` (no record existed; this caller now holds
+ * `started` and must run the effect and `finish` it), or the record that already exists (the
+ * effect must not run).
+ *
+ * @example
+ * ```ts
+ * import type { EffectClaim } from 'turngate';
+ * declare const claim: EffectClaim;
+ * const runIt = claim.claimed;
+ * ```
+ */
+export type EffectClaim = { readonly claimed: true } | { readonly claimed: false; readonly record: EffectRecord };
+
+/**
+ * A store of effect records, keyed by idempotency key. `begin` must be atomic: of any number of
+ * concurrent `begin`s of one key (in one process or several), exactly one is `claimed`. The
+ * gate calls `begin` before an effect and `finish` after it; nothing else writes.
+ *
+ * Implementations: {@link MemoryEffectLedger} (one process), `SqliteSessionStore#effectLedger()`
+ * (`turngate/chat/sqlite`), `PostgresSessionStore#effectLedger()` (`turngate/chat/postgres`).
+ * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once).
+ *
+ * @example
+ * ```ts
+ * import { MemoryEffectLedger, type EffectLedger } from 'turngate';
+ * const ledger: EffectLedger = new MemoryEffectLedger();
+ * (await ledger.begin({ key: 'k', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' })).claimed; //=> true
+ * ```
+ */
+export interface EffectLedger {
+  /** Claims `entry.key` (records `started`) unless a record exists; the existing record otherwise. */
+  begin(entry: EffectEntry): EffectClaim | Promise<EffectClaim>;
+  /** Records how the claimed effect of `key` ended. */
+  finish(key: string, end: EffectEnd): void | Promise<void>;
+  /** The record of `key`, or `undefined`. */
+  read(key: string): EffectRecord | undefined | Promise<EffectRecord | undefined>;
+}
+
+/**
+ * An {@link EffectLedger} whose methods answer at once (no promise): {@link MemoryEffectLedger}
+ * and the SQLite store's ledger.
+ *
+ * @example
+ * ```ts
+ * import { MemoryEffectLedger, type SyncEffectLedger } from 'turngate';
+ * const ledger: SyncEffectLedger = new MemoryEffectLedger();
+ * ledger.read('k'); //=> undefined
+ * ```
+ */
+export interface SyncEffectLedger extends EffectLedger {
+  begin(entry: EffectEntry): EffectClaim;
+  finish(key: string, end: EffectEnd): void;
+  read(key: string): EffectRecord | undefined;
+}
+
+/**
+ * The default idempotency key of an intent: the `sha256:` digest of its kind, its target (the
+ * tool call id, or the `mutationInputRef`), its tool and its input digest. The same model call
+ * with the same input has the same key in every turn, process and restart; another input or
+ * another tool has another.
+ *
+ * @param intent - The intent.
+ * @param toolName - The tool that runs it (a `tool_call` intent's own tool; for a
+ *   `mutation_input` intent, the tool `performMutationTool` names, or `''` for `performMutation`).
+ * @returns The key, `sha256:` and 64 hex digits.
+ * @example
+ * ```ts
+ * import { effectKey } from 'turngate';
+ * effectKey({ kind: 'tool_call', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:00' }, 'send_email').startsWith('sha256:'); //=> true
+ * ```
+ */
+export function effectKey(intent: MutationIntent, toolName: string): string {
+  return digest({
+    kind: intent.kind,
+    target: intent.kind === 'tool_call' ? intent.toolCallId : intent.mutationInputRef,
+    toolName,
+    inputDigest: intent.inputDigest,
+  });
+}
+
+/**
+ * An effect ledger in this process's memory: effects run once across every turn, re-closure
+ * and retry that share this object, not across processes or restarts (use the SQLite or
+ * PostgreSQL store's ledger for those). Records are kept until the object is dropped.
+ *
+ * @example
+ * ```ts
+ * import { MemoryEffectLedger } from 'turngate';
+ * const ledger = new MemoryEffectLedger();
+ * await ledger.begin({ key: 'k', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' });
+ * ledger.finish('k', { state: 'completed', output: { sent: true } });
+ * ledger.read('k')?.state; //=> 'completed'
+ * ```
+ */
+export class MemoryEffectLedger implements SyncEffectLedger {
+  readonly #records = new Map<string, EffectRecord>();
+
+  /** Claims `entry.key` unless a record exists. */
+  begin(entry: EffectEntry): EffectClaim {
+    const record = this.#records.get(entry.key);
+    if (record !== undefined) return { claimed: false, record };
+    this.#records.set(entry.key, Object.freeze({ ...plainEntry(entry), state: 'started' }));
+    return { claimed: true };
+  }
+
+  /** Records how the effect of `key` ended. @throws TypeError when `key` was never begun. */
+  finish(key: string, end: EffectEnd): void {
+    const record = this.#records.get(key);
+    if (record === undefined) throw new TypeError(`MemoryEffectLedger.finish: no effect was begun under ${key}`);
+    this.#records.set(key, Object.freeze({ ...plainEntry(record), ...end }));
+  }
+
+  /** The record of `key`, or `undefined`. */
+  read(key: string): EffectRecord | undefined {
+    return this.#records.get(key);
+  }
+
+  /** How many effects it holds. */
+  get size(): number {
+    return this.#records.size;
+  }
+}
+
+/**
+ * Options of `admitMutation` (and `settleMutations`) for the effects of the admission.
+ *
+ * @example
+ * ```ts
+ * import { MemoryEffectLedger, type AdmitOptions } from 'turngate';
+ * const options: AdmitOptions = { ledger: new MemoryEffectLedger(), idempotencyKey: (intent) => `email:${intent.toolCallId}` };
+ * ```
+ */
+export interface AdmitOptions {
+  /**
+   * Where each effect is claimed before it runs and its end recorded after: an intent the
+   * ledger already holds does not run again (across turns, retries, processes and restarts,
+   * as far as the ledger reaches). Without one, an intent runs at most once per turn (every
+   * closure of the same requests) and nothing is recorded beyond this process.
+   */
+  readonly ledger?: EffectLedger;
+  /** The idempotency key of an intent; default {@link effectKey} (call id, tool, input digest). */
+  readonly idempotencyKey?: (intent: MutationIntent) => string;
+}
+
+const admissions = new WeakMap<object, AdmitOptions>();
+
+/** Binds an admission's options to its `MutationReady`. Internal: `admitMutation` calls it. */
+export function bindAdmission(ready: object, options: AdmitOptions): void {
+  admissions.set(ready, options);
+}
+
+/** The options `ready` was admitted with. Internal. */
+export function admissionOf(ready: object): AdmitOptions {
+  return admissions.get(ready) ?? {};
+}
+
+/** The entry's own fields (a record passed back in keeps no state). Internal. */
+export function plainEntry(entry: EffectEntry): EffectEntry {
+  return {
+    key: entry.key,
+    toolCallId: entry.toolCallId,
+    toolName: entry.toolName,
+    inputDigest: entry.inputDigest,
+    joinSetDigest: entry.joinSetDigest,
+  };
+}
+
+/**
+ * What a call whose effect already has a record is answered, without running it: the recorded
+ * output (`completed`), the recorded error (`failed`), or, for `started` and
+ * `unknown_after_crash`, an error saying the outcome is unknown (never "failed": a model told
+ * "failed" runs it again). Internal: the gate and `recordMutations` use it.
+ */
+export function recordedAnswer(
+  record: EffectRecord,
+):
+  | { readonly status: 'ok'; readonly output: JsonValue }
+  | { readonly status: 'error'; readonly error: ToolErrorEnvelope } {
+  if (record.state === 'completed') return { status: 'ok', output: record.output ?? null };
+  if (record.state === 'failed' && record.error !== undefined) return { status: 'error', error: record.error };
+  return { status: 'error', error: unknownOutcome(record.toolName, record.state) };
+}
+
+/** The error envelope of an effect whose outcome is unknown. Internal: one home for the text. */
+export function unknownOutcome(toolName: string, state: EffectState): ToolErrorEnvelope {
+  const why =
+    state === 'started'
+      ? 'it was started and has not finished'
+      : 'it was started and its process ended before an outcome was recorded';
+  return {
+    errorCode: 'effect_outcome_unknown',
+    retryable: false,
+    errorMessage: `${toolName} was not run again: ${why}. Its outcome is unknown; check before retrying.`,
+  };
+}

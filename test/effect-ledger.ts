@@ -1,0 +1,99 @@
+/**
+ * The effect ledger across processes, for any durable store: a replayed reply in a new process,
+ * processes answering the same calls at once, and a process killed between `started` and
+ * `completed`. Run by test/effect-ledger.test.ts (SQLite) and test/postgres/effect-ledger.test.ts
+ * (PostgreSQL); the children (test/fixtures/effect-once.mjs) need dist/.
+ */
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+
+const child = new URL('./fixtures/effect-once.mjs', import.meta.url).pathname;
+const env = { ...process.env, NODE_EXTRA_CA_CERTS: '' };
+
+interface Answer {
+  readonly id: string;
+  readonly outcome: string;
+  readonly answer: { status: string; output?: unknown; error?: { errorCode: string; errorMessage: string } };
+}
+
+const parse = (stdout: string): Answer[] =>
+  stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Answer);
+
+/** How many times each call's effect ran, from the children's log. */
+function runsPerCall(log: string): Map<string, number> {
+  const runs = new Map<string, number>();
+  let text = '';
+  try {
+    text = readFileSync(log, 'utf8');
+  } catch {
+    return runs;
+  }
+  for (const line of text.split('\n')) {
+    const id = line.split(' ')[0];
+    if (id) runs.set(id, (runs.get(id) ?? 0) + 1);
+  }
+  return runs;
+}
+
+/** Runs every case against a store reached by `args` (`[kind, where, prefix]`); returns the measured counts. */
+export async function effectsRunOnce(
+  args: readonly [string, string, string],
+  processes: number,
+  calls: number,
+): Promise<{ replay: number; concurrent: { calls: number; maxRuns: number }; crash: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'turngate-effects-'));
+  const log = join(dir, 'effects.log');
+  try {
+    // A replayed reply: the same calls answered again by a new process (a restart).
+    const first = parse(execFileSync(process.execPath, [child, ...args, log, 'replay-1'], { encoding: 'utf8', env }));
+    const again = parse(execFileSync(process.execPath, [child, ...args, log, 'replay-1'], { encoding: 'utf8', env }));
+    expect(first.map((a) => a.outcome)).toEqual(['performed']);
+    expect(again.map((a) => a.outcome)).toEqual(['replayed']);
+    expect(again[0]?.answer).toEqual(first[0]?.answer);
+    const replay = runsPerCall(log).get('replay-1') ?? 0;
+    expect(replay).toBe(1);
+
+    // Several processes answering the same calls at the same time.
+    const ids = Array.from({ length: calls }, (_, i) => `race-${i}`).join(',');
+    const run = promisify(execFile);
+    const outputs = await Promise.all(
+      Array.from({ length: processes }, () => run(process.execPath, [child, ...args, log, ids], { env })),
+    );
+    const answers = outputs.flatMap((o) => parse(o.stdout));
+    expect(answers).toHaveLength(processes * calls);
+    const runs = runsPerCall(log);
+    let maxRuns = 0;
+    for (let i = 0; i < calls; i++) {
+      const n = runs.get(`race-${i}`) ?? 0;
+      expect(n).toBe(1);
+      maxRuns = Math.max(maxRuns, n);
+    }
+    for (const a of answers) {
+      if (a.outcome === 'performed' || a.answer.status === 'ok')
+        expect(a.answer).toEqual({ ...a.answer, status: 'ok' });
+      else expect(a.answer.error?.errorCode).toBe('effect_outcome_unknown');
+    }
+
+    // kill -9 between started and completed, then a restart (lease 0: the claim is stale at once).
+    const killed = spawnSync(process.execPath, [child, ...args, log, 'crash-1', 'crash'], { encoding: 'utf8', env });
+    expect(killed.signal).toBe('SIGKILL');
+    const after = parse(
+      execFileSync(process.execPath, [child, ...args, log, 'crash-1', 'run', '0'], { encoding: 'utf8', env }),
+    );
+    expect(after.map((a) => a.outcome)).toEqual(['replayed']);
+    expect(after[0]?.answer.error?.errorCode).toBe('effect_outcome_unknown');
+    expect(after[0]?.answer.error?.errorMessage).toMatch(/process ended before an outcome was recorded/);
+    const crash = runsPerCall(log).get('crash-1') ?? 0;
+    expect(crash).toBe(1);
+    return { replay, concurrent: { calls, maxRuns }, crash };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The PostgreSQL store's effect ledger across processes (see test/effect-ledger.ts). Runs when
+ * TURNGATE_PG_URL is set (scripts/test.sh).
+ */
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { effectsRunOnce } from '../effect-ledger.ts';
+
+const url = process.env['TURNGATE_PG_URL'];
+if (url === undefined) {
+  throw new Error('TURNGATE_PG_URL is not set: start a server with scripts/start-postgres.sh');
+}
+
+it('runs each effect once across a replay in a new process, four processes at once, and kill -9 mid-effect', async () => {
+  const prefix = `effects_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const counts = await effectsRunOnce(['postgres', url, prefix], 4, 40);
+  expect(counts).toEqual({ replay: 1, concurrent: { calls: 40, maxRuns: 1 }, crash: 1 });
+});
