@@ -158,7 +158,8 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * closed.
  *
  * @param options - `tools` (the registry), `handlers` (one per tool), optionally `policy`,
- *   `sessionId`, `ignoreActions`.
+ *   `ledger` (default: one `MemoryEffectLedger` per loop), `idempotencyKey`, `sessionId`,
+ *   `ignoreActions`.
  * @returns The loop: `tools` (a `ToolSet`), `start()`, `answer(history, reply)`.
  * @throws TypeError as {@link toolDeclarations}, when a tool cannot be declared.
  * @example

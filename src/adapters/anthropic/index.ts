@@ -115,7 +115,8 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * throws out of `answer`.
  *
  * @param options - `tools` (the registry), `handlers` (one per tool), optionally `policy`,
- *   `sessionId`, `ignoreActions`.
+ *   `ledger` (default: one `MemoryEffectLedger` per loop), `idempotencyKey`, `sessionId`,
+ *   `ignoreActions`.
  * @returns The loop: `tools` (`Anthropic.Tool[]`), `start()`, `answer(history, reply)`.
  * @throws TypeError as {@link toolDeclarations}, when a tool cannot be declared.
  * @example
@@ -128,7 +129,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * const loop = toolLoop({ tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } });
  * const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Oslo?' }];
  * const reply: Anthropic.Message = {
- *   id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', container: null, context_management: null,
+ *   id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', container: null, context_management: null,
  *   stop_reason: 'tool_use', stop_sequence: null, stop_details: null,
  *   usage: { input_tokens: 10, output_tokens: 5, cache_creation: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, inference_geo: null, server_tool_use: null, service_tier: null },
  *   content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' }, caller: { type: 'direct' } }],

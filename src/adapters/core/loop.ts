@@ -13,6 +13,9 @@ import {
   callSpec,
   closeJoin,
   requestTools,
+  MemoryEffectLedger,
+  type AdmitOptions,
+  type EffectLedger,
   type JoinClosed,
   type MutationPolicy,
   type MutationRecord,
@@ -71,6 +74,16 @@ export interface ToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> exten
   readonly handlers: LoopHandlers<TTools>;
   /** The active mutation policy and capability claims for the gate (default: the default profile's). */
   readonly policy?: MutationPolicy;
+  /**
+   * Where each mutating call's effect is claimed before it runs and recorded after, so that a
+   * replayed reply (the same call id, tool and input) never runs it twice: the call gets the
+   * recorded output or error, or `effect_outcome_unknown` for an effect started and never
+   * finished. Default: one `MemoryEffectLedger` per loop (this process only); pass a store's
+   * ledger (`turngate/chat/sqlite`, `turngate/chat/postgres`) to keep it across restarts.
+   */
+  readonly ledger?: EffectLedger;
+  /** The idempotency key of an intent (default `effectKey`: call id, tool, input digest). */
+  readonly idempotencyKey?: AdmitOptions['idempotencyKey'];
   /** The session the turns belong to (their CallSpec's `sessionId`); default: each turn's own id. */
   readonly sessionId?: string;
 }
@@ -99,7 +112,10 @@ export interface LoopStep<TTools extends ToolDefinitionsOf<TTools>, TMessage> {
   readonly closed: JoinClosed<TTools> | undefined;
   /** One result per tool call, in call order: what the messages carry back. */
   readonly results: readonly ToolResult<TTools>[];
-  /** What the mutation gate did with each mutating call (`performed`, `failed`, `not_admitted`). */
+  /**
+   * What the mutation gate did with each mutating call: `performed`, `failed`, `replayed` (the
+   * ledger already held its effect: not run again), `not_admitted`.
+   */
   readonly mutations: readonly MutationRecord[];
   /**
    * Why the turn did not close (e.g. `protocol.stop_reason_unhandled` for a reply cut off at
@@ -227,6 +243,7 @@ type WideStep = Omit<LoopStep<ToolDefinitions, unknown>, 'messages' | 'done'>;
 async function answerTurn(
   codec: ProviderCodec<unknown, unknown>,
   options: ToolLoopOptions<ToolDefinitions>,
+  admit: AdmitOptions,
   history: readonly unknown[],
   reply: unknown,
   turn: number,
@@ -273,7 +290,7 @@ async function answerTurn(
   const closed = closeJoin(used.value, protocolState === undefined ? {} : { protocolState });
   let step: WideStep;
   if (closed.ok) {
-    const final = await settleMutations(closed.value, options.handlers, options.policy);
+    const final = await settleMutations(closed.value, options.handlers, options.policy, admit);
     step = final.ok
       ? { closed: final.value, results: final.value.results, mutations: final.value.mutations, failures: [] }
       : { ...NO_STEP, results: closed.value.results, failures: final.failures };
@@ -296,13 +313,17 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
   options: ToolLoopOptions<TTools>,
 ): ToolLoop<TTools, TReply, TMessage, TDeclarations> {
   let turns = 0;
+  const admit: AdmitOptions = {
+    ledger: options.ledger ?? new MemoryEffectLedger(),
+    ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+  };
   return {
     tools: declarations,
     start: () => ({ done: false, messages: [], ...NO_STEP }),
     answer(history, reply) {
       turns++;
       // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers; the typed signature is what the caller sees
-      return answerTurn(codec as never, options as never, history, reply, turns) as never as Promise<
+      return answerTurn(codec as never, options as never, admit, history, reply, turns) as never as Promise<
         LoopStep<TTools, TMessage>
       >;
     },

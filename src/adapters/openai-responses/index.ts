@@ -117,7 +117,8 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * `settle`; mutating tools only through the mutation gate once the turn is closed.
  *
  * @param options - `tools` (the registry), `handlers` (one per tool), optionally `policy`,
- *   `sessionId`, `ignoreActions`.
+ *   `ledger` (default: one `MemoryEffectLedger` per loop), `idempotencyKey`, `sessionId`,
+ *   `ignoreActions`.
  * @returns The loop: `tools` (`FunctionTool[]`), `start()`, `answer(history, reply)`.
  * @throws TypeError as {@link toolDeclarations}, when a tool cannot be declared.
  * @example
