@@ -118,8 +118,8 @@ export interface LoopStep<TTools extends ToolDefinitionsOf<TTools>, TMessage> {
    */
   readonly mutations: readonly MutationRecord[];
   /**
-   * Why the turn did not close (e.g. `protocol.stop_reason_unhandled` for a reply cut off at
-   * `max_tokens`): then no mutation ran, and each mutating call is answered as not run.
+   * Why the turn did not close (e.g. `protocol.stop_reason_unhandled` for a reply that stopped
+   * for `refusal`): then no mutation ran, and each mutating call is answered as not run.
    */
   readonly failures: readonly Failure[];
 }
