@@ -129,9 +129,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * const loop = toolLoop({ tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } });
  * const history: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Oslo?' }];
  * const reply: Anthropic.Message = {
- *   id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', container: null, context_management: null,
+ *   id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', container: null, diagnostics: null,
  *   stop_reason: 'tool_use', stop_sequence: null, stop_details: null,
- *   usage: { input_tokens: 10, output_tokens: 5, cache_creation: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, inference_geo: null, server_tool_use: null, service_tier: null },
+ *   usage: { input_tokens: 10, output_tokens: 5, cache_creation: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, inference_geo: null, output_tokens_details: null, server_tool_use: null, service_tier: null, speed: null },
  *   content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' }, caller: { type: 'direct' } }],
  * };
  * const step = await loop.answer(history, reply);
