@@ -1,5 +1,5 @@
 /**
- * The AI SDK middleware (`turngate/ai-sdk`) around a scripted model (no network):
+ * The AI SDK middleware (`turngate/adapters/aisdk`) around a scripted model (no network):
  *
  * 1. a history loaded back from storage lost an assistant message, leaving an orphan
  *    `tool-result` (the SDK passes it on; OpenAI and Anthropic refuse it with a 400): under
@@ -11,7 +11,7 @@
  */
 import { generateText, isStepCount, jsonSchema, type ModelMessage, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { TranscriptRejectedError, transcriptGuard } from 'turngate/ai-sdk';
+import { TranscriptRejectedError, transcriptGuard } from 'turngate/adapters/aisdk';
 
 type CallOptions = Parameters<MockLanguageModelV4['doGenerate']>[0];
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:middleware: what `transcriptGuard()` (turngate/ai-sdk) costs per model call.
+// npm run bench:middleware: what `transcriptGuard()` (turngate/adapters/aisdk) costs per model call.
 // `generateText` runs with a mock language model (answers `ok` at once, records nothing) over
 // accepted histories of 10, 100 and 1,000 ModelMessages, unwrapped (A) and wrapped with
 // `wrapLanguageModel({ model, middleware: transcriptGuard() })` (B).
@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generateText, wrapLanguageModel } from 'ai';
-import { transcriptGuard } from 'turngate/ai-sdk';
+import { transcriptGuard } from 'turngate/adapters/aisdk';
 
 const { values } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ import {
   type TranscriptGuardOptions,
   type TranscriptRejectedError,
   transcriptGuard,
-} from 'turngate/ai-sdk';
+} from 'turngate/adapters/aisdk';
 import type { RuleOf, TranscriptFailure, TranscriptRepair } from 'turngate/transcripts';
 
 // The middleware wrapLanguageModel takes, alone or in a list.

@@ -240,8 +240,9 @@ describe('the effect ledger', () => {
       finish: () => undefined,
       read: () => undefined,
     };
-    const final = await settleMutations(closedTurn(), { update_issue: effect }, policy, { ledger: down });
-    expect(effect).not.toHaveBeenCalled();
+    const update = vi.fn(async () => ({ ok: true }));
+    const final = await settleMutations(closedTurn(), { update_issue: update }, policy, { ledger: down });
+    expect(update).not.toHaveBeenCalled();
     if (!final.ok) throw new Error(JSON.stringify(final.failures));
     expect(final.value.mutations.map((m) => m.outcome)).toEqual(['not_performed']);
     expect(answerOf(final.value, 'tc-3')).toMatchObject({

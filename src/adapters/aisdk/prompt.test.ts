@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runCheck } from '../../transcripts/check.ts';
-import type { TranscriptFailure } from '../../transcripts/core/report.ts';
-import { runRepair } from '../../transcripts/repair.ts';
+import { runCheck } from '../../transcripts/internal.ts';
+import type { TranscriptFailure } from '../../transcripts/index.ts';
+import { runRepair } from '../../transcripts/internal.ts';
 import { forRepair, fromRepair, promptFailure, promptForCheck } from './prompt.ts';
 
 const call = (id: string, providerExecuted = false) => ({

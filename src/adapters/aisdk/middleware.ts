@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { runCheck } from '../../transcripts/check.ts';
-import type { AISDKMessage } from '../../transcripts/aisdk/wire.ts';
-import type { TranscriptFailure } from '../../transcripts/core/report.ts';
-import type { TranscriptRepair } from '../../transcripts/core/repair.ts';
-import { runRepair } from '../../transcripts/repair.ts';
+import { runCheck } from '../../transcripts/internal.ts';
+import type { AISDKMessage } from '../../transcripts/index.ts';
+import type { TranscriptFailure } from '../../transcripts/index.ts';
+import type { TranscriptRepair } from '../../transcripts/index.ts';
+import { runRepair } from '../../transcripts/internal.ts';
 import { TranscriptRejectedError } from './errors.ts';
 import { type CheckedPrompt, forRepair, fromRepair, promptFailure, promptForCheck } from './prompt.ts';
 
@@ -20,7 +20,7 @@ export type OnReject = 'throw' | 'repair';
  *
  * @example
  * ```ts
- * import type { TranscriptGuardOptions } from 'turngate/ai-sdk';
+ * import type { TranscriptGuardOptions } from 'turngate/adapters/aisdk';
  * const options: TranscriptGuardOptions = {
  *   onReject: 'repair',
  *   onRepair: (repairs) => console.warn(repairs.map((r) => `${r.action} ${r.ids.join(',')}`)),
@@ -59,7 +59,7 @@ export interface GuardedCallOptions {
  *
  * @example
  * ```ts
- * import { transcriptGuard, type TranscriptGuardMiddleware } from 'turngate/ai-sdk';
+ * import { transcriptGuard, type TranscriptGuardMiddleware } from 'turngate/adapters/aisdk';
  * const middleware: TranscriptGuardMiddleware = transcriptGuard();
  * middleware.specificationVersion; //=> 'v4'
  * ```
@@ -140,7 +140,7 @@ function repaired(
  * ```ts
  * import { generateText, wrapLanguageModel } from 'ai';
  * import { MockLanguageModelV4 } from 'ai/test';
- * import { TranscriptRejectedError, transcriptGuard } from 'turngate/ai-sdk';
+ * import { TranscriptRejectedError, transcriptGuard } from 'turngate/adapters/aisdk';
  * const model = wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: transcriptGuard() });
  * const error = await generateText({
  *   model,

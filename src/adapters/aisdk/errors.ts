@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TranscriptFailure } from '../../transcripts/core/report.ts';
+import type { TranscriptFailure } from '../../transcripts/index.ts';
 
 /** How many failures the error message lists (all of them are in `failures`). */
 const LISTED = 3;
@@ -26,7 +26,7 @@ const LISTED = 3;
  * @example
  * ```ts
  * import { checkTranscript } from 'turngate/transcripts';
- * import { TranscriptRejectedError } from 'turngate/ai-sdk';
+ * import { TranscriptRejectedError } from 'turngate/adapters/aisdk';
  * const report = checkTranscript(
  *   [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_9', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } }] }],
  *   { format: 'aisdk' },

@@ -14,7 +14,7 @@
  * @module
  */
 import { isJsonObject, type JsonObject } from '../../internal/object.ts';
-import type { TranscriptFailure } from '../../transcripts/core/report.ts';
+import type { TranscriptFailure } from '../../transcripts/index.ts';
 
 /** A part set aside: its index in its tool message's `content`, the part, and the kept part it stood before. */
 interface SetAsidePart {

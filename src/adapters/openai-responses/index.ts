@@ -1,0 +1,138 @@
+/**
+ * The OpenAI Responses adapter (`turngate/adapters/openai-responses`): one tool registry as
+ * function `tools`, and a tool loop that answers `client.responses.create` replies with the
+ * mutation gate: the reply's output items go back as input items, each `function_call`
+ * (`arguments` parsed and validated) answered by one `function_call_output` with its `call_id`,
+ * mutating tools run only once the turn is closed. Types from `openai` only; nothing of the SDK
+ * is imported at run time.
+ *
+ * Source: OpenAI, "Function calling" guide; Responses API reference.
+ *
+ * @module
+ */
+import type OpenAI from 'openai';
+import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
+import {
+  createToolLoop,
+  errorText,
+  outputText,
+  type ProviderCodec,
+  type ToolLoop,
+  type ToolLoopOptions,
+} from '../core/loop.ts';
+
+export { ToolLoopError } from '../core/loop.ts';
+export type { LoopHandlers, LoopStep, ToolLoop, ToolLoopOptions } from '../core/loop.ts';
+export type { DeclarationOptions } from '../core/declarations.ts';
+
+/**
+ * A tool loop over the Responses API: replies are `Response`, the history is
+ * `ResponseInputItem[]` (the request's `input`), the declarations `FunctionTool[]`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import { toolLoop, type ResponsesToolLoop } from 'turngate/adapters/openai-responses';
+ * class Tools extends defineTools({ get_weather: { input: v.object({ city: v.string() }), output: v.string() } }) {}
+ * const loop: ResponsesToolLoop<Tools> = toolLoop({ tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } });
+ * ```
+ */
+export type ResponsesToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLoop<
+  TTools,
+  OpenAI.Responses.Response,
+  OpenAI.Responses.ResponseInputItem,
+  OpenAI.Responses.FunctionTool[]
+>;
+
+const codec: ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem> = {
+  format: 'openai-responses',
+  read(reply) {
+    if (reply === null || typeof reply !== 'object' || !Array.isArray(reply.output)) {
+      throw new TypeError('openai-responses: expected the Response client.responses.create returned (with output)');
+    }
+    const calls = reply.output.some((item) => item.type === 'function_call');
+    const stopReason = calls
+      ? 'function_call'
+      : reply.status === 'incomplete'
+        ? (reply.incomplete_details?.reason ?? 'incomplete')
+        : (reply.status ?? undefined);
+    return {
+      // The output items go back as input items, unchanged (the Responses API's stateless loop).
+      messages: reply.output as OpenAI.Responses.ResponseInputItem[],
+      stopReason,
+      id: reply.id,
+      model: reply.model,
+    };
+  },
+  answers(calls) {
+    return calls.map(({ toolCallId, result }) => ({
+      type: 'function_call_output',
+      call_id: toolCallId,
+      output: result.status === 'ok' ? outputText(result.output) : errorText(result),
+    }));
+  },
+};
+
+/**
+ * The registry's tools as Responses function `tools`: `{ type: 'function', name, description,
+ * parameters, strict: false }`, the input schema converted to JSON Schema by
+ * `@valibot/to-json-schema` (the input type: before any transform). `strict` is `false`:
+ * strict mode requires every property to be required, which optional fields break.
+ *
+ * @param tools - The registry (`defineTools`).
+ * @param options - `ignoreActions`: valibot actions to leave to run-time validation only.
+ * @returns One `FunctionTool` per tool, in the registry's name order.
+ * @throws TypeError naming the tool and the place in its schema when its input cannot be
+ *   expressed in JSON Schema (a custom check, a non-JSON value) or is not an object schema.
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import { toolDeclarations } from 'turngate/adapters/openai-responses';
+ * class Tools extends defineTools({ get_weather: { input: v.object({ city: v.string() }), output: v.string() } }) {}
+ * toolDeclarations(Tools)[0]?.name; //=> 'get_weather'
+ * ```
+ */
+export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
+  tools: ToolRegistry<TTools>,
+  options: DeclarationOptions = {},
+): OpenAI.Responses.FunctionTool[] {
+  return toolSchemas(tools, options).map((schema) => ({
+    type: 'function',
+    name: schema.name,
+    ...describedBy(schema),
+    parameters: { ...schema.parameters },
+    strict: false,
+  }));
+}
+
+/**
+ * A tool loop over the Responses API. Send `loop.tools` as `tools` and the history as `input`;
+ * give each response to `loop.answer(history, response)` and append the step's `messages` (the
+ * response's output items, then one `function_call_output` per `function_call`, in call order).
+ * A call whose `arguments` do not parse or validate, that names an unknown tool or whose handler
+ * throws gets an error output (`code: message`), never an exception. Read tools run through
+ * `settle`; mutating tools only through the mutation gate once the turn is closed.
+ *
+ * @param options - `tools` (the registry), `handlers` (one per tool), optionally `policy`,
+ *   `ledger` (default: one `MemoryEffectLedger` per loop), `idempotencyKey`, `sessionId`,
+ *   `ignoreActions`.
+ * @returns The loop: `tools` (`FunctionTool[]`), `start()`, `answer(history, reply)`.
+ * @throws TypeError as {@link toolDeclarations}, when a tool cannot be declared.
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import { toolLoop } from 'turngate/adapters/openai-responses';
+ * class Tools extends defineTools({ get_weather: { input: v.object({ city: v.string() }), output: v.string() } }) {}
+ * const loop = toolLoop({ tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } });
+ * loop.tools.map((tool) => tool.name); //=> ['get_weather']
+ * ```
+ */
+export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
+  options: ToolLoopOptions<TTools>,
+): ResponsesToolLoop<TTools> {
+  return createToolLoop(codec, toolDeclarations(options.tools, options), options);
+}

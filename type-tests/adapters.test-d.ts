@@ -1,0 +1,116 @@
+/**
+ * Type tests of the provider adapters (`turngate/adapters/*`): one handler map over the
+ * registry, typed by tool (a missing handler, a wrong input or output type does not compile);
+ * each loop takes only its own SDK's reply and history; the declarations are the SDK's own
+ * types. Negative cases use `@ts-expect-error`, so tsd and TypeScript 7 check the same file.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Content, GenerateContentResponse, Tool as GeminiTool } from '@google/genai';
+import type { ModelMessage, ToolSet } from 'ai';
+import type OpenAI from 'openai';
+import { expectAssignable, expectType } from 'tsd';
+import * as v from 'valibot';
+import { defineTools, type JoinClosed } from 'turngate';
+import { toolLoop as aisdkLoop, type AISDKReply } from 'turngate/adapters/aisdk';
+import { toolLoop as anthropicLoop, type LoopHandlers, type LoopStep } from 'turngate/adapters/anthropic';
+import { toolLoop as geminiLoop } from 'turngate/adapters/gemini';
+import { toolLoop as chatLoop } from 'turngate/adapters/openai-chat';
+import { toolLoop as responsesLoop } from 'turngate/adapters/openai-responses';
+
+class Tools extends defineTools({
+  get_weather: { input: v.object({ city: v.string() }), output: v.object({ sky: v.string() }) },
+  send_email: { input: v.object({ to: v.string() }), output: v.object({ sent: v.boolean() }), mutation: true },
+}) {}
+
+const handlers = {
+  get_weather: async ({ city }: { city: string }) => ({ sky: `snow in ${city}` }),
+  send_email: async ({ to }: { to: string }) => ({ sent: to.length > 0 }),
+};
+
+// The right calls compile; the declarations are each SDK's own type.
+const anthropic = anthropicLoop({ tools: Tools, handlers });
+expectType<Anthropic.Tool[]>(anthropic.tools);
+const chat = chatLoop({ tools: Tools, handlers });
+expectAssignable<OpenAI.ChatCompletionTool[]>(chat.tools);
+const responses = responsesLoop({ tools: Tools, handlers });
+expectAssignable<OpenAI.Responses.Tool[]>(responses.tools);
+const gemini = geminiLoop({ tools: Tools, handlers });
+expectType<GeminiTool[]>(gemini.tools);
+const aisdk = aisdkLoop({ tools: Tools, handlers });
+expectAssignable<ToolSet>(aisdk.tools);
+expectAssignable<LoopHandlers<Tools>>(handlers);
+
+declare const message: Anthropic.Message;
+declare const completion: OpenAI.ChatCompletion;
+declare const response: OpenAI.Responses.Response;
+declare const generated: GenerateContentResponse;
+declare const result: AISDKReply;
+declare const anthropicHistory: Anthropic.MessageParam[];
+declare const chatHistory: OpenAI.ChatCompletionMessageParam[];
+declare const input: OpenAI.Responses.ResponseInputItem[];
+declare const contents: Content[];
+declare const messages: ModelMessage[];
+
+const step = await anthropic.answer(anthropicHistory, message);
+expectType<LoopStep<Tools, Anthropic.MessageParam>>(step);
+expectType<Anthropic.MessageParam[]>(step.messages);
+expectType<JoinClosed<Tools> | undefined>(step.closed);
+if (step.results[0]?.status === 'ok' && step.results[0].toolName === 'get_weather')
+  expectType<{ sky: string }>(step.results[0].output);
+expectType<OpenAI.ChatCompletionMessageParam[]>((await chat.answer(chatHistory, completion)).messages);
+expectType<OpenAI.Responses.ResponseInputItem[]>((await responses.answer(input, response)).messages);
+expectType<Content[]>((await gemini.answer(contents, generated)).messages);
+expectType<ModelMessage[]>((await aisdk.answer(messages, result)).messages);
+
+// A handler map missing a tool does not compile (the mutating one included).
+// @ts-expect-error: send_email has no handler
+anthropicLoop({ tools: Tools, handlers: { get_weather: handlers.get_weather } });
+// @ts-expect-error: get_weather has no handler
+chatLoop({ tools: Tools, handlers: { send_email: handlers.send_email } });
+// A handler with the wrong input type does not compile.
+anthropicLoop({
+  tools: Tools,
+  // @ts-expect-error: get_weather's input is { city: string }, not { town: string }
+  handlers: { ...handlers, get_weather: async ({ town }: { town: string }) => ({ sky: town }) },
+});
+anthropicLoop({
+  tools: Tools,
+  // @ts-expect-error: send_email's input is { to: string }
+  handlers: { ...handlers, send_email: async (email: { to: number }) => ({ sent: email.to > 0 }) },
+});
+// A handler with the wrong output shape does not compile.
+// @ts-expect-error: get_weather returns { sky: string }
+geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ sky: 3 }) } });
+
+// A reply of another SDK's type does not compile.
+// @ts-expect-error: a ChatCompletion is not an Anthropic.Message
+await anthropic.answer(anthropicHistory, completion);
+// @ts-expect-error: an Anthropic.Message is not a ChatCompletion
+await chat.answer(chatHistory, message);
+// @ts-expect-error: a ChatCompletion is not a Responses Response
+await responses.answer(input, completion);
+// @ts-expect-error: an Anthropic.Message is not a GenerateContentResponse
+await gemini.answer(contents, message);
+// @ts-expect-error: a Responses Response is not a generateText result
+await aisdk.answer(messages, response);
+// A history of another SDK's type does not compile.
+// @ts-expect-error: Gemini contents are not Anthropic messages
+await anthropic.answer(contents, message);
+
+// Edge inputs for the reply: `any` and `never` pass (as everywhere), `unknown` and `string` do not.
+// biome-ignore lint/suspicious/noExplicitAny: the `any` input is what is tested
+declare const loose: any;
+await anthropic.answer(anthropicHistory, loose);
+declare const none: never;
+await chat.answer(chatHistory, none);
+declare const opaque: unknown;
+// @ts-expect-error: an unknown value is not a reply
+await anthropic.answer(anthropicHistory, opaque);
+// @ts-expect-error: a string is not a reply
+await gemini.answer(contents, 'STOP');
+// A registry typed `any` takes any handler map; handlers typed `unknown` or `string` do not compile.
+// @ts-expect-error: handlers must be a map of functions
+anthropicLoop({ tools: Tools, handlers: opaque });
+// @ts-expect-error: handlers must be a map of functions
+anthropicLoop({ tools: Tools, handlers: 'get_weather' });
+anthropicLoop({ tools: Tools, handlers: loose });
