@@ -110,6 +110,16 @@ describe('turngate transcript-check', () => {
       [['--format', 'chat', '--input', join(dir, 'missing.json')], undefined, /failed to read input/],
       [['--format', 'openai-responses', '--input', '-'], '{"model":"gpt-5"}', /input: expected an array/],
       [['--format', 'anthropic', '--input', 'a\nb.json'], undefined, /a\\nb\.json/],
+      [
+        ['--format', 'openai-chat', '--input', file('anthropic.json', { model: 'gpt-5', messages: dangling })],
+        undefined,
+        /messages\[1\]\.content\[0\]\.type: "tool_use" is an Anthropic block; this history looks like format "anthropic", not "openai-chat"/,
+      ],
+      [
+        ['--format', 'anthropic', '--repair', '--input', '-'],
+        JSON.stringify(fine),
+        /messages\[1\]\.tool_calls: `tool_calls` is a Chat Completions message field; this history looks like format "openai-chat" or "chat", not "anthropic"/,
+      ],
     ];
     for (const [args, stdin, pattern] of cases) {
       const r = run(args, stdin);

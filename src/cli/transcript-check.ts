@@ -40,7 +40,8 @@ Options:
   -h, --help           show this help
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
-2 input that is not a transcript of the format, or bad usage (one stderr line).
+2 input that is not a transcript of the format (including a history of another format,
+named in the line), or bad usage (one stderr line).
 `;
 
 /** Text from the input on one line of human output: bounded, control characters escaped. */

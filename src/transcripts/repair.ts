@@ -91,7 +91,7 @@ export function runRepair(
 ): RepairOutcome<TranscriptFormat> {
   const first = runCheck(input, format, expect);
   if (first.result === 'invalid') return { ok: false, failures: [first.error] };
-  const { messages, body } = unwrapTranscript(input, format);
+  const { messages, body } = unwrapTranscript(input, format, false);
   if (first.result === 'accepted') {
     // The check accepted these values, so they are messages of the format.
     const same = messages as readonly TranscriptMessage<TranscriptFormat>[];

@@ -8,6 +8,8 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Branded } from '../typestate/index.ts';
 import { mint, mintedState } from '../typestate/internal.ts';
+import { foreignStructure } from './core/markers.ts';
+import { TRANSCRIPT_FIELD } from './core/unwrap.ts';
 import type { TranscriptMessage } from './messages.ts';
 
 /**
@@ -40,8 +42,9 @@ export function mintSendable<F extends TranscriptFormat, M extends TranscriptMes
 
 /**
  * Thrown by a guarded send when it is handed a transcript the check did not mint (`forged`: a
- * literal, cast, spread or copy) or one checked for another format (`wrong_format`). The provider
- * call does not run.
+ * literal, cast, spread or copy), or one checked for another format or whose messages hold
+ * another format's structure (`wrong_format`: a message object changed after the check). The
+ * provider call does not run.
  *
  * @example
  * ```ts
@@ -55,7 +58,7 @@ export function mintSendable<F extends TranscriptFormat, M extends TranscriptMes
  * ```
  */
 export class UncheckedTranscriptError extends Error {
-  /** `forged` (not minted by the check) or `wrong_format` (checked for another format). */
+  /** `forged` (not minted by the check) or `wrong_format` (checked for another format, or holding another format's structure). */
   readonly code: 'forged' | 'wrong_format';
 
   /**
@@ -133,6 +136,9 @@ export function guardSend<F extends TranscriptFormat, M extends TranscriptMessag
     if (transcript.format !== format) {
       throw new UncheckedTranscriptError('wrong_format', `it was checked as ${transcript.format}, not ${format}`);
     }
+    // The list is frozen, its message objects are not: what is sent must still be the format's.
+    const foreign = foreignStructure(transcript.messages, format, TRANSCRIPT_FIELD[format]);
+    if (foreign !== undefined) throw new UncheckedTranscriptError('wrong_format', foreign.message);
     return send([...transcript.messages]);
   };
 }
