@@ -91,6 +91,26 @@ describe('turngate transcript-check', () => {
     expect(summary.stdout).toMatch(/Repairs: 2\n {2}- synthesized_result messages\[1\]\.content\[0\] \[toolu_01\]/);
   });
 
+  it('--read-only-tools names the tools whose synthesized results say the call can be retried', () => {
+    const args = ['--format', 'anthropic', '--json', '--repair', '--input', '-'];
+    const texts = (extra: string[]) =>
+      JSON.parse(run([...args, ...extra], JSON.stringify(dangling)).stdout).repaired[2].content.map(
+        (block: { content: string }) => block.content,
+      );
+    const readOnly = repairTranscriptJson(dangling, { format: 'anthropic', readOnlyTools: ['get_weather'] });
+    if (!readOnly.ok) throw readOnly.failures[0];
+    expect(texts(['--read-only-tools', 'get_weather, read_file'])).toEqual(
+      (readOnly.value.messages[2] as { content: { content: string }[] }).content.map((block) => block.content),
+    );
+    expect(texts(['--read-only-tools', 'get_weather'])[0]).toMatch(/get_weather is read-only.*can be retried/);
+    expect(texts([])[0]).toMatch(/its outcome is unknown: check before retrying\.$/);
+    const usage = run(['--format', 'anthropic', '--read-only-tools', 'get_weather', '--input', '-'], '[]');
+    expect([usage.code, usage.stderr]).toEqual([
+      2,
+      'turngate: --read-only-tools takes comma-separated tool names, with --repair (see turngate transcript-check --help)\n',
+    ]);
+  });
+
   it('keeps the literal text of numbers in repaired output', () => {
     const text =
       '[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"f","input":{"n":18446744073709551615,"x":1.50}}]}]';
