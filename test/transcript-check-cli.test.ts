@@ -100,7 +100,7 @@ describe('turngate transcript-check', () => {
     const readOnly = repairTranscriptJson(dangling, { format: 'anthropic', readOnlyTools: ['get_weather'] });
     if (!readOnly.ok) throw readOnly.failures[0];
     expect(texts(['--read-only-tools', 'get_weather, read_file'])).toEqual(
-      (readOnly.value.messages[2] as { content: { content: string }[] }).content.map((block) => block.content),
+      JSON.parse(JSON.stringify(readOnly.value.messages))[2].content.map((block: { content: string }) => block.content),
     );
     expect(texts(['--read-only-tools', 'get_weather'])[0]).toMatch(/get_weather is read-only.*can be retried/);
     expect(texts([])[0]).toMatch(/its outcome is unknown: check before retrying\.$/);
