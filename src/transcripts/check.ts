@@ -13,6 +13,7 @@ import { checkChat } from './chat/check.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, Expectation } from './core/context.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import type { FormatMisuse } from './core/markers.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { checkGemini } from './gemini/check.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -245,12 +246,15 @@ export function checkTranscript<
   const F extends TranscriptFormat,
   M extends TranscriptMessage<F>,
   E extends Expectation = 'sendable',
->(messages: readonly M[], options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
+>(messages: readonly M[] & FormatMisuse<F, M>, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
 export function checkTranscript<
   const F extends TranscriptFormat,
   B extends TranscriptRequestBody<F>,
   E extends Expectation = 'sendable',
->(body: B, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, BodyMessage<F, B>, E>;
+>(
+  body: B & FormatMisuse<F, BodyMessage<F, B>>,
+  options: CheckTranscriptOptions<F, E>,
+): TranscriptReport<F, BodyMessage<F, B>, E>;
 export function checkTranscript<const F extends TranscriptFormat, E extends Expectation = 'sendable'>(
   messages: unknown,
   options: CheckTranscriptOptions<F, E>,

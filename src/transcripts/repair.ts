@@ -11,6 +11,7 @@ import { runCheck, type Expectation } from './check.ts';
 import { repairChat } from './chat/repair.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
+import type { FormatMisuse } from './core/markers.ts';
 import type { FormatRepair, RepairContext } from './core/repairer.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { repairGemini } from './gemini/repair.ts';
@@ -188,11 +189,11 @@ const MAX_REPAIR_PASSES = 8;
  * ```
  */
 export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[],
+  messages: readonly M[] & FormatMisuse<F, M>,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F, M>;
 export function repairTranscript<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
-  body: B,
+  body: B & FormatMisuse<F, BodyMessage<F, B>>,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F, BodyMessage<F, B>>;
 export function repairTranscript<const F extends TranscriptFormat>(

@@ -12,7 +12,11 @@
  *
  * @module
  */
+import type { IdList } from '../../builder/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../check/index.ts';
+import type { TurnMisuse } from '../../typestate/index.ts';
+import { ANTHROPIC_SERVER_CALL_BLOCK_TYPES } from '../anthropic/kinds.ts';
+import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../openai-responses/kinds.ts';
 import { isJsonObject, type JsonObject } from './input.ts';
 import { TranscriptInputError } from './report.ts';
 
@@ -50,20 +54,7 @@ export const FORMAT_MARKERS = [
   { place: 'messageKey', value: 'function_call', owners: ['openai-chat'], what: 'a Chat Completions message field' },
   { place: 'messageKey', value: 'call_id', owners: ['openai-responses'], what: 'an OpenAI Responses item field' },
   { place: 'messageKey', value: 'parts', owners: ['gemini'], what: 'a Gemini content field' },
-  ...[
-    'function_call',
-    'function_call_output',
-    'custom_tool_call',
-    'custom_tool_call_output',
-    'computer_call',
-    'computer_call_output',
-    'local_shell_call',
-    'local_shell_call_output',
-    'shell_call',
-    'shell_call_output',
-    'apply_patch_call',
-    'apply_patch_call_output',
-  ].map((value) => ({
+  ...[...RESPONSES_CALL_ITEM_TYPES, ...RESPONSES_OUTPUT_ITEM_TYPES].map((value) => ({
     place: 'messageType' as const,
     value,
     owners: ['openai-responses'] as const,
@@ -71,8 +62,12 @@ export const FORMAT_MARKERS = [
   })),
   { place: 'blockType', value: 'tool_use', owners: ['anthropic'], what: 'an Anthropic block' },
   { place: 'blockType', value: 'tool_result', owners: ['anthropic'], what: 'an Anthropic block' },
-  { place: 'blockType', value: 'server_tool_use', owners: ['anthropic'], what: 'an Anthropic block' },
-  { place: 'blockType', value: 'mcp_tool_use', owners: ['anthropic'], what: 'an Anthropic block' },
+  ...ANTHROPIC_SERVER_CALL_BLOCK_TYPES.map((value) => ({
+    place: 'blockType' as const,
+    value,
+    owners: ['anthropic'] as const,
+    what: 'an Anthropic block',
+  })),
   { place: 'blockType', value: '_tool_result', suffix: true, owners: ['anthropic'], what: 'an Anthropic block' },
   { place: 'blockType', value: 'tool-call', owners: ['aisdk'], what: 'an AI SDK part' },
   { place: 'blockType', value: 'tool-result', owners: ['aisdk'], what: 'an AI SDK part' },
@@ -271,7 +266,12 @@ type ForeignFound<F extends TranscriptFormat, M, X = Marker> = X extends Marker
   ? [Extract<F, X['owners'][number]>] extends [never]
     ? Extract<FoundAt<M, X['place']>, Pattern<X>> extends infer L extends string
       ? L extends string
-        ? { readonly found: L; readonly owners: X['owners'][number] }
+        ? {
+            readonly place: X['place'];
+            readonly found: L;
+            readonly owners: X['owners'][number];
+            readonly exact: X extends { readonly suffix: true } ? false : true;
+          }
         : never
       : never
     : never
@@ -283,3 +283,27 @@ type ForeignFound<F extends TranscriptFormat, M, X = Marker> = X extends Marker
  * none, and for `any` and `never`. Only literal types count (`type: string` tells nothing).
  */
 export type ForeignMarkers<F extends TranscriptFormat, M> = 0 extends 1 & M ? never : ForeignFound<F, M>;
+
+/** The exact markers found, when there are some (a suffix marker can match many block types). */
+type Exact<X> = [Extract<X, { readonly exact: true }>] extends [never] ? X : Extract<X, { readonly exact: true }>;
+
+/** The found markers of the most telling place: block types, then item types, message fields, roles. */
+type MostTelling<X> = [Extract<X, { readonly place: 'blockType' }>] extends [never]
+  ? [Extract<X, { readonly place: 'messageType' }>] extends [never]
+    ? [Extract<X, { readonly place: 'messageKey' }>] extends [never]
+      ? X
+      : Extract<X, { readonly place: 'messageKey' }>
+    : Extract<X, { readonly place: 'messageType' }>
+  : Exact<Extract<X, { readonly place: 'blockType' }>>;
+
+/**
+ * What a signature taking messages of type `M` for format `F` adds to its parameter: `unknown`
+ * (nothing) when `M` holds no other format's markers; otherwise a `TurnMisuse` that names the
+ * format and what was found, e.g. `transcript.wrong_format: these messages hold tool_use,
+ * tool_result (format anthropic), not format openai-chat: check and send them as their format`.
+ */
+export type FormatMisuse<F extends TranscriptFormat, M> = [ForeignMarkers<F, M>] extends [never]
+  ? unknown
+  : MostTelling<ForeignMarkers<F, M>> extends infer X extends { readonly found: string; readonly owners: string }
+    ? TurnMisuse<`transcript.wrong_format: these messages hold ${IdList<X['found']>} (format ${IdList<X['owners']>}), not format ${F}: check and send them as their format`>
+    : unknown;
