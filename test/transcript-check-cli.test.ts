@@ -91,6 +91,26 @@ describe('turngate transcript-check', () => {
     expect(summary.stdout).toMatch(/Repairs: 2\n {2}- synthesized_result messages\[1\]\.content\[0\] \[toolu_01\]/);
   });
 
+  it('--read-only-tools names the tools whose synthesized results say the call can be retried', () => {
+    const args = ['--format', 'anthropic', '--json', '--repair', '--input', '-'];
+    const texts = (extra: string[]) =>
+      JSON.parse(run([...args, ...extra], JSON.stringify(dangling)).stdout).repaired[2].content.map(
+        (block: { content: string }) => block.content,
+      );
+    const readOnly = repairTranscriptJson(dangling, { format: 'anthropic', readOnlyTools: ['get_weather'] });
+    if (!readOnly.ok) throw readOnly.failures[0];
+    expect(texts(['--read-only-tools', 'get_weather, read_file'])).toEqual(
+      JSON.parse(JSON.stringify(readOnly.value.messages))[2].content.map((block: { content: string }) => block.content),
+    );
+    expect(texts(['--read-only-tools', 'get_weather'])[0]).toMatch(/get_weather is read-only.*can be retried/);
+    expect(texts([])[0]).toMatch(/its outcome is unknown: check before retrying\.$/);
+    const usage = run(['--format', 'anthropic', '--read-only-tools', 'get_weather', '--input', '-'], '[]');
+    expect([usage.code, usage.stderr]).toEqual([
+      2,
+      'turngate: --read-only-tools takes comma-separated tool names, with --repair (see turngate transcript-check --help)\n',
+    ]);
+  });
+
   it('keeps the literal text of numbers in repaired output', () => {
     const text =
       '[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"f","input":{"n":18446744073709551615,"x":1.50}}]}]';
@@ -110,6 +130,16 @@ describe('turngate transcript-check', () => {
       [['--format', 'chat', '--input', join(dir, 'missing.json')], undefined, /failed to read input/],
       [['--format', 'openai-responses', '--input', '-'], '{"model":"gpt-5"}', /input: expected an array/],
       [['--format', 'anthropic', '--input', 'a\nb.json'], undefined, /a\\nb\.json/],
+      [
+        ['--format', 'openai-chat', '--input', file('anthropic.json', { model: 'gpt-5', messages: dangling })],
+        undefined,
+        /messages\[1\]\.content\[0\]\.type: "tool_use" is an Anthropic block; this history looks like format "anthropic", not "openai-chat"/,
+      ],
+      [
+        ['--format', 'anthropic', '--repair', '--input', '-'],
+        JSON.stringify(fine),
+        /messages\[1\]\.tool_calls: `tool_calls` is a Chat Completions message field; this history looks like format "openai-chat" or "chat", not "anthropic"/,
+      ],
     ];
     for (const [args, stdin, pattern] of cases) {
       const r = run(args, stdin);

@@ -3,7 +3,8 @@
  * a file or standard input.
  *
  *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|chat>
- *     --input <file | -> [--json] [--expect sendable|received] [--repair] [--fail-on-reject]
+ *     --input <file | -> [--json] [--expect sendable|received] [--repair [--read-only-tools <names>]]
+ *     [--fail-on-reject]
  *
  * @module
  */
@@ -22,7 +23,8 @@ export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
 
 /** Usage of the command. */
 export const TRANSCRIPT_CHECK_USAGE = `Usage: turngate transcript-check --format <format> --input <file | -> [--json]
-         [--expect sendable|received] [--repair] [--fail-on-reject] [--max-input-bytes <n>]
+         [--expect sendable|received] [--repair [--read-only-tools <names>]] [--fail-on-reject]
+         [--max-input-bytes <n>]
 
 Checks a provider transcript against the provider's rules for tool calls and tool results:
 every call answered, no orphan result, results where the provider needs them.
@@ -33,14 +35,18 @@ Options:
                        them in messages, input or contents; - reads stdin
   --expect <when>      sendable (default: about to be sent) or received (the model's last
                        message may hold open calls)
-  --repair             also print the repaired transcript and one record per change
+  --repair             also print the repaired transcript and one record per change; a result
+                       synthesized for a call without one says its outcome is unknown
+  --read-only-tools <names>  comma-separated tools whose calls change nothing: their
+                       synthesized results say the call can be retried
   --json               print {"result", "failures", "openToolCalls"[, "repaired", "repairs"]}
   --fail-on-reject     exit 1 when the transcript is rejected
   --max-input-bytes <n>  the input size limit, in bytes (K, M, G suffixes); default 64M
   -h, --help           show this help
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
-2 input that is not a transcript of the format, or bad usage (one stderr line).
+2 input that is not a transcript of the format (including a history of another format,
+named in the line), or bad usage (one stderr line).
 `;
 
 /** Text from the input on one line of human output: bounded, control characters escaped. */
@@ -110,6 +116,8 @@ export interface TranscriptCheckOptions {
   readonly expect: 'sendable' | 'received';
   readonly json: boolean;
   readonly repair: boolean;
+  /** With `repair`: tools whose calls change nothing (`readOnlyTools` of `repairTranscript`). */
+  readonly readOnlyTools?: readonly string[];
   readonly failOnReject: boolean;
   /** How the input is named in the summary and in errors (a path, or `-`). */
   readonly inputLabel: string;
@@ -135,7 +143,11 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
   const report = checkTranscriptJson(value, { format: options.format, expect: options.expect });
   if (report.result === 'invalid') return invalidInput(report.error.message, options.inputLabel);
   const repaired = options.repair
-    ? repairTranscriptJson(value, { format: options.format, expect: options.expect })
+    ? repairTranscriptJson(value, {
+        format: options.format,
+        expect: options.expect,
+        readOnlyTools: options.readOnlyTools ?? [],
+      })
     : undefined;
   let stdout: string;
   if (options.json) {
@@ -177,6 +189,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     expect: { type: 'string' },
     json: { type: 'boolean' },
     repair: { type: 'boolean' },
+    'read-only-tools': { type: 'string' },
     'fail-on-reject': { type: 'boolean' },
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -192,6 +205,12 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   if (expect !== 'sendable' && expect !== 'received') return usageError('--expect must be sendable or received');
   const input = values['input'];
   if (typeof input !== 'string' || input === '') return usageError('--input <file | -> is required');
+  const readOnlyText = values['read-only-tools'];
+  const readOnlyTools =
+    typeof readOnlyText === 'string' ? readOnlyText.split(',').map((name) => name.trim()) : undefined;
+  if (readOnlyTools !== undefined && (values['repair'] !== true || readOnlyTools.some((name) => name === ''))) {
+    return usageError('--read-only-tools takes comma-separated tool names, with --repair');
+  }
   let maxBytes = DEFAULT_MAX_INPUT_BYTES;
   const limitText = values['max-input-bytes'];
   if (typeof limitText === 'string') {
@@ -214,6 +233,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     expect,
     json: values['json'] === true,
     repair: values['repair'] === true,
+    ...(readOnlyTools === undefined ? {} : { readOnlyTools }),
     failOnReject: values['fail-on-reject'] === true,
     inputLabel: input,
   });

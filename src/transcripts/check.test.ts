@@ -145,6 +145,66 @@ describe('input errors', () => {
   });
 });
 
+describe("another format's structure", () => {
+  const anthropic = [
+    { role: 'user', content: 'Send the report to Ana.' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'send_email', input: { to: 'ana' } }] },
+  ];
+  const aisdkTool = {
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', output: { type: 'text', value: 'ok' } }],
+  };
+
+  it('is invalid under every other format, naming the path, the structure and the format it looks like', () => {
+    for (const format of ['openai-chat', 'openai-responses', 'aisdk'] as const) {
+      const report = checkTranscriptJson(anthropic, { format });
+      const root = format === 'openai-responses' ? 'input' : 'messages';
+      expect(report.result === 'invalid' && [report.error.message, report.error.looksLike]).toEqual([
+        `${root}[1].content[0].type: "tool_use" is an Anthropic block; this history looks like format "anthropic", not "${format}"`,
+        ['anthropic'],
+      ]);
+    }
+    const tool = checkTranscriptJson([aisdkTool], { format: 'openai-chat' });
+    expect(tool.result === 'invalid' && tool.error.message).toBe(
+      'messages[0].content[0].type: "tool-result" is an AI SDK part; this history looks like format "aisdk", not "openai-chat"',
+    );
+    const chatLike = checkTranscriptJson([{ role: 'tool', tool_call_id: 'call_1', content: 'Snow' }], {
+      format: 'anthropic',
+    });
+    expect(chatLike.result === 'invalid' && [chatLike.error.path, chatLike.error.looksLike]).toEqual([
+      'messages[0].role',
+      ['openai-chat', 'chat'],
+    ]);
+    const gemini = checkTranscriptJson([{ role: 'user', parts: [{ text: 'Hi' }], tool_call_id: 'call_1' }], {
+      format: 'gemini',
+    });
+    expect(gemini.result === 'invalid' && gemini.error.path).toBe('contents[0].tool_call_id');
+  });
+
+  it('is invalid in a request body too, and repair gives the same input error', () => {
+    const body = { model: 'gpt-5', messages: anthropic };
+    const report = checkTranscriptJson(body, { format: 'openai-chat' });
+    expect(report.result === 'invalid' && report.error.path).toBe('messages[1].content[0].type');
+    const repaired = repairTranscriptJson(body, { format: 'openai-chat' });
+    expect(!repaired.ok && repaired.failures[0]?.message).toBe(report.result === 'invalid' && report.error.message);
+    expect(
+      checkTranscriptJson({ model: 'claude-sonnet-4-5', messages: anthropic }, { format: 'anthropic' }).result,
+    ).toBe('rejected');
+  });
+
+  it('leaves unknown fields that are no tool structure alone', () => {
+    const extra = [
+      { role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }], metadata: {} },
+      { role: 'assistant', content: 'Hello', annotations: [] },
+    ];
+    for (const format of ['anthropic', 'openai-chat', 'openai-responses', 'aisdk'] as const)
+      expect(checkTranscriptJson(extra, { format }).result).toBe('accepted');
+    // Typed parts are not Gemini's parts: an AI SDK UI message is refused by the reader, not named Gemini.
+    const ui = checkTranscriptJson([{ role: 'user', parts: [{ type: 'text', text: 'Hi' }] }], { format: 'aisdk' });
+    expect(ui.result === 'invalid' && [ui.error.path, ui.error.looksLike]).toEqual(['messages[0].content', []]);
+  });
+});
+
 describe('request bodies', () => {
   const toolUse = {
     role: 'assistant',
@@ -241,6 +301,22 @@ describe('SendableTranscript', () => {
     // biome-ignore lint/plugin: a transcript checked for another format, to check the run-time refusal
     expect(() => send(chat.transcript as never)).toThrow(expect.objectContaining({ code: 'wrong_format' }));
     expect(calls).toHaveLength(1);
+  });
+
+  it("guardSend refuses messages changed after the check to hold another format's structure", () => {
+    const message: { role: 'user'; content: string | { type: string }[] } = { role: 'user', content: 'Weather?' };
+    const calls: unknown[] = [];
+    const send = guardSend('openai-chat', (messages) => calls.push(messages));
+    const report = checkTranscript([message], { format: 'openai-chat' });
+    if (report.result !== 'accepted') throw new Error('expected accepted');
+    message.content = [{ type: 'tool_result' }];
+    expect(() => send(report.transcript)).toThrow(
+      expect.objectContaining({
+        code: 'wrong_format',
+        message: expect.stringContaining('messages[0].content[0].type: "tool_result" is an Anthropic block'),
+      }),
+    );
+    expect(calls).toEqual([]);
   });
 });
 

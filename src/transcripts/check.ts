@@ -13,6 +13,7 @@ import { checkChat } from './chat/check.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, Expectation } from './core/context.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import type { FormatMisuse } from './core/markers.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { checkGemini } from './gemini/check.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -98,13 +99,17 @@ export interface RejectedTranscriptReport<F extends TranscriptFormat> {
 }
 
 /**
- * Input that is not a transcript of the format: `error` names the path and what was expected.
+ * Input that is not a transcript of the format: `error` names the path and what was expected;
+ * for a history of another format, what was found and the format it looks like.
  *
  * @example
  * ```ts
- * import { checkTranscript } from 'turngate/transcripts';
+ * import { checkTranscript, checkTranscriptJson } from 'turngate/transcripts';
  * const report = checkTranscript({ messages: 'hi' } as never, { format: 'anthropic' });
  * if (report.result === 'invalid') report.error.message; //=> "messages: expected an array (the request body's `messages`)"
+ * const anthropic = [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'send_email', input: {} }] }];
+ * const wrong = checkTranscriptJson(anthropic, { format: 'openai-chat' });
+ * if (wrong.result === 'invalid') wrong.error.message; //=> 'messages[0].content[0].type: "tool_use" is an Anthropic block; this history looks like format "anthropic", not "openai-chat"'
  * ```
  */
 export interface InvalidTranscriptReport<F extends TranscriptFormat> {
@@ -212,8 +217,12 @@ export function runCheck(
  * `protocol.parallel_transport_order_invalid`, `tool.schema_invalid`.
  *
  * Never throws on a transcript value: input that is not a transcript of the format gives
- * `result: 'invalid'` with a `TranscriptInputError` naming the path. (A `format` or `expect`
- * outside their unions is a programming error and throws `TypeError`.)
+ * `result: 'invalid'` with a `TranscriptInputError` naming the path. That includes a history
+ * holding another format's tool structure (a `tool_use` block, a `tool` role, a `parts` or
+ * `call_id` field checked as a format that has none): the error names the path, what was
+ * found and the format the history looks like (`error.looksLike`). Unknown fields that are no
+ * format's tool structure are kept. (A `format` or `expect` outside their unions is a
+ * programming error and throws `TypeError`.)
  *
  * @param messages - The messages (items, contents), or a request body holding them in `messages`, `input` or `contents`.
  * @param options - `format`, `expect` (`sendable` by default), and for `chat` the `openToolCalls` carried from a suspension.
@@ -237,12 +246,15 @@ export function checkTranscript<
   const F extends TranscriptFormat,
   M extends TranscriptMessage<F>,
   E extends Expectation = 'sendable',
->(messages: readonly M[], options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
+>(messages: readonly M[] & FormatMisuse<F, M>, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
 export function checkTranscript<
   const F extends TranscriptFormat,
   B extends TranscriptRequestBody<F>,
   E extends Expectation = 'sendable',
->(body: B, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, BodyMessage<F, B>, E>;
+>(
+  body: B & FormatMisuse<F, BodyMessage<F, B>>,
+  options: CheckTranscriptOptions<F, E>,
+): TranscriptReport<F, BodyMessage<F, B>, E>;
 export function checkTranscript<const F extends TranscriptFormat, E extends Expectation = 'sendable'>(
   messages: unknown,
   options: CheckTranscriptOptions<F, E>,

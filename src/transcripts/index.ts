@@ -29,7 +29,7 @@ export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';
 export { TRANSCRIPT_RULES } from './rules.ts';
 export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';
 export { guardSend, isSendableTranscript, UncheckedTranscriptError } from './sendable.ts';
-export type { SendableTranscript } from './sendable.ts';
+export type { SendableTranscript, SenderMisuse, SentMessage } from './sendable.ts';
 export type { TranscriptMessages, TranscriptMessage, TranscriptRequestBody, BodyMessage } from './messages.ts';
 export { TRANSCRIPT_FORMATS } from '../check/index.ts';
 export type { TranscriptFormat } from '../check/index.ts';

@@ -126,4 +126,35 @@ describe('synthesized results', () => {
     expect(isSynthesizedResultText('result of call_1')).toBe(false);
     expect(isSynthesizedResultText(42)).toBe(false);
   });
+
+  it('say the outcome is unknown (never failed), and for a read-only tool that the call can be retried', () => {
+    const unknown = `${SYNTHESIZED_RESULT_MARK} No result was recorded for this call; its outcome is unknown: check before retrying.`;
+    const readOnly = `${SYNTHESIZED_RESULT_MARK} No result was recorded for this call; get_weather is read-only, so treat the call as not run: it can be retried.`;
+    for (const format of TRANSCRIPT_FORMATS) {
+      const steps = [
+        { kind: 'user' as const, text: 'Email Ana the forecast.' },
+        {
+          kind: 'assistant' as const,
+          text: undefined,
+          calls: [
+            { id: 'call_1', name: 'get_weather' },
+            { id: 'call_2', name: 'send_email' },
+          ],
+        },
+      ];
+      const messages = render(format, steps);
+      const texts = (options: { readonly readOnlyTools?: readonly string[] }) => {
+        const repaired = repairTranscriptJson(messages, { format, ...options });
+        if (!repaired.ok) throw repaired.failures[0];
+        const text = JSON.stringify(repaired.value.messages);
+        return [unknown, readOnly].map((t) => text.split(JSON.stringify(t).slice(1, -1)).length - 1);
+      };
+      expect(texts({})).toEqual([2, 0]);
+      expect(texts({ readOnlyTools: ['get_weather'] })).toEqual([1, 1]);
+    }
+    // biome-ignore lint/plugin: an option outside its type, as a JavaScript caller could pass, to check the refusal
+    expect(() => repairTranscriptJson([], { format: 'chat', readOnlyTools: 'get_weather' as never })).toThrow(
+      /readOnlyTools must be an array of tool names/,
+    );
+  });
 });

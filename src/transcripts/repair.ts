@@ -8,11 +8,11 @@ import type { TranscriptFormat } from '../check/index.ts';
 import { repairAISDK } from './aisdk/repair.ts';
 import { repairAnthropic } from './anthropic/repair.ts';
 import { runCheck, type Expectation } from './check.ts';
-import type { CheckContext } from './core/context.ts';
 import { repairChat } from './chat/repair.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
-import type { FormatRepair } from './core/repairer.ts';
+import type { FormatMisuse } from './core/markers.ts';
+import type { FormatRepair, RepairContext } from './core/repairer.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { repairGemini } from './gemini/repair.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -27,7 +27,7 @@ import type { Result } from '../failures/index.ts';
  * @example
  * ```ts
  * import type { RepairTranscriptOptions } from 'turngate/transcripts';
- * const options: RepairTranscriptOptions<'anthropic'> = { format: 'anthropic', expect: 'received' };
+ * const options: RepairTranscriptOptions<'anthropic'> = { format: 'anthropic', expect: 'received', readOnlyTools: ['get_weather'] };
  * ```
  */
 export interface RepairTranscriptOptions<F extends TranscriptFormat> {
@@ -35,6 +35,12 @@ export interface RepairTranscriptOptions<F extends TranscriptFormat> {
   readonly format: F;
   /** As `checkTranscript`: under `received`, the open calls of the last message are left open. Default `sendable`. */
   readonly expect?: Expectation;
+  /**
+   * Names of tools whose calls change nothing (reads, searches). A synthesized result for a
+   * call of one says to treat the call as not run: it can be retried. For every other tool it
+   * says the outcome is unknown: check before retrying (the call may have run). Default none.
+   */
+  readonly readOnlyTools?: readonly string[];
 }
 
 /**
@@ -73,7 +79,7 @@ export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessag
 >;
 
 const REPAIRERS: {
-  readonly [F in TranscriptFormat]: (messages: readonly unknown[], context: CheckContext) => FormatRepair;
+  readonly [F in TranscriptFormat]: (messages: readonly unknown[], context: RepairContext) => FormatRepair;
 } = {
   anthropic: repairAnthropic,
   'openai-chat': repairOpenAIChat,
@@ -88,10 +94,15 @@ export function runRepair(
   input: unknown,
   format: TranscriptFormat,
   expect: Expectation = 'sendable',
+  readOnlyTools: readonly string[] = [],
 ): RepairOutcome<TranscriptFormat> {
+  if (!Array.isArray(readOnlyTools) || !readOnlyTools.every((name) => typeof name === 'string')) {
+    throw new TypeError('options.readOnlyTools must be an array of tool names (strings)');
+  }
+  const readOnly: ReadonlySet<string> = new Set(readOnlyTools);
   const first = runCheck(input, format, expect);
   if (first.result === 'invalid') return { ok: false, failures: [first.error] };
-  const { messages, body } = unwrapTranscript(input, format);
+  const { messages, body } = unwrapTranscript(input, format, false);
   if (first.result === 'accepted') {
     // The check accepted these values, so they are messages of the format.
     const same = messages as readonly TranscriptMessage<TranscriptFormat>[];
@@ -110,7 +121,7 @@ export function runRepair(
   for (let pass = 0; pass < MAX_REPAIR_PASSES && again.result === 'rejected'; pass++) {
     let repaired: FormatRepair['repaired'];
     try {
-      repaired = REPAIRERS[format](output, { expect, body }).repaired;
+      repaired = REPAIRERS[format](output, { expect, body, readOnlyTools: readOnly }).repaired;
     } catch (error) {
       const path = TRANSCRIPT_FIELD[format];
       return {
@@ -143,7 +154,9 @@ const MAX_REPAIR_PASSES = 8;
 /**
  * Repairs a transcript so that `checkTranscript` accepts it: a synthesized error result for
  * each call nobody answered (its text starts `[turngate:synthesized]`, see
- * `SYNTHESIZED_RESULT_MARK`; Anthropic also sets `is_error`), orphan results removed, misplaced
+ * `SYNTHESIZED_RESULT_MARK`; Anthropic also sets `is_error`) saying no result was recorded and
+ * the outcome is unknown, so check before retrying (for a tool in `readOnlyTools`: treat the
+ * call as not run, it can be retried), orphan results removed, misplaced
  * results moved to where the provider needs them, repeated results collapsed, repeated call ids
  * renamed, and the format's other rules fixed (see each rule in `TRANSCRIPT_RULES`). Every
  * change is one `TranscriptRepair` with its rule, ids and position; a removal carries the
@@ -154,34 +167,40 @@ const MAX_REPAIR_PASSES = 8;
  * (the same array).
  *
  * @param messages - The messages (items, contents), or a request body holding them.
- * @param options - `format`, and `expect` (`sendable` by default).
- * @returns The repaired messages and the repair records, or the input error.
+ * @param options - `format`, `expect` (`sendable` by default), and `readOnlyTools` (none by default).
+ * @returns The repaired messages and the repair records, or the input error (also for a history of another format).
+ * @throws TypeError for `readOnlyTools` that is not an array of strings (a programming error, as a `format` outside its union).
  * @example
  * ```ts
  * import { repairTranscript } from 'turngate/transcripts';
- * const repaired = repairTranscript(
- *   [
- *     { role: 'user', content: 'Weather in Oslo?' },
- *     { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } }] },
- *   ],
- *   { format: 'anthropic' },
- * );
- * if (repaired.ok) repaired.value.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'inserted_message toolu_01']
+ * const history = [
+ *   { role: 'user' as const, content: 'Email Ana the forecast for Oslo.' },
+ *   {
+ *     role: 'assistant' as const,
+ *     content: [
+ *       { type: 'tool_use' as const, id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } },
+ *       { type: 'tool_use' as const, id: 'toolu_02', name: 'send_email', input: { to: 'ana' } },
+ *     ],
+ *   },
+ * ];
+ * const repaired = repairTranscript(history, { format: 'anthropic', readOnlyTools: ['get_weather'] });
+ * if (repaired.ok) repaired.value.repairs.map((r) => `${r.action} ${r.ids.join(',')}`); //=> ['synthesized_result toolu_01', 'synthesized_result toolu_02', 'inserted_message toolu_01,toolu_02']
+ * if (repaired.ok) repaired.value.messages[2]?.content; //=> [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '[turngate:synthesized] No result was recorded for this call; get_weather is read-only, so treat the call as not run: it can be retried.', is_error: true }, { type: 'tool_result', tool_use_id: 'toolu_02', content: '[turngate:synthesized] No result was recorded for this call; its outcome is unknown: check before retrying.', is_error: true }]
  * ```
  */
 export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[],
+  messages: readonly M[] & FormatMisuse<F, M>,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F, M>;
 export function repairTranscript<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
-  body: B,
+  body: B & FormatMisuse<F, BodyMessage<F, B>>,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F, BodyMessage<F, B>>;
 export function repairTranscript<const F extends TranscriptFormat>(
   messages: unknown,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F> {
-  return runRepair(messages, options.format, options.expect) as RepairOutcome<F>;
+  return runRepair(messages, options.format, options.expect, options.readOnlyTools) as RepairOutcome<F>;
 }
 
 /**
@@ -200,5 +219,5 @@ export function repairTranscriptJson<const F extends TranscriptFormat>(
   value: unknown,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F> {
-  return runRepair(value, options.format, options.expect) as RepairOutcome<F>;
+  return runRepair(value, options.format, options.expect, options.readOnlyTools) as RepairOutcome<F>;
 }

@@ -6,8 +6,10 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import type { Branded } from '../typestate/index.ts';
+import type { Branded, TurnMisuse } from '../typestate/index.ts';
 import { mint, mintedState } from '../typestate/internal.ts';
+import { type FormatMisuse, foreignStructure } from './core/markers.ts';
+import { TRANSCRIPT_FIELD } from './core/unwrap.ts';
 import type { TranscriptMessage } from './messages.ts';
 
 /**
@@ -40,8 +42,9 @@ export function mintSendable<F extends TranscriptFormat, M extends TranscriptMes
 
 /**
  * Thrown by a guarded send when it is handed a transcript the check did not mint (`forged`: a
- * literal, cast, spread or copy) or one checked for another format (`wrong_format`). The provider
- * call does not run.
+ * literal, cast, spread or copy), or one checked for another format or whose messages hold
+ * another format's structure (`wrong_format`: a message object changed after the check). The
+ * provider call does not run.
  *
  * @example
  * ```ts
@@ -55,7 +58,7 @@ export function mintSendable<F extends TranscriptFormat, M extends TranscriptMes
  * ```
  */
 export class UncheckedTranscriptError extends Error {
-  /** `forged` (not minted by the check) or `wrong_format` (checked for another format). */
+  /** `forged` (not minted by the check) or `wrong_format` (checked for another format, or holding another format's structure). */
   readonly code: 'forged' | 'wrong_format';
 
   /**
@@ -96,15 +99,63 @@ export function isSendableTranscript<F extends TranscriptFormat = TranscriptForm
 }
 
 /**
+ * What `guardSend` adds to the type of `send`, whose messages are `M`: nothing (`unknown`) when
+ * `M` is a message type of format `F` holding no other format's structure, or when `M` is
+ * `any`, `unknown` or `never`; otherwise a `TurnMisuse` naming the format. (`send` is checked by
+ * what it takes, not by assignability alone: a loose SDK type such as Gemini's `Content`, every
+ * field optional, takes any message with a `role`, yet a Gemini call is no place for them.)
+ *
+ * @example
+ * ```ts
+ * import type { TurnMisuse } from 'turngate';
+ * import type { SenderMisuse } from 'turngate/transcripts';
+ * type Own = SenderMisuse<'chat', { role: 'user'; content: string }>; //=> unknown
+ * const refused: SenderMisuse<'chat', string> extends TurnMisuse<string> ? true : false = true;
+ * ```
+ */
+export type SenderMisuse<F extends TranscriptFormat, M> = 0 extends 1 & M
+  ? unknown
+  : [M] extends [never]
+    ? unknown
+    : unknown extends M
+      ? unknown
+      : [FormatMisuse<F, M>] extends [TurnMisuse<string>]
+        ? FormatMisuse<F, M>
+        : [M] extends [TranscriptMessage<F>]
+          ? unknown
+          : TurnMisuse<`transcript.wrong_format: send takes messages that are not format ${F}'s: type its parameter with TranscriptMessage<'${F}'> or the SDK's ${F} message type`>;
+
+/**
+ * The message type of the transcript a guarded send takes: `M` when it is one of format `F`'s
+ * (`never` stays `never`), the format's message type for `any`, `unknown` and the rest.
+ *
+ * @example
+ * ```ts
+ * import type { SentMessage } from 'turngate/transcripts';
+ * const message: SentMessage<'chat', unknown> = { role: 'user', content: 'Hello' };
+ * ```
+ */
+export type SentMessage<F extends TranscriptFormat, M> = 0 extends 1 & M
+  ? TranscriptMessage<F>
+  : [M] extends [TranscriptMessage<F>]
+    ? M
+    : TranscriptMessage<F>;
+
+/**
  * Wraps a provider call so that it accepts only a checked transcript: sending an unchecked
  * history is a `tsc` error (the argument must be a `SendableTranscript<F, M>`), and a forged one
  * (cast, copy, literal) or one checked for another format throws `UncheckedTranscriptError`
- * before `send` runs. `send` receives a fresh mutable copy of the messages, ready for an SDK's
+ * before `send` runs. A `send` typed for another format's messages is a `tsc` error where the
+ * SDKs' types tell the formats apart (`guardSend('openai-chat', (m: Anthropic.MessageParam[]) =>
+ * ...)`: `transcript.wrong_format: these messages hold tool_use, ... (format anthropic), not
+ * format openai-chat`),
+ * and messages holding another format's structure are refused at run time. `send` receives a fresh mutable copy of the messages, ready for an SDK's
  * parameter type.
  *
  * @param format - The format the transcript must have been checked for.
  * @param send - The provider call, given the checked messages.
  * @returns A function taking a `SendableTranscript<F, M>` and returning what `send` returns.
+ *   (`send` typed for another format's messages is a `tsc` error: see {@link SenderMisuse}.)
  * @throws {@link UncheckedTranscriptError} (from the returned function) for a transcript the check did not mint for `format`.
  * @example
  * ```ts
@@ -119,10 +170,10 @@ export function isSendableTranscript<F extends TranscriptFormat = TranscriptForm
  * if (report.result === 'accepted') await send(report.transcript);
  * ```
  */
-export function guardSend<F extends TranscriptFormat, M extends TranscriptMessage<F>, R>(
+export function guardSend<F extends TranscriptFormat, M = TranscriptMessage<F>, R = unknown>(
   format: F,
-  send: (messages: M[]) => R,
-): (transcript: SendableTranscript<F, M>) => R {
+  send: ((messages: M[]) => R) & SenderMisuse<F, M>,
+): (transcript: SendableTranscript<F, SentMessage<F, M>>) => R {
   return (transcript) => {
     if (mintedState(transcript) !== 'SendableTranscript') {
       throw new UncheckedTranscriptError(
@@ -133,6 +184,9 @@ export function guardSend<F extends TranscriptFormat, M extends TranscriptMessag
     if (transcript.format !== format) {
       throw new UncheckedTranscriptError('wrong_format', `it was checked as ${transcript.format}, not ${format}`);
     }
-    return send([...transcript.messages]);
+    // The list is frozen, its message objects are not: what is sent must still be the format's.
+    const foreign = foreignStructure(transcript.messages, format, TRANSCRIPT_FIELD[format]);
+    if (foreign !== undefined) throw new UncheckedTranscriptError('wrong_format', foreign.message);
+    return send([...transcript.messages] as M[]);
   };
 }

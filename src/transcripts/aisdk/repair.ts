@@ -7,10 +7,9 @@
  *
  * @module
  */
-import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthesizedText } from '../core/repair.ts';
-import type { FormatRepair } from '../core/repairer.ts';
+import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAISDK } from './check.ts';
 
@@ -25,7 +24,7 @@ const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
 };
 
 /** Checks and, when rejected, repairs AI SDK messages. */
-export function repairAISDK(messages: readonly unknown[], context: CheckContext): FormatRepair {
+export function repairAISDK(messages: readonly unknown[], context: RepairContext): FormatRepair {
   const { outcome, read } = analyzeAISDK(messages, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
@@ -148,7 +147,7 @@ export function repairAISDK(messages: readonly unknown[], context: CheckContext)
         type: 'tool-result',
         toolCallId: id,
         toolName: call.name,
-        output: { type: 'error-text', value: synthesizedText(id, call.name) },
+        output: { type: 'error-text', value: synthesizedText(call.name, context.readOnlyTools) },
       },
     ]);
     repairs.push({

@@ -8,6 +8,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ownStructureOf } from '../core/wire-check.ts';
 
 /**
  * A tool call in an assistant message; `providerExecuted: true` when the provider ran it.
@@ -154,15 +155,18 @@ const ApprovalResponse = v.looseObject({
  * v.is(AISDKMessageSchema, { role: 'tool', content: 'ok' }); //=> false
  * ```
  */
-export const AISDKMessageSchema = v.variant('role', [
-  v.looseObject({ role: v.literal('system'), content: v.string() }),
-  v.looseObject({ role: v.literal('user'), content: v.union([v.string(), v.array(Other)]) }),
-  v.looseObject({
-    role: v.literal('assistant'),
-    content: v.union([v.string(), v.array(v.variant('type', [ToolCall, ToolResult, ApprovalRequest, Other]))]),
-  }),
-  v.looseObject({ role: v.literal('tool'), content: v.array(v.variant('type', [ToolResult, ApprovalResponse])) }),
-]);
+export const AISDKMessageSchema = v.pipe(
+  v.variant('role', [
+    v.looseObject({ role: v.literal('system'), content: v.string() }),
+    v.looseObject({ role: v.literal('user'), content: v.union([v.string(), v.array(Other)]) }),
+    v.looseObject({
+      role: v.literal('assistant'),
+      content: v.union([v.string(), v.array(v.variant('type', [ToolCall, ToolResult, ApprovalRequest, Other]))]),
+    }),
+    v.looseObject({ role: v.literal('tool'), content: v.array(v.variant('type', [ToolResult, ApprovalResponse])) }),
+  ]),
+  ownStructureOf('aisdk'),
+);
 
 /**
  * The `messages` of a call.

@@ -8,10 +8,9 @@
  *
  * @module
  */
-import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthesizedText } from '../core/repair.ts';
-import type { FormatRepair } from '../core/repairer.ts';
+import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAnthropic } from './check.ts';
 
@@ -27,7 +26,7 @@ const MOVE: readonly TranscriptRule[] = [
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
 /** Checks and, when rejected, repairs Anthropic `messages`. */
-export function repairAnthropic(messages: readonly unknown[], context: CheckContext): FormatRepair {
+export function repairAnthropic(messages: readonly unknown[], context: RepairContext): FormatRepair {
   const { outcome, read } = analyzeAnthropic(messages, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
@@ -160,7 +159,12 @@ export function repairAnthropic(messages: readonly unknown[], context: CheckCont
     answered.add(id);
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
-      { type: 'tool_result', tool_use_id: id, content: synthesizedText(id, call.name), is_error: true },
+      {
+        type: 'tool_result',
+        tool_use_id: id,
+        content: synthesizedText(call.name, context.readOnlyTools),
+        is_error: true,
+      },
     ]);
     rewrite.add(call.message);
     repairs.push({

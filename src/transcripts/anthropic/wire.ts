@@ -9,6 +9,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ownStructureOf } from '../core/wire-check.ts';
 import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
 /**
@@ -198,14 +199,17 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result' }] }); //=> false
  * ```
  */
-export const AnthropicMessageSchema = v.variant('role', [
-  v.looseObject({ role: v.literal('assistant'), content: v.union([v.string(), assistantBlocks]) }),
-  v.looseObject({ role: v.literal('user'), content: v.union([v.string(), userBlocks]) }),
-  v.looseObject({
-    role: v.literal('system'),
-    content: v.optional(v.union([v.string(), v.array(v.variant('type', [TextBlock, OtherBlock]))])),
-  }),
-]);
+export const AnthropicMessageSchema = v.pipe(
+  v.variant('role', [
+    v.looseObject({ role: v.literal('assistant'), content: v.union([v.string(), assistantBlocks]) }),
+    v.looseObject({ role: v.literal('user'), content: v.union([v.string(), userBlocks]) }),
+    v.looseObject({
+      role: v.literal('system'),
+      content: v.optional(v.union([v.string(), v.array(v.variant('type', [TextBlock, OtherBlock]))])),
+    }),
+  ]),
+  ownStructureOf('anthropic'),
+);
 
 /**
  * The `messages` parameter.

@@ -3,16 +3,15 @@
  *
  * @module
  */
-import type { CheckContext } from '../core/context.ts';
 import { synthesizedText } from '../core/repair.ts';
-import type { FormatRepair } from '../core/repairer.ts';
+import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import { checkToolRuns } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
 import { renameToolCall } from '../openai-chat/repair.ts';
 import { CHAT_RULES, chatCallAt, readChat } from './check.ts';
 
 /** Checks and, when rejected, repairs `ChatMessage`s. */
-export function repairChat(messages: readonly unknown[], context: CheckContext): FormatRepair {
+export function repairChat(messages: readonly unknown[], context: RepairContext): FormatRepair {
   const read = readChat(messages);
   const outcome = checkToolRuns(read, CHAT_RULES, context, chatCallAt);
   if (outcome.failures.length === 0) return { outcome };
@@ -20,7 +19,11 @@ export function repairChat(messages: readonly unknown[], context: CheckContext):
     outcome,
     repaired: repairToolRuns(messages, read, outcome, CHAT_RULES, {
       renameCall: renameToolCall,
-      synthesize: (id, name) => ({ role: 'tool', tool_call_id: id, content: synthesizedText(id, name) }),
+      synthesize: (id, name) => ({
+        role: 'tool',
+        tool_call_id: id,
+        content: synthesizedText(name, context.readOnlyTools),
+      }),
       callAt: chatCallAt,
     }),
   };

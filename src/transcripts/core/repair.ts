@@ -11,8 +11,8 @@ import type { LocatedFailure } from './report.ts';
 
 /**
  * What one repair did:
- * - `synthesized_result`: an error result written for a call nobody answered (marked, see
- *   `SYNTHESIZED_RESULT_MARK`);
+ * - `synthesized_result`: an error result written for a call nobody answered, saying its
+ *   outcome is unknown (marked, see `SYNTHESIZED_RESULT_MARK`);
  * - `moved_result`: a result moved to where the provider needs it;
  * - `removed`: a result, block, item or message removed (the value is in `removed`);
  * - `renamed_call`: a repeated call id given a fresh id (with the results that answer it);
@@ -67,9 +67,17 @@ export interface TranscriptRepair {
  */
 export const SYNTHESIZED_RESULT_MARK = '[turngate:synthesized]';
 
-/** The error text of a synthesized result for call `id` of tool `name`. */
-export function synthesizedText(id: string, name: string): string {
-  return `${SYNTHESIZED_RESULT_MARK} No result was recorded for tool call ${id} (${name}); treat the call as failed.`;
+/**
+ * The text of a synthesized result for a call of tool `name`: the one home of these texts.
+ * Nobody recorded the call's result, so whether it ran (and what it did) is unknown: the text
+ * says so and never that the call failed, since a model told "failed" runs a call that may have
+ * sent an email again. For a tool named in `readOnlyTools` (one that changes nothing), running
+ * it again is harmless: the text says to treat the call as not run, so it can be retried.
+ */
+export function synthesizedText(name: string, readOnlyTools: ReadonlySet<string>): string {
+  return readOnlyTools.has(name)
+    ? `${SYNTHESIZED_RESULT_MARK} No result was recorded for this call; ${name} is read-only, so treat the call as not run: it can be retried.`
+    : `${SYNTHESIZED_RESULT_MARK} No result was recorded for this call; its outcome is unknown: check before retrying.`;
 }
 
 /**
@@ -78,7 +86,7 @@ export function synthesizedText(id: string, name: string): string {
  * @example
  * ```ts
  * import { isSynthesizedResultText } from 'turngate/transcripts';
- * isSynthesizedResultText('[turngate:synthesized] No result was recorded for tool call call_1 (get_weather); treat the call as failed.'); //=> true
+ * isSynthesizedResultText('[turngate:synthesized] No result was recorded for this call; its outcome is unknown: check before retrying.'); //=> true
  * isSynthesizedResultText('Snow'); //=> false
  * ```
  */

@@ -7,6 +7,12 @@
 import type { CheckContext, CheckOutcome } from './context.ts';
 import type { TranscriptRepair } from './repair.ts';
 
+/** What a format repairer receives: the check's context, and the tools a synthesized result may call read-only. */
+export interface RepairContext extends CheckContext {
+  /** Tool names whose calls change nothing (see `synthesizedText`). */
+  readonly readOnlyTools: ReadonlySet<string>;
+}
+
 /** What a format repairer returns. */
 export interface FormatRepair {
   readonly outcome: CheckOutcome;
@@ -16,6 +22,6 @@ export interface FormatRepair {
 /** A format repairer. */
 export type FormatRepairer = (
   messages: readonly unknown[],
-  context: CheckContext,
+  context: RepairContext,
   carried: readonly unknown[],
 ) => FormatRepair;

@@ -77,7 +77,8 @@ export interface OpenToolCall {
 
 /**
  * Input that is not a transcript of the format: `path` names the field (`messages[2].role`),
- * `expected` what it should be.
+ * `expected` what it should be; for a history holding another format's structure,
+ * `looksLike` names the formats it looks like.
  *
  * @example
  * ```ts
@@ -91,12 +92,29 @@ export class TranscriptInputError extends Error {
   readonly path: string;
   /** What was expected there. */
   readonly expected: string;
+  /**
+   * For a history holding another format's structure (a `tool_use` block checked as
+   * `openai-chat`): the formats it looks like; empty otherwise.
+   */
+  readonly looksLike: readonly TranscriptFormat[];
 
-  constructor(path: string, expected: string) {
-    super(`${path}: expected ${expected}`);
+  /**
+   * Creates the error.
+   *
+   * @param path - The path of the offending field.
+   * @param expected - What was expected there (the message is `<path>: expected <expected>`).
+   * @param foreign - For another format's structure: the message, and the formats the history looks like.
+   */
+  constructor(
+    path: string,
+    expected: string,
+    foreign?: { readonly message: string; readonly looksLike: readonly TranscriptFormat[] },
+  ) {
+    super(foreign?.message ?? `${path}: expected ${expected}`);
     this.name = 'TranscriptInputError';
     this.path = path;
     this.expected = expected;
+    this.looksLike = foreign?.looksLike ?? [];
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { TranscriptFormat } from '../../check/index.ts';
 import { invalid, isJsonObject, type JsonObject } from './input.ts';
+import { refuseForeignStructure } from './markers.ts';
 
 /** The field of a request body holding the transcript, per format; also the root of paths. */
 export const TRANSCRIPT_FIELD = {
@@ -29,14 +30,21 @@ export interface Unwrapped {
 /**
  * Reads a bare array of messages, or a request body holding them in the format's field
  * (`messages`, `input` or `contents`; other fields are kept for rules that need them). A
- * Responses body whose `input` is a string is one user message: no items to check.
+ * Responses body whose `input` is a string is one user message: no items to check. Every
+ * reader starts here, so a history holding another format's structure (a `tool_use` block
+ * checked as `openai-chat`) is refused here, for every format (see `markers.ts`);
+ * `refuseForeign: false` only where the same input was just checked.
  */
-export function unwrapTranscript(input: unknown, format: TranscriptFormat): Unwrapped {
-  if (Array.isArray(input)) return { messages: input, body: undefined };
+export function unwrapTranscript(input: unknown, format: TranscriptFormat, refuseForeign = true): Unwrapped {
   const field = TRANSCRIPT_FIELD[format];
+  if (Array.isArray(input)) {
+    if (refuseForeign) refuseForeignStructure(input, format, field);
+    return { messages: input, body: undefined };
+  }
   if (!isJsonObject(input)) invalid(field, `an array of ${field}, or a request body with \`${field}\``);
   const messages = input[field];
   if (format === 'openai-responses' && typeof messages === 'string') return { messages: [], body: input };
   if (!Array.isArray(messages)) invalid(field, `an array (the request body's \`${field}\`)`);
+  if (refuseForeign) refuseForeignStructure(messages, format, field);
   return { messages, body: input };
 }

@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import {
   FailureIndex,
@@ -17,7 +16,7 @@ import {
   synthesizedText,
   type TranscriptRepair,
 } from '../core/repair.ts';
-import type { FormatRepair } from '../core/repairer.ts';
+import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeGemini } from './check.ts';
 
@@ -37,7 +36,7 @@ function startsCallTurn(content: unknown): boolean {
 }
 
 /** Checks and, when rejected, repairs Gemini `contents`. */
-export function repairGemini(contents: readonly unknown[], context: CheckContext): FormatRepair {
+export function repairGemini(contents: readonly unknown[], context: RepairContext): FormatRepair {
   const { outcome, read } = analyzeGemini(contents, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
@@ -98,7 +97,10 @@ export function repairGemini(contents: readonly unknown[], context: CheckContext
   const open = new Set(outcome.openToolCalls.map((call) => call.at));
   for (const call of read.calls) {
     if (call.answered || open.has(partAt(call.message, call.slot))) continue;
-    const response: JsonObject = { name: call.name, response: { error: synthesizedText(call.key, call.name) } };
+    const response: JsonObject = {
+      name: call.name,
+      response: { error: synthesizedText(call.name, context.readOnlyTools) },
+    };
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
       { functionResponse: call.hasId ? { id: call.key, ...response } : response },

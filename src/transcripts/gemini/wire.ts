@@ -8,6 +8,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ownStructureOf } from '../core/wire-check.ts';
 
 /**
  * A function call the model made; `id` is optional (without it, calls pair with responses by
@@ -102,10 +103,13 @@ const userPart = jsonObject({ functionResponse: v.optional(FunctionResponse), fu
  * v.is(GeminiContentSchema, { role: 'user', parts: [{ functionCall: { name: 'get_weather' } }] }); //=> false
  * ```
  */
-export const GeminiContentSchema = v.variant('role', [
-  v.looseObject({ role: v.literal('model'), parts: v.array(modelPart) }),
-  v.looseObject({ role: v.literal('user'), parts: v.array(userPart) }),
-]);
+export const GeminiContentSchema = v.pipe(
+  v.variant('role', [
+    v.looseObject({ role: v.literal('model'), parts: v.array(modelPart) }),
+    v.looseObject({ role: v.literal('user'), parts: v.array(userPart) }),
+  ]),
+  ownStructureOf('gemini'),
+);
 
 /**
  * The `contents` parameter.

@@ -3,12 +3,11 @@
  *
  * @module
  */
-import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { synthesizedText } from '../core/repair.ts';
 import { checkToolRuns } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
-import type { FormatRepair } from '../core/repairer.ts';
+import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import { OPENAI_CHAT_RULES, readOpenAIChat } from './check.ts';
 
 /** Renames the tool call at `slot` of an assistant message (function or custom call). */
@@ -19,7 +18,7 @@ export function renameToolCall(message: JsonObject, slot: number, id: string): J
 }
 
 /** Checks and, when rejected, repairs Chat Completions `messages`. */
-export function repairOpenAIChat(messages: readonly unknown[], context: CheckContext): FormatRepair {
+export function repairOpenAIChat(messages: readonly unknown[], context: RepairContext): FormatRepair {
   const read = readOpenAIChat(messages);
   const outcome = checkToolRuns(
     read,
@@ -32,7 +31,11 @@ export function repairOpenAIChat(messages: readonly unknown[], context: CheckCon
     outcome,
     repaired: repairToolRuns(messages, read, outcome, OPENAI_CHAT_RULES, {
       renameCall: renameToolCall,
-      synthesize: (id, name) => ({ role: 'tool', tool_call_id: id, content: synthesizedText(id, name) }),
+      synthesize: (id, name) => ({
+        role: 'tool',
+        tool_call_id: id,
+        content: synthesizedText(name, context.readOnlyTools),
+      }),
       callAt: (call) => `messages[${call.message}].tool_calls[${call.slot}]`,
     }),
   };

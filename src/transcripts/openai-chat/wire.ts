@@ -8,6 +8,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ownStructureOf } from '../core/wire-check.ts';
 
 /**
  * A function tool call on an assistant message; `arguments` is a JSON string.
@@ -125,16 +126,19 @@ export const OpenAIChatToolCallSchema = v.variant('type', [
  * v.is(OpenAIChatMessageSchema, { role: 'robot', content: 'Hi' }); //=> false
  * ```
  */
-export const OpenAIChatMessageSchema = v.variant('role', [
-  v.looseObject({ role: v.picklist(['system', 'developer', 'user']), content }),
-  v.looseObject({
-    role: v.literal('assistant'),
-    content: v.nullish(content),
-    tool_calls: v.nullish(v.array(OpenAIChatToolCallSchema)),
-  }),
-  v.looseObject({ role: v.literal('tool'), tool_call_id: v.nullish(v.string()), content: v.nullish(content) }),
-  v.looseObject({ role: v.literal('function'), name: v.string(), content: v.nullable(v.string()) }),
-]);
+export const OpenAIChatMessageSchema = v.pipe(
+  v.variant('role', [
+    v.looseObject({ role: v.picklist(['system', 'developer', 'user']), content }),
+    v.looseObject({
+      role: v.literal('assistant'),
+      content: v.nullish(content),
+      tool_calls: v.nullish(v.array(OpenAIChatToolCallSchema)),
+    }),
+    v.looseObject({ role: v.literal('tool'), tool_call_id: v.nullish(v.string()), content: v.nullish(content) }),
+    v.looseObject({ role: v.literal('function'), name: v.string(), content: v.nullable(v.string()) }),
+  ]),
+  ownStructureOf('openai-chat'),
+);
 
 /**
  * The `messages` parameter.

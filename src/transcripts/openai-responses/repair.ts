@@ -9,10 +9,9 @@
  *
  * @module
  */
-import type { CheckContext } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
-import type { FormatRepair } from '../core/repairer.ts';
+import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeResponses, ITEM } from './check.ts';
 
@@ -28,10 +27,10 @@ const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
 };
 
 /** The output item answering a call item with the synthesized text, or `undefined` (computer calls). */
-function synthesize(call: JsonObject): JsonObject | undefined {
+function synthesize(call: JsonObject, readOnlyTools: ReadonlySet<string>): JsonObject | undefined {
   const id = call['call_id'] as string;
   const name = typeof call['name'] === 'string' ? call['name'] : (call['type'] as string);
-  const text = synthesizedText(id, name);
+  const text = synthesizedText(name, readOnlyTools);
   switch (call['type']) {
     case 'function_call':
       return { type: 'function_call_output', call_id: id, output: text };
@@ -53,7 +52,7 @@ function synthesize(call: JsonObject): JsonObject | undefined {
 }
 
 /** Checks and, when rejected, repairs Responses `input` items. */
-export function repairResponses(items: readonly unknown[], context: CheckContext): FormatRepair {
+export function repairResponses(items: readonly unknown[], context: RepairContext): FormatRepair {
   const { outcome, read } = analyzeResponses(items, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
@@ -112,7 +111,7 @@ export function repairResponses(items: readonly unknown[], context: CheckContext
   for (const call of read.calls) {
     if (removed.has(call.message) || answered.has(call.key) || open.has(call.key)) continue;
     answered.add(call.key);
-    const output = synthesize(items[call.message] as JsonObject);
+    const output = synthesize(items[call.message] as JsonObject, context.readOnlyTools);
     if (output === undefined) {
       remove(
         call.message,

@@ -9,6 +9,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { ownStructureOf } from '../core/wire-check.ts';
 import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
 
 /**
@@ -134,36 +135,39 @@ const isOtherType = (type: string) =>
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 7, name: 'f', arguments: '{}' }); //=> false
  * ```
  */
-export const ResponsesInputItemSchema = v.union([
-  v.looseObject({ type: v.optional(v.literal('message')), role: v.picklist(MESSAGE_ROLES), content, id: optionalId }),
-  v.looseObject({ type: v.nullish(v.literal('item_reference')), id: v.string(), role: v.optional(v.never()) }),
-  v.looseObject({ type: v.literal('reasoning'), id: optionalId }),
-  v.looseObject({
-    type: v.picklist(['function_call', 'custom_tool_call']),
-    call_id: v.string(),
-    name: v.string(),
-    id: optionalId,
-  }),
-  v.looseObject({
-    type: v.picklist([...RESPONSES_CALL_TYPES].filter((t) => t !== 'function_call' && t !== 'custom_tool_call')),
-    call_id: v.string(),
-    id: optionalId,
-  }),
-  v.looseObject({
-    type: v.picklist(['function_call_output', 'custom_tool_call_output']),
-    call_id: optionalId,
-    output: v.nullish(content),
-    id: optionalId,
-  }),
-  v.looseObject({
-    type: v.picklist(
-      [...RESPONSES_OUTPUT_TYPES].filter((t) => t !== 'function_call_output' && t !== 'custom_tool_call_output'),
-    ),
-    call_id: optionalId,
-    id: optionalId,
-  }),
-  v.looseObject({ type: v.pipe(v.string(), v.check(isOtherType)) }),
-]);
+export const ResponsesInputItemSchema = v.pipe(
+  v.union([
+    v.looseObject({ type: v.optional(v.literal('message')), role: v.picklist(MESSAGE_ROLES), content, id: optionalId }),
+    v.looseObject({ type: v.nullish(v.literal('item_reference')), id: v.string(), role: v.optional(v.never()) }),
+    v.looseObject({ type: v.literal('reasoning'), id: optionalId }),
+    v.looseObject({
+      type: v.picklist(['function_call', 'custom_tool_call']),
+      call_id: v.string(),
+      name: v.string(),
+      id: optionalId,
+    }),
+    v.looseObject({
+      type: v.picklist([...RESPONSES_CALL_TYPES].filter((t) => t !== 'function_call' && t !== 'custom_tool_call')),
+      call_id: v.string(),
+      id: optionalId,
+    }),
+    v.looseObject({
+      type: v.picklist(['function_call_output', 'custom_tool_call_output']),
+      call_id: optionalId,
+      output: v.nullish(content),
+      id: optionalId,
+    }),
+    v.looseObject({
+      type: v.picklist(
+        [...RESPONSES_OUTPUT_TYPES].filter((t) => t !== 'function_call_output' && t !== 'custom_tool_call_output'),
+      ),
+      call_id: optionalId,
+      id: optionalId,
+    }),
+    v.looseObject({ type: v.pipe(v.string(), v.check(isOtherType)) }),
+  ]),
+  ownStructureOf('openai-responses'),
+);
 
 /**
  * The `input` parameter as a list of items.

@@ -1,0 +1,41 @@
+/**
+ * The cross-format corpus (scripts/cross-format.mjs): every conformance case its own format can
+ * read, checked under each other format. A history holding another format's tool structure is
+ * `invalid` under that format, never accepted; only `openai-chat` and `chat`, which share
+ * `tool_calls` and `tool_call_id` by design, can read each other's histories without tool calls
+ * in their own shape.
+ */
+import { describe, expect, it } from 'vitest';
+import { crossFormat, readableCases, summarize } from '../scripts/cross-format.mjs';
+import { checkTranscriptJson } from '../src/transcripts/index.ts';
+
+const rows = crossFormat(checkTranscriptJson);
+const SHARED = ['openai-chat', 'chat'];
+
+describe('the cross-format corpus', () => {
+  it('covers every readable case under every other format', () => {
+    expect(rows.length).toBe(readableCases().length * 5);
+    expect(summarize(rows).withToolStructure.checks).toBeGreaterThan(600);
+  });
+
+  it('accepts no wrong-format check of a history with tool structure', () => {
+    const accepted = rows.filter((r) => !r.plain && r.result === 'accepted').map((r) => `${r.id} as ${r.as}`);
+    expect(accepted).toEqual([]);
+  });
+
+  it('reads a history under another format only between openai-chat and chat', () => {
+    const read = rows.filter((r) => !r.plain && r.result !== 'invalid');
+    for (const r of read) expect([r.from, r.as].every((f) => SHARED.includes(f))).toBe(true);
+  });
+
+  it('names the path, the structure found and the format it looks like', () => {
+    const row = rows.find((r) => r.id === 'anthropic/batch-answered-in-one-turn' && r.as === 'openai-chat');
+    expect(row?.message).toBe(
+      'messages[1].content[0].type: "tool_use" is an Anthropic block; this history looks like format "anthropic", not "openai-chat"',
+    );
+    const aisdk = rows.find((r) => r.id === 'aisdk/single-tool-result' && r.as === 'openai-chat');
+    expect(aisdk?.message).toMatch(
+      /^messages\[\d+\]\.content\[0\]\.type: "tool-call" is an AI SDK part; this history looks like format "aisdk", not "openai-chat"$/,
+    );
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Type tests of a transcript's format: `guardSend(format, send)` and `checkTranscript(history,
+ * { format })` take that format's messages (each SDK's own type compiles) and refuse another
+ * format's, where the SDKs' types tell the formats apart, with a `transcript.wrong_format`
+ * misuse naming what the messages hold and the format. `any`, `never`, `unknown` and `string`
+ * each have a defined answer. Negative cases use `@ts-expect-error`, so tsd and TypeScript 7
+ * check the same file.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Content } from '@google/genai';
+import type { ModelMessage } from 'ai';
+import type OpenAI from 'openai';
+import { expectType } from 'tsd';
+import {
+  type ChatMessage,
+  checkTranscript,
+  guardSend,
+  repairTranscript,
+  type SendableTranscript,
+  type TranscriptMessage,
+} from 'turngate/transcripts';
+
+type AnthropicParam = Anthropic.MessageParam;
+type ChatParam = OpenAI.ChatCompletionMessageParam;
+type ResponsesItem = OpenAI.Responses.ResponseInputItem;
+declare const anthropic: AnthropicParam[];
+declare const openaiChat: ChatParam[];
+declare const responses: ResponsesItem[];
+declare const aisdk: ModelMessage[];
+declare const gemini: Content[];
+declare const chat: ChatMessage[];
+
+// Each format's own SDK type: the guarded send compiles and takes that format's transcript.
+expectType<(t: SendableTranscript<'anthropic', AnthropicParam>) => number>(
+  guardSend('anthropic', (m: AnthropicParam[]) => m.length),
+);
+expectType<(t: SendableTranscript<'anthropic', Anthropic.Beta.BetaMessageParam>) => number>(
+  guardSend('anthropic', (m: Anthropic.Beta.BetaMessageParam[]) => m.length),
+);
+expectType<(t: SendableTranscript<'openai-chat', ChatParam>) => number>(
+  guardSend('openai-chat', (m: ChatParam[]) => m.length),
+);
+expectType<(t: SendableTranscript<'openai-responses', ResponsesItem>) => number>(
+  guardSend('openai-responses', (m: ResponsesItem[]) => m.length),
+);
+expectType<(t: SendableTranscript<'aisdk', ModelMessage>) => number>(
+  guardSend('aisdk', (m: ModelMessage[]) => m.length),
+);
+expectType<(t: SendableTranscript<'gemini', Content>) => number>(guardSend('gemini', (m: Content[]) => m.length));
+expectType<(t: SendableTranscript<'chat', ChatMessage>) => number>(guardSend('chat', (m: ChatMessage[]) => m.length));
+// An untyped parameter is the format's message type.
+expectType<(t: SendableTranscript<'gemini', TranscriptMessage<'gemini'>>) => number>(
+  guardSend('gemini', (m) => m.length),
+);
+
+// The mix-up that sent a dangling tool_use: an Anthropic call guarded as openai-chat.
+// @ts-expect-error -- "(format anthropic), not format openai-chat"
+guardSend('openai-chat', (m: AnthropicParam[]) => m.length);
+// @ts-expect-error -- "(format anthropic), not format openai-responses"
+guardSend('openai-responses', (m: AnthropicParam[]) => m.length);
+// @ts-expect-error -- "(format anthropic), not format aisdk"
+guardSend('aisdk', (m: AnthropicParam[]) => m.length);
+// @ts-expect-error -- "(format anthropic), not format gemini"
+guardSend('gemini', (m: AnthropicParam[]) => m.length);
+// @ts-expect-error -- "(format anthropic), not format openai-chat"
+guardSend('openai-chat', (m: Anthropic.Beta.BetaMessageParam[]) => m.length);
+// @ts-expect-error -- "(format openai-chat, chat), not format anthropic"
+guardSend('anthropic', (m: ChatParam[]) => m.length);
+// @ts-expect-error -- "(format openai-chat, chat), not format aisdk"
+guardSend('aisdk', (m: ChatParam[]) => m.length);
+// @ts-expect-error -- "transcript.wrong_format: these messages hold function_call, custom_tool_call"
+guardSend('openai-chat', (m: ResponsesItem[]) => m.length);
+// @ts-expect-error -- "these messages hold tool-call, tool-result, tool-approval-request, tool-approval-response (format aisdk), not format anthropic"
+guardSend('anthropic', (m: ModelMessage[]) => m.length);
+// @ts-expect-error -- "(format aisdk), not format openai-chat"
+guardSend('openai-chat', (m: ModelMessage[]) => m.length);
+// Gemini's Content has every field optional, so it takes any message with a role; it is still refused.
+// @ts-expect-error -- "these messages hold parts (format gemini), not format anthropic"
+guardSend('anthropic', (m: Content[]) => m.length);
+// @ts-expect-error -- "(format gemini), not format chat"
+guardSend('chat', (m: Content[]) => m.length);
+// @ts-expect-error -- "these messages hold tool_calls, tool_call_id (format openai-chat, chat), not format gemini"
+guardSend('gemini', (m: ChatMessage[]) => m.length);
+// openai-chat and chat share tool_calls and tool_call_id; their tool call shapes differ, so the types still do.
+// @ts-expect-error -- "send takes messages that are not format openai-chat's"
+guardSend('openai-chat', (m: ChatMessage[]) => m.length);
+// @ts-expect-error -- "these messages hold function_call (format openai-chat), not format chat"
+guardSend('chat', (m: ChatParam[]) => m.length);
+
+// `any` and `unknown` senders take any message: the transcript is the format's. A `never` sender
+// takes no transcript at all; `string` is no message.
+// biome-ignore lint/suspicious/noExplicitAny: the type test covers an `any` sender on purpose
+const anySend = guardSend('anthropic', (m: any[]) => m.length);
+expectType<(t: SendableTranscript<'anthropic', TranscriptMessage<'anthropic'>>) => number>(anySend);
+expectType<(t: SendableTranscript<'anthropic', TranscriptMessage<'anthropic'>>) => number>(
+  guardSend('anthropic', (m: unknown[]) => m.length),
+);
+const neverSend = guardSend('anthropic', (m: never[]) => m.length);
+expectType<(t: SendableTranscript<'anthropic', never>) => number>(neverSend);
+// @ts-expect-error -- "send takes messages that are not format anthropic's"
+guardSend('anthropic', (m: string[]) => m.length);
+
+// checkTranscript (and repairTranscript) take the format's messages, arrays and request bodies alike.
+checkTranscript(anthropic, { format: 'anthropic' });
+checkTranscript(openaiChat, { format: 'openai-chat' });
+checkTranscript(responses, { format: 'openai-responses' });
+checkTranscript(aisdk, { format: 'aisdk' });
+checkTranscript(gemini, { format: 'gemini' });
+checkTranscript(chat, { format: 'chat' });
+repairTranscript(anthropic, { format: 'anthropic', readOnlyTools: ['get_weather'] });
+// @ts-expect-error -- "these messages hold tool_use, tool_result, server_tool_use (format anthropic), not format openai-chat"
+checkTranscript(anthropic, { format: 'openai-chat' });
+// @ts-expect-error -- "(format anthropic), not format openai-chat"
+checkTranscript({ model: 'gpt-5', messages: anthropic }, { format: 'openai-chat' });
+// @ts-expect-error -- "(format anthropic), not format openai-responses"
+checkTranscript(anthropic, { format: 'openai-responses' });
+// Where the SDK type is not assignable at all (an Anthropic system message's content blocks), the error is the plain one.
+// @ts-expect-error -- "is not assignable to type 'AISDKMessage'"
+checkTranscript(anthropic, { format: 'aisdk' });
+// @ts-expect-error -- "is not assignable to type 'AISDKMessage'"
+repairTranscript(anthropic, { format: 'aisdk' });
+// @ts-expect-error -- "(format aisdk), not format gemini"
+checkTranscript(aisdk, { format: 'gemini' });
+// biome-ignore lint/suspicious/noExplicitAny: the type test covers an `any` history on purpose
+declare const anyHistory: any;
+checkTranscript(anyHistory, { format: 'openai-chat' });
+declare const nothing: never[];
+checkTranscript(nothing, { format: 'openai-chat' });
+declare const unknownHistory: unknown;
+// @ts-expect-error -- a value of unknown shape goes through checkTranscriptJson
+checkTranscript(unknownHistory, { format: 'openai-chat' });
+// @ts-expect-error -- a string is not a transcript
+checkTranscript('Weather in Oslo?', { format: 'openai-chat' });
+// A text-only message type is the same in several formats: it compiles, and the check decides at run time.
+declare const texts: { role: 'user' | 'assistant'; content: string }[];
+checkTranscript(texts, { format: 'openai-chat' });
+checkTranscript(texts, { format: 'anthropic' });
