@@ -61,6 +61,29 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /**
+ * Writes `data` to a new temp file beside `path` (`.<name>.<pid>.<random>.tmp`, creating the
+ * directory when missing) and fsyncs it; removes it when the write fails.
+ *
+ * @returns The temp file's path.
+ */
+async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  return temp;
+}
+
+/**
  * Replaces `path` with `data` atomically: writes a temp file beside it
  * (`.<name>.<pid>.<random>.tmp`), fsyncs it, renames it over `path`, then fsyncs the directory.
  * A crash at any point leaves either the old file or the new one, never a torn file (at most a
@@ -72,16 +95,8 @@ export async function writeFileAtomic(
   hooks: AtomicWriteHooks = {},
 ): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
+  const temp = await writeTemp(path, data);
   try {
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
     await hooks.beforeRename?.(temp);
     await rename(temp, path);
   } catch (error) {
@@ -101,16 +116,8 @@ export async function writeFileAtomic(
  */
 export async function createFileExclusive(path: string, data: string): Promise<boolean> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
+  const temp = await writeTemp(path, data);
   try {
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
     try {
       await link(temp, path);
     } catch (error) {

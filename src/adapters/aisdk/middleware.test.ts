@@ -301,10 +301,16 @@ describe('transcriptGuard input', () => {
   it('throws the input error for a prompt that is not AI SDK messages', async () => {
     const guard = transcriptGuard({ onReject: 'repair' });
     // biome-ignore lint/plugin: a prompt outside the SDK's type (a role it does not have), to check the refusal
-    const bad = { prompt: [{ role: 'developer', content: 'Hi' }] } as never;
+    const bad = { prompt: [{ role: 'narrator', content: 'Hi' }] } as never;
     await expect(guard.transformParams({ type: 'generate', params: bad })).rejects.toThrow(
       new TranscriptInputError('messages[0].role', "'system', 'user', 'assistant' or 'tool'"),
     );
+    // Another format's role names the format it looks like.
+    // biome-ignore lint/plugin: a prompt in OpenAI's roles, as a caller mixing SDKs could pass, to check the refusal
+    const openai = { prompt: [{ role: 'developer', content: 'Hi' }] } as never;
+    const error = await guard.transformParams({ type: 'generate', params: openai }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TranscriptInputError);
+    expect(error instanceof TranscriptInputError && error.looksLike).toEqual(['openai-chat', 'openai-responses']);
     // biome-ignore lint/plugin: a prompt that is not an array, as a JavaScript caller could pass, to check the refusal
     const text = { prompt: 'Hi' } as never;
     await expect(guard.transformParams({ type: 'stream', params: text })).rejects.toThrow(
