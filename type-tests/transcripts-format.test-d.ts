@@ -70,7 +70,7 @@ guardSend('anthropic', (m: ChatParam[]) => m.length);
 guardSend('aisdk', (m: ChatParam[]) => m.length);
 // @ts-expect-error -- "transcript.wrong_format: these messages hold function_call, custom_tool_call"
 guardSend('openai-chat', (m: ResponsesItem[]) => m.length);
-// @ts-expect-error -- "these messages hold tool-call, tool-result, tool-approval-request, tool-approval-response (format aisdk), not format anthropic"
+// @ts-expect-error -- "(format aisdk), not format anthropic: check and send them as their format"
 guardSend('anthropic', (m: ModelMessage[]) => m.length);
 // @ts-expect-error -- "(format aisdk), not format openai-chat"
 guardSend('openai-chat', (m: ModelMessage[]) => m.length);
