@@ -262,4 +262,32 @@ describe('the loop', () => {
       ],
     });
   });
+
+  it('Gemini calls without an id: a replayed reply runs its effect once, a later reply with the same call runs it again', async () => {
+    const { sent, handlers } = counting();
+    const loop = geminiLoop({ tools: Tools, handlers });
+    const history: Content[] = [{ role: 'user', parts: [{ text: 'Mail ops, twice.' }] }];
+    const reply = (responseId: string) =>
+      ({
+        responseId,
+        candidates: [
+          {
+            finishReason: 'STOP',
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { name: 'send_email', args: { to: 'ops@example.com' } } }],
+            },
+          },
+        ],
+      }) as Partial<GenerateContentResponse> as GenerateContentResponse;
+    const first = await loop.answer(history, reply('resp-1'));
+    const replayed = await loop.answer(history, reply('resp-1'));
+    expect(sent).toHaveLength(1);
+    expect(replayed.mutations.map((m) => m.outcome)).toEqual(['replayed']);
+    expect(replayed.messages).toEqual(first.messages);
+    // Both are named send_email#1; the second reply is another request, not a replay.
+    const later = await loop.answer([...history, ...first.messages], reply('resp-2'));
+    expect(later.mutations.map((m) => m.outcome)).toEqual(['performed']);
+    expect(sent).toHaveLength(2);
+  });
 });

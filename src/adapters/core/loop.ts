@@ -7,11 +7,13 @@
  *
  * @module
  */
+import { digest } from '../../canonical/index.ts';
 import type { TranscriptFormat } from '../../check/index.ts';
 import type { Failure } from '../../failures/index.ts';
 import {
   callSpec,
   closeJoin,
+  effectKey,
   requestTools,
   MemoryEffectLedger,
   type AdmitOptions,
@@ -191,6 +193,12 @@ export interface ReadReply<TMessage> {
   readonly id: string | undefined;
   /** The model that answered, made the turn's `modelRef`. */
   readonly model: string | undefined;
+  /**
+   * Whether some call ids are not the provider's but named by position (Gemini calls without an
+   * id): then the same id names different calls in different replies, and an effect's key also
+   * holds the reply's id.
+   */
+  readonly positionalIds?: boolean;
 }
 
 /** A tool call with its result, as the codec writes it back. */
@@ -289,7 +297,8 @@ async function answerTurn(
   const closed = closeJoin(used.value, protocolState === undefined ? {} : { protocolState });
   let step: WideStep;
   if (closed.ok) {
-    const final = await settleMutations(closed.value, options.handlers, options.policy, admit);
+    const keyed = keyedByReply(admit, read, spec.value.spec.callId);
+    const final = await settleMutations(closed.value, options.handlers, options.policy, keyed);
     step = final.ok
       ? { closed: final.value, results: final.value.results, mutations: final.value.mutations, failures: [] }
       : { ...NO_STEP, results: closed.value.results, failures: final.failures };
@@ -300,6 +309,24 @@ async function answerTurn(
     read,
   );
   return finish([...read.messages, ...answers], { ...step, results }, false);
+}
+
+/**
+ * The admission options of one reply: as given, except that when the reply's call ids are
+ * positional (the same in every reply) the default key also holds the reply's id, so a call of
+ * a later reply with the same tool and input is not taken for a replay of an earlier one. (A
+ * reply without an id keys by the loop's turn number: a replay is then not recognized.)
+ */
+function keyedByReply(admit: AdmitOptions, read: ReadReply<unknown>, callId: string): AdmitOptions {
+  if (read.positionalIds !== true || admit.idempotencyKey !== undefined) return admit;
+  return {
+    ...admit,
+    idempotencyKey: (intent) =>
+      digest({
+        reply: callId,
+        effect: effectKey(intent, intent.kind === 'tool_call' ? intent.toolName : intent.mutationInputRef),
+      }),
+  };
 }
 
 /**

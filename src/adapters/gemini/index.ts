@@ -56,6 +56,10 @@ const codec: ProviderCodec<GenerateContentResponse, Content> = {
       stopReason: candidate.finishReason,
       id: reply.responseId,
       model: reply.modelVersion,
+      // A call without an id is named by position (`send_email#1`), the same in every reply.
+      positionalIds: content.parts.some(
+        (part) => part.functionCall !== undefined && part.functionCall.id === undefined,
+      ),
     };
   },
   answers(calls, reply) {
