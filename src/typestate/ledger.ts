@@ -143,7 +143,9 @@ export interface SyncEffectLedger extends EffectLedger {
  * The default idempotency key of an intent: the `sha256:` digest of its kind, its target (the
  * tool call id, or the `mutationInputRef`), its tool and its input digest. The same model call
  * with the same input has the same key in every turn, process and restart; another input or
- * another tool has another.
+ * another tool has another. Where tool call ids are not unique across replies (toEvidence names
+ * Gemini calls without an id by position: `send_email#1` in every reply), give an
+ * `idempotencyKey` that also holds the reply (the Gemini adapter does).
  *
  * @param intent - The intent.
  * @param toolName - The tool that runs it (a `tool_call` intent's own tool; for a
