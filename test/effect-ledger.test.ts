@@ -8,6 +8,14 @@ import { InMemorySessionStore } from '../src/chat/index.ts';
 import { SessionLockTimeout, SqliteSessionStore } from '../src/chat/sqlite.ts';
 import { effectsRunOnce } from './effect-ledger.ts';
 
+const entry = {
+  key: 'k',
+  toolCallId: 'toolu_1',
+  toolName: 'send_email',
+  inputDigest: 'sha256:0',
+  joinSetDigest: 'sha256:1',
+};
+
 describe('the SQLite store’s effect ledger', () => {
   it('runs each effect once across a replay in a new process, two processes at once, and kill -9 mid-effect', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'turngate-effects-db-'));
@@ -23,13 +31,6 @@ describe('the SQLite store’s effect ledger', () => {
     let clock = 1_000;
     const store = new SqliteSessionStore(':memory:');
     const ledger = store.effectLedger({ leaseMs: 500, now: () => clock });
-    const entry = {
-      key: 'k',
-      toolCallId: 'toolu_1',
-      toolName: 'send_email',
-      inputDigest: 'sha256:0',
-      joinSetDigest: 'sha256:1',
-    };
     expect(ledger.begin(entry)).toEqual({ claimed: true });
     clock += 500;
     expect(ledger.read('k')?.state).toBe('started');
@@ -50,13 +51,6 @@ describe('the SQLite store’s effect ledger', () => {
     const dir = mkdtempSync(join(tmpdir(), 'turngate-effects-db-'));
     const file = join(dir, 'chat.db');
     try {
-      const entry = {
-        key: 'k',
-        toolCallId: 'toolu_1',
-        toolName: 'send_email',
-        inputDigest: 'sha256:0',
-        joinSetDigest: 'sha256:1',
-      };
       const a = new SqliteSessionStore(file);
       a.effectLedger().begin(entry);
       a.effectLedger().finish('k', {
