@@ -11,7 +11,7 @@
  */
 import type { JsonValue } from '../canonical/index.ts';
 import type { EffectEnd, EffectEntry, EffectRecord, ToolErrorEnvelope } from '../typestate/index.ts';
-import { plainEntry, startedState } from '../typestate/internal.ts';
+import { plainEntry, storedRecord } from '../typestate/internal.ts';
 
 /** A row of `<prefix>_effects`, as both drivers return it. */
 export interface EffectRow {
@@ -36,7 +36,7 @@ export function endColumns(end: EffectEnd): [string, string] {
   return end.state === 'completed' ? ['completed', JSON.stringify(end.output)] : ['failed', JSON.stringify(end.error)];
 }
 
-/** A row as an effect record: a `started` row older than the lease reads `unknown_after_crash`. */
+/** A row as an effect record (`storedRecord`: a `started` row older than the lease reads `unknown_after_crash`). */
 export function effectRecord(row: EffectRow, leaseMs: number, now: number): EffectRecord {
   const entry: EffectEntry = {
     key: row.effect_key,
@@ -45,9 +45,16 @@ export function effectRecord(row: EffectRow, leaseMs: number, now: number): Effe
     inputDigest: row.input_digest,
     joinSetDigest: row.join_set_digest,
   };
-  if (row.state === 'completed' && row.outcome !== null)
-    return { ...entry, state: 'completed', output: JSON.parse(row.outcome) as JsonValue };
-  if (row.state === 'failed' && row.outcome !== null)
-    return { ...entry, state: 'failed', error: JSON.parse(row.outcome) as ToolErrorEnvelope };
-  return { ...entry, state: startedState(Number(row.started_at), leaseMs, now) };
+  const ended = row.outcome === null ? undefined : (JSON.parse(row.outcome) as unknown);
+  return storedRecord(
+    {
+      entry,
+      state: row.state,
+      ...(row.state === 'completed' && { output: ended as JsonValue }),
+      ...(row.state === 'failed' && { error: ended as ToolErrorEnvelope }),
+      startedAt: Number(row.started_at),
+    },
+    leaseMs,
+    now,
+  );
 }

@@ -6,7 +6,7 @@
  */
 
 /** The default lease of a started effect: 5 minutes, in milliseconds. */
-export const DEFAULT_EFFECT_LEASE_MS = 300_000;
+const DEFAULT_EFFECT_LEASE_MS = 300_000;
 
 /**
  * The lease (default 5 minutes) and the clock (default `Date.now`) of ledger options.

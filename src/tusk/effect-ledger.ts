@@ -18,7 +18,7 @@ import type {
   EffectLedgerOptions,
   EffectRecord,
 } from '../typestate/index.ts';
-import { plainEntry, startedState } from '../typestate/internal.ts';
+import { plainEntry, storedRecord } from '../typestate/internal.ts';
 import { HarnessInputError } from './errors.ts';
 import { createFileExclusive, readIfExists, writeFileAtomic } from './files.ts';
 
@@ -109,12 +109,12 @@ export class FileEffectLedger implements EffectLedger {
   async read(key: string): Promise<EffectRecord | undefined> {
     const stored = await this.#stored(key);
     if (stored === undefined) return undefined;
-    const entry = plainEntry(stored);
-    if (stored.state === 'completed')
-      return { ...entry, state: 'completed', output: (stored.output ?? null) as JsonValue };
-    if (stored.state === 'failed' && stored.error !== undefined)
-      return { ...entry, state: 'failed', error: stored.error };
-    return { ...entry, state: startedState(stored.startedAt, this.#leaseMs, this.#now()) };
+    const { state, output, error, startedAt } = stored;
+    return storedRecord(
+      { entry: plainEntry(stored), state, output: output as JsonValue | undefined, error, startedAt },
+      this.#leaseMs,
+      this.#now(),
+    );
   }
 
   async #stored(key: string): Promise<Stored | undefined> {

@@ -6,7 +6,7 @@
  */
 export { expectMinted, mint, mintedState } from './brand.ts';
 export { runToolIntent, thrownEnvelope } from './perform.ts';
-export { plainEntry, startedState, unknownOutcome } from './ledger.ts';
+export { plainEntry, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';
 export { checkMethods, registryDefinitions, unknownMethodDetail, type AliasTargets } from './tools.ts';

@@ -264,11 +264,28 @@ export interface EffectLedgerOptions {
 }
 
 /**
- * How a `started` record with no end reads: running while its claim is within the lease, then
- * `unknown_after_crash`. Internal: one home for the lease rule of every durable ledger.
+ * An effect as a durable ledger stores it: the entry, the stored state (`started`, `completed`,
+ * `failed`), how it ended, and when it was claimed (milliseconds since the epoch).
  */
-export function startedState(startedAt: number, leaseMs: number, now: number): 'started' | 'unknown_after_crash' {
-  return now - startedAt > leaseMs ? 'unknown_after_crash' : 'started';
+export interface StoredEffect {
+  readonly entry: EffectEntry;
+  readonly state: string;
+  readonly output?: JsonValue | undefined;
+  readonly error?: ToolErrorEnvelope | undefined;
+  readonly startedAt: number;
+}
+
+/**
+ * A stored effect as a record: an end as recorded; a claim with no end reads `started` within
+ * its lease and `unknown_after_crash` after it. Internal: one reading (and one lease rule) for
+ * every durable ledger (SQLite, PostgreSQL, files).
+ */
+export function storedRecord(stored: StoredEffect, leaseMs: number, now: number): EffectRecord {
+  const entry = plainEntry(stored.entry);
+  if (stored.state === 'completed') return { ...entry, state: 'completed', output: stored.output ?? null };
+  if (stored.state === 'failed' && stored.error !== undefined)
+    return { ...entry, state: 'failed', error: stored.error };
+  return { ...entry, state: now - stored.startedAt > leaseMs ? 'unknown_after_crash' : 'started' };
 }
 
 /** The entry's own fields (a record passed back in keeps no state). Internal. */
