@@ -1,8 +1,10 @@
 /**
  * The effect ledger across processes, for any durable store: a replayed reply in a new process,
  * processes answering the same calls at once, and a process killed between `started` and
- * `completed`. Run by test/effect-ledger.test.ts (SQLite) and test/postgres/effect-ledger.test.ts
- * (PostgreSQL); the children (test/fixtures/effect-once.mjs) need dist/.
+ * `completed`; and the contract every durable ledger keeps (`ledgerContract`). Run by
+ * test/effect-ledger.test.ts (SQLite), src/tusk/effect-ledger.test.ts (files) and
+ * test/postgres/effect-ledger.test.ts (PostgreSQL); the children (test/fixtures/effect-once.mjs)
+ * need dist/.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
+import type { EffectLedger } from '../src/index.ts';
 
 const child = new URL('./fixtures/effect-once.mjs', import.meta.url).pathname;
 const env = { ...process.env, NODE_EXTRA_CA_CERTS: '' };
@@ -96,4 +99,53 @@ export async function effectsRunOnce(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The effect every contract case claims. */
+export const effectEntry = {
+  key: 'sha256:abc',
+  toolCallId: 'toolu_05',
+  toolName: 'send_email',
+  inputDigest: 'sha256:0',
+  joinSetDigest: 'sha256:1',
+};
+
+/**
+ * The contract of a durable effect ledger (the SQLite, PostgreSQL and file ledgers): a claim is
+ * taken once; a claim with no end reads `started` within its lease and `unknown_after_crash`
+ * after it; an end is recorded once; a ledger opened again on the same storage reads it.
+ *
+ * @param open - Opens a ledger on the test's storage with a lease of 500 ms and the given clock.
+ */
+export async function ledgerContract(
+  open: (options: { leaseMs: number; now: () => number }) => EffectLedger,
+): Promise<void> {
+  let clock = 10_000;
+  const ledger = open({ leaseMs: 500, now: () => clock });
+  expect(await ledger.read(effectEntry.key)).toBeUndefined();
+  expect(await ledger.begin(effectEntry)).toEqual({ claimed: true });
+  expect(await ledger.begin(effectEntry)).toEqual({ claimed: false, record: { ...effectEntry, state: 'started' } });
+  clock += 500;
+  expect((await ledger.read(effectEntry.key))?.state).toBe('started');
+  clock += 1;
+  expect(await ledger.begin(effectEntry)).toMatchObject({ claimed: false, record: { state: 'unknown_after_crash' } });
+  await ledger.finish(effectEntry.key, { state: 'completed', output: { sent: true } });
+  // An end is recorded once: a second finish does not overwrite it.
+  await ledger.finish(effectEntry.key, {
+    state: 'failed',
+    error: { errorCode: 'x', retryable: false, errorMessage: 'x' },
+  });
+  const reopened = open({ leaseMs: 500, now: () => clock });
+  expect(await reopened.read(effectEntry.key)).toEqual({ ...effectEntry, state: 'completed', output: { sent: true } });
+  const failed = { ...effectEntry, key: 'sha256:def' };
+  await reopened.begin(failed);
+  await reopened.finish(failed.key, {
+    state: 'failed',
+    error: { errorCode: 'smtp', retryable: true, errorMessage: '554' },
+  });
+  expect(await open({ leaseMs: 500, now: () => clock }).read(failed.key)).toEqual({
+    ...failed,
+    state: 'failed',
+    error: { errorCode: 'smtp', retryable: true, errorMessage: '554' },
+  });
 }

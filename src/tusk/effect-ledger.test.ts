@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { effectsRunOnce } from '../../test/effect-ledger.ts';
+import { effectsRunOnce, ledgerContract } from '../../test/effect-ledger.ts';
 import { FileEffectLedger, HarnessInputError } from './index.ts';
 
 const dirs: string[] = [];
@@ -15,33 +15,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const entry = {
-  key: 'sha256:abc',
-  toolCallId: 'toolu_05',
-  toolName: 'issue.update',
-  inputDigest: 'sha256:0',
-  joinSetDigest: 'sha256:1',
-};
-
 describe('FileEffectLedger', () => {
-  it('claims once, records the end once, and reads a stale claim as unknown_after_crash', async () => {
-    let clock = 10_000;
+  it('keeps the durable ledger contract, one file per effect and no temp file left behind', async () => {
     const dir = join(scratch(), 'effects');
-    const ledger = new FileEffectLedger(dir, { leaseMs: 100, now: () => clock });
-    expect(await ledger.read(entry.key)).toBeUndefined();
-    expect(await ledger.begin(entry)).toEqual({ claimed: true });
-    expect(await ledger.begin(entry)).toEqual({ claimed: false, record: { ...entry, state: 'started' } });
-    clock += 101;
-    expect((await ledger.read(entry.key))?.state).toBe('unknown_after_crash');
-    await ledger.finish(entry.key, { state: 'completed', output: { ok: true } });
-    await ledger.finish(entry.key, { state: 'failed', error: { errorCode: 'x', retryable: false, errorMessage: 'x' } });
-    expect(await new FileEffectLedger(dir).read(entry.key)).toEqual({
-      ...entry,
-      state: 'completed',
-      output: { ok: true },
-    });
-    // One file per effect, no temp files left behind.
-    expect(readdirSync(dir)).toEqual([ledger.pathOf(entry.key).slice(dir.length + 1)]);
+    await ledgerContract((options) => new FileEffectLedger(dir, options));
+    const ledger = new FileEffectLedger(dir);
+    expect(readdirSync(dir).sort()).toEqual(
+      ['sha256:abc', 'sha256:def'].map((key) => ledger.pathOf(key).slice(dir.length + 1)).sort(),
+    );
   });
 
   it('names the file and the field of a record it cannot read', async () => {

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { effectsRunOnce } from '../effect-ledger.ts';
+import { PostgresSessionStore } from '../../src/chat/postgres.ts';
+import { effectsRunOnce, ledgerContract } from '../effect-ledger.ts';
 
 const url = process.env['TURNGATE_PG_URL'];
 if (url === undefined) {
@@ -15,4 +16,18 @@ it('runs each effect once across a replay in a new process, four processes at on
   const prefix = `effects_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const counts = await effectsRunOnce(['postgres', url, prefix], 4, 40);
   expect(counts).toEqual({ replay: 1, concurrent: { calls: 40, maxRuns: 1 }, crash: 1 });
+});
+
+it('keeps the durable ledger contract', async () => {
+  const prefix = `effects_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const stores: PostgresSessionStore[] = [];
+  try {
+    await ledgerContract((options) => {
+      const store = new PostgresSessionStore(url, { tablePrefix: prefix, maxConnections: 1 });
+      stores.push(store);
+      return store.effectLedger(options);
+    });
+  } finally {
+    for (const store of stores) await store.close();
+  }
 });
