@@ -116,12 +116,8 @@ export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMess
   for (const item of withToolRuns(chat)) {
     if ('tools' in item) {
       const results = item.tools.map(
-        (t): AISDKToolResultPart => ({
-          type: 'tool-result',
-          toolCallId: t.tool_call_id,
-          toolName: names.get(t.tool_call_id) ?? 'unknown',
-          output: { type: 'text', value: t.content },
-        }),
+        (t): AISDKToolResultPart =>
+          toolResult(t.tool_call_id, names.get(t.tool_call_id) ?? 'unknown', { type: 'text', value: t.content }),
       );
       out.push({ role: 'tool', content: results });
       continue;
@@ -168,4 +164,21 @@ export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMess
     }
   }
   return { messages: out, losses };
+}
+
+/**
+ * A `tool-result` part answering the tool call `toolCallId`: the one way this format writes a
+ * tool result (conversion from `ChatMessage`, repair's synthesized results, the AI SDK adapter's
+ * answers). Internal.
+ *
+ * @param toolCallId - The id of the call it answers.
+ * @param toolName - The tool's name.
+ * @param output - `{ type: 'text' | 'json' | 'error-text', value }`.
+ */
+export function toolResult(
+  toolCallId: string,
+  toolName: string,
+  output: { readonly type: 'text' | 'json' | 'error-text'; readonly value: unknown },
+): AISDKToolResultPart & JsonObject {
+  return { type: 'tool-result', toolCallId, toolName, output };
 }

@@ -12,6 +12,7 @@ import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthes
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAISDK } from './check.ts';
+import { toolResult } from './convert.ts';
 
 const partAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
@@ -143,12 +144,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     answered.add(id);
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
-      {
-        type: 'tool-result',
-        toolCallId: id,
-        toolName: call.name,
-        output: { type: 'error-text', value: synthesizedText(call.name, context.readOnlyTools) },
-      },
+      toolResult(id, call.name, { type: 'error-text', value: synthesizedText(call.name, context.readOnlyTools) }),
     ]);
     repairs.push({
       action: 'synthesized_result',

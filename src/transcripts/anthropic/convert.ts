@@ -15,7 +15,7 @@ import { assistantContent, ChatBuilder, type ConversionLoss, resultText, withToo
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readChat } from '../chat/check.ts';
 import { readAnthropic } from './check.ts';
-import type { AnthropicContentBlock, AnthropicMessage } from './wire.ts';
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock } from './wire.ts';
 
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
@@ -143,7 +143,7 @@ export function chatToAnthropic(messages: readonly unknown[]): {
     if ('tools' in item) {
       out.push({
         role: 'user',
-        content: item.tools.map((t) => ({ type: 'tool_result', tool_use_id: t.tool_call_id, content: t.content })),
+        content: item.tools.map((t) => toolResult(t.tool_call_id, t.content)),
       });
       continue;
     }
@@ -200,4 +200,17 @@ export function chatToAnthropic(messages: readonly unknown[]): {
     }
   }
   return { messages: out, losses };
+}
+
+/**
+ * A `tool_result` block answering the `tool_use` `toolUseId`: the one way this format writes a
+ * tool result (conversion from `ChatMessage`, repair's synthesized results, the Anthropic
+ * adapter's answers). Internal.
+ *
+ * @param toolUseId - The id of the `tool_use` it answers.
+ * @param content - The result text.
+ * @param isError - Whether the tool failed (`is_error: true`).
+ */
+export function toolResult(toolUseId: string, content: string, isError = false): AnthropicToolResultBlock & JsonObject {
+  return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError && { is_error: true as const }) };
 }

@@ -13,6 +13,7 @@ import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthes
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAnthropic } from './check.ts';
+import { toolResult } from './convert.ts';
 
 const DROP: readonly TranscriptRule[] = [
   'anthropic.tool_result_orphan',
@@ -159,12 +160,7 @@ export function repairAnthropic(messages: readonly unknown[], context: RepairCon
     answered.add(id);
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
-      {
-        type: 'tool_result',
-        tool_use_id: id,
-        content: synthesizedText(call.name, context.readOnlyTools),
-        is_error: true,
-      },
+      toolResult(id, synthesizedText(call.name, context.readOnlyTools), true),
     ]);
     rewrite.add(call.message);
     repairs.push({

@@ -129,13 +129,7 @@ export function chatToGemini(messages: readonly unknown[]): { messages: GeminiCo
   for (const item of withToolRuns(chat)) {
     if ('tools' in item) {
       const parts = item.tools.map(
-        (t): GeminiPart => ({
-          functionResponse: {
-            id: t.tool_call_id,
-            name: names.get(t.tool_call_id) ?? 'unknown',
-            response: { output: t.content },
-          },
-        }),
+        (t): GeminiPart => toolResult(t.tool_call_id, names.get(t.tool_call_id) ?? 'unknown', { output: t.content }),
       );
       out.push({ role: 'user', parts });
       continue;
@@ -185,4 +179,18 @@ export function chatToGemini(messages: readonly unknown[]): { messages: GeminiCo
     }
   }
   return { messages: out, losses };
+}
+
+/**
+ * A `functionResponse` part answering a function call: the one way this format writes a
+ * function's result (conversion from `ChatMessage`, repair's synthesized results, the Gemini
+ * adapter's answers). A call without an id is answered without one (by position and name).
+ * Internal.
+ *
+ * @param id - The call's id, or `undefined` for a call that has none.
+ * @param name - The function's name.
+ * @param response - The response object (`{ output }`, `{ error }`).
+ */
+export function toolResult(id: string | undefined, name: string, response: JsonObject): GeminiPart & JsonObject {
+  return { functionResponse: { ...(id === undefined ? {} : { id }), name, response } };
 }

@@ -19,6 +19,7 @@ import {
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeGemini } from './check.ts';
+import { toolResult } from './convert.ts';
 
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
@@ -97,13 +98,10 @@ export function repairGemini(contents: readonly unknown[], context: RepairContex
   const open = new Set(outcome.openToolCalls.map((call) => call.at));
   for (const call of read.calls) {
     if (call.answered || open.has(partAt(call.message, call.slot))) continue;
-    const response: JsonObject = {
-      name: call.name,
-      response: { error: synthesizedText(call.name, context.readOnlyTools) },
-    };
+    const response = { error: synthesizedText(call.name, context.readOnlyTools) };
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
-      { functionResponse: call.hasId ? { id: call.key, ...response } : response },
+      toolResult(call.hasId ? call.key : undefined, call.name, response),
     ]);
     repairs.push({
       action: 'synthesized_result',

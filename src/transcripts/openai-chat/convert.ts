@@ -174,3 +174,15 @@ export function chatToOpenAIChat(messages: readonly unknown[]): {
   });
   return { messages: out, losses };
 }
+
+/**
+ * A `tool` message answering the tool call `toolCallId`: the one way this format writes a tool
+ * result (repair's synthesized results, the Chat Completions adapter's answers; Chat Completions
+ * has no error flag, so a failure is told in the text). Internal.
+ *
+ * @param toolCallId - The id of the call it answers.
+ * @param content - The result text.
+ */
+export function toolResult(toolCallId: string, content: string): OpenAIChatMessage & JsonObject {
+  return { role: 'tool', tool_call_id: toolCallId, content };
+}

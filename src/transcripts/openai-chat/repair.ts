@@ -9,6 +9,7 @@ import { checkToolRuns } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import { OPENAI_CHAT_RULES, readOpenAIChat } from './check.ts';
+import { toolResult } from './convert.ts';
 
 /** Renames the tool call at `slot` of an assistant message (function or custom call). */
 export function renameToolCall(message: JsonObject, slot: number, id: string): JsonObject {
@@ -31,11 +32,7 @@ export function repairOpenAIChat(messages: readonly unknown[], context: RepairCo
     outcome,
     repaired: repairToolRuns(messages, read, outcome, OPENAI_CHAT_RULES, {
       renameCall: renameToolCall,
-      synthesize: (id, name) => ({
-        role: 'tool',
-        tool_call_id: id,
-        content: synthesizedText(name, context.readOnlyTools),
-      }),
+      synthesize: (id, name) => toolResult(id, synthesizedText(name, context.readOnlyTools)),
       callAt: (call) => `messages[${call.message}].tool_calls[${call.slot}]`,
     }),
   };

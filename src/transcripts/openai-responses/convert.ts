@@ -21,7 +21,7 @@ import {
 } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readResponses } from './check.ts';
-import type { ResponsesInputItem } from './wire.ts';
+import type { ResponsesFunctionCallOutputItem, ResponsesInputItem } from './wire.ts';
 
 /** Responses items as `ChatMessage`s. */
 export function responsesToChat(items: readonly unknown[]): { messages: ChatMessage[]; losses: ConversionLoss[] } {
@@ -115,8 +115,7 @@ export function chatToResponses(messages: readonly unknown[]): {
   const out: ResponsesInputItem[] = [];
   (messages as readonly ChatMessage[]).forEach((message, i) => {
     if (message.role === 'system') out.push({ role: 'system', content: message.content });
-    else if (message.role === 'tool')
-      out.push({ type: 'function_call_output', call_id: message.tool_call_id, output: message.content });
+    else if (message.role === 'tool') out.push(toolResult(message.tool_call_id, message.content));
     else if (message.role === 'user') {
       if (typeof message.content === 'string') out.push({ role: 'user', content: message.content });
       else
@@ -145,4 +144,16 @@ export function chatToResponses(messages: readonly unknown[]): {
     }
   });
   return { messages: out, losses };
+}
+
+/**
+ * A `function_call_output` item answering the function call `callId`: the one way this format
+ * writes a function's result (conversion from `ChatMessage`, repair's synthesized results, the
+ * Responses adapter's answers; there is no error flag, so a failure is told in the text). Internal.
+ *
+ * @param callId - The `call_id` of the call it answers.
+ * @param output - The result text.
+ */
+export function toolResult(callId: string, output: string): ResponsesFunctionCallOutputItem & JsonObject {
+  return { type: 'function_call_output', call_id: callId, output };
 }

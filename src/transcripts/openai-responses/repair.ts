@@ -14,6 +14,7 @@ import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/re
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeResponses, ITEM } from './check.ts';
+import { toolResult } from './convert.ts';
 
 const at = (i: number) => `input[${i}]`;
 
@@ -33,7 +34,7 @@ function synthesize(call: JsonObject, readOnlyTools: ReadonlySet<string>): JsonO
   const text = synthesizedText(name, readOnlyTools);
   switch (call['type']) {
     case 'function_call':
-      return { type: 'function_call_output', call_id: id, output: text };
+      return toolResult(id, text);
     case 'custom_tool_call':
       return { type: 'custom_tool_call_output', call_id: id, output: text };
     case 'apply_patch_call':
