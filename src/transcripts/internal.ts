@@ -6,3 +6,9 @@
  */
 export { runCheck } from './check.ts';
 export { runRepair } from './repair.ts';
+// One writer of a tool result per format (what repair and conversion write; the adapters' answers).
+export { toolResult as aisdkToolResult } from './aisdk/convert.ts';
+export { toolResult as anthropicToolResult } from './anthropic/convert.ts';
+export { toolResult as geminiToolResult } from './gemini/convert.ts';
+export { toolResult as openAIChatToolResult } from './openai-chat/convert.ts';
+export { toolResult as responsesToolResult } from './openai-responses/convert.ts';

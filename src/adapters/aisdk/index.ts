@@ -13,6 +13,7 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AssistantModelMessage, FinishReason, ModelMessage, Tool, ToolModelMessage } from 'ai';
+import { aisdkToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions, type ToolSchema } from '../core/declarations.ts';
 import { createToolLoop, errorText, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
@@ -83,18 +84,18 @@ const codec: ProviderCodec<AISDKReply, ModelMessage> = {
     return [
       {
         role: 'tool',
-        content: calls.map(({ toolCallId, toolName, result }) => ({
-          type: 'tool-result' as const,
-          toolCallId,
-          toolName,
-          output:
+        content: calls.map(({ toolCallId, toolName, result }) =>
+          aisdkToolResult(
+            toolCallId,
+            toolName,
             result.status === 'ok'
               ? typeof result.output === 'string'
-                ? { type: 'text' as const, value: result.output }
+                ? { type: 'text', value: result.output }
                 : // biome-ignore lint/plugin: a result's output passed its schema and is JSON data (settle and the gate check it), which is what the AI SDK's JSONValue describes
-                  { type: 'json' as const, value: result.output as never }
-              : { type: 'error-text' as const, value: errorText(result) },
-        })),
+                  { type: 'json', value: result.output as never }
+              : { type: 'error-text', value: errorText(result) },
+          ),
+        ),
       },
     ];
   },

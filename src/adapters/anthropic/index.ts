@@ -10,6 +10,7 @@
  * @module
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
@@ -65,8 +66,8 @@ const codec: ProviderCodec<Anthropic.Message, Anthropic.MessageParam> = {
         content: calls.map(
           ({ toolCallId, result }): Anthropic.ToolResultBlockParam =>
             result.status === 'ok'
-              ? { type: 'tool_result', tool_use_id: toolCallId, content: outputText(result.output) }
-              : { type: 'tool_result', tool_use_id: toolCallId, content: errorText(result), is_error: true },
+              ? anthropicToolResult(toolCallId, outputText(result.output))
+              : anthropicToolResult(toolCallId, errorText(result), true),
         ),
       },
     ];

@@ -11,6 +11,7 @@
  * @module
  */
 import type { Content, FunctionDeclaration, GenerateContentResponse, Part, Tool } from '@google/genai';
+import { geminiToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import { createToolLoop, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
@@ -68,16 +69,14 @@ const codec: ProviderCodec<GenerateContentResponse, Content> = {
     for (const content of reply.messages)
       for (const part of content.parts ?? []) if (part.functionCall?.id !== undefined) ids.add(part.functionCall.id);
     const parts = calls.map(
-      ({ toolCallId, toolName, result }): Part => ({
-        functionResponse: {
-          ...(ids.has(toolCallId) ? { id: toolCallId } : {}),
-          name: toolName,
-          response:
-            result.status === 'ok'
-              ? { output: result.output }
-              : { error: { code: result.error.errorCode, message: result.error.errorMessage } },
-        },
-      }),
+      ({ toolCallId, toolName, result }): Part =>
+        geminiToolResult(
+          ids.has(toolCallId) ? toolCallId : undefined,
+          toolName,
+          result.status === 'ok'
+            ? { output: result.output }
+            : { error: { code: result.error.errorCode, message: result.error.errorMessage } },
+        ),
     );
     return [{ role: 'user', parts }];
   },

@@ -10,6 +10,7 @@
  * @module
  */
 import type OpenAI from 'openai';
+import { openAIChatToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
@@ -63,11 +64,9 @@ const codec: ProviderCodec<OpenAI.ChatCompletion, OpenAI.ChatCompletionMessagePa
     };
   },
   answers(calls) {
-    return calls.map(({ toolCallId, result }) => ({
-      role: 'tool',
-      tool_call_id: toolCallId,
-      content: result.status === 'ok' ? outputText(result.output) : errorText(result),
-    }));
+    return calls.map(({ toolCallId, result }) =>
+      openAIChatToolResult(toolCallId, result.status === 'ok' ? outputText(result.output) : errorText(result)),
+    );
   },
 };
 

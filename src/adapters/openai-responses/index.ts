@@ -11,6 +11,7 @@
  * @module
  */
 import type OpenAI from 'openai';
+import { responsesToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
@@ -67,11 +68,9 @@ const codec: ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseI
     };
   },
   answers(calls) {
-    return calls.map(({ toolCallId, result }) => ({
-      type: 'function_call_output',
-      call_id: toolCallId,
-      output: result.status === 'ok' ? outputText(result.output) : errorText(result),
-    }));
+    return calls.map(({ toolCallId, result }) =>
+      responsesToolResult(toolCallId, result.status === 'ok' ? outputText(result.output) : errorText(result)),
+    );
   },
 };
 

@@ -175,10 +175,10 @@ export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMess
  * @param toolName - The tool's name.
  * @param output - `{ type: 'text' | 'json' | 'error-text', value }`.
  */
-export function toolResult(
+export function toolResult<TOutput extends { readonly type: 'text' | 'json' | 'error-text'; readonly value: unknown }>(
   toolCallId: string,
   toolName: string,
-  output: { readonly type: 'text' | 'json' | 'error-text'; readonly value: unknown },
-): AISDKToolResultPart & JsonObject {
+  output: TOutput,
+): { type: 'tool-result'; toolCallId: string; toolName: string; output: TOutput } {
   return { type: 'tool-result', toolCallId, toolName, output };
 }

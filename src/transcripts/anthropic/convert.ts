@@ -15,7 +15,7 @@ import { assistantContent, ChatBuilder, type ConversionLoss, resultText, withToo
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readChat } from '../chat/check.ts';
 import { readAnthropic } from './check.ts';
-import type { AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock } from './wire.ts';
+import type { AnthropicContentBlock, AnthropicMessage } from './wire.ts';
 
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
@@ -211,6 +211,10 @@ export function chatToAnthropic(messages: readonly unknown[]): {
  * @param content - The result text.
  * @param isError - Whether the tool failed (`is_error: true`).
  */
-export function toolResult(toolUseId: string, content: string, isError = false): AnthropicToolResultBlock & JsonObject {
+export function toolResult(
+  toolUseId: string,
+  content: string,
+  isError = false,
+): { type: 'tool_result'; tool_use_id: string; content: string; is_error?: true } {
   return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError && { is_error: true as const }) };
 }

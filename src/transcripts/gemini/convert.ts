@@ -191,6 +191,10 @@ export function chatToGemini(messages: readonly unknown[]): { messages: GeminiCo
  * @param name - The function's name.
  * @param response - The response object (`{ output }`, `{ error }`).
  */
-export function toolResult(id: string | undefined, name: string, response: JsonObject): GeminiPart & JsonObject {
+export function toolResult<TResponse extends JsonObject>(
+  id: string | undefined,
+  name: string,
+  response: TResponse,
+): { functionResponse: { id?: string; name: string; response: TResponse } } {
   return { functionResponse: { ...(id === undefined ? {} : { id }), name, response } };
 }

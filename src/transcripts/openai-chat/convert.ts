@@ -183,6 +183,9 @@ export function chatToOpenAIChat(messages: readonly unknown[]): {
  * @param toolCallId - The id of the call it answers.
  * @param content - The result text.
  */
-export function toolResult(toolCallId: string, content: string): OpenAIChatMessage & JsonObject {
+export function toolResult(
+  toolCallId: string,
+  content: string,
+): { role: 'tool'; tool_call_id: string; content: string } {
   return { role: 'tool', tool_call_id: toolCallId, content };
 }

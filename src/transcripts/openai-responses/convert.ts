@@ -21,7 +21,7 @@ import {
 } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readResponses } from './check.ts';
-import type { ResponsesFunctionCallOutputItem, ResponsesInputItem } from './wire.ts';
+import type { ResponsesInputItem } from './wire.ts';
 
 /** Responses items as `ChatMessage`s. */
 export function responsesToChat(items: readonly unknown[]): { messages: ChatMessage[]; losses: ConversionLoss[] } {
@@ -154,6 +154,9 @@ export function chatToResponses(messages: readonly unknown[]): {
  * @param callId - The `call_id` of the call it answers.
  * @param output - The result text.
  */
-export function toolResult(callId: string, output: string): ResponsesFunctionCallOutputItem & JsonObject {
+export function toolResult(
+  callId: string,
+  output: string,
+): { type: 'function_call_output'; call_id: string; output: string } {
   return { type: 'function_call_output', call_id: callId, output };
 }
