@@ -158,6 +158,7 @@ export function runCheck(
   format: TranscriptFormat,
   expect: Expectation,
   carried: readonly unknown[] = [],
+  stage: CheckContext['stage'] = 'history',
 ): TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation> {
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`options.format must be one of ${TRANSCRIPT_FORMATS.join(', ')}, not ${String(format)}`);
@@ -182,7 +183,7 @@ export function runCheck(
     }
     const unwrapped = unwrapTranscript(source, format);
     messages = unwrapped.messages;
-    outcome = CHECKERS[format](messages, { expect, body: unwrapped.body }, carried);
+    outcome = CHECKERS[format](messages, { expect, body: unwrapped.body, stage }, carried);
   } catch (error) {
     const inputError =
       error instanceof TranscriptInputError

@@ -12,6 +12,7 @@ import { repairChat } from './chat/repair.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { FormatMisuse } from './core/markers.ts';
+import type { CheckContext } from './core/context.ts';
 import type { FormatRepair, RepairContext } from './core/repairer.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { repairGemini } from './gemini/repair.ts';
@@ -95,12 +96,13 @@ export function runRepair(
   format: TranscriptFormat,
   expect: Expectation = 'sendable',
   readOnlyTools: readonly string[] = [],
+  stage: CheckContext['stage'] = 'history',
 ): RepairOutcome<TranscriptFormat> {
   if (!Array.isArray(readOnlyTools) || !readOnlyTools.every((name) => typeof name === 'string')) {
     throw new TypeError('options.readOnlyTools must be an array of tool names (strings)');
   }
   const readOnly: ReadonlySet<string> = new Set(readOnlyTools);
-  const first = runCheck(input, format, expect);
+  const first = runCheck(input, format, expect, [], stage);
   if (first.result === 'invalid') return { ok: false, failures: [first.error] };
   const { messages, body } = unwrapTranscript(input, format, false);
   if (first.result === 'accepted') {
@@ -121,7 +123,7 @@ export function runRepair(
   for (let pass = 0; pass < MAX_REPAIR_PASSES && again.result === 'rejected'; pass++) {
     let repaired: FormatRepair['repaired'];
     try {
-      repaired = REPAIRERS[format](output, { expect, body, readOnlyTools: readOnly }).repaired;
+      repaired = REPAIRERS[format](output, { expect, body, readOnlyTools: readOnly, stage }).repaired;
     } catch (error) {
       const path = TRANSCRIPT_FIELD[format];
       return {
@@ -134,7 +136,13 @@ export function runRepair(
     if (repaired === undefined || repaired.repairs.length === 0) break;
     records.push(...repaired.repairs);
     output = repaired.messages;
-    again = runCheck(body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output }, format, expect);
+    again = runCheck(
+      body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output },
+      format,
+      expect,
+      [],
+      stage,
+    );
   }
   return {
     ok: true,

@@ -281,6 +281,29 @@ describe('transcriptGuard and provider-executed approvals', () => {
       'tool-result call_1',
     ]);
   });
+
+  it('keeps a tool message whose results a repair removed, with its responses alone', async () => {
+    const model = okModel();
+    const messages: ModelMessage[] = [
+      approved[0] as ModelMessage,
+      {
+        role: 'assistant',
+        content: [call('mcp_1', true), { type: 'tool-approval-request', approvalId: 'ap_1', toolCallId: 'mcp_1' }],
+      },
+      { role: 'tool', content: [approval, result('call_9')] },
+    ];
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
+      messages,
+    });
+    const tool = model.doGenerateCalls[0]?.prompt[2];
+    expect(tool?.role === 'tool' ? tool.content.map((p) => p.type) : []).toEqual(['tool-approval-response']);
+  });
+
+  it('checks the prompt as a prompt: a history holding the same response without its request is refused', () => {
+    const prompt = [approved[0], { role: 'tool', content: [approval] }];
+    expect(checkTranscript(prompt as ModelMessage[], { format: 'aisdk' }).result).toBe('rejected');
+  });
 });
 
 describe('transcriptGuard input', () => {

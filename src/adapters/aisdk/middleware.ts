@@ -4,13 +4,9 @@
  *
  * @module
  */
-import { runCheck } from '../../transcripts/internal.ts';
-import type { AISDKMessage } from '../../transcripts/index.ts';
-import type { TranscriptFailure } from '../../transcripts/index.ts';
-import type { TranscriptRepair } from '../../transcripts/index.ts';
-import { runRepair } from '../../transcripts/internal.ts';
+import type { AISDKMessage, TranscriptFailure, TranscriptRepair } from '../../transcripts/index.ts';
+import { runCheck, runRepair } from '../../transcripts/internal.ts';
 import { TranscriptRejectedError } from './errors.ts';
-import { type CheckedPrompt, forRepair, fromRepair, promptFailure, promptForCheck } from './prompt.ts';
 
 /** What `transcriptGuard` does with a prompt the check rejects. */
 export type OnReject = 'throw' | 'repair';
@@ -37,9 +33,7 @@ export interface TranscriptGuardOptions {
   /**
    * Under `'repair'`, called with every change made (`TranscriptRepair`: action, rule, ids, at,
    * detail, the removed value) and the failures they fix, before the model is called. What it
-   * throws is thrown from the model call. A repair's `at` is a path into the prompt as checked:
-   * in a tool message that holds provider-executed approval responses (set aside, unchecked),
-   * part indices count without them; a failure's `at` counts them.
+   * throws is thrown from the model call. Paths (`at`) are paths into the prompt.
    */
   readonly onRepair?: (repairs: readonly TranscriptRepair[], failures: readonly TranscriptFailure<'aisdk'>[]) => void;
 }
@@ -94,21 +88,20 @@ function readOptions(options: unknown): Required<Pick<TranscriptGuardOptions, 'o
   return onRepair === undefined ? { onReject } : { onReject, onRepair };
 }
 
-/** Repairs a rejected prompt, or throws: the repaired prompt with the set-aside parts back. */
+/** Repairs a rejected prompt (checked as a prompt), or throws. */
 function repaired(
-  checked: CheckedPrompt,
   prompt: readonly unknown[],
   type: 'generate' | 'stream',
   failures: readonly TranscriptFailure<'aisdk'>[],
   onRepair: TranscriptGuardOptions['onRepair'],
 ): unknown[] {
-  const outcome = runRepair(forRepair(checked), 'aisdk');
+  const outcome = runRepair(prompt, 'aisdk', 'sendable', [], 'prompt');
   if (!outcome.ok) throw outcome.failures[0];
   const { value } = outcome;
   if (value.transcript === undefined)
     throw new TranscriptRejectedError(type, value.remaining as readonly TranscriptFailure<'aisdk'>[]);
   onRepair?.(value.repairs, failures);
-  return fromRepair(value.messages, checked, prompt);
+  return [...value.messages];
 }
 
 /**
@@ -121,9 +114,9 @@ function repaired(
  * same `params` object).
  *
  * The prompt is the SDK's `LanguageModelV4Prompt` (instructions as leading system messages,
- * consecutive tool messages merged, approval requests removed); the provider-executed approval
- * responses the SDK keeps there answer requests it removed, so they are not checked and
- * are kept as they are. `generateText` itself refuses a history with an unanswered client call
+ * consecutive tool messages merged, approval requests removed), checked as a prompt: the
+ * provider-executed approval responses the SDK keeps there answer requests it removed, so a
+ * response without its request is expected there and kept as it is. `generateText` itself refuses a history with an unanswered client call
  * (`MissingToolResultsError`) before any middleware runs; the guard adds the other rules, and
  * catches what a middleware earlier in the list (history trimming, compaction) or a direct
  * `doGenerate` / `doStream` caller hands the model.
@@ -162,13 +155,12 @@ export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGua
         throw new TypeError(
           `params.prompt: expected an array of messages (LanguageModelV4Prompt), got ${typeof prompt}`,
         );
-      const checked = promptForCheck(prompt);
-      const report = runCheck(checked.messages, 'aisdk', 'sendable');
+      const report = runCheck(prompt, 'aisdk', 'sendable', [], 'prompt');
       if (report.result === 'accepted') return params;
       if (report.result === 'invalid') throw report.error;
-      const failures = report.failures.map((f) => promptFailure(f as TranscriptFailure<'aisdk'>, checked));
+      const failures = report.failures as readonly TranscriptFailure<'aisdk'>[];
       if (onReject === 'throw') throw new TranscriptRejectedError(type, failures);
-      return { ...params, prompt: repaired(checked, prompt, type, failures, onRepair) } as typeof params;
+      return { ...params, prompt: repaired(prompt, type, failures, onRepair) } as typeof params;
     },
   };
 }

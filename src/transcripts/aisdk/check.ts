@@ -174,6 +174,9 @@ export function analyzeAISDK(
   }
   for (const response of read.responses) {
     const request = requests.get(response.key);
+    // In the prompt the SDK hands its model, a provider-executed call's approval response stays and
+    // its request is gone (the SDK removes every request): there a response without one is expected.
+    if (request === undefined && context.stage === 'prompt') continue;
     if (request === undefined || request.seq > response.seq) {
       sink.fail(
         'aisdk.approval_response_unknown',

@@ -15,6 +15,13 @@ export interface CheckContext {
   readonly expect: Expectation;
   /** The request body, when the input was one (its other fields inform some rules). */
   readonly body: JsonObject | undefined;
+  /**
+   * What the messages are: the history a user holds (`history`, the default), or the prompt an
+   * SDK hands its model after converting that history (`prompt`: the AI SDK's
+   * `LanguageModelV4Prompt`, from which the SDK removes approval requests and keeps the
+   * approval responses of provider-executed calls).
+   */
+  readonly stage?: 'history' | 'prompt';
 }
 
 /** The outcome of a format checker over input it could read. */
