@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import type { JsonValue } from '../canonical/index.ts';
 import { ledgerClock } from '../internal/ledger-clock.ts';
+import { schemaIssuePath } from '../internal/path.ts';
 import type {
   EffectClaim,
   EffectEnd,
@@ -130,7 +131,7 @@ export class FileEffectLedger implements EffectLedger {
     const parsed = v.safeParse(Stored, json);
     if (!parsed.success) {
       const issue = parsed.issues[0];
-      const field = v.getDotPath(issue) ?? '';
+      const field = schemaIssuePath(issue.path);
       throw new HarnessInputError(field === '' ? 'effect' : `effect.${field}`, issue.message, { path });
     }
     return parsed.output;
