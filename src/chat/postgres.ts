@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { escapeLiteral, Pool, type PoolClient, type PoolConfig } from 'pg';
 import { own } from '../internal/own-field.ts';
-import { ledgerClock } from '../internal/ledger-clock.ts';
+import { ledgerClock } from '../internal/durations.ts';
 import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
-import { ledgerClock } from '../internal/ledger-clock.ts';
+import { ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
@@ -92,14 +92,6 @@ export class SessionLockTimeout extends Error {
 
 type Row<T> = T | undefined;
 
-/** Milliseconds, checked: a finite number >= 0, else a TypeError naming the option. */
-function milliseconds(options: SqliteSessionStoreOptions, field: 'lockLeaseMs' | 'lockTimeoutMs'): number {
-  const value = own(options, field) ?? 30_000;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw new TypeError(`SqliteSessionStore: options.${field}: expected milliseconds >= 0, got ${String(value)}`);
-  return value;
-}
-
 /**
  * Sessions in SQLite: four tables (`<prefix>_sessions`, `_messages`, `_suspensions`, `_resumes`;
  * the layout the PostgreSQL store shares), WAL mode, created on first use. Each save is one
@@ -153,8 +145,8 @@ export class SqliteSessionStore implements SessionStore {
   constructor(database: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
     const t = sqlTables('SqliteSessionStore', own(options, 'tablePrefix') ?? 'turngate');
     const logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
-    this.lockLeaseMs = milliseconds(options, 'lockLeaseMs');
-    this.lockTimeoutMs = milliseconds(options, 'lockTimeoutMs');
+    this.lockLeaseMs = milliseconds('SqliteSessionStore', 'lockLeaseMs', own(options, 'lockLeaseMs'), 30_000);
+    this.lockTimeoutMs = milliseconds('SqliteSessionStore', 'lockTimeoutMs', own(options, 'lockTimeoutMs'), 30_000);
     this.owned = typeof database === 'string';
     this.db = typeof database === 'string' ? new Database(database) : database;
     this.db.pragma('journal_mode = WAL');

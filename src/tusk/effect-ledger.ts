@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import type { JsonValue } from '../canonical/index.ts';
-import { ledgerClock } from '../internal/ledger-clock.ts';
+import { ledgerClock } from '../internal/durations.ts';
 import { schemaIssuePath } from '../internal/path.ts';
 import type {
   EffectClaim,
