@@ -28,8 +28,8 @@ import {
   type ToolResult,
 } from '../../typestate/index.ts';
 import { settle, useAll, settleMutations, type MutationHandlers, type ToolHandlers } from '../../builder/index.ts';
-import { checkTranscriptJson, toEvidence } from '../../transcripts/index.ts';
-import type { TranscriptFailure } from '../../transcripts/index.ts';
+import { checkTranscriptJson, toEvidence, type TranscriptFailure } from '../../transcripts/index.ts';
+import { isPendingMutation, ownError } from '../../typestate/internal.ts';
 import type { DeclarationOptions } from './declarations.ts';
 
 /**
@@ -233,14 +233,11 @@ export function outputText(output: unknown): string {
 
 /** A pending mutation's result once the turn could not close: the call did not run. */
 function notRun(result: ToolResult<ToolDefinitions>, failures: readonly Failure[]): ToolResult<ToolDefinitions> {
-  if (result.status !== 'error' || result.error.errorCode !== 'mutation_pending') return result;
+  if (result.status !== 'error' || !isPendingMutation(result)) return result;
+  const classes = failures.map((f) => f.class).join(', ');
   return {
     ...result,
-    error: {
-      errorCode: 'mutation_not_admitted',
-      retryable: false,
-      errorMessage: `the turn did not close (${failures.map((f) => f.class).join(', ')}); the mutation did not run`,
-    },
+    error: ownError('mutation_not_admitted', `the turn did not close (${classes}); the mutation did not run`),
   };
 }
 
