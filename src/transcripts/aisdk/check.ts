@@ -12,6 +12,7 @@
 import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
+import { AISDK_RULES } from './rules.ts';
 import { FailureSink } from '../core/report.ts';
 
 /** A part with an id, as read. */
@@ -136,7 +137,7 @@ export function analyzeAISDK(
   context: CheckContext,
 ): { readonly outcome: CheckOutcome; readonly read: AISDKRead } {
   const read = readAISDK(messages);
-  const sink = new FailureSink();
+  const sink = new FailureSink(AISDK_RULES);
   const last = messages.length - 1;
   const table = new CallTable();
   for (const call of read.calls) {

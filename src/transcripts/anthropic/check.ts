@@ -11,6 +11,7 @@
 import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
+import { ANTHROPIC_RULES } from './rules.ts';
 import { FailureSink } from '../core/report.ts';
 import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
@@ -176,7 +177,7 @@ export function analyzeAnthropic(
 ): { readonly outcome: CheckOutcome; readonly read: AnthropicRead } {
   const read = readAnthropic(messages);
   const { calls, table, owner } = read;
-  const sink = new FailureSink();
+  const sink = new FailureSink(ANTHROPIC_RULES);
   const last = messages.length - 1;
 
   for (const call of read.duplicateCalls) {

@@ -20,6 +20,8 @@ import {
   type ToolRunRules,
 } from '../core/tool-runs.ts';
 
+import { CHAT_RULES } from './rules.ts';
+
 const at = (i: number) => `messages[${i}]`;
 
 /** Refuses a field the role does not have (as `strictObject` does: every enumerable key counts). */
@@ -161,7 +163,8 @@ function readCall(value: unknown, path: string, message: number, slot: number, s
 }
 
 /** The `chat` rules, as the tool-run rules name them. */
-export const CHAT_RULES: ToolRunRules = {
+export const CHAT_TOOL_RUNS: ToolRunRules = {
+  table: CHAT_RULES,
   unanswered: 'chat.tool_call_unanswered',
   orphan: 'chat.tool_result_orphan',
   notAdjacent: 'chat.tool_result_not_adjacent',
@@ -180,5 +183,5 @@ export function checkChat(
   context: CheckContext,
   carried: readonly unknown[] = [],
 ): CheckOutcome {
-  return checkToolRuns(readChat(messages, carried), CHAT_RULES, context, chatCallAt);
+  return checkToolRuns(readChat(messages, carried), CHAT_TOOL_RUNS, context, chatCallAt);
 }

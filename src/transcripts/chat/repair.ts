@@ -8,16 +8,16 @@ import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import { checkToolRuns } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
 import { renameToolCall } from '../openai-chat/repair.ts';
-import { CHAT_RULES, chatCallAt, readChat } from './check.ts';
+import { CHAT_TOOL_RUNS, chatCallAt, readChat } from './check.ts';
 
 /** Checks and, when rejected, repairs `ChatMessage`s. */
 export function repairChat(messages: readonly unknown[], context: RepairContext): FormatRepair {
   const read = readChat(messages);
-  const outcome = checkToolRuns(read, CHAT_RULES, context, chatCallAt);
+  const outcome = checkToolRuns(read, CHAT_TOOL_RUNS, context, chatCallAt);
   if (outcome.failures.length === 0) return { outcome };
   return {
     outcome,
-    repaired: repairToolRuns(messages, read, outcome, CHAT_RULES, {
+    repaired: repairToolRuns(messages, read, outcome, CHAT_TOOL_RUNS, {
       renameCall: renameToolCall,
       synthesize: (id, name) => ({
         role: 'tool',

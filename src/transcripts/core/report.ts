@@ -6,7 +6,8 @@
  */
 import type { FailureClass } from '../../failures/index.ts';
 import type { TranscriptFormat } from '../../check/index.ts';
-import { TRANSCRIPT_RULES, type TranscriptRule } from '../rules.ts';
+import type { TranscriptRule } from '../rules.ts';
+import type { TranscriptRuleInfo } from './rule-info.ts';
 
 /**
  * The rule ids of format `F`, e.g. `RuleOf<'gemini'>` is `'gemini.function_call_unanswered' | ...`.
@@ -127,14 +128,24 @@ export interface LocatedFailure {
   readonly at: string;
 }
 
-/** Collects failures by rule and position; class and fix come from `TRANSCRIPT_RULES`. Internal. */
+/** A format's rule table (its `<format>/rules.ts`): class, summary and fix by rule id. */
+export type RuleTable = { readonly [R in TranscriptRule]?: TranscriptRuleInfo };
+
+/** Collects failures by rule and position; class and fix come from the format's rule table. Internal. */
 export class FailureSink {
   readonly failures: TranscriptFailure[] = [];
   readonly located: LocatedFailure[] = [];
+  private readonly rules: RuleTable;
+
+  /** @param rules - The format's rule table: every rule `fail` is given must be in it. */
+  constructor(rules: RuleTable) {
+    this.rules = rules;
+  }
 
   /** Records one broken rule at one position (`slot`: the block, part or call inside the message; -1 for the message). */
   fail(rule: TranscriptRule, ids: readonly string[], at: string, messageIndex: number, slot = -1): void {
-    const info = TRANSCRIPT_RULES[rule];
+    const info = this.rules[rule];
+    if (info === undefined) throw new Error(`rule ${rule} is not in the format's rule table`);
     const sorted = ids.length > 1 ? [...ids].sort() : ids;
     this.located.push({ rule, ids: sorted, message: messageIndex, slot, at });
     const named = sorted.length === 0 ? '' : ` (${sorted.join(', ')})`;

@@ -9,7 +9,7 @@
 import type { TranscriptRule } from '../rules.ts';
 import { CallTable, type CallSite, reportUnanswered } from './calls.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
-import { FailureSink } from './report.ts';
+import { FailureSink, type RuleTable } from './report.ts';
 
 /** A tool message as read: the id it answers (absent when it has none) and whether it is complete. */
 export interface ToolMessageSite {
@@ -22,6 +22,8 @@ export interface ToolMessageSite {
 
 /** The rule ids of one format. */
 export interface ToolRunRules {
+  /** The format's rule table. */
+  readonly table: RuleTable;
   readonly unanswered: TranscriptRule;
   readonly orphan: TranscriptRule;
   readonly notAdjacent: TranscriptRule;
@@ -53,7 +55,7 @@ export function checkToolRuns(
 ): CheckOutcome {
   const { roles } = read;
   const n = roles.length;
-  const sink = new FailureSink();
+  const sink = new FailureSink(rules.table);
   const table = new CallTable();
   for (const call of read.calls) {
     if (!table.add(call)) sink.fail(rules.duplicateCall, [call.key], callAt(call), call.message, call.slot);

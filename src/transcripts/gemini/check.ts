@@ -9,6 +9,7 @@
 import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isJsonObject } from '../core/input.ts';
+import { GEMINI_RULES } from './rules.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 
 /** A `functionResponse` part as read. */
@@ -98,7 +99,7 @@ export function analyzeGemini(
   context: CheckContext,
 ): { readonly outcome: CheckOutcome; readonly read: GeminiRead } {
   const read = readGemini(contents);
-  const sink = new FailureSink();
+  const sink = new FailureSink(GEMINI_RULES);
   const last = contents.length - 1;
   const byId = new CallTable();
   const names = new Set<string>();

@@ -8,6 +8,7 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
+import { OPENAI_CHAT_RULES } from './rules.ts';
 import { checkToolRuns, type ToolMessageSite, type ToolRunRead, type ToolRunRules } from '../core/tool-runs.ts';
 
 const at = (i: number) => `messages[${i}]`;
@@ -76,7 +77,8 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
 }
 
 /** The Chat Completions rules, as the tool-run rules name them. */
-export const OPENAI_CHAT_RULES: ToolRunRules = {
+export const OPENAI_CHAT_TOOL_RUNS: ToolRunRules = {
+  table: OPENAI_CHAT_RULES,
   unanswered: 'openai-chat.tool_call_unanswered',
   orphan: 'openai-chat.tool_message_orphan',
   notAdjacent: 'openai-chat.tool_message_not_adjacent',
@@ -90,7 +92,7 @@ export const OPENAI_CHAT_RULES: ToolRunRules = {
 export function checkOpenAIChat(messages: readonly unknown[], context: CheckContext): CheckOutcome {
   return checkToolRuns(
     readOpenAIChat(messages),
-    OPENAI_CHAT_RULES,
+    OPENAI_CHAT_TOOL_RUNS,
     context,
     (call) => `${at(call.message)}.tool_calls[${call.slot}]`,
   );

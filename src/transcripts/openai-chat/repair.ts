@@ -8,7 +8,7 @@ import { synthesizedText } from '../core/repair.ts';
 import { checkToolRuns } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
-import { OPENAI_CHAT_RULES, readOpenAIChat } from './check.ts';
+import { OPENAI_CHAT_TOOL_RUNS, readOpenAIChat } from './check.ts';
 import { toolResult } from './convert.ts';
 
 /** Renames the tool call at `slot` of an assistant message (function or custom call). */
@@ -23,14 +23,14 @@ export function repairOpenAIChat(messages: readonly unknown[], context: RepairCo
   const read = readOpenAIChat(messages);
   const outcome = checkToolRuns(
     read,
-    OPENAI_CHAT_RULES,
+    OPENAI_CHAT_TOOL_RUNS,
     context,
     (call) => `messages[${call.message}].tool_calls[${call.slot}]`,
   );
   if (outcome.failures.length === 0) return { outcome };
   return {
     outcome,
-    repaired: repairToolRuns(messages, read, outcome, OPENAI_CHAT_RULES, {
+    repaired: repairToolRuns(messages, read, outcome, OPENAI_CHAT_TOOL_RUNS, {
       renameCall: renameToolCall,
       synthesize: (id, name) => toolResult(id, synthesizedText(name, context.readOnlyTools)),
       callAt: (call) => `messages[${call.message}].tool_calls[${call.slot}]`,

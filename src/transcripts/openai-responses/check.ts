@@ -9,6 +9,7 @@
 import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
+import { OPENAI_RESPONSES_RULES } from './rules.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
 
@@ -134,7 +135,7 @@ export function analyzeResponses(
   context: CheckContext,
 ): { readonly outcome: CheckOutcome; readonly read: ResponsesRead; readonly serverState: boolean } {
   const read = readResponses(items);
-  const sink = new FailureSink();
+  const sink = new FailureSink(OPENAI_RESPONSES_RULES);
   const serverState =
     read.references ||
     (context.body !== undefined &&

@@ -1,0 +1,56 @@
+/**
+ * The rules of turngate's `ChatMessage` the transcript check enforces: one entry per rule id, with its
+ * failure class, what breaks it, the fix and its source (see `TRANSCRIPT_RULES`).
+ *
+ * @module
+ */
+import { MISSING, ORDER, ORPHAN, SCHEMA, type TranscriptRuleInfo } from '../core/rule-info.ts';
+
+const LLM_PROVIDER = 'OpenArmature llm-provider §3 (tool_call_id answers a tool call earlier in the list)';
+
+/** The chat rules, by rule id. */
+export const CHAT_RULES = {
+  // turngate ChatMessage: llm-provider §3, with Chat Completions' position rules.
+  'chat.tool_call_unanswered': {
+    class: MISSING,
+    summary: 'assistant tool_calls without a tool message for each id right after it',
+    fix: 'Follow the assistant message directly with one tool message per tool call id, before any other message.',
+    source: `${LLM_PROVIDER}; the openai-chat rule`,
+    kind: 'doc',
+  },
+  'chat.tool_result_orphan': {
+    class: ORPHAN,
+    summary: 'tool message for a tool call id that is not in the messages',
+    fix: 'Remove the tool message, or restore the assistant tool call it answers.',
+    source: LLM_PROVIDER,
+    kind: 'doc',
+  },
+  'chat.tool_result_not_adjacent': {
+    class: ORDER,
+    summary: 'tool message separated from the assistant message that made its call',
+    fix: 'Move the tool message into the run of tool messages directly after the assistant message with its tool call.',
+    source: 'issue 7 (position rules); the openai-chat rule',
+    kind: 'doc',
+  },
+  'chat.tool_result_before_call': {
+    class: ORDER,
+    summary: 'tool message before the assistant message that made its call',
+    fix: 'Move the tool message after the assistant message with its tool call.',
+    source: LLM_PROVIDER,
+    kind: 'doc',
+  },
+  'chat.duplicate_tool_result': {
+    class: SCHEMA,
+    summary: 'second tool message for one tool call id',
+    fix: 'Keep one tool message per tool call id and remove the others.',
+    source: 'the openai-chat rule',
+    kind: 'doc',
+  },
+  'chat.duplicate_tool_call_id': {
+    class: SCHEMA,
+    summary: 'tool call id used twice in the messages',
+    fix: 'Give every tool call its own id; drop an assistant message that was appended twice.',
+    source: 'the openai-chat rule',
+    kind: 'doc',
+  },
+} as const satisfies Readonly<Record<`chat.${string}`, TranscriptRuleInfo>>;

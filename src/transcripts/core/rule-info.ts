@@ -1,0 +1,37 @@
+/**
+ * The shape of a rule's metadata, and the failure classes the rules use. Each format's rules
+ * live in its folder (`<format>/rules.ts`); `TRANSCRIPT_RULES` joins them. Internal, except
+ * the `TranscriptRuleInfo` type (exported from the layer).
+ *
+ * @module
+ */
+import type { FailureClass } from '../../failures/index.ts';
+
+export const MISSING: FailureClass = 'tool.result_missing';
+export const ORPHAN: FailureClass = 'tool.result_orphan';
+export const ORDER: FailureClass = 'protocol.parallel_transport_order_invalid';
+export const SCHEMA: FailureClass = 'tool.schema_invalid';
+
+/**
+ * One rule: its failure class, what breaks it (`summary`), how to fix it (`fix`), its source
+ * (a provider doc page, or a public bug report for `observed` rules) and `kind`.
+ *
+ * @example
+ * ```ts
+ * import { TRANSCRIPT_RULES, type TranscriptRuleInfo } from 'turngate/transcripts';
+ * const info: TranscriptRuleInfo = TRANSCRIPT_RULES['openai-chat.tool_call_unanswered'];
+ * info.class; //=> 'tool.result_missing'
+ * ```
+ */
+export interface TranscriptRuleInfo {
+  /** The failure class (`FAILURE_CLASSES`). */
+  readonly class: FailureClass;
+  /** What breaks the rule, in a few words. */
+  readonly summary: string;
+  /** One sentence telling the user what to change. */
+  readonly fix: string;
+  /** The provider doc page (and section) or public bug report the rule rests on. */
+  readonly source: string;
+  /** `doc` when a documentation page states it, `observed` when it rests on provider behaviour. */
+  readonly kind: 'doc' | 'observed';
+}
