@@ -11,7 +11,8 @@ import { checkAISDK } from './aisdk/check.ts';
 import { checkAnthropic } from './anthropic/check.ts';
 import { checkChat } from './chat/check.ts';
 import type { ToolCall } from './chat-message.ts';
-import type { CheckContext, CheckOutcome, Expectation } from './core/context.ts';
+import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
+import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { FormatMisuse } from './core/markers.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
@@ -49,6 +50,12 @@ export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Ex
    * message, so the tool messages at the start of the list answer them, with the same rules.
    */
   readonly openToolCalls?: F extends 'chat' ? readonly ToolCall[] : never;
+  /**
+   * The model the transcript goes to (`claude-sonnet-4-5`, `gpt-5`, `gemini-3-pro-preview`), for
+   * the rules that hold only for some models (`TRANSCRIPT_RULES[rule].models`). Default: the
+   * request body's `model`; with neither, model-specific rules do not run.
+   */
+  readonly model?: string;
 }
 
 /**
@@ -152,19 +159,27 @@ const CHECKERS: {
   chat: checkChat,
 };
 
+/** The context a format's check runs in: the model is the caller's, else the body's `model` when it is a string. Internal. */
+export function contextOf(body: JsonObject | undefined, settings: CheckSettings): CheckContext {
+  const bodyModel = body?.['model'];
+  const model = settings.model ?? (typeof bodyModel === 'string' && bodyModel !== '' ? bodyModel : undefined);
+  return { expect: settings.expect, body, stage: settings.stage ?? 'history', model };
+}
+
 /** Runs the check on any value; never throws for a transcript value. Internal. */
 export function runCheck(
   input: unknown,
-  format: TranscriptFormat,
-  expect: Expectation,
-  carried: readonly unknown[] = [],
-  stage: CheckContext['stage'] = 'history',
+  settings: CheckSettings,
 ): TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation> {
+  const { format, expect, carried = [] } = settings;
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`options.format must be one of ${TRANSCRIPT_FORMATS.join(', ')}, not ${String(format)}`);
   }
   if (expect !== 'sendable' && expect !== 'received') {
     throw new TypeError(`options.expect must be 'sendable' or 'received', not ${String(expect)}`);
+  }
+  if (settings.model !== undefined && (typeof settings.model !== 'string' || settings.model === '')) {
+    throw new TypeError(`options.model must be a non-empty string (a model id), not ${JSON.stringify(settings.model)}`);
   }
   let outcome: CheckOutcome;
   let messages: readonly unknown[];
@@ -183,7 +198,7 @@ export function runCheck(
     }
     const unwrapped = unwrapTranscript(source, format);
     messages = unwrapped.messages;
-    outcome = CHECKERS[format](messages, { expect, body: unwrapped.body, stage }, carried);
+    outcome = CHECKERS[format](messages, contextOf(unwrapped.body, settings), carried);
   } catch (error) {
     const inputError =
       error instanceof TranscriptInputError
@@ -204,6 +219,15 @@ export function runCheck(
     openToolCalls: outcome.openToolCalls,
     transcript:
       expect === 'sendable' ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[]) : undefined,
+  };
+}
+
+function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSettings {
+  return {
+    format: options.format,
+    expect: options.expect ?? 'sendable',
+    carried: options.openToolCalls ?? [],
+    model: options.model,
   };
 }
 
@@ -260,12 +284,7 @@ export function checkTranscript<const F extends TranscriptFormat, E extends Expe
   messages: unknown,
   options: CheckTranscriptOptions<F, E>,
 ): TranscriptReport<F, TranscriptMessage<F>, E> {
-  return runCheck(
-    messages,
-    options.format,
-    options.expect ?? 'sendable',
-    options.openToolCalls ?? [],
-  ) as TranscriptReport<F, TranscriptMessage<F>, E>;
+  return runCheck(messages, settingsOf(options)) as TranscriptReport<F, TranscriptMessage<F>, E>;
 }
 
 /**
@@ -286,9 +305,5 @@ export function checkTranscriptJson<const F extends TranscriptFormat, E extends 
   value: unknown,
   options: CheckTranscriptOptions<F, E>,
 ): TranscriptReport<F, TranscriptMessage<F>, E> {
-  return runCheck(value, options.format, options.expect ?? 'sendable', options.openToolCalls ?? []) as TranscriptReport<
-    F,
-    TranscriptMessage<F>,
-    E
-  >;
+  return runCheck(value, settingsOf(options)) as TranscriptReport<F, TranscriptMessage<F>, E>;
 }

@@ -7,12 +7,12 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import { repairAISDK } from './aisdk/repair.ts';
 import { repairAnthropic } from './anthropic/repair.ts';
-import { runCheck, type Expectation } from './check.ts';
+import { contextOf, runCheck, type Expectation } from './check.ts';
 import { repairChat } from './chat/repair.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { FormatMisuse } from './core/markers.ts';
-import type { CheckContext } from './core/context.ts';
+import type { CheckSettings } from './core/context.ts';
 import type { FormatRepair, RepairContext } from './core/repairer.ts';
 import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
 import { repairGemini } from './gemini/repair.ts';
@@ -42,6 +42,8 @@ export interface RepairTranscriptOptions<F extends TranscriptFormat> {
    * says the outcome is unknown: check before retrying (the call may have run). Default none.
    */
   readonly readOnlyTools?: readonly string[];
+  /** As `checkTranscript`: the model, for model-specific rules (default: the body's `model`). */
+  readonly model?: string;
 }
 
 /**
@@ -93,16 +95,14 @@ const REPAIRERS: {
 /** Runs repair on any value. Internal. */
 export function runRepair(
   input: unknown,
-  format: TranscriptFormat,
-  expect: Expectation = 'sendable',
-  readOnlyTools: readonly string[] = [],
-  stage: CheckContext['stage'] = 'history',
+  settings: CheckSettings & { readonly readOnlyTools?: readonly string[] },
 ): RepairOutcome<TranscriptFormat> {
+  const { format, readOnlyTools = [] } = settings;
   if (!Array.isArray(readOnlyTools) || !readOnlyTools.every((name) => typeof name === 'string')) {
     throw new TypeError('options.readOnlyTools must be an array of tool names (strings)');
   }
   const readOnly: ReadonlySet<string> = new Set(readOnlyTools);
-  const first = runCheck(input, format, expect, [], stage);
+  const first = runCheck(input, settings);
   if (first.result === 'invalid') return { ok: false, failures: [first.error] };
   const { messages, body } = unwrapTranscript(input, format, false);
   if (first.result === 'accepted') {
@@ -123,7 +123,7 @@ export function runRepair(
   for (let pass = 0; pass < MAX_REPAIR_PASSES && again.result === 'rejected'; pass++) {
     let repaired: FormatRepair['repaired'];
     try {
-      repaired = REPAIRERS[format](output, { expect, body, readOnlyTools: readOnly, stage }).repaired;
+      repaired = REPAIRERS[format](output, { ...contextOf(body, settings), readOnlyTools: readOnly }).repaired;
     } catch (error) {
       const path = TRANSCRIPT_FIELD[format];
       return {
@@ -136,13 +136,7 @@ export function runRepair(
     if (repaired === undefined || repaired.repairs.length === 0) break;
     records.push(...repaired.repairs);
     output = repaired.messages;
-    again = runCheck(
-      body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output },
-      format,
-      expect,
-      [],
-      stage,
-    );
+    again = runCheck(body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output }, settings);
   }
   return {
     ok: true,
@@ -153,6 +147,15 @@ export function runRepair(
       remaining: again.result === 'rejected' ? again.failures : [],
       transcript: again.result === 'accepted' ? again.transcript : undefined,
     },
+  };
+}
+
+function repairSettings(options: RepairTranscriptOptions<TranscriptFormat>) {
+  return {
+    format: options.format,
+    expect: options.expect ?? 'sendable',
+    model: options.model,
+    readOnlyTools: options.readOnlyTools ?? [],
   };
 }
 
@@ -208,7 +211,7 @@ export function repairTranscript<const F extends TranscriptFormat>(
   messages: unknown,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F> {
-  return runRepair(messages, options.format, options.expect, options.readOnlyTools) as RepairOutcome<F>;
+  return runRepair(messages, repairSettings(options)) as RepairOutcome<F>;
 }
 
 /**
@@ -227,5 +230,5 @@ export function repairTranscriptJson<const F extends TranscriptFormat>(
   value: unknown,
   options: RepairTranscriptOptions<F>,
 ): RepairOutcome<F> {
-  return runRepair(value, options.format, options.expect, options.readOnlyTools) as RepairOutcome<F>;
+  return runRepair(value, repairSettings(options)) as RepairOutcome<F>;
 }

@@ -95,7 +95,7 @@ function repaired(
   failures: readonly TranscriptFailure<'aisdk'>[],
   onRepair: TranscriptGuardOptions['onRepair'],
 ): unknown[] {
-  const outcome = runRepair(prompt, 'aisdk', 'sendable', [], 'prompt');
+  const outcome = runRepair(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt' });
   if (!outcome.ok) throw outcome.failures[0];
   const { value } = outcome;
   if (value.transcript === undefined)
@@ -155,7 +155,7 @@ export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGua
         throw new TypeError(
           `params.prompt: expected an array of messages (LanguageModelV4Prompt), got ${typeof prompt}`,
         );
-      const report = runCheck(prompt, 'aisdk', 'sendable', [], 'prompt');
+      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt' });
       if (report.result === 'accepted') return params;
       if (report.result === 'invalid') throw report.error;
       const failures = report.failures as readonly TranscriptFailure<'aisdk'>[];

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { TranscriptFormat } from '../../check/index.ts';
 import type { JsonObject } from './input.ts';
 import type { LocatedFailure, OpenToolCall, TranscriptFailure } from './report.ts';
 
@@ -22,6 +23,22 @@ export interface CheckContext {
    * approval responses of provider-executed calls).
    */
   readonly stage?: 'history' | 'prompt';
+  /**
+   * The model the transcript goes to (`options.model`, else the request body's `model`), for
+   * rules that hold only for some models; `undefined` when neither names one (model-specific
+   * rules then do not run).
+   */
+  readonly model?: string | undefined;
+}
+
+/** What the check runs with: the format, the context's fields, and (`chat`) the calls carried open. Internal. */
+export interface CheckSettings {
+  readonly format: TranscriptFormat;
+  readonly expect: Expectation;
+  readonly carried?: readonly unknown[];
+  readonly stage?: CheckContext['stage'];
+  /** The model named by the caller; the body's `model` is read when this is absent. */
+  readonly model?: string | undefined;
 }
 
 /** The outcome of a format checker over input it could read. */

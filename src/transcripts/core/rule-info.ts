@@ -34,4 +34,9 @@ export interface TranscriptRuleInfo {
   readonly source: string;
   /** `doc` when a documentation page states it, `observed` when it rests on provider behaviour. */
   readonly kind: 'doc' | 'observed';
+  /**
+   * For a rule that holds only for some models: which (e.g. `Gemini 3 models (gemini-3-*)`).
+   * The check applies it when the model (`options.model` or the body's `model`) is one of them.
+   */
+  readonly models?: string;
 }
