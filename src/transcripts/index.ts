@@ -23,7 +23,7 @@ export type { Conversion, ConversionOutcome } from './convert.ts';
 export type { ConversionLoss } from './core/convert.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairOutcome, RepairedTranscript } from './repair.ts';
-export { SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
+export { ORPHANED_RESULT_MARK, SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
 export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
 export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';
 export { TRANSCRIPT_RULES } from './rules.ts';

@@ -18,6 +18,7 @@ export const AISDK_RULES = {
     summary: 'tool-call without its tool-result before the next user or system message',
     fix: 'Add a tool message with a tool-result part for each of these toolCallIds before the next user or system message.',
     source: AISDK_MISSING_RESULTS,
+    repairable: true,
     kind: 'doc',
   },
   'aisdk.tool_result_orphan': {
@@ -25,6 +26,7 @@ export const AISDK_RULES = {
     summary: 'tool-result for a toolCallId that is not in the messages',
     fix: 'Remove the tool-result part, or restore the assistant tool-call it answers.',
     source: 'https://github.com/anthropics/claude-code/issues/13460; https://github.com/vercel/ai/issues/4584',
+    repairable: true,
     kind: 'observed',
   },
   'aisdk.tool_result_before_call': {
@@ -32,6 +34,7 @@ export const AISDK_RULES = {
     summary: 'tool-result before its tool-call',
     fix: 'Move the tool-result into a tool message after the assistant message with its tool-call.',
     source: 'https://github.com/anthropics/claude-code/issues/13460; https://github.com/vercel/ai/issues/4584',
+    repairable: true,
     kind: 'observed',
   },
   'aisdk.tool_result_separated': {
@@ -39,6 +42,7 @@ export const AISDK_RULES = {
     summary: 'tool-result after a user or system message that follows its tool-call',
     fix: 'Move the tool-result into the tool messages right after its tool-call, before the next user or system message.',
     source: 'https://github.com/MayDay-wpf/snow-app/pull/9; https://github.com/dimagi/open-chat-studio/issues/1659',
+    repairable: true,
     kind: 'observed',
   },
   'aisdk.duplicate_tool_call_id': {
@@ -46,6 +50,7 @@ export const AISDK_RULES = {
     summary: 'toolCallId used by two tool-call parts',
     fix: 'Give every tool-call its own toolCallId; drop an assistant message that was appended twice.',
     source: 'https://github.com/vercel/ai/issues/13307',
+    repairable: true,
     kind: 'observed',
   },
   'aisdk.duplicate_tool_result': {
@@ -53,6 +58,7 @@ export const AISDK_RULES = {
     summary: 'second tool-result for one toolCallId',
     fix: 'Keep one tool-result per toolCallId and remove the others.',
     source: 'https://github.com/agno-agi/agno/issues/5116',
+    repairable: true,
     kind: 'observed',
   },
   'aisdk.approval_response_unknown': {
@@ -60,6 +66,7 @@ export const AISDK_RULES = {
     summary: 'tool-approval-response without its tool-approval-request',
     fix: 'Answer only approval requests that stand in an earlier assistant message (same approvalId), or remove the response.',
     source: `${AISDK_APPROVAL}; https://ai-sdk.dev/docs/ai-sdk-core/tools-and-tool-calling (tool execution approval)`,
+    repairable: true,
     kind: 'doc',
   },
   'aisdk.approval_request_unknown_call': {
@@ -67,6 +74,7 @@ export const AISDK_RULES = {
     summary: 'tool-approval-request for a toolCallId that is not in the messages',
     fix: 'Point the approval request at the toolCallId of a tool-call in the messages, or remove it.',
     source: AISDK_APPROVAL_CALL,
+    repairable: true,
     kind: 'doc',
   },
 } as const satisfies Readonly<Record<`aisdk.${string}`, TranscriptRuleInfo>>;

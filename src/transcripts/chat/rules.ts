@@ -16,6 +16,7 @@ export const CHAT_RULES = {
     summary: 'assistant tool_calls without a tool message for each id right after it',
     fix: 'Follow the assistant message directly with one tool message per tool call id, before any other message.',
     source: `${LLM_PROVIDER}; the openai-chat rule`,
+    repairable: true,
     kind: 'doc',
   },
   'chat.tool_result_orphan': {
@@ -23,6 +24,7 @@ export const CHAT_RULES = {
     summary: 'tool message for a tool call id that is not in the messages',
     fix: 'Remove the tool message, or restore the assistant tool call it answers.',
     source: LLM_PROVIDER,
+    repairable: true,
     kind: 'doc',
   },
   'chat.tool_result_not_adjacent': {
@@ -30,6 +32,7 @@ export const CHAT_RULES = {
     summary: 'tool message separated from the assistant message that made its call',
     fix: 'Move the tool message into the run of tool messages directly after the assistant message with its tool call.',
     source: 'issue 7 (position rules); the openai-chat rule',
+    repairable: true,
     kind: 'doc',
   },
   'chat.tool_result_before_call': {
@@ -37,6 +40,7 @@ export const CHAT_RULES = {
     summary: 'tool message before the assistant message that made its call',
     fix: 'Move the tool message after the assistant message with its tool call.',
     source: LLM_PROVIDER,
+    repairable: true,
     kind: 'doc',
   },
   'chat.duplicate_tool_result': {
@@ -44,6 +48,7 @@ export const CHAT_RULES = {
     summary: 'second tool message for one tool call id',
     fix: 'Keep one tool message per tool call id and remove the others.',
     source: 'the openai-chat rule',
+    repairable: true,
     kind: 'doc',
   },
   'chat.duplicate_tool_call_id': {
@@ -51,6 +56,7 @@ export const CHAT_RULES = {
     summary: 'tool call id used twice in the messages',
     fix: 'Give every tool call its own id; drop an assistant message that was appended twice.',
     source: 'the openai-chat rule',
+    repairable: true,
     kind: 'doc',
   },
 } as const satisfies Readonly<Record<`chat.${string}`, TranscriptRuleInfo>>;

@@ -94,6 +94,29 @@ export function isSynthesizedResultText(text: unknown): boolean {
   return typeof text === 'string' && text.startsWith(SYNTHESIZED_RESULT_MARK);
 }
 
+/**
+ * The text every kept orphaned result starts with: repair removes a tool result whose call is not
+ * in the history, but keeps the words it carried (an ask-user tool's answer is the user's own
+ * words) as ordinary user text, marked so.
+ *
+ * @example
+ * ```ts
+ * import { ORPHANED_RESULT_MARK } from 'turngate/transcripts';
+ * ORPHANED_RESULT_MARK; //=> '[turngate:orphaned-result]'
+ * ```
+ */
+export const ORPHANED_RESULT_MARK = '[turngate:orphaned-result]';
+
+/**
+ * The user text that keeps the words of an orphaned result repair removes: the one home of this
+ * text. `undefined` when the result carried no text (nothing to keep). `text` is the result's
+ * text as its format holds it (a string, or the text of its text blocks joined by newlines).
+ */
+export function orphanedResultText(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  return `${ORPHANED_RESULT_MARK} A tool result whose call is no longer in this history said: ${text}`;
+}
+
 /** Fresh ids for repeated call ids: `<id>_2`, `<id>_3`, ... never one already in use. */
 export class FreshIds {
   private readonly used: Set<string>;

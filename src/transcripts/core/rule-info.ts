@@ -35,6 +35,16 @@ export interface TranscriptRuleInfo {
   /** `doc` when a documentation page states it, `observed` when it rests on provider behaviour. */
   readonly kind: 'doc' | 'observed';
   /**
+   * The provider's own error text for this rule, as documented or reported (ids replaced by
+   * `…`), so a user can match a 400 to its rule; absent when no text is known.
+   */
+  readonly providerError?: string;
+  /**
+   * Whether `repairTranscript` fixes the rule. `false` for a rule no safe repair exists for (a
+   * thinking block is signed and cannot be rebuilt): repair reports it in `remaining`.
+   */
+  readonly repairable: boolean;
+  /**
    * For a rule that holds only for some models: which (e.g. `Gemini 3 models (gemini-3-*)`).
    * The check applies it when the model (`options.model` or the body's `model`) is one of them.
    */
