@@ -7,19 +7,14 @@
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
-import { checkAISDK } from './aisdk/check.ts';
-import { checkAnthropic } from './anthropic/check.ts';
-import { checkChat } from './chat/check.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { FormatMisuse } from './core/markers.ts';
-import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
-import { checkGemini } from './gemini/check.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
+import { unwrapTranscript } from './unwrap.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
-import { checkOpenAIChat } from './openai-chat/check.ts';
-import { checkResponses } from './openai-responses/check.ts';
 import { mintSendable, type SendableTranscript } from './sendable.ts';
 import { firstFailure } from '../failures/internal.ts';
 
@@ -144,21 +139,6 @@ export type TranscriptReport<
   E extends Expectation = 'sendable',
 > = AcceptedTranscriptReport<F, M, E> | RejectedTranscriptReport<F> | InvalidTranscriptReport<F>;
 
-const CHECKERS: {
-  readonly [F in TranscriptFormat]: (
-    messages: readonly unknown[],
-    context: CheckContext,
-    carried: readonly unknown[],
-  ) => CheckOutcome;
-} = {
-  anthropic: checkAnthropic,
-  'openai-chat': checkOpenAIChat,
-  'openai-responses': checkResponses,
-  aisdk: checkAISDK,
-  gemini: checkGemini,
-  chat: checkChat,
-};
-
 /** The context a format's check runs in: the model is the caller's, else the body's `model` when it is a string. Internal. */
 export function contextOf(body: JsonObject | undefined, settings: CheckSettings): CheckContext {
   const bodyModel = body?.['model'];
@@ -189,7 +169,7 @@ export function runCheck(
     // (null-prototype objects), so a planted key never reaches a rule.
     let source = input;
     if (!objectPrototypeIsClean()) {
-      const own = snapshotOwnData(input, { root: TRANSCRIPT_FIELD[format] });
+      const own = snapshotOwnData(input, { root: FORMAT_DRIVERS[format].field });
       if (!own.ok) {
         const error = firstFailure(own);
         throw new TranscriptInputError(error.path, `JSON data (${error.detail})`);
@@ -198,13 +178,13 @@ export function runCheck(
     }
     const unwrapped = unwrapTranscript(source, format);
     messages = unwrapped.messages;
-    outcome = CHECKERS[format](messages, contextOf(unwrapped.body, settings), carried);
+    outcome = FORMAT_DRIVERS[format].check(messages, contextOf(unwrapped.body, settings), carried);
   } catch (error) {
     const inputError =
       error instanceof TranscriptInputError
         ? error
         : new TranscriptInputError(
-            TRANSCRIPT_FIELD[format],
+            FORMAT_DRIVERS[format].field,
             `readable JSON data (${String((error as Error)?.message ?? error)})`,
           );
     return { result: 'invalid', format, error: inputError, failures: [], openToolCalls: [] };

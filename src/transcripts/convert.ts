@@ -6,16 +6,13 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import { aisdkToChat, chatToAISDK } from './aisdk/convert.ts';
-import { anthropicToChat, chatToAnthropic } from './anthropic/convert.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ConversionLoss } from './core/convert.ts';
 import { TranscriptInputError } from './core/report.ts';
-import { unwrapTranscript } from './core/unwrap.ts';
-import { chatToGemini, geminiToChat } from './gemini/convert.ts';
+import type { Converter } from './core/driver.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
+import { unwrapTranscript } from './unwrap.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
-import { chatToOpenAIChat, openAIChatToChat } from './openai-chat/convert.ts';
-import { chatToResponses, responsesToChat } from './openai-responses/convert.ts';
 import type { Result } from '../failures/index.ts';
 
 /** A conversion's output: the converted messages and what could not cross. */
@@ -36,30 +33,6 @@ export interface Conversion<M> {
  * ```
  */
 export type ConversionOutcome<M> = Result<Conversion<M>, TranscriptInputError>;
-
-type Converter = (messages: readonly unknown[]) => { messages: unknown[]; losses: ConversionLoss[] };
-
-const TO_CHAT: { readonly [F in TranscriptFormat]: Converter } = {
-  anthropic: anthropicToChat,
-  'openai-chat': openAIChatToChat,
-  'openai-responses': responsesToChat,
-  aisdk: aisdkToChat,
-  gemini: geminiToChat,
-  chat: (messages) => chatToChat(messages),
-};
-
-const FROM_CHAT: { readonly [F in TranscriptFormat]: Converter } = {
-  anthropic: chatToAnthropic,
-  'openai-chat': chatToOpenAIChat,
-  'openai-responses': chatToResponses,
-  aisdk: chatToAISDK,
-  gemini: chatToGemini,
-  chat: (messages) => chatToChat(messages),
-};
-
-function chatToChat(messages: readonly unknown[]): { messages: unknown[]; losses: ConversionLoss[] } {
-  return { messages: [...messages], losses: [] };
-}
 
 function convert(input: unknown, source: TranscriptFormat, converter: Converter): ConversionOutcome<unknown> {
   try {
@@ -111,7 +84,7 @@ export function toChatMessages<const F extends TranscriptFormat>(
   messages: unknown,
   options: { readonly format: F },
 ): ConversionOutcome<ChatMessage> {
-  return convert(messages, options.format, TO_CHAT[options.format]) as ConversionOutcome<ChatMessage>;
+  return convert(messages, options.format, FORMAT_DRIVERS[options.format].toChat) as ConversionOutcome<ChatMessage>;
 }
 
 /**
@@ -139,5 +112,5 @@ export function fromChatMessages<const F extends TranscriptFormat>(
   messages: readonly ChatMessage[],
   options: { readonly format: F },
 ): ConversionOutcome<TranscriptMessage<F>> {
-  return convert(messages, 'chat', FROM_CHAT[options.format]) as ConversionOutcome<TranscriptMessage<F>>;
+  return convert(messages, 'chat', FORMAT_DRIVERS[options.format].fromChat) as ConversionOutcome<TranscriptMessage<F>>;
 }

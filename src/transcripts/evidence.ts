@@ -8,18 +8,13 @@
 import { protocolStopReason, type StopReasonOf, type TranscriptFormat } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { ReportedToolResult, RequestedToolCall, ToolUseInputRow } from '../typestate/index.ts';
-import { readAISDK } from './aisdk/check.ts';
-import { readAnthropic } from './anthropic/check.ts';
-import { readChat } from './chat/check.ts';
-import type { CallSite } from './core/calls.ts';
-import { invalid, isJsonObject, type JsonObject } from './core/input.ts';
+import { invalid } from './core/input.ts';
 import { isSynthesizedResultText } from './core/repair.ts';
 import { TranscriptInputError } from './core/report.ts';
-import { unwrapTranscript } from './core/unwrap.ts';
-import { readGemini } from './gemini/check.ts';
+import { text, type Turns } from './core/turns.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
+import { unwrapTranscript } from './unwrap.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
-import { readOpenAIChat } from './openai-chat/check.ts';
-import { ITEM, readResponses } from './openai-responses/check.ts';
 import type { Result } from '../failures/index.ts';
 
 /**
@@ -88,183 +83,6 @@ export interface TurnEvidence {
  */
 export type TranscriptEvidence = Result<TurnEvidence, TranscriptInputError>;
 
-/** A call with its input, and the result answering it (if any). */
-interface TurnCall {
-  readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
-  readonly result: { readonly payload: unknown; readonly error: string | undefined } | undefined;
-}
-
-/** The calls of every model message with client calls, by message index. */
-type Turns = Map<number, TurnCall[]>;
-
-const text = (value: unknown): string =>
-  typeof value === 'string'
-    ? value
-    : Array.isArray(value)
-      ? value.map((part) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('\n')
-      : JSON.stringify(value ?? null);
-
-function parsed(argumentsText: unknown): unknown {
-  if (typeof argumentsText !== 'string') return argumentsText;
-  try {
-    return JSON.parse(argumentsText);
-  } catch {
-    return argumentsText;
-  }
-}
-
-/** Groups calls by message with the first result standing after each (by key). */
-function group(
-  calls: readonly CallSite[],
-  results: readonly {
-    readonly key: string | undefined;
-    readonly seq: number;
-    readonly value: () => TurnCall['result'];
-  }[],
-  input: (call: CallSite) => unknown,
-): Turns {
-  const firstAfter = new Map<string, (typeof results)[number][]>();
-  for (const result of results) {
-    if (result.key === undefined) continue;
-    const list = firstAfter.get(result.key) ?? [];
-    list.push(result);
-    firstAfter.set(result.key, list);
-  }
-  const turns: Turns = new Map();
-  const seen = new Set<string>();
-  for (const call of calls) {
-    if (call.server || seen.has(call.key)) continue;
-    seen.add(call.key);
-    const result = firstAfter.get(call.key)?.find((r) => r.seq > call.seq);
-    const list = turns.get(call.message) ?? [];
-    list.push({ id: call.key, name: call.name, input: input(call), result: result?.value() });
-    turns.set(call.message, list);
-  }
-  return turns;
-}
-
-const READERS: { readonly [F in TranscriptFormat]: (messages: readonly unknown[]) => Turns } = {
-  anthropic(messages) {
-    const read = readAnthropic(messages);
-    const block = (m: number, s: number) => ((messages[m] as JsonObject)['content'] as JsonObject[])[s] as JsonObject;
-    return group(
-      read.calls,
-      read.results.map((r) => ({
-        key: r.key,
-        seq: r.seq,
-        value: () => {
-          const b = block(r.message, r.slot);
-          return { payload: b['content'] ?? null, error: b['is_error'] === true ? text(b['content']) : undefined };
-        },
-      })),
-      (call) => block(call.message, call.slot)['input'],
-    );
-  },
-  'openai-chat': (messages) => toolRuns(messages, readOpenAIChat(messages)),
-  chat: (messages) => toolRuns(messages, readChat(messages)),
-  'openai-responses'(items) {
-    const read = readResponses(items);
-    // A turn is one model response: the run of model and reasoning items, named by its first item.
-    const start = new Int32Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      start[i] =
-        i > 0 && read.kinds[i] !== ITEM.input && read.kinds[i - 1] !== ITEM.input ? (start[i - 1] as number) : i;
-    }
-    return group(
-      read.calls.map((call) => ({ ...call, message: start[call.message] as number, slot: call.message })),
-      read.outputs.map((o) => ({
-        key: o.key,
-        seq: o.seq,
-        value: () => ({ payload: (items[o.item] as JsonObject)['output'] ?? null, error: undefined }),
-      })),
-      (call) => {
-        const item = items[call.slot] as JsonObject;
-        return item['type'] === 'function_call' ? parsed(item['arguments']) : (item['input'] ?? item['action'] ?? null);
-      },
-    );
-  },
-  aisdk(messages) {
-    const read = readAISDK(messages);
-    const part = (m: number, s: number) => ((messages[m] as JsonObject)['content'] as JsonObject[])[s] as JsonObject;
-    return group(
-      read.calls,
-      read.results.map((r) => ({
-        key: r.key,
-        seq: r.seq,
-        value: () => {
-          const output = part(r.message, r.slot)['output'] as JsonObject;
-          const kind = output['type'];
-          const failed = kind === 'error-text' || kind === 'error-json' || kind === 'execution-denied';
-          return {
-            payload: output['value'] ?? output['reason'] ?? null,
-            error: failed
-              ? kind === 'execution-denied'
-                ? `execution denied${output['reason'] === undefined ? '' : `: ${text(output['reason'])}`}`
-                : text(output['value'])
-              : undefined,
-          };
-        },
-      })),
-      (call) => part(call.message, call.slot)['input'] ?? null,
-    );
-  },
-  gemini(contents) {
-    const read = readGemini(contents);
-    const part = (m: number, s: number) => ((contents[m] as JsonObject)['parts'] as JsonObject[])[s] as JsonObject;
-    // Calls without ids pair by position and name in the content right after; they get ids `name#k`.
-    const turns: Turns = new Map();
-    const byMessage = new Map<number, typeof read.calls>();
-    for (const call of read.calls) byMessage.set(call.message, [...(byMessage.get(call.message) ?? []), call]);
-    for (const [message, calls] of byMessage) {
-      const responses = read.responses.filter((r) => r.content === message + 1);
-      const taken = new Set<(typeof responses)[number]>();
-      const counts = new Map<string, number>();
-      const list: TurnCall[] = [];
-      for (const call of calls) {
-        const response = responses.find(
-          (r) => !taken.has(r) && (call.hasId ? r.id === call.key : r.id === undefined && r.name === call.name),
-        );
-        if (response !== undefined) taken.add(response);
-        const k = (counts.get(call.name) ?? 0) + 1;
-        counts.set(call.name, k);
-        const payload =
-          response === undefined
-            ? undefined
-            : ((part(response.content, response.slot)['functionResponse'] as JsonObject)['response'] ?? null);
-        const error = isJsonObject(payload) && payload['error'] !== undefined ? text(payload['error']) : undefined;
-        list.push({
-          id: call.hasId ? call.key : `${call.name}#${k}`,
-          name: call.name,
-          input: (part(call.message, call.slot)['functionCall'] as JsonObject)['args'] ?? null,
-          result: response === undefined ? undefined : { payload, error },
-        });
-      }
-      turns.set(message, list);
-    }
-    return turns;
-  },
-};
-
-function toolRuns(messages: readonly unknown[], read: ReturnType<typeof readOpenAIChat>): Turns {
-  return group(
-    read.calls,
-    read.toolMessages.map((t) => ({
-      key: t.key,
-      seq: t.seq,
-      value: () => ({ payload: (messages[t.message] as JsonObject)['content'] ?? null, error: undefined }),
-    })),
-    (call) => {
-      const spec = ((messages[call.message] as JsonObject)['tool_calls'] as JsonObject[])[call.slot] as JsonObject;
-      const fn = spec['function'];
-      if (isJsonObject(fn)) return parsed(fn['arguments']);
-      const custom = spec['custom'];
-      return isJsonObject(custom) ? custom['input'] : (spec['arguments'] ?? null);
-    },
-  );
-}
-
 /**
  * One turn of a transcript as join-check evidence: the client calls of one model message as
  * `toolRequests`, the result answering each (the first with its id after it) as `toolResults`
@@ -319,7 +137,7 @@ export function toEvidence<const F extends TranscriptFormat>(
   try {
     const { messages: list } = unwrapTranscript(messages, options.format);
     count = list.length;
-    turns = READERS[options.format](list);
+    turns = FORMAT_DRIVERS[options.format].turns(list);
   } catch (error) {
     if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     return {

@@ -4,31 +4,10 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import type { AISDKMessage } from './aisdk/wire.ts';
-import type { AnthropicMessage } from './anthropic/wire.ts';
-import type { ChatMessage } from './chat-message.ts';
-import type { TranscriptField } from './core/unwrap.ts';
-import type { GeminiContent } from './gemini/wire.ts';
-import type { OpenAIChatMessage } from './openai-chat/wire.ts';
-import type { ResponsesInputItem } from './openai-responses/wire.ts';
+import type { TranscriptMessages } from './formats.ts';
+import type { TranscriptField } from './unwrap.ts';
 
-/**
- * The message (item, content) type of each format.
- *
- * @example
- * ```ts
- * import type { TranscriptMessages } from 'turngate/transcripts';
- * const item: TranscriptMessages['openai-responses'] = { type: 'function_call_output', call_id: 'call_01', output: 'Snow' };
- * ```
- */
-export interface TranscriptMessages {
-  readonly anthropic: AnthropicMessage;
-  readonly 'openai-chat': OpenAIChatMessage;
-  readonly 'openai-responses': ResponsesInputItem;
-  readonly aisdk: AISDKMessage;
-  readonly gemini: GeminiContent;
-  readonly chat: ChatMessage;
-}
+export type { TranscriptMessages };
 
 /**
  * One message of format `F` (e.g. `TranscriptMessage<'anthropic'>` is `AnthropicMessage`).

@@ -5,20 +5,15 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import { repairAISDK } from './aisdk/repair.ts';
-import { repairAnthropic } from './anthropic/repair.ts';
 import { contextOf, runCheck, type Expectation } from './check.ts';
-import { repairChat } from './chat/repair.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { FormatMisuse } from './core/markers.ts';
 import type { CheckSettings } from './core/context.ts';
-import type { FormatRepair, RepairContext } from './core/repairer.ts';
-import { TRANSCRIPT_FIELD, unwrapTranscript } from './core/unwrap.ts';
-import { repairGemini } from './gemini/repair.ts';
+import type { FormatRepair } from './core/repairer.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
+import { unwrapTranscript } from './unwrap.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
-import { repairOpenAIChat } from './openai-chat/repair.ts';
-import { repairResponses } from './openai-responses/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
 import type { Result } from '../failures/index.ts';
 
@@ -81,17 +76,6 @@ export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessag
   TranscriptInputError
 >;
 
-const REPAIRERS: {
-  readonly [F in TranscriptFormat]: (messages: readonly unknown[], context: RepairContext) => FormatRepair;
-} = {
-  anthropic: repairAnthropic,
-  'openai-chat': repairOpenAIChat,
-  'openai-responses': repairResponses,
-  aisdk: repairAISDK,
-  gemini: repairGemini,
-  chat: repairChat,
-};
-
 /** Runs repair on any value. Internal. */
 export function runRepair(
   input: unknown,
@@ -123,9 +107,12 @@ export function runRepair(
   for (let pass = 0; pass < MAX_REPAIR_PASSES && again.result === 'rejected'; pass++) {
     let repaired: FormatRepair['repaired'];
     try {
-      repaired = REPAIRERS[format](output, { ...contextOf(body, settings), readOnlyTools: readOnly }).repaired;
+      repaired = FORMAT_DRIVERS[format].repair(output, {
+        ...contextOf(body, settings),
+        readOnlyTools: readOnly,
+      }).repaired;
     } catch (error) {
-      const path = TRANSCRIPT_FIELD[format];
+      const path = FORMAT_DRIVERS[format].field;
       return {
         ok: false,
         failures: [
@@ -136,7 +123,7 @@ export function runRepair(
     if (repaired === undefined || repaired.repairs.length === 0) break;
     records.push(...repaired.repairs);
     output = repaired.messages;
-    again = runCheck(body === undefined ? output : { ...body, [TRANSCRIPT_FIELD[format]]: output }, settings);
+    again = runCheck(body === undefined ? output : { ...body, [FORMAT_DRIVERS[format].field]: output }, settings);
   }
   return {
     ok: true,

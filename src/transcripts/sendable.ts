@@ -9,7 +9,7 @@ import type { TranscriptFormat } from '../check/index.ts';
 import type { Branded, TurnMisuse } from '../typestate/index.ts';
 import { mint, mintedState } from '../typestate/internal.ts';
 import { type FormatMisuse, foreignStructure } from './core/markers.ts';
-import { TRANSCRIPT_FIELD } from './core/unwrap.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
 import type { TranscriptMessage } from './messages.ts';
 
 /**
@@ -185,7 +185,7 @@ export function guardSend<F extends TranscriptFormat, M = TranscriptMessage<F>, 
       throw new UncheckedTranscriptError('wrong_format', `it was checked as ${transcript.format}, not ${format}`);
     }
     // The list is frozen, its message objects are not: what is sent must still be the format's.
-    const foreign = foreignStructure(transcript.messages, format, TRANSCRIPT_FIELD[format]);
+    const foreign = foreignStructure(transcript.messages, format, FORMAT_DRIVERS[format].field);
     if (foreign !== undefined) throw new UncheckedTranscriptError('wrong_format', foreign.message);
     return send([...transcript.messages] as M[]);
   };

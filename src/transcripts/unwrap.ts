@@ -1,25 +1,16 @@
 /**
- * Where a format keeps its messages: the root name of paths (`messages`, `input`, `contents`)
- * and the field of a request body that holds them. Internal.
+ * A transcript input split into its messages and, for a request body, the body: the field of
+ * the body is the format driver's `field` (also the root of paths). Internal.
  *
  * @module
  */
-import type { TranscriptFormat } from '../../check/index.ts';
-import { invalid, isJsonObject, type JsonObject } from './input.ts';
-import { refuseForeignStructure } from './markers.ts';
-
-/** The field of a request body holding the transcript, per format; also the root of paths. */
-export const TRANSCRIPT_FIELD = {
-  anthropic: 'messages',
-  'openai-chat': 'messages',
-  'openai-responses': 'input',
-  aisdk: 'messages',
-  gemini: 'contents',
-  chat: 'messages',
-} as const satisfies { readonly [F in TranscriptFormat]: string };
+import type { TranscriptFormat } from '../check/index.ts';
+import { invalid, isJsonObject, type JsonObject } from './core/input.ts';
+import { refuseForeignStructure } from './core/markers.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
 
 /** The field name of format `F`'s transcript in a request body. */
-export type TranscriptField<F extends TranscriptFormat> = (typeof TRANSCRIPT_FIELD)[F];
+export type TranscriptField<F extends TranscriptFormat> = (typeof FORMAT_DRIVERS)[F]['field'];
 
 /** A transcript input split into its messages and, for a request body, the body. */
 export interface Unwrapped {
@@ -36,7 +27,7 @@ export interface Unwrapped {
  * `refuseForeign: false` only where the same input was just checked.
  */
 export function unwrapTranscript(input: unknown, format: TranscriptFormat, refuseForeign = true): Unwrapped {
-  const field = TRANSCRIPT_FIELD[format];
+  const field = FORMAT_DRIVERS[format].field;
   if (Array.isArray(input)) {
     if (refuseForeign) refuseForeignStructure(input, format, field);
     return { messages: input, body: undefined };

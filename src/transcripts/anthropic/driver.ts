@@ -1,0 +1,26 @@
+/**
+ * The driver of the Anthropic Messages API (`messages`): its reader and rules, repair, conversions, evidence reader and
+ * stop reasons, as one record (registered in `formats.ts`). Internal.
+ *
+ * @module
+ */
+import { STOP_REASON_TABLE } from '../../check/index.ts';
+import type { FormatDriver } from '../core/driver.ts';
+import { readAnthropicTurns } from './evidence.ts';
+import { checkAnthropic } from './check.ts';
+import { anthropicToChat, chatToAnthropic } from './convert.ts';
+import { repairAnthropic } from './repair.ts';
+import { ANTHROPIC_RULES } from './rules.ts';
+
+/** The `anthropic` driver. */
+export const ANTHROPIC_DRIVER = {
+  format: 'anthropic',
+  field: 'messages',
+  rules: ANTHROPIC_RULES,
+  check: checkAnthropic,
+  repair: repairAnthropic,
+  toChat: anthropicToChat,
+  fromChat: chatToAnthropic,
+  turns: readAnthropicTurns,
+  stopReasons: STOP_REASON_TABLE['anthropic'],
+} as const satisfies FormatDriver<'anthropic'>;

@@ -1,0 +1,25 @@
+/**
+ * The driver of turngate's `ChatMessage` (llm-provider §3): its reader and rules, repair, conversions, evidence reader and
+ * stop reasons, as one record (registered in `formats.ts`). Internal.
+ *
+ * @module
+ */
+import { STOP_REASON_TABLE } from '../../check/index.ts';
+import type { FormatDriver } from '../core/driver.ts';
+import { toolRunTurns } from '../core/turns.ts';
+import { checkChat, readChat } from './check.ts';
+import { repairChat } from './repair.ts';
+import { CHAT_RULES } from './rules.ts';
+
+/** The `chat` driver. */
+export const CHAT_DRIVER = {
+  format: 'chat',
+  field: 'messages',
+  rules: CHAT_RULES,
+  check: checkChat,
+  repair: repairChat,
+  toChat: (messages) => ({ messages: [...messages], losses: [] }),
+  fromChat: (messages) => ({ messages: [...messages], losses: [] }),
+  turns: (messages) => toolRunTurns(messages, readChat(messages)),
+  stopReasons: STOP_REASON_TABLE['chat'],
+} as const satisfies FormatDriver<'chat'>;

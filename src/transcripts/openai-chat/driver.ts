@@ -1,0 +1,26 @@
+/**
+ * The driver of OpenAI Chat Completions (`messages`): its reader and rules, repair, conversions, evidence reader and
+ * stop reasons, as one record (registered in `formats.ts`). Internal.
+ *
+ * @module
+ */
+import { STOP_REASON_TABLE } from '../../check/index.ts';
+import type { FormatDriver } from '../core/driver.ts';
+import { toolRunTurns } from '../core/turns.ts';
+import { checkOpenAIChat, readOpenAIChat } from './check.ts';
+import { chatToOpenAIChat, openAIChatToChat } from './convert.ts';
+import { repairOpenAIChat } from './repair.ts';
+import { OPENAI_CHAT_RULES } from './rules.ts';
+
+/** The `openai-chat` driver. */
+export const OPENAI_CHAT_DRIVER = {
+  format: 'openai-chat',
+  field: 'messages',
+  rules: OPENAI_CHAT_RULES,
+  check: checkOpenAIChat,
+  repair: repairOpenAIChat,
+  toChat: openAIChatToChat,
+  fromChat: chatToOpenAIChat,
+  turns: (messages) => toolRunTurns(messages, readOpenAIChat(messages)),
+  stopReasons: STOP_REASON_TABLE['openai-chat'],
+} as const satisfies FormatDriver<'openai-chat'>;
