@@ -39,15 +39,37 @@ beforeAll(() => {
 });
 
 describe('turngate transcript-check', () => {
-  it('summarizes a rejected transcript with each failure position, ids and fix; exit 0, or 1 under --fail-on-reject', () => {
+  it('summarizes a rejected transcript with each failure position, ids and fix; exit 1, or 0 under --report-only', () => {
     const path = file('dangling.json', dangling);
     const r = run(['--format', 'anthropic', '--input', path]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('Result: rejected');
     expect(r.stdout).toContain('- messages[1] anthropic.tool_use_unanswered [toolu_01] (tool.result_missing)');
     expect(r.stdout).toMatch(/fix: Put a tool_result block/);
     expect(run(['--format', 'anthropic', '--input', path, '--fail-on-reject']).code).toBe(1);
+    const reportOnly = run(['--format', 'anthropic', '--input', path, '--report-only']);
+    expect([reportOnly.code, reportOnly.stdout]).toEqual([0, r.stdout]);
+    expect(run(['--format', 'openai-chat', '--input', file('fine-only.json', fine)]).code).toBe(0);
+    const both = run(['--format', 'anthropic', '--input', path, '--report-only', '--fail-on-reject']);
+    expect([both.code, both.stderr]).toEqual([
+      2,
+      'turngate: --report-only and --fail-on-reject contradict each other: give one (see turngate transcript-check --help)\n',
+    ]);
+  });
+
+  it("--model names the model for model-specific rules, as options.model does; the body's model otherwise", () => {
+    const path = file('model.json', { model: 'gpt-5', messages: fine });
+    const r = run(['--format', 'openai-chat', '--input', path, '--model', 'gpt-5-mini', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe(
+      checkTranscriptJson({ model: 'gpt-5', messages: fine }, { format: 'openai-chat', model: 'gpt-5-mini' }).result,
+    );
+    const empty = run(['--format', 'openai-chat', '--input', path, '--model', ' ']);
+    expect([empty.code, empty.stderr]).toEqual([
+      2,
+      'turngate: --model takes a model id (e.g. claude-sonnet-4-5, gemini-3-pro-preview) (see turngate transcript-check --help)\n',
+    ]);
   });
 
   it('--json prints result, failures and open calls as the library reports them', () => {
@@ -79,7 +101,7 @@ describe('turngate transcript-check', () => {
 
   it('--repair adds the repaired messages and the repair records', () => {
     const r = run(['--format', 'anthropic', '--json', '--repair', '--input', '-'], JSON.stringify(dangling));
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     const repaired = repairTranscriptJson(dangling, { format: 'anthropic' });
     if (!repaired.ok) throw repaired.failures[0];
@@ -89,6 +111,9 @@ describe('turngate transcript-check', () => {
     expect(checkTranscriptJson(out.repaired, { format: 'anthropic' }).result).toBe('accepted');
     const summary = run(['--format', 'anthropic', '--repair', '--input', '-'], JSON.stringify(dangling));
     expect(summary.stdout).toMatch(/Repairs: 2\n {2}- synthesized_result messages\[1\]\.content\[0\] \[toolu_01\]/);
+    // The human summary prints the repaired transcript too, as JSON after its heading.
+    const [, printed] = summary.stdout.split('  Repaired transcript:\n');
+    expect(JSON.parse(printed ?? '')).toEqual(JSON.parse(JSON.stringify(repaired.value.messages)));
   });
 
   it('--read-only-tools names the tools whose synthesized results say the call can be retried', () => {

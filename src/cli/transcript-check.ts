@@ -3,8 +3,8 @@
  * a file or standard input.
  *
  *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|chat>
- *     --input <file | -> [--json] [--expect sendable|received] [--repair [--read-only-tools <names>]]
- *     [--fail-on-reject]
+ *     --input <file | -> [--json] [--expect sendable|received] [--model <id>]
+ *     [--repair [--read-only-tools <names>]] [--report-only]
  *
  * @module
  */
@@ -23,8 +23,8 @@ export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
 
 /** Usage of the command. */
 export const TRANSCRIPT_CHECK_USAGE = `Usage: turngate transcript-check --format <format> --input <file | -> [--json]
-         [--expect sendable|received] [--repair [--read-only-tools <names>]] [--fail-on-reject]
-         [--max-input-bytes <n>]
+         [--expect sendable|received] [--model <id>] [--repair [--read-only-tools <names>]]
+         [--report-only] [--max-input-bytes <n>]
 
 Checks a provider transcript against the provider's rules for tool calls and tool results:
 every call answered, no orphan result, results where the provider needs them.
@@ -35,18 +35,21 @@ Options:
                        them in messages, input or contents; - reads stdin
   --expect <when>      sendable (default: about to be sent) or received (the model's last
                        message may hold open calls)
+  --model <id>         the model the transcript goes to, for rules that hold only for some
+                       models (default: the request body's model)
   --repair             also print the repaired transcript and one record per change; a result
                        synthesized for a call without one says its outcome is unknown
   --read-only-tools <names>  comma-separated tools whose calls change nothing: their
                        synthesized results say the call can be retried
   --json               print {"result", "failures", "openToolCalls"[, "repaired", "repairs"]}
-  --fail-on-reject     exit 1 when the transcript is rejected
+  --report-only        exit 0 for a rejected transcript too (the report is printed either way)
+  --fail-on-reject     exit 1 when the transcript is rejected (the default; kept for scripts)
   --max-input-bytes <n>  the input size limit, in bytes (K, M, G suffixes); default 64M
   -h, --help           show this help
 
-Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
-2 input that is not a transcript of the format (including a history of another format,
-named in the line), or bad usage (one stderr line).
+Exit codes: 0 accepted (or rejected under --report-only), 1 rejected (also when --repair
+repaired it: the verdict is on the input), 2 input that is not a transcript of the format
+(including a history of another format, named in the line), or bad usage (one stderr line).
 `;
 
 /** Text from the input on one line of human output: bounded, control characters escaped. */
@@ -106,6 +109,12 @@ function summary(
     }
     for (const failure of repaired.value.remaining)
       lines.push(`  Not repairable: ${printable(failure.at)} ${failure.rule}`);
+    lines.push(
+      repaired.value.remaining.length > 0
+        ? '  Repaired transcript (still rejected: see Not repairable):'
+        : '  Repaired transcript:',
+    );
+    lines.push(jsonText(repaired.value.messages));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -118,7 +127,10 @@ export interface TranscriptCheckOptions {
   readonly repair: boolean;
   /** With `repair`: tools whose calls change nothing (`readOnlyTools` of `repairTranscript`). */
   readonly readOnlyTools?: readonly string[];
+  /** Exit 1 on a rejected transcript (`false`: `--report-only`). */
   readonly failOnReject: boolean;
+  /** The model, for model-specific rules (`--model`). */
+  readonly model?: string;
   /** How the input is named in the summary and in errors (a path, or `-`). */
   readonly inputLabel: string;
 }
@@ -140,13 +152,15 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
     if (error instanceof JsonInputError) return invalidInput(`not JSON: ${error.message}`, options.inputLabel);
     throw error;
   }
-  const report = checkTranscriptJson(value, { format: options.format, expect: options.expect });
+  const model = options.model === undefined ? {} : { model: options.model };
+  const report = checkTranscriptJson(value, { format: options.format, expect: options.expect, ...model });
   if (report.result === 'invalid') return invalidInput(report.error.message, options.inputLabel);
   const repaired = options.repair
     ? repairTranscriptJson(value, {
         format: options.format,
         expect: options.expect,
         readOnlyTools: options.readOnlyTools ?? [],
+        ...model,
       })
     : undefined;
   let stdout: string;
@@ -191,6 +205,8 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     repair: { type: 'boolean' },
     'read-only-tools': { type: 'string' },
     'fail-on-reject': { type: 'boolean' },
+    'report-only': { type: 'boolean' },
+    model: { type: 'string' },
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -205,6 +221,13 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   if (expect !== 'sendable' && expect !== 'received') return usageError('--expect must be sendable or received');
   const input = values['input'];
   if (typeof input !== 'string' || input === '') return usageError('--input <file | -> is required');
+  if (values['report-only'] === true && values['fail-on-reject'] === true) {
+    return usageError('--report-only and --fail-on-reject contradict each other: give one');
+  }
+  const model = values['model'];
+  if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) {
+    return usageError('--model takes a model id (e.g. claude-sonnet-4-5, gemini-3-pro-preview)');
+  }
   const readOnlyText = values['read-only-tools'];
   const readOnlyTools =
     typeof readOnlyText === 'string' ? readOnlyText.split(',').map((name) => name.trim()) : undefined;
@@ -234,7 +257,8 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     json: values['json'] === true,
     repair: values['repair'] === true,
     ...(readOnlyTools === undefined ? {} : { readOnlyTools }),
-    failOnReject: values['fail-on-reject'] === true,
+    failOnReject: values['report-only'] !== true,
+    ...(typeof model === 'string' ? { model } : {}),
     inputLabel: input,
   });
 }
