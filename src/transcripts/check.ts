@@ -146,11 +146,23 @@ export function contextOf(body: JsonObject | undefined, settings: CheckSettings)
   return { expect: settings.expect, body, stage: settings.stage ?? 'history', model };
 }
 
+/** A check's report, with what the format's check returned (for repair) and the messages it read. Internal. */
+export interface CheckedInput {
+  readonly report: TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation>;
+  /** The format check's outcome; `undefined` for invalid input. */
+  readonly outcome: CheckOutcome | undefined;
+}
+
 /** Runs the check on any value; never throws for a transcript value. Internal. */
 export function runCheck(
   input: unknown,
   settings: CheckSettings,
 ): TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation> {
+  return checkInput(input, settings).report;
+}
+
+/** The check, keeping the format check's outcome (its analysis) for repair. Internal. */
+export function checkInput(input: unknown, settings: CheckSettings): CheckedInput {
   const { format, expect, carried = [] } = settings;
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`options.format must be one of ${TRANSCRIPT_FORMATS.join(', ')}, not ${String(format)}`);
@@ -187,18 +199,27 @@ export function runCheck(
             FORMAT_DRIVERS[format].field,
             `readable JSON data (${String((error as Error)?.message ?? error)})`,
           );
-    return { result: 'invalid', format, error: inputError, failures: [], openToolCalls: [] };
+    return {
+      report: { result: 'invalid', format, error: inputError, failures: [], openToolCalls: [] },
+      outcome: undefined,
+    };
   }
   if (outcome.failures.length > 0) {
-    return { result: 'rejected', format, failures: outcome.failures, openToolCalls: outcome.openToolCalls };
+    return {
+      report: { result: 'rejected', format, failures: outcome.failures, openToolCalls: outcome.openToolCalls },
+      outcome,
+    };
   }
   return {
-    result: 'accepted',
-    format,
-    failures: [],
-    openToolCalls: outcome.openToolCalls,
-    transcript:
-      expect === 'sendable' ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[]) : undefined,
+    report: {
+      result: 'accepted',
+      format,
+      failures: [],
+      openToolCalls: outcome.openToolCalls,
+      transcript:
+        expect === 'sendable' ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[]) : undefined,
+    },
+    outcome,
   };
 }
 

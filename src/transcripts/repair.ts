@@ -5,12 +5,12 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import { contextOf, runCheck, type Expectation } from './check.ts';
+import { checkInput, contextOf, type Expectation } from './check.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { FormatMisuse } from './core/markers.ts';
-import type { CheckSettings } from './core/context.ts';
-import type { FormatRepair } from './core/repairer.ts';
+import type { CheckOutcome, CheckSettings } from './core/context.ts';
+import type { FormatRepair, FormatRepairer } from './core/repairer.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -86,7 +86,8 @@ export function runRepair(
     throw new TypeError('options.readOnlyTools must be an array of tool names (strings)');
   }
   const readOnly: ReadonlySet<string> = new Set(readOnlyTools);
-  const first = runCheck(input, settings);
+  const checked = checkInput(input, settings);
+  const first = checked.report;
   if (first.result === 'invalid') return { ok: false, failures: [first.error] };
   const { messages, body } = unwrapTranscript(input, format, false);
   if (first.result === 'accepted') {
@@ -103,14 +104,17 @@ export function runRepair(
   // a guard.
   const records: TranscriptRepair[] = [];
   let output: readonly unknown[] = messages;
-  let again: ReturnType<typeof runCheck> = first;
-  for (let pass = 0; pass < MAX_REPAIR_PASSES && again.result === 'rejected'; pass++) {
+  let again = checked;
+  const repairFormat: FormatRepairer = FORMAT_DRIVERS[format].repair;
+  for (let pass = 0; pass < MAX_REPAIR_PASSES && again.report.result === 'rejected'; pass++) {
     let repaired: FormatRepair['repaired'];
     try {
-      repaired = FORMAT_DRIVERS[format].repair(output, {
-        ...contextOf(body, settings),
-        readOnlyTools: readOnly,
-      }).repaired;
+      // The check just read `output`: repair works on its outcome and analysis, without reading again.
+      repaired = repairFormat(
+        output,
+        { ...contextOf(body, settings), readOnlyTools: readOnly },
+        again.outcome as CheckOutcome,
+      ).repaired;
     } catch (error) {
       const path = FORMAT_DRIVERS[format].field;
       return {
@@ -123,16 +127,17 @@ export function runRepair(
     if (repaired === undefined || repaired.repairs.length === 0) break;
     records.push(...repaired.repairs);
     output = repaired.messages;
-    again = runCheck(body === undefined ? output : { ...body, [FORMAT_DRIVERS[format].field]: output }, settings);
+    again = checkInput(body === undefined ? output : { ...body, [FORMAT_DRIVERS[format].field]: output }, settings);
   }
+  const last = again.report;
   return {
     ok: true,
     value: {
       changed: records.length > 0,
       messages: output as TranscriptMessage<TranscriptFormat>[],
       repairs: records,
-      remaining: again.result === 'rejected' ? again.failures : [],
-      transcript: again.result === 'accepted' ? again.transcript : undefined,
+      remaining: last.result === 'rejected' ? last.failures : [],
+      transcript: last.result === 'accepted' ? last.transcript : undefined,
     },
   };
 }

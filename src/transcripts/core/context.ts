@@ -47,4 +47,6 @@ export interface CheckOutcome {
   readonly openToolCalls: OpenToolCall[];
   /** The failures with their message and slot, in the order found (for repair). */
   readonly located: readonly LocatedFailure[];
+  /** What the format's reader collected, for its repair (each format's own shape); absent when the repair needs none. */
+  readonly analysis?: unknown;
 }

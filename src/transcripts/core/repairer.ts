@@ -19,9 +19,13 @@ export interface FormatRepair {
   readonly repaired?: { readonly messages: unknown[]; readonly repairs: TranscriptRepair[] };
 }
 
-/** A format repairer. */
+/**
+ * A format repairer: the messages, the context, and the outcome of the check that just read
+ * these messages (its `analysis` is what the format's reader collected), so repair does not read
+ * the transcript again.
+ */
 export type FormatRepairer = (
   messages: readonly unknown[],
   context: RepairContext,
-  carried: readonly unknown[],
+  checked: CheckOutcome,
 ) => FormatRepair;
