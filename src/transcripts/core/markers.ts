@@ -146,16 +146,20 @@ function blocksHoldForeign(blocks: unknown, table: ForeignTable): boolean {
 
 /** Whether one message holds a marker of another format: the check's pass, allocation-free. */
 function holdsForeign(message: JsonObject, table: ForeignTable): boolean {
-  const role = message['role'];
-  if (typeof role === 'string' && table.role.has(role)) return true;
-  const type = message['type'];
-  if (typeof type === 'string' && table.messageType.has(type)) return true;
+  // One walk over the message's keys: a message has a few, and reading a field it does not have
+  // costs more than walking the ones it has.
   for (const key in message) {
-    if (!table.messageKeys.has(key)) continue;
     const value = message[key];
-    if (value !== undefined && (key !== 'parts' || untypedParts(value))) return true;
+    if (value === undefined) continue;
+    if (key === 'role') {
+      if (typeof value === 'string' && table.role.has(value)) return true;
+    } else if (key === 'type') {
+      if (typeof value === 'string' && table.messageType.has(value)) return true;
+    } else if (key === 'content') {
+      if (blocksHoldForeign(value, table)) return true;
+    } else if (table.messageKeys.has(key) && (key !== 'parts' || untypedParts(value))) return true;
   }
-  return blocksHoldForeign(message['content'], table);
+  return false;
 }
 
 /** Visits every marker of another format in one message (paths after the message's own). */
