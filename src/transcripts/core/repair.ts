@@ -17,7 +17,10 @@ import type { LocatedFailure } from './report.ts';
  * - `removed`: a result, block, item or message removed (the value is in `removed`);
  * - `renamed_call`: a repeated call id given a fresh id (with the results that answer it);
  * - `inserted_message`: a message (turn) inserted to hold results or to open a turn;
- * - `merged_messages`: two messages of the same role joined into one.
+ * - `merged_messages`: two messages of the same role joined into one;
+ * - `rewrote_field`: a field of a call or result set in place (a missing function name taken
+ *   from the call it answers, a result value wrapped into the object the provider requires, a
+ *   placeholder signature the provider documents); the value before is in `removed`.
  */
 export type TranscriptRepairAction =
   | 'synthesized_result'
@@ -25,7 +28,8 @@ export type TranscriptRepairAction =
   | 'removed'
   | 'renamed_call'
   | 'inserted_message'
-  | 'merged_messages';
+  | 'merged_messages'
+  | 'rewrote_field';
 
 /**
  * One change `repairTranscript` made: the rule it fixes, the ids, where in the input, what it
@@ -50,7 +54,7 @@ export interface TranscriptRepair {
   readonly at: string;
   /** What was done, in one sentence. */
   readonly detail: string;
-  /** For `removed`: the removed value, unchanged. */
+  /** For `removed`: the removed value; for `rewrote_field`: the block (part) before the change; unchanged. */
   readonly removed?: unknown;
 }
 

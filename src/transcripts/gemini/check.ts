@@ -1,188 +1,112 @@
 /**
  * The Gemini rules over `contents`. `functionCall` parts stand in `model` contents, their
- * `functionResponse` parts in the `user` content right after. Calls and responses with `id` pair
- * by id; without one, within a call turn the k-th response named `n` answers the k-th call
- * named `n`. A call without an id is reported by its function name.
+ * `functionResponse` parts in the `user` content right after (pairing: `pairing.ts`). A call
+ * without an id is reported by its function name.
  *
  * @module
  */
-import { CallTable, type CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isJsonObject } from '../core/input.ts';
+import { FailureSink, type OpenToolCall, type RuleOf } from '../core/report.ts';
+import { type GeminiPairing, pairGemini, VERDICT } from './pairing.ts';
+import { CONTENT, type GeminiCallSite, type GeminiRead, type GeminiResponseSite, readGemini, SHAPE } from './read.ts';
 import { GEMINI_RULES } from './rules.ts';
-import { FailureSink, type OpenToolCall } from '../core/report.ts';
+import { validatesThoughtSignatures } from './thought-signatures.ts';
 
-/** A `functionResponse` part as read. */
-interface ResponseSite {
-  readonly id: string | undefined;
-  readonly name: string | undefined;
-  readonly content: number;
-  readonly slot: number;
-  readonly seq: number;
-  readonly incomplete: boolean;
-}
-
-/** What the reader collects. */
-export interface GeminiRead {
-  readonly roles: readonly string[];
-  /** Calls in order; `key` is the id, or the name for calls without one. */
-  readonly calls: readonly (CallSite & { readonly hasId: boolean })[];
-  readonly responses: readonly ResponseSite[];
-}
+export { type GeminiRead, readGemini };
 
 const at = (i: number) => `contents[${i}]`;
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
-
-/** Reads `contents`: raises a `TranscriptInputError` for input that is not Gemini contents. */
-export function readGemini(contents: readonly unknown[]): GeminiRead {
-  const roles: string[] = new Array(contents.length);
-  const calls: (CallSite & { hasId: boolean })[] = [];
-  const responses: ResponseSite[] = [];
-  let seq = 0;
-  for (let i = 0; i < contents.length; i++) {
-    const content = contents[i];
-    if (!isJsonObject(content)) invalid(at(i), 'a content object');
-    const role = content['role'];
-    if (role !== 'user' && role !== 'model') invalid(`${at(i)}.role`, "'user' or 'model'");
-    roles[i] = role;
-    const parts = content['parts'];
-    if (!Array.isArray(parts)) invalid(`${at(i)}.parts`, 'an array of parts');
-    for (let j = 0; j < parts.length; j++) {
-      const part: unknown = parts[j];
-      if (!isJsonObject(part)) invalid(partAt(i, j), 'a part object');
-      const call = part['functionCall'];
-      const response = part['functionResponse'];
-      if (call !== undefined) {
-        if (role !== 'model')
-          invalid(`${partAt(i, j)}.functionCall`, 'no functionCall (it belongs in a model content)');
-        if (!isJsonObject(call)) invalid(`${partAt(i, j)}.functionCall`, 'an object');
-        const name = call['name'];
-        if (typeof name !== 'string') invalid(`${partAt(i, j)}.functionCall.name`, 'a string');
-        const id = call['id'];
-        if (id !== undefined && typeof id !== 'string') invalid(`${partAt(i, j)}.functionCall.id`, 'a string');
-        const hasId = typeof id === 'string';
-        calls.push({
-          key: hasId ? id : name,
-          name,
-          message: i,
-          slot: j,
-          seq: seq++,
-          server: false,
-          answered: false,
-          claimed: false,
-          hasId,
-        });
-      }
-      if (response !== undefined) {
-        if (role !== 'user')
-          invalid(`${partAt(i, j)}.functionResponse`, 'no functionResponse (it belongs in a user content)');
-        if (!isJsonObject(response)) invalid(`${partAt(i, j)}.functionResponse`, 'an object');
-        const id = response['id'];
-        if (id !== undefined && typeof id !== 'string') invalid(`${partAt(i, j)}.functionResponse.id`, 'a string');
-        const name = typeof response['name'] === 'string' ? response['name'] : undefined;
-        const incomplete = name === undefined || !isJsonObject(response['response']);
-        responses.push({ id: id as string | undefined, name, content: i, slot: j, seq: seq++, incomplete });
-      }
-    }
-  }
-  return { roles, calls, responses };
-}
 
 /** Checks `contents` against every Gemini rule. */
 export function checkGemini(contents: readonly unknown[], context: CheckContext): CheckOutcome {
   return analyzeGemini(contents, context).outcome;
 }
 
-/** The check with what the reader collected (for repair). */
+/** The check with what the reader collected and how it paired (for repair). */
 export function analyzeGemini(
   contents: readonly unknown[],
   context: CheckContext,
-): { readonly outcome: CheckOutcome; readonly read: GeminiRead } {
+): { readonly outcome: CheckOutcome; readonly read: GeminiRead; readonly pairing: GeminiPairing } {
   const read = readGemini(contents);
+  const pairing = pairGemini(read);
   const sink = new FailureSink(GEMINI_RULES);
-  const last = contents.length - 1;
-  const byId = new CallTable();
-  const names = new Set<string>();
-  const turns = new Map<number, (CallSite & { hasId: boolean })[]>();
-  for (const call of read.calls) {
-    if (call.hasId) byId.add(call);
-    names.add(call.name);
-    const turn = turns.get(call.message);
-    if (turn === undefined) turns.set(call.message, [call]);
-    else turn.push(call);
-  }
+  for (const i of read.empty) sink.fail('gemini.content_without_parts', [], at(i), i);
+  const openToolCalls = checkCalls(read, pairing, sink, context, contents.length - 1);
+  checkResponses(read, pairing, sink);
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, pairing };
+}
 
-  for (const [content, calls] of turns) {
-    if (content === 0 || read.roles[content - 1] !== 'user') {
-      sink.fail(
-        'gemini.function_call_turn_misplaced',
-        calls.map((c) => c.key),
-        at(content),
-        content,
-      );
-    }
-  }
-
-  for (const response of read.responses) {
-    const where = partAt(response.content, response.slot);
-    if (response.incomplete) {
-      const named = response.id ?? response.name;
-      sink.fail(
-        'gemini.function_response_missing_name',
-        named === undefined ? [] : [named],
-        where,
-        response.content,
-        response.slot,
-      );
-    }
-    const byIdCall = response.id === undefined ? undefined : byId.get(response.id);
-    if (response.id !== undefined && byIdCall !== undefined) {
-      if (!byId.claim(byIdCall))
-        sink.fail('gemini.duplicate_function_response', [response.id], where, response.content, response.slot);
-      else if (byIdCall.message !== response.content - 1)
-        sink.fail('gemini.function_response_not_after_call', [response.id], where, response.content, response.slot);
-      else byIdCall.answered = true;
-      continue;
-    }
-    const name = response.name;
-    if (name === undefined) continue;
-    if (response.id !== undefined || !names.has(name)) {
-      sink.fail('gemini.function_response_orphan', [response.id ?? name], where, response.content, response.slot);
-      continue;
-    }
-    // Without an id: the first unanswered call of that name in the turn right before.
-    const turn = turns.get(response.content - 1)?.filter((c) => c.name === name);
-    if (turn === undefined || turn.length === 0) {
-      sink.fail('gemini.function_response_not_after_call', [name], where, response.content, response.slot);
-      continue;
-    }
-    const call = turn.find((c) => !c.answered);
-    if (call === undefined)
-      sink.fail('gemini.duplicate_function_response', [name], where, response.content, response.slot);
-    else call.answered = true;
-  }
-
+/** The rules of the calls, one content at a time: its position, its role, its signature, its answers. */
+function checkCalls(
+  read: GeminiRead,
+  pairing: GeminiPairing,
+  sink: FailureSink,
+  context: CheckContext,
+  last: number,
+): OpenToolCall[] {
+  const { calls, flags } = read;
+  const signatures = validatesThoughtSignatures(context.model);
   const openToolCalls: OpenToolCall[] = [];
-  for (const [content, calls] of turns) {
-    const open = calls.filter((c) => !c.answered);
-    if (open.length === 0) continue;
-    if (context.expect === 'received' && content === last) {
-      for (const call of open) {
-        openToolCalls.push({
-          id: call.key,
-          name: call.name,
-          at: partAt(call.message, call.slot),
-          messageIndex: content,
-        });
+  for (let start = 0; start < calls.length; ) {
+    const first = calls[start] as GeminiCallSite;
+    const c = first.message;
+    let end = start + 1;
+    while (end < calls.length && (calls[end] as GeminiCallSite).message === c) end++;
+    const model = ((flags[c] as number) & CONTENT.model) !== 0;
+    if (model && (c === 0 || ((flags[c - 1] as number) & CONTENT.model) !== 0))
+      sink.fail('gemini.function_call_turn_misplaced', keys(calls, start, end), at(c), c);
+    if (!model)
+      for (let k = start; k < end; k++) {
+        const call = calls[k] as GeminiCallSite;
+        sink.fail('gemini.function_call_in_user_content', [call.key], partAt(c, call.slot), c, call.slot);
       }
-    } else {
-      sink.fail(
-        'gemini.function_call_unanswered',
-        open.map((c) => c.key),
-        at(content),
-        content,
-      );
+    // The current turn: the model contents after the last user content that is a turn of its own.
+    if (model && signatures && c > read.lastUserTurn && !first.signed)
+      sink.fail('gemini.function_call_missing_thought_signature', [first.key], partAt(c, first.slot), c, first.slot);
+    let unanswered: string[] | undefined;
+    for (let k = start; k < end; k++) {
+      if ((pairing.answer[k] as number) >= 0) continue;
+      const call = calls[k] as GeminiCallSite;
+      if (context.expect === 'received' && c === last)
+        openToolCalls.push({ id: call.key, name: call.name, at: partAt(c, call.slot), messageIndex: c });
+      else if (unanswered === undefined) unanswered = [call.key];
+      else unanswered.push(call.key);
     }
+    if (unanswered !== undefined) sink.fail('gemini.function_call_unanswered', unanswered, at(c), c);
+    start = end;
   }
-  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
+  return openToolCalls;
+}
+
+function keys(calls: readonly GeminiCallSite[], start: number, end: number): string[] {
+  const out: string[] = [];
+  for (let k = start; k < end; k++) out.push((calls[k] as GeminiCallSite).key);
+  return out;
+}
+
+/** The rules of the responses: their shape, their role, and what pairing made of them. */
+function checkResponses(read: GeminiRead, pairing: GeminiPairing, sink: FailureSink): void {
+  const { calls, responses, flags } = read;
+  for (let i = 0; i < responses.length; i++) {
+    const r = responses[i] as GeminiResponseSite;
+    if ((r.shape & SHAPE.nameMissing) !== 0) fail(sink, 'gemini.function_response_missing_name', r);
+    if ((r.shape & (SHAPE.responseMissing | SHAPE.responseNotObject)) !== 0)
+      fail(sink, 'gemini.function_response_not_object', r);
+    if (((flags[r.content] as number) & CONTENT.model) !== 0)
+      fail(sink, 'gemini.function_response_in_model_content', r);
+    const verdict = pairing.verdict[i];
+    if (verdict === VERDICT.answers || verdict === VERDICT.split || verdict === VERDICT.mixed) {
+      if (verdict === VERDICT.split) fail(sink, 'gemini.function_responses_split', r);
+      const call = calls[pairing.call[i] as number] as GeminiCallSite;
+      if (r.name !== undefined && call.name !== r.name) fail(sink, 'gemini.function_response_name_mismatch', r);
+    } else if (verdict === VERDICT.duplicate) fail(sink, 'gemini.duplicate_function_response', r);
+    else if (verdict === VERDICT.orphan) fail(sink, 'gemini.function_response_orphan', r);
+    else if (verdict === VERDICT.misplaced) fail(sink, 'gemini.function_response_not_after_call', r);
+  }
+}
+
+/** Fails `rule` at a response, named by its id (or, without one, its function name). */
+function fail(sink: FailureSink, rule: RuleOf<'gemini'>, r: GeminiResponseSite): void {
+  const named = r.id ?? r.name;
+  sink.fail(rule, named === undefined ? [] : [named], partAt(r.content, r.slot), r.content, r.slot);
 }

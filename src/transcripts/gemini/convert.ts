@@ -15,12 +15,19 @@ import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCal
 import { readChat } from '../chat/check.ts';
 import { assistantContent, callNames, ChatBuilder, type ConversionLoss, withToolRuns } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import { readGemini } from './check.ts';
+import { callIds, pairGemini } from './pairing.ts';
+import { readGemini } from './read.ts';
 import type { GeminiContent, GeminiPart } from './wire.ts';
 
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
-function responseText(response: unknown): string {
+/**
+ * The text of a function response value: the `output` string of `{ output: text }`, a string as
+ * it is, anything else as JSON. The one reading of a response as text (conversion, and the
+ * words repair keeps from a response it removes).
+ */
+export function responseText(response: unknown): string {
+  if (typeof response === 'string') return response;
   if (isJsonObject(response) && Object.keys(response).length === 1 && typeof response['output'] === 'string')
     return response['output'];
   return JSON.stringify(response ?? null);
@@ -28,31 +35,31 @@ function responseText(response: unknown): string {
 
 /** Gemini contents as `ChatMessage`s. */
 export function geminiToChat(contents: readonly unknown[]): { messages: ChatMessage[]; losses: ConversionLoss[] } {
-  readGemini(contents);
+  const read = readGemini(contents);
+  const pairing = pairGemini(read);
+  // Calls without an id get `name#k`; a response without one takes the id of the call it pairs with.
+  const ids = callIds(read);
   const out = new ChatBuilder();
-  // Ids of calls without one, per content: name#k, so their responses can name them.
-  let previous = new Map<string, string[]>();
+  let nextCall = 0;
+  let nextResponse = 0;
   contents.forEach((value, i) => {
     const content = value as JsonObject;
-    const parts = content['parts'] as JsonObject[];
+    const parts = (content['parts'] as JsonObject[] | undefined) ?? [];
     if (content['role'] === 'model') {
       const blocks: AssistantContentBlock[] = [];
       const calls: ToolCall[] = [];
-      const unnamed = new Map<string, string[]>();
       parts.forEach((part, j) => {
         const call = part['functionCall'];
         const signature = typeof part['thoughtSignature'] === 'string' ? part['thoughtSignature'] : undefined;
+        if (part['functionResponse'] !== undefined) nextResponse++;
         if (isJsonObject(call)) {
-          const name = call['name'] as string;
-          let id = call['id'] as string | undefined;
-          if (id === undefined) {
-            const list = unnamed.get(name) ?? [];
-            id = `${name}#${list.length + 1}`;
-            list.push(id);
-            unnamed.set(name, list);
-          }
+          const id = ids[nextCall++] as string;
           const args = call['args'];
-          const converted: ToolCall = { id, name, arguments: isJsonObject(args) ? { ...args } : null };
+          const converted: ToolCall = {
+            id,
+            name: call['name'] as string,
+            arguments: isJsonObject(args) ? { ...args } : null,
+          };
           calls.push(signature === undefined ? converted : { ...converted, signature });
         } else if (typeof part['text'] === 'string' && part['text'] !== '') {
           if (part['thought'] === true)
@@ -70,7 +77,6 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
         } else out.lose(partAt(i, j), 'a part ChatMessage has no block for');
       });
       out.assistant(assistantContent(blocks, calls.length > 0), calls, `contents[${i}]`);
-      previous = unnamed;
       return;
     }
     const taken = new Map<string, number>();
@@ -79,20 +85,25 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
       const response = part['functionResponse'];
       const inline = part['inlineData'];
       const file = part['fileData'];
+      if (part['functionCall'] !== undefined) nextCall++;
       if (isJsonObject(response)) {
-        const name = response['name'] as string | undefined;
+        const r = nextResponse++;
+        const name = read.responses[r]?.name;
+        const paired = pairing.call[r] as number;
         let id = response['id'] as string | undefined;
-        if (id === undefined && name !== undefined) {
-          const k = taken.get(name) ?? 0;
-          taken.set(name, k + 1);
-          id = previous.get(name)?.[k] ?? `${name}#${k + 1}`;
+        if (id === undefined && paired >= 0) id = ids[paired];
+        else if (id === undefined && name !== undefined) {
+          const k = (taken.get(name) ?? 0) + 1;
+          taken.set(name, k);
+          id = `${name}#${k}`;
         }
         if (id === undefined) {
           out.lose(partAt(i, j), 'a function response without id or name');
           return;
         }
         out.messages.push({ role: 'tool', tool_call_id: id, content: responseText(response['response']) });
-      } else if (typeof part['text'] === 'string' && part['text'] !== '')
+      } else if (part['functionCall'] !== undefined) out.lose(partAt(i, j), 'a function call in a user content');
+      else if (typeof part['text'] === 'string' && part['text'] !== '')
         blocks.push({ type: 'text', text: part['text'] });
       else if (isJsonObject(inline) && typeof inline['data'] === 'string' && typeof inline['mimeType'] === 'string')
         blocks.push({
@@ -114,7 +125,6 @@ export function geminiToChat(contents: readonly unknown[]): { messages: ChatMess
         role: 'user',
         content: first.type === 'text' && rest.length === 0 ? first.text : [first, ...rest],
       });
-    previous = new Map();
   });
   return out;
 }

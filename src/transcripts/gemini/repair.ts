@@ -1,175 +1,347 @@
 /**
- * Repair of Gemini `contents`, driven by the check's classification: each `functionResponse`
- * is kept, moved into the user content right after its call, or removed (orphans, repeats,
- * responses without a name); each call without a response gets a synthesized one
- * (`response: { error }`, text starting `[turngate:synthesized]`) there. A function call turn
- * that does not follow a user content gets one inserted before it (holding the responses of the
- * model content before, when that one needs them; otherwise a marked text part).
+ * Repair of Gemini `contents`, driven by the check's pairing and located failures:
+ * - a `functionResponse` is kept, rewritten in place (the name of the call it answers, a result
+ *   value wrapped as `{ output }`), moved into the user content right after its call (split off,
+ *   misplaced, or standing in a model content), or removed (a repeat; an orphan or a response
+ *   without a name, whose words stay as user text through `orphanedResultText`);
+ * - a call nobody answered gets a synthesized response (`response: { error }`, text starting
+ *   `[turngate:synthesized]`) there;
+ * - the first call of a step that lacks its thought signature gets the placeholder signature the
+ *   provider documents for calls it did not produce (`skip_thought_signature_validator`);
+ * - a content without parts is removed; a function call turn that would not follow a user
+ *   content gets one (a marked text) before it.
+ * A function call in a user content is left as it stands (no safe repair).
  *
  * @module
  */
 import type { JsonObject } from '../core/input.ts';
 import {
   FailureIndex,
+  orphanedResultText,
   SYNTHESIZED_RESULT_MARK,
   slotKey,
   synthesizedText,
   type TranscriptRepair,
 } from '../core/repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
-import type { TranscriptRule } from '../rules.ts';
+import type { RuleOf } from '../core/report.ts';
 import { analyzeGemini } from './check.ts';
-import { toolResult } from './convert.ts';
+import { responseText, toolResult } from './convert.ts';
+import { type GeminiPairing, VERDICT } from './pairing.ts';
+import { CONTENT, type GeminiCallSite, type GeminiRead, type GeminiResponseSite, SHAPE } from './read.ts';
+import { SKIP_THOUGHT_SIGNATURE } from './thought-signatures.ts';
 
+type Rule = RuleOf<'gemini'>;
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
-const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
-  'gemini.function_response_missing_name': 'removed the functionResponse: it lacks its name or response',
-  'gemini.function_response_orphan': 'removed the functionResponse: no functionCall in the contents matches it',
-  'gemini.duplicate_function_response': 'removed the functionResponse: its call already has a response',
-};
-
-/** Whether a content is a model content with function calls. */
-function startsCallTurn(content: unknown): boolean {
-  const c = content as JsonObject | undefined;
-  const parts = (c?.['parts'] as readonly JsonObject[] | undefined) ?? [];
-  return c?.['role'] === 'model' && parts.some((p) => p['functionCall'] !== undefined);
+/** The edits repair makes, by part (`slotKey`) and by content. */
+interface Plan {
+  /** Parts removed. */
+  readonly drop: Set<string>;
+  /** Parts rewritten in place. */
+  readonly replace: Map<string, JsonObject>;
+  /** Removed responses whose words stay: the user text part standing for each. */
+  readonly keep: Map<string, JsonObject>;
+  /** Per call content: the responses for the user content right after it, and the rule of the first. */
+  readonly extra: Map<number, { readonly parts: JsonObject[]; readonly rule: Rule }>;
+  /** Per call: whether a response answers it after repair. */
+  readonly answered: Uint8Array;
+  /** Per content: whether any of its parts is removed or rewritten. */
+  readonly touched: Uint8Array;
+  readonly repairs: TranscriptRepair[];
 }
 
 /** Checks and, when rejected, repairs Gemini `contents`. */
 export function repairGemini(contents: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read } = analyzeGemini(contents, context);
+  const { outcome, read, pairing } = analyzeGemini(contents, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
-  const repairs: TranscriptRepair[] = [];
-  const partsOf = (i: number) => (contents[i] as JsonObject)['parts'] as readonly JsonObject[];
-  const drop = new Set<string>();
-  const extra = new Map<number, JsonObject[]>(); // model content -> responses for the user content after it
-
-  for (const response of read.responses) {
-    const problem = failures.at(response.content, response.slot)[0];
-    if (problem === undefined) continue;
-    drop.add(slotKey(response.content, response.slot));
-    if (problem.rule === 'gemini.function_response_missing_name' && response.id !== undefined) {
-      // It paired by id all the same: once removed, its call needs a (synthesized) response.
-      const call = read.calls.find((c) => c.hasId && c.key === response.id && c.message === response.content - 1);
-      if (call !== undefined) call.answered = false;
-    }
-    if (problem.rule !== 'gemini.function_response_not_after_call') {
-      repairs.push({
-        action: 'removed',
-        rule: problem.rule,
-        ids: problem.ids,
-        at: partAt(response.content, response.slot),
-        detail: REMOVE_DETAIL[problem.rule] ?? 'removed the functionResponse',
-        removed: partsOf(response.content)[response.slot],
-      });
-      continue;
-    }
-    // A misplaced response answers the first call it matches that still lacks one.
-    const call = read.calls.find(
-      (c) => !c.answered && (response.id !== undefined ? c.hasId && c.key === response.id : c.name === response.name),
-    );
-    if (call === undefined) {
-      repairs.push({
-        action: 'removed',
-        rule: problem.rule,
-        ids: problem.ids,
-        at: partAt(response.content, response.slot),
-        detail: 'removed the misplaced functionResponse: its call already has a response',
-        removed: partsOf(response.content)[response.slot],
-      });
-      continue;
-    }
-    call.answered = true;
-    extra.set(call.message, [
-      ...(extra.get(call.message) ?? []),
-      partsOf(response.content)[response.slot] as JsonObject,
-    ]);
-    repairs.push({
-      action: 'moved_result',
-      rule: problem.rule,
-      ids: problem.ids,
-      at: partAt(response.content, response.slot),
-      detail: `moved the functionResponse into the user content after contents[${call.message}]`,
-    });
-  }
-
+  const plan: Plan = {
+    drop: new Set(),
+    replace: new Map(),
+    keep: new Map(),
+    extra: new Map(),
+    answered: Uint8Array.from(pairing.answer, (i) => (i >= 0 ? 1 : 0)),
+    touched: new Uint8Array(contents.length),
+    repairs: [],
+  };
+  const part = (i: number, j: number) =>
+    ((contents[i] as JsonObject)['parts'] as readonly JsonObject[])[j] as JsonObject;
+  planResponses(read, pairing, failures, plan, part, context);
   const open = new Set(outcome.openToolCalls.map((call) => call.at));
-  for (const call of read.calls) {
-    if (call.answered || open.has(partAt(call.message, call.slot))) continue;
+  read.calls.forEach((call, k) => {
+    if (plan.answered[k] !== 0 || (open.size > 0 && open.has(partAt(call.message, call.slot)))) return;
     const response = { error: synthesizedText(call.name, context.readOnlyTools) };
-    extra.set(call.message, [
-      ...(extra.get(call.message) ?? []),
+    append(
+      plan,
+      call.message,
       toolResult(call.hasId ? call.key : undefined, call.name, response),
-    ]);
-    repairs.push({
+      'gemini.function_call_unanswered',
+    );
+    plan.repairs.push({
       action: 'synthesized_result',
       rule: 'gemini.function_call_unanswered',
       ids: [call.key],
       at: partAt(call.message, call.slot),
       detail: `wrote an error functionResponse for the call ${call.key}: it had none`,
     });
+  });
+  for (const failure of failures.of('gemini.function_call_missing_thought_signature')) {
+    const before = part(failure.message, failure.slot);
+    plan.replace.set(slotKey(failure.message, failure.slot), { ...before, thoughtSignature: SKIP_THOUGHT_SIGNATURE });
+    plan.touched[failure.message] = 1;
+    plan.repairs.push({
+      action: 'rewrote_field',
+      rule: failure.rule,
+      ids: failure.ids,
+      at: failure.at,
+      detail: `set the thoughtSignature "${SKIP_THOUGHT_SIGNATURE}" the provider documents for calls it did not produce: the call's own signature is lost, so the model continues without its reasoning`,
+      removed: before,
+    });
   }
+  return { outcome, repaired: { messages: write(contents, read, plan), repairs: plan.repairs } };
+}
 
-  // A misplaced call turn gets a user content before it.
-  const opensTurn = new Set(failures.of('gemini.function_call_turn_misplaced').map((failure) => failure.message));
-  const out: unknown[] = [];
-  for (let i = 0; i < contents.length; i++) {
+/** Appends a response to the user content after call content `c`. */
+function append(plan: Plan, c: number, response: JsonObject, rule: Rule): void {
+  const entry = plan.extra.get(c);
+  if (entry === undefined) plan.extra.set(c, { parts: [response], rule });
+  else entry.parts.push(response);
+}
+
+/** What each response becomes: kept, rewritten, moved, or removed (keeping the words of one that answers nothing). */
+function planResponses(
+  read: GeminiRead,
+  pairing: GeminiPairing,
+  failures: FailureIndex,
+  plan: Plan,
+  part: (i: number, j: number) => JsonObject,
+  context: RepairContext,
+): void {
+  for (let i = 0; i < read.responses.length; i++) {
+    const r = read.responses[i] as GeminiResponseSite;
+    const verdict = pairing.verdict[i];
+    const k = pairing.call[i] as number;
+    const key = slotKey(r.content, r.slot);
+    const before = part(r.content, r.slot);
+    const remove = (rule: Rule, detail: string, words: boolean) => {
+      const text = words
+        ? orphanedResultText(responseText((before['functionResponse'] as JsonObject)['response']))
+        : undefined;
+      if (text === undefined) plan.drop.add(key);
+      else plan.keep.set(key, { text });
+      plan.touched[r.content] = 1;
+      plan.repairs.push({
+        action: 'removed',
+        rule,
+        ids: r.id === undefined ? (r.name === undefined ? [] : [r.name]) : [r.id],
+        at: partAt(r.content, r.slot),
+        detail: text === undefined ? detail : `${detail}; its text stays as user text`,
+        removed: before,
+      });
+    };
+    if (verdict === VERDICT.orphan) {
+      remove(
+        'gemini.function_response_orphan',
+        'removed the functionResponse: no functionCall in the contents matches it',
+        true,
+      );
+      continue;
+    }
+    if (verdict === VERDICT.unnamed) {
+      remove(
+        'gemini.function_response_missing_name',
+        'removed the functionResponse: it has neither id nor name to pair by',
+        true,
+      );
+      continue;
+    }
+    if (verdict === VERDICT.duplicate) {
+      remove(
+        'gemini.duplicate_function_response',
+        'removed the functionResponse: its call already has a response',
+        false,
+      );
+      continue;
+    }
+    if (verdict === VERDICT.misplaced && (k < 0 || plan.answered[k] !== 0)) {
+      remove(
+        'gemini.function_response_not_after_call',
+        'removed the misplaced functionResponse: its call already has a response',
+        false,
+      );
+      continue;
+    }
+    const call = read.calls[k] as GeminiCallSite;
+    const fixed = rewrite(r, before, call, failures, plan, context);
+    const inModel = ((read.flags[r.content] as number) & CONTENT.model) !== 0;
+    if (verdict !== VERDICT.split && verdict !== VERDICT.misplaced && !inModel) {
+      if (fixed !== before) {
+        plan.replace.set(key, fixed);
+        plan.touched[r.content] = 1;
+      }
+      continue;
+    }
+    const rule: Rule =
+      verdict === VERDICT.split
+        ? 'gemini.function_responses_split'
+        : verdict === VERDICT.misplaced
+          ? 'gemini.function_response_not_after_call'
+          : 'gemini.function_response_in_model_content';
+    plan.drop.add(key);
+    plan.touched[r.content] = 1;
+    plan.answered[k] = 1;
+    append(plan, call.message, fixed, rule);
+    plan.repairs.push({
+      action: 'moved_result',
+      rule,
+      ids: [call.key],
+      at: partAt(r.content, r.slot),
+      detail: `moved the functionResponse into the user content after contents[${call.message}]`,
+    });
+  }
+}
+
+/** The response part with the located shape failures fixed: its call's name, its value as an object. */
+function rewrite(
+  r: GeminiResponseSite,
+  before: JsonObject,
+  call: GeminiCallSite,
+  failures: FailureIndex,
+  plan: Plan,
+  context: RepairContext,
+): JsonObject {
+  let response = before['functionResponse'] as JsonObject;
+  const record = (action: TranscriptRepair['action'], rule: Rule, detail: string) =>
+    plan.repairs.push({ action, rule, ids: [call.key], at: partAt(r.content, r.slot), detail, removed: before });
+  const located = (rule: Rule) => failures.find(r.content, r.slot, [rule]) !== undefined;
+  if (located('gemini.function_response_missing_name') || located('gemini.function_response_name_mismatch')) {
+    response = { ...response, name: call.name };
+    const rule: Rule =
+      r.name === undefined ? 'gemini.function_response_missing_name' : 'gemini.function_response_name_mismatch';
+    record(
+      'rewrote_field',
+      rule,
+      `set the functionResponse's name to ${call.name}, the function of the call it answers`,
+    );
+  }
+  if (located('gemini.function_response_not_object')) {
+    if ((r.shape & SHAPE.responseMissing) !== 0) {
+      response = { ...response, response: { error: synthesizedText(call.name, context.readOnlyTools) } };
+      record(
+        'synthesized_result',
+        'gemini.function_response_not_object',
+        'wrote an error response into the functionResponse: it had none',
+      );
+    } else {
+      response = { ...response, response: { output: response['response'] } };
+      record(
+        'rewrote_field',
+        'gemini.function_response_not_object',
+        'wrapped the functionResponse value as { output: … }, the JSON object the provider requires',
+      );
+    }
+  }
+  return response === before['functionResponse'] ? before : { ...before, functionResponse: response };
+}
+
+/** The repaired contents: unchanged contents are the same objects. */
+function write(contents: readonly unknown[], read: GeminiRead, plan: Plan): unknown[] {
+  const { flags, firstCall } = read;
+  const n = contents.length;
+  const empty = new Set(read.empty);
+  const isUser = (i: number) => i < n && ((flags[i] as number) & CONTENT.model) === 0;
+  const out: JsonObject[] = [];
+  let carried: JsonObject[] = []; // kept words of a model content, for after the user content that follows it
+  for (let i = 0; i < n; i++) {
     const content = contents[i] as JsonObject;
-    if (opensTurn.has(i) && !extra.has(i - 1)) {
+    const model = ((flags[i] as number) & CONTENT.model) !== 0;
+    if (model && (firstCall[i] as number) >= 0 && (out.length === 0 || out[out.length - 1]?.['role'] === 'model')) {
       out.push({
         role: 'user',
         parts: [{ text: `${SYNTHESIZED_RESULT_MARK} (a user turn inserted before a function call turn)` }],
       });
-      repairs.push({
+      plan.repairs.push({
         action: 'inserted_message',
         rule: 'gemini.function_call_turn_misplaced',
         ids: [],
         at: `contents[${i}]`,
-        detail: `inserted a user content before contents[${i}]: a function call turn follows a user turn`,
+        detail: `inserted a user content before contents[${i}]: a function call turn follows a user content`,
       });
     }
-    const parts = partsOf(i);
+    const parts = (content['parts'] as readonly JsonObject[] | undefined) ?? [];
+    const answers = !model && i > 0 ? plan.extra.get(i - 1) : undefined;
+    const own = plan.extra.get(i);
+    if (plan.touched[i] === 0 && answers === undefined && !empty.has(i) && carried.length === 0) {
+      // Nothing of it changes: the same object.
+      out.push(content);
+      if (own !== undefined && !isUser(i + 1)) insertResponses(out, plan, own, i);
+      continue;
+    }
     const next: JsonObject[] = [];
-    let changed = false;
+    const words: JsonObject[] = [];
+    let changed = empty.has(i);
+    let holdsResponse = false;
     for (let j = 0; j < parts.length; j++) {
-      if (drop.has(slotKey(i, j))) changed = true;
-      else next.push(parts[j] as JsonObject);
+      const key = slotKey(i, j);
+      const text = plan.keep.get(key);
+      if (text !== undefined || plan.drop.has(key)) {
+        changed = true;
+        if (text !== undefined) words.push(text);
+        if (text !== undefined && !model) next.push(text);
+        continue;
+      }
+      const replaced = plan.replace.get(key);
+      const kept = replaced ?? (parts[j] as JsonObject);
+      if (replaced !== undefined) changed = true;
+      if (kept['functionResponse'] !== undefined) holdsResponse = true;
+      next.push(kept);
     }
-    const answers = content['role'] === 'user' ? extra.get(i - 1) : undefined;
     if (answers !== undefined) {
-      next.push(...answers);
+      next.push(...answers.parts);
       changed = true;
+      holdsResponse = true;
     }
+    // Kept words stand in place in a user content without responses; else in a user content after.
+    const inPlace = !model && !holdsResponse;
+    const body = inPlace || words.length === 0 ? next : next.filter((p) => !words.includes(p));
     if (!changed) out.push(content);
-    else if (next.length > 0) out.push({ ...content, parts: next });
-    else if ((out[out.length - 1] as JsonObject | undefined)?.['role'] === 'model' && startsCallTurn(contents[i + 1])) {
-      // Removing this emptied user content would leave a function call turn after a model content.
-      out.push({ ...content, parts: [{ text: `${SYNTHESIZED_RESULT_MARK} (function responses moved or removed)` }] });
-      repairs.push({
-        action: 'inserted_message',
-        rule: 'gemini.function_call_turn_misplaced',
+    else if (body.length > 0) out.push({ ...content, parts: body });
+    else if (empty.has(i))
+      plan.repairs.push({
+        action: 'removed',
+        rule: 'gemini.content_without_parts',
         ids: [],
         at: `contents[${i}]`,
-        detail: `kept contents[${i}] with a marked text part: a function call turn follows it`,
+        detail: `removed contents[${i}]: it has no parts`,
+        removed: content,
       });
-    }
-    const responses = extra.get(i);
-    if (responses !== undefined && (contents[i + 1] as JsonObject | undefined)?.['role'] !== 'user') {
-      out.push({ role: 'user', parts: responses });
-      repairs.push({
-        action: 'inserted_message',
-        rule: 'gemini.function_call_unanswered',
-        ids: responses.map(
-          (part) =>
-            ((part['functionResponse'] as JsonObject)['id'] ??
-              (part['functionResponse'] as JsonObject)['name']) as string,
-        ),
-        at: `contents[${i}]`,
-        detail: `inserted a user content with the function responses right after contents[${i}]`,
-      });
-    }
+    if (own !== undefined && !isUser(i + 1)) insertResponses(out, plan, own, i);
+    const after = [...carried, ...(inPlace ? [] : words)];
+    carried = [];
+    if (model && isUser(i + 1)) carried = after;
+    else if (after.length > 0) out.push({ role: 'user', parts: after });
   }
-  return { outcome, repaired: { messages: out, repairs } };
+  if (carried.length > 0) out.push({ role: 'user', parts: carried });
+  return out;
+}
+
+/** Inserts a user content with the responses for call content `i` right after it. */
+function insertResponses(
+  out: JsonObject[],
+  plan: Plan,
+  own: { readonly parts: JsonObject[]; readonly rule: Rule },
+  i: number,
+): void {
+  out.push({ role: 'user', parts: own.parts });
+  plan.repairs.push({
+    action: 'inserted_message',
+    rule: own.rule,
+    ids: own.parts.map((p) => {
+      const response = p['functionResponse'] as JsonObject;
+      return (response['id'] ?? response['name']) as string;
+    }),
+    at: `contents[${i}]`,
+    detail: `inserted a user content with the function responses right after contents[${i}]`,
+  });
 }

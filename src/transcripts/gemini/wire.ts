@@ -86,28 +86,28 @@ const jsonObject = <const TEntries extends v.ObjectEntries>(entries: TEntries) =
     ),
     v.looseObject(entries),
   );
-const FunctionCall = jsonObject({ id: v.optional(v.string()), name: v.string() });
+const FunctionCall = jsonObject({ id: v.optional(v.string()), name: v.pipe(v.string(), v.nonEmpty()) });
 const FunctionResponse = jsonObject({ id: v.optional(v.string()) });
-const modelPart = jsonObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(v.never()) });
-const userPart = jsonObject({ functionResponse: v.optional(FunctionResponse), functionCall: v.optional(v.never()) });
+const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(FunctionResponse) });
 
 /**
- * One content: a `model` content may hold `functionCall` parts (with a `name`), a `user` content
- * `functionResponse` parts (a missing `name` or `response` is `gemini.function_response_missing_name`).
+ * One content as the check reads it: `role` `user` or `model`, `parts` a list of part objects
+ * (absent is `gemini.content_without_parts`), a `functionCall` with a function `name`, ids that are
+ * strings. Where a part stands (a `functionCall` in a user content, a `functionResponse` in a
+ * model content) and what a `functionResponse` lacks (`name`, an object `response`) are rules of
+ * the check, not input errors, so the schema takes them.
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { GeminiContentSchema } from 'turngate/transcripts';
  * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] }); //=> true
- * v.is(GeminiContentSchema, { role: 'user', parts: [{ functionCall: { name: 'get_weather' } }] }); //=> false
+ * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { args: {} } }] }); //=> false
+ * v.is(GeminiContentSchema, { role: 'assistant', parts: [{ text: 'Hi' }] }); //=> false
  * ```
  */
 export const GeminiContentSchema = v.pipe(
-  v.variant('role', [
-    v.looseObject({ role: v.literal('model'), parts: v.array(modelPart) }),
-    v.looseObject({ role: v.literal('user'), parts: v.array(userPart) }),
-  ]),
+  jsonObject({ role: v.picklist(['user', 'model']), parts: v.optional(v.array(Part)) }),
   ownStructureOf('gemini'),
 );
 
