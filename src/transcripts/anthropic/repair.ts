@@ -25,7 +25,8 @@ import {
 } from '../core/repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { type AnthropicRead, analyzeAnthropic } from './check.ts';
+import { analyzeAnthropic } from './check.ts';
+import type { AnthropicRead, IdSite } from './read.ts';
 import { toolResult } from './convert.ts';
 
 const DROP: readonly TranscriptRule[] = [
@@ -67,14 +68,18 @@ function groomedId(id: string, server: boolean, used: Set<string>): string {
 }
 
 /** Rewrites every id outside the grammar, on every block carrying it (pairing stays as it was). */
-function repairIds(messages: readonly unknown[], read: AnthropicRead): NonNullable<FormatRepair['repaired']> {
+function repairIds(
+  messages: readonly unknown[],
+  read: AnthropicRead,
+  badIds: readonly IdSite[],
+): NonNullable<FormatRepair['repaired']> {
   const edits = new BlockRepairs(messages, 'messages', 'content');
   const used = new Set<string>();
   for (const call of read.calls) used.add(call.key);
   for (const result of read.results) used.add(result.key);
   for (const result of read.serverResults) used.add(result.key);
   const renamed = new Map<string, string>();
-  for (const site of read.badIds) {
+  for (const site of badIds) {
     const key = site.key as string;
     if (renamed.has(key)) continue;
     const server = read.table.get(key)?.server ?? site.server;
@@ -101,9 +106,9 @@ function repairIds(messages: readonly unknown[], read: AnthropicRead): NonNullab
 
 /** Checks and, when rejected, repairs Anthropic `messages`. */
 export function repairAnthropic(messages: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read, resultRules } = analyzeAnthropic(messages, context);
+  const { outcome, read, resultRules, badIds } = analyzeAnthropic(messages, context);
   if (outcome.failures.length === 0) return { outcome };
-  if (read.badIds.length > 0) return { outcome, repaired: repairIds(messages, read) };
+  if (badIds.length > 0) return { outcome, repaired: repairIds(messages, read, badIds) };
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
   const { drop, replace: rename, repairs } = edits;
@@ -172,7 +177,7 @@ export function repairAnthropic(messages: readonly unknown[], context: RepairCon
   /** The words of removed orphaned results, kept as user text at the end of the message they stood in. */
   const append = new Map<number, JsonObject[]>();
   read.results.forEach((result, index) => {
-    const problem = resultRules[index];
+    const problem = resultRules.get(index);
     if (problem === undefined || problem === 'anthropic.tool_result_not_first') {
       const owner = read.owner[result.message] ?? -1;
       const id = repeatIds.get(owner)?.get(result.key) ?? result.key;
