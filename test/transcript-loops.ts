@@ -324,8 +324,7 @@ function pairingFailures(format: TranscriptFormat, steps: readonly Step[], mutat
       if (format === 'anthropic' && mutation.role === 'user')
         return [{ rule: 'anthropic.tool_result_not_first', ids: [...results.ids].sort() }];
       // Anthropic reports the misplaced results at the message standing between, once.
-      if (format === 'anthropic')
-        return [...unanswered(ids), { rule: rules.misplaced, ids: [...results.ids].sort() }];
+      if (format === 'anthropic') return [...unanswered(ids), { rule: rules.misplaced, ids: [...results.ids].sort() }];
       return [...unanswered(ids), ...results.ids.map((id) => ({ rule: rules.misplaced, ids: [id] }))];
     }
   }
