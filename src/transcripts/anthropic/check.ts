@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { reportUnanswered } from '../core/calls.ts';
+import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
@@ -174,7 +174,8 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
   // A server call may stay open in the last message (a paused turn, stop_reason pause_turn), or
   // when deferred past a client call while its tool-use loop is still open (results only since).
   const loopOpen = last >= 0 ? loop[last] : 0;
-  for (const call of calls) {
+  for (let k = 0; read.serverCalls > 0 && k < calls.length; k++) {
+    const call = calls[k] as CallSite;
     if (!call.server || call.answered || call.message === last) continue;
     if ((flags[call.message] ?? 0) & HOLDS_CLIENT_CALL && loop[call.message] === loopOpen) continue;
     sink.fail(

@@ -74,6 +74,8 @@ export interface AnthropicRead {
   /** The first message after the last user turn that holds no tool_result (the final turn starts there). */
   readonly finalTurnStart: number;
   readonly calls: readonly CallSite[];
+  /** How many of the calls are server calls. */
+  readonly serverCalls: number;
   readonly table: CallTable;
   readonly results: readonly ResultSite[];
   readonly serverResults: readonly ServerResultSite[];
@@ -156,7 +158,7 @@ const SYSTEM_REFUSED = (type: string) =>
  */
 export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
   const n = messages.length;
-  const roles: string[] = new Array(n);
+  const roles: string[] = [];
   const owner = new Int32Array(n).fill(-1);
   const flags = new Uint8Array(n);
   const loop = new Int32Array(n);
@@ -174,6 +176,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
   const longNames: BlockSite[] = [];
   const badResultContent: BlockSite[] = [];
   let seq = 0;
+  let serverCalls = 0;
   let turnOwner = -1;
   let beforeMessage = -1;
   let beforeSlot = -1;
@@ -186,7 +189,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
     const role = message['role'];
     if (role !== 'user' && role !== 'assistant' && role !== 'system')
       invalid(`${at(i)}.role`, "'user', 'assistant' or 'system'");
-    roles[i] = role;
+    roles.push(role);
     if (i > 0 && role !== 'user' && roles[i - 1] === 'user' && !turnHasResult) finalTurnStart = i;
     const content = message['content'];
     if (role === 'system') {
@@ -263,8 +266,10 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
             inputs.push({ message: i, slot: j, key, parsed: encodedObject(block['input']) });
           if (!TOOL_ID.test(key)) badIds.push({ message: i, slot: j, key, field: 'id', server: false });
           if (name.length > MAX_NAME) longNames.push({ message: i, slot: j, key });
-        } else if (type === 'server_tool_use' && !SERVER_TOOL_ID.test(key)) {
-          badIds.push({ message: i, slot: j, key, field: 'id', server: true });
+        } else {
+          serverCalls++;
+          if (type === 'server_tool_use' && !SERVER_TOOL_ID.test(key))
+            badIds.push({ message: i, slot: j, key, field: 'id', server: true });
         }
       } else if (isAnthropicServerResultType(type)) {
         if (role !== 'assistant')
@@ -297,6 +302,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
     loop,
     finalTurnStart,
     calls,
+    serverCalls,
     table,
     results,
     serverResults,

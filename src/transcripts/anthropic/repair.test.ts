@@ -13,6 +13,10 @@ const call = (id: string, input: unknown = { location: 'Oslo' }) => ({
 });
 const result = (id: string, content: unknown = '4°C') => ({ type: 'tool_result', tool_use_id: id, content });
 
+/** The content blocks of message `i`. */
+const blocksOf = (messages: readonly unknown[], i: number) =>
+  (messages[i] as { content: unknown }).content as Record<string, unknown>[];
+
 /** Repairs, and checks what every repair must hold: accepted (or only unrepairable rules left), idempotent. */
 function repaired(messages: unknown[], body?: Record<string, unknown>) {
   const input = body === undefined ? messages : { ...body, messages };
@@ -46,7 +50,7 @@ describe('anthropic repair', () => {
       { role: 'user', content: [result('toolu_1')] },
     ];
     const value = repaired(messages);
-    expect((value.messages[3] as { content: { input: unknown }[] }).content[0]?.input).toEqual({ location: 'Oslo' });
+    expect(blocksOf(value.messages, 3)[0]?.input).toEqual({ location: 'Oslo' });
     expect(value.repairs.map((r) => [r.rule, r.removed])).toEqual([
       ['anthropic.tool_use_input_encoded', '{"location":"Oslo"}'],
     ]);
@@ -71,8 +75,8 @@ describe('anthropic repair', () => {
     ];
     const value = repaired(messages);
     const newId = 'functions_Bash_0';
-    expect((value.messages[2] as { content: { id: string }[] }).content[0]?.id).toBe(newId);
-    expect((value.messages[3] as { content: { tool_use_id: string }[] }).content[0]?.tool_use_id).toBe(newId);
+    expect(blocksOf(value.messages, 2)[0]?.id).toBe(newId);
+    expect(blocksOf(value.messages, 3)[0]?.tool_use_id).toBe(newId);
     expect(value.repairs.map((r) => [r.rule, r.ids])).toEqual([
       ['anthropic.tool_use_id_invalid', ['functions.Bash:0', newId]],
     ]);
@@ -85,7 +89,7 @@ describe('anthropic repair', () => {
       { role: 'assistant', content: [call('a_b'), call('a.b')] },
       { role: 'user', content: [result('a_b'), result('a.b')] },
     ]);
-    expect((value.messages[1] as { content: { id: string }[] }).content.map((b) => b.id)).toEqual(['a_b', 'a_b_2']);
+    expect(blocksOf(value.messages, 1).map((b) => b.id)).toEqual(['a_b', 'a_b_2']);
   });
 
   it('removes empty text blocks and empty messages, keeping the prefix', () => {
@@ -101,7 +105,7 @@ describe('anthropic repair', () => {
     const value = repaired(messages);
     expect(value.messages).toHaveLength(6);
     expect(value.messages[3]).toBe(messages[4]);
-    expect((value.messages[4] as { content: unknown[] }).content).toEqual([call('toolu_1')]);
+    expect(blocksOf(value.messages, 4)).toEqual([call('toolu_1')]);
     expect(value.repairs.map((r) => r.rule).sort()).toEqual([
       'anthropic.message_content_empty',
       'anthropic.text_block_empty',
@@ -125,8 +129,8 @@ describe('anthropic repair', () => {
       { role: 'user', content: 'Thanks.' },
     ];
     const value = repaired(messages);
-    expect((value.messages[1] as { content: unknown[] }).content).toEqual([{ type: 'text', text: 'Let me think.' }]);
-    expect((value.messages[3] as { content: unknown[] }).content[0]).toEqual(thinking);
+    expect(blocksOf(value.messages, 1)).toEqual([{ type: 'text', text: 'Let me think.' }]);
+    expect(blocksOf(value.messages, 3)[0]).toEqual(thinking);
     const records = value.repairs.map((r) => [r.rule, r.removed]);
     expect(records).toContainEqual(['anthropic.thinking_block_last', thinking]);
     expect(records).toContainEqual(['anthropic.thinking_cache_control', { type: 'ephemeral' }]);
@@ -140,11 +144,12 @@ describe('anthropic repair', () => {
       { role: 'user', content: [result('toolu_gone', [{ type: 'text', text: 'Yes, email Ana.' }])] },
     ];
     const value = repaired(messages);
-    const content = (value.messages[2] as { content: { type: string; text: string }[] }).content;
+    const content = blocksOf(value.messages, 2);
     expect(content).toHaveLength(1);
-    expect(content[0]?.type).toBe('text');
-    expect(content[0]?.text.startsWith(ORPHANED_RESULT_MARK)).toBe(true);
-    expect(content[0]?.text.endsWith('Yes, email Ana.')).toBe(true);
+    expect(content[0]?.['type']).toBe('text');
+    const text = String(content[0]?.['text']);
+    expect(text.startsWith(ORPHANED_RESULT_MARK)).toBe(true);
+    expect(text.endsWith('Yes, email Ana.')).toBe(true);
     expect(value.repairs[0]?.removed).toEqual(messages[2] && (messages[2].content as unknown[])[0]);
     expectStablePrefix(messages, value.messages, 2);
   });
@@ -166,7 +171,7 @@ describe('anthropic repair', () => {
       { role: 'user', content: [result('toolu_1'), { type: 'text', text: 'Keep it short.' }] },
     ];
     const value = repaired(withText);
-    expect((value.messages[1] as { content: unknown[] }).content).toEqual([call('toolu_1')]);
+    expect(blocksOf(value.messages, 1)).toEqual([call('toolu_1')]);
     expect(value.repairs.map((r) => r.rule)).toEqual(['anthropic.server_tool_use_unanswered']);
   });
 
@@ -184,7 +189,7 @@ describe('anthropic repair', () => {
       ['anthropic.tool_result_not_immediately_after', 'messages[2]'],
     ]);
     const value = repaired(messages);
-    expect((value.messages[2] as { content: unknown[] }).content).toEqual([result('toolu_1')]);
+    expect(blocksOf(value.messages, 2)).toEqual([result('toolu_1')]);
     expect(value.messages[3]).toBe(messages[2]);
   });
 
