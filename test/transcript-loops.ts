@@ -319,9 +319,12 @@ function pairingFailures(format: TranscriptFormat, steps: readonly Step[], mutat
       const ids = assistant.calls.map((c) => c.id);
       // Responses pairs anywhere after the call; the AI SDK lets an assistant message stand between.
       if (format === 'openai-responses' || (format === 'aisdk' && mutation.role === 'assistant')) return [];
-      // Anthropic merges the injected user message into the results' turn: results not first.
+      // Anthropic merges the injected user message into the results' turn: results not first,
+      // one failure at the injected message (the cause) with every id.
       if (format === 'anthropic' && mutation.role === 'user')
-        return results.ids.map((id) => ({ rule: 'anthropic.tool_result_not_first', ids: [id] }));
+        return [{ rule: 'anthropic.tool_result_not_first', ids: [...results.ids].sort() }];
+      // Anthropic reports the misplaced results at the message standing between, once.
+      if (format === 'anthropic') return [...unanswered(ids), { rule: rules.misplaced, ids: [...results.ids].sort() }];
       return [...unanswered(ids), ...results.ids.map((id) => ({ rule: rules.misplaced, ids: [id] }))];
     }
   }

@@ -1,166 +1,34 @@
 /**
- * The Anthropic Messages API rules over `messages`. The reader validates exactly what
- * `AnthropicMessageSchema` validates (a property test holds the two together) in one pass that
- * also collects the calls and results; the rules then run over what it collected.
+ * The Anthropic Messages API rules over `messages`, run over what the reader (`read.ts`)
+ * collected in its one pass.
  *
  * Consecutive messages of the same role are one turn (Messages API reference, `messages`):
  * the user turn after an assistant message is every user message that directly follows it.
+ * A tool-use loop is one assistant turn ("Thinking", thinking with tool use): it runs on through
+ * user turns of tool results.
  *
  * @module
  */
-import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
+import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
-import { ANTHROPIC_RULES } from './rules.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
-import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
+import type { TranscriptRule } from '../rules.ts';
+import {
+  type AnthropicRead,
+  HOLDS_CLIENT_CALL,
+  HOLDS_RESULT,
+  type IdSite,
+  type ResultSite,
+  readAnthropic,
+  TOOL_ID,
+} from './read.ts';
+import { ANTHROPIC_RULES } from './rules.ts';
 
-/** A `tool_result` block as read. */
-interface ResultSite {
-  readonly key: string;
-  readonly message: number;
-  readonly slot: number;
-  readonly seq: number;
-  /** Some non-result content stands before it in its user turn. */
-  readonly afterContent: boolean;
-}
-
-/** What the reader collects. */
-export interface AnthropicRead {
-  readonly roles: readonly string[];
-  /** Per user message: the assistant message directly before its user turn, or -1. */
-  readonly owner: Int32Array;
-  readonly calls: readonly CallSite[];
-  readonly table: CallTable;
-  readonly results: readonly ResultSite[];
-  readonly serverResults: readonly ResultSite[];
-  /** Calls repeating an id, by position. */
-  readonly duplicateCalls: readonly CallSite[];
-}
+export { type AnthropicRead, readAnthropic } from './read.ts';
 
 const at = (i: number) => `messages[${i}]`;
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
-
-function text(block: JsonObject, key: string, i: number, j: number): void {
-  if (typeof block[key] !== 'string') invalid(`${blockAt(i, j)}.${key}`, 'a string');
-}
-
-function id(block: JsonObject, key: string, i: number, j: number): string {
-  const value = block[key];
-  if (typeof value !== 'string') invalid(`${blockAt(i, j)}.${key}`, 'a string');
-  return value;
-}
-
-/**
- * Reads `messages`: raises a `TranscriptInputError` for input that is not Anthropic messages,
- * and collects every call and result.
- */
-export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
-  const n = messages.length;
-  const roles: string[] = new Array(n);
-  const owner = new Int32Array(n).fill(-1);
-  const table = new CallTable();
-  const calls: CallSite[] = [];
-  const results: ResultSite[] = [];
-  const serverResults: ResultSite[] = [];
-  const duplicateCalls: CallSite[] = [];
-  let seq = 0;
-  let turnOwner = -1;
-  let afterContent = false;
-  for (let i = 0; i < n; i++) {
-    const message = messages[i];
-    if (!isJsonObject(message)) invalid(at(i), 'a message object');
-    const role = message['role'];
-    if (role !== 'user' && role !== 'assistant' && role !== 'system')
-      invalid(`${at(i)}.role`, "'user', 'assistant' or 'system'");
-    roles[i] = role;
-    const content = message['content'];
-    if (role === 'system' && content === undefined) continue;
-    const isString = typeof content === 'string';
-    if (!isString && !Array.isArray(content)) invalid(`${at(i)}.content`, 'a string or an array of content blocks');
-    if (role === 'user') {
-      if (i === 0 || roles[i - 1] !== 'user') {
-        turnOwner = i > 0 && roles[i - 1] === 'assistant' ? i - 1 : -1;
-        afterContent = false;
-      }
-      owner[i] = turnOwner;
-    }
-    if (isString) {
-      if (role === 'user') afterContent = true;
-      continue;
-    }
-    const blocks = content as readonly unknown[];
-    for (let j = 0; j < blocks.length; j++) {
-      const block = blocks[j];
-      if (!isJsonObject(block)) invalid(blockAt(i, j), 'a content block object');
-      const type = block['type'];
-      if (typeof type !== 'string') invalid(`${blockAt(i, j)}.type`, 'a string');
-      if (type === 'text') {
-        text(block, 'text', i, j);
-      } else if (
-        role === 'system' &&
-        (type === 'tool_result' ||
-          type === 'tool_use' ||
-          type === 'thinking' ||
-          type === 'redacted_thinking' ||
-          ANTHROPIC_SERVER_CALL_TYPES.has(type) ||
-          isAnthropicServerResultType(type))
-      ) {
-        invalid(`${blockAt(i, j)}.type`, 'a block a system message holds (text, not tool or thinking blocks)');
-      } else if (role === 'system') {
-        continue;
-      } else if (type === 'tool_result') {
-        if (role !== 'user')
-          invalid(`${blockAt(i, j)}.type`, 'a block an assistant message holds (tool_result goes in a user message)');
-        const key = id(block, 'tool_use_id', i, j);
-        const inner = block['content'];
-        if (inner !== undefined && typeof inner !== 'string') {
-          if (!Array.isArray(inner)) invalid(`${blockAt(i, j)}.content`, 'a string or an array of content blocks');
-          for (let k = 0; k < inner.length; k++) {
-            const part: unknown = inner[k];
-            if (!isJsonObject(part)) invalid(`${blockAt(i, j)}.content[${k}]`, 'a content block object');
-            if (typeof part['type'] !== 'string') invalid(`${blockAt(i, j)}.content[${k}].type`, 'a string');
-          }
-        }
-        if (block['is_error'] !== undefined && typeof block['is_error'] !== 'boolean')
-          invalid(`${blockAt(i, j)}.is_error`, 'a boolean');
-        results.push({ key, message: i, slot: j, seq: seq++, afterContent });
-        continue;
-      } else if (type === 'tool_use' || ANTHROPIC_SERVER_CALL_TYPES.has(type)) {
-        if (role !== 'assistant')
-          invalid(`${blockAt(i, j)}.type`, `a block a user message holds (${type} goes in an assistant message)`);
-        const call: CallSite = {
-          key: id(block, 'id', i, j),
-          name: id(block, 'name', i, j),
-          message: i,
-          slot: j,
-          seq: seq++,
-          server: type !== 'tool_use',
-          answered: false,
-          claimed: false,
-        };
-        calls.push(call);
-        if (!table.add(call)) duplicateCalls.push(call);
-      } else if (isAnthropicServerResultType(type)) {
-        if (role !== 'assistant')
-          invalid(`${blockAt(i, j)}.type`, `a block a user message holds (${type} goes in an assistant message)`);
-        serverResults.push({
-          key: id(block, 'tool_use_id', i, j),
-          message: i,
-          slot: j,
-          seq: seq++,
-          afterContent: false,
-        });
-      } else if (type === 'thinking') {
-        text(block, 'thinking', i, j);
-      } else if (type === 'redacted_thinking') {
-        text(block, 'data', i, j);
-      }
-      if (role === 'user') afterContent = true;
-    }
-  }
-  return { roles, owner, calls, table, results, serverResults, duplicateCalls };
-}
 
 /**
  * Checks Anthropic `messages` (already known to be an array) against every Anthropic rule.
@@ -170,13 +38,39 @@ export function checkAnthropic(messages: readonly unknown[], context: CheckConte
   return analyzeAnthropic(messages, context).outcome;
 }
 
+/** The check, what the reader collected, and the rule each `tool_result` broke (for repair). */
+export interface AnthropicAnalysis {
+  readonly outcome: CheckOutcome;
+  readonly read: AnthropicRead;
+  /** Every block whose tool id is outside the API grammar (calls, then results). */
+  readonly badIds: readonly IdSite[];
+  /** The rule each `read.results` entry broke, by its index (none for a result in place). */
+  readonly resultRules: ReadonlyMap<number, TranscriptRule>;
+}
+
+/** Failures that share one position (the content or message that caused them) collect their ids. */
+class Grouped {
+  private readonly byAt = new Map<
+    string,
+    { rule: TranscriptRule; ids: string[]; at: string; message: number; slot: number }
+  >();
+
+  add(rule: TranscriptRule, id: string, where: string, message: number, slot: number): void {
+    const key = `${rule} ${where}`;
+    const entry = this.byAt.get(key);
+    if (entry === undefined) this.byAt.set(key, { rule, ids: [id], at: where, message, slot });
+    else entry.ids.push(id);
+  }
+
+  emit(sink: FailureSink): void {
+    for (const entry of this.byAt.values()) sink.fail(entry.rule, entry.ids, entry.at, entry.message, entry.slot);
+  }
+}
+
 /** The check with what the reader collected (for repair). */
-export function analyzeAnthropic(
-  messages: readonly unknown[],
-  context: CheckContext,
-): { readonly outcome: CheckOutcome; readonly read: AnthropicRead } {
+export function analyzeAnthropic(messages: readonly unknown[], context: CheckContext): AnthropicAnalysis {
   const read = readAnthropic(messages);
-  const { calls, table, owner } = read;
+  const { calls, table, owner, flags, loop } = read;
   const sink = new FailureSink(ANTHROPIC_RULES);
   const last = messages.length - 1;
 
@@ -188,36 +82,84 @@ export function analyzeAnthropic(
   // position inside the turn, or a second result), before its call, a second result, misplaced.
   // A result answers the tool_use of the message right before its turn, so a repeated id pairs
   // with the repeat there ("each tool_result needs a tool_use in the previous message").
-  for (const result of read.results) {
-    const where = blockAt(result.message, result.slot);
+  // Position failures point at their cause: the content standing before the results in their
+  // turn, or the message standing between the call and its result.
+  const resultRules = new Map<number, TranscriptRule>();
+  const grouped = new Grouped();
+  // A result carrying a call's id shares that call's grammar failure; an orphan's id is tested here.
+  const badKeys = read.badIds.length === 0 ? undefined : new Set(read.badIds.map((site) => site.key));
+  const badIds: IdSite[] = [...read.badIds];
+  for (let index = 0; index < read.results.length; index++) {
+    const result = read.results[index] as ResultSite;
     const call = table.get(result.key);
-    const local = table.inMessage(result.key, owner[result.message] ?? -1);
-    if (call === undefined) {
-      sink.fail('anthropic.tool_result_orphan', [result.key], where, result.message, result.slot);
-    } else if (call.server) {
-      sink.fail('anthropic.server_tool_answered_by_client', [result.key], where, result.message, result.slot);
-    } else if (local !== undefined && !local.server) {
-      if (!table.claim(local))
-        sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
+    if (call === undefined ? !TOOL_ID.test(result.key) : badKeys?.has(result.key) === true)
+      badIds.push({ message: result.message, slot: result.slot, key: result.key, field: 'tool_use_id', server: false });
+    const ownerMessage = owner[result.message] ?? -1;
+    const local =
+      call !== undefined && call.message === ownerMessage ? call : table.inMessage(result.key, ownerMessage);
+    let rule: TranscriptRule | undefined;
+    if (call === undefined) rule = 'anthropic.tool_result_orphan';
+    else if (call.server) rule = 'anthropic.server_tool_answered_by_client';
+    else if (local !== undefined && !local.server) {
+      if (!table.claim(local)) rule = 'anthropic.duplicate_tool_result';
       else {
         local.answered = true;
-        if (result.afterContent)
-          sink.fail('anthropic.tool_result_not_first', [result.key], where, result.message, result.slot);
+        if (result.beforeMessage >= 0) {
+          resultRules.set(index, 'anthropic.tool_result_not_first');
+          const cause =
+            result.beforeSlot < 0 ? at(result.beforeMessage) : blockAt(result.beforeMessage, result.beforeSlot);
+          grouped.add('anthropic.tool_result_not_first', result.key, cause, result.beforeMessage, result.beforeSlot);
+        }
+        continue;
       }
-    } else if (call.seq > result.seq) {
-      sink.fail('anthropic.tool_result_before_call', [result.key], where, result.message, result.slot);
-    } else if (!table.claim(call)) {
-      sink.fail('anthropic.duplicate_tool_result', [result.key], where, result.message, result.slot);
-    } else {
-      sink.fail('anthropic.tool_result_not_immediately_after', [result.key], where, result.message, result.slot);
+    } else if (call.seq > result.seq) rule = 'anthropic.tool_result_before_call';
+    else if (!table.claim(call)) rule = 'anthropic.duplicate_tool_result';
+    else {
+      resultRules.set(index, 'anthropic.tool_result_not_immediately_after');
+      const next = call.message + 1;
+      if ((flags[next] ?? 0) & HOLDS_RESULT)
+        grouped.add(
+          'anthropic.tool_result_not_immediately_after',
+          result.key,
+          blockAt(result.message, result.slot),
+          result.message,
+          result.slot,
+        );
+      else grouped.add('anthropic.tool_result_not_immediately_after', result.key, at(next), next, -1);
+      continue;
     }
+    resultRules.set(index, rule);
+    sink.fail(rule, [result.key], blockAt(result.message, result.slot), result.message, result.slot);
   }
+  grouped.emit(sink);
+  for (const site of badIds)
+    sink.fail(
+      'anthropic.tool_use_id_invalid',
+      [site.key as string],
+      `${blockAt(site.message, site.slot)}.${site.field}`,
+      site.message,
+      site.slot,
+    );
 
-  // Server results answer a server call earlier in the same assistant message.
+  // Server results answer a server call before them in the same assistant message, or, for a
+  // call deferred past a client call, in a later assistant message of the same tool-use loop.
   for (const result of read.serverResults) {
     const call = table.get(result.key);
-    if (call?.server && call.seq < result.seq && call.message === result.message) {
+    const sameMessage = call?.message === result.message;
+    if (
+      call?.server &&
+      call.seq < result.seq &&
+      (sameMessage || ((flags[call.message] ?? 0) & HOLDS_CLIENT_CALL && loop[call.message] === loop[result.message]))
+    ) {
       call.answered = true;
+      if (sameMessage && result.afterClientCall)
+        sink.fail(
+          'anthropic.server_tool_result_after_client_call',
+          [result.key],
+          blockAt(result.message, result.slot),
+          result.message,
+          result.slot,
+        );
     } else {
       sink.fail(
         'anthropic.server_tool_result_orphan',
@@ -229,16 +171,20 @@ export function analyzeAnthropic(
     }
   }
 
-  // A paused turn (stop_reason pause_turn) goes back as the last message with its server call open.
-  for (const call of calls) {
-    if (call.server && !call.answered && call.message !== last)
-      sink.fail(
-        'anthropic.server_tool_use_unanswered',
-        [call.key],
-        blockAt(call.message, call.slot),
-        call.message,
-        call.slot,
-      );
+  // A server call may stay open in the last message (a paused turn, stop_reason pause_turn), or
+  // when deferred past a client call while its tool-use loop is still open (results only since).
+  const loopOpen = last >= 0 ? loop[last] : 0;
+  for (let k = 0; read.serverCalls > 0 && k < calls.length; k++) {
+    const call = calls[k] as CallSite;
+    if (!call.server || call.answered || call.message === last) continue;
+    if ((flags[call.message] ?? 0) & HOLDS_CLIENT_CALL && loop[call.message] === loopOpen) continue;
+    sink.fail(
+      'anthropic.server_tool_use_unanswered',
+      [call.key],
+      blockAt(call.message, call.slot),
+      call.message,
+      call.slot,
+    );
   }
   const openToolCalls = reportUnanswered(calls, sink, 'anthropic.tool_use_unanswered', {
     open: (call) => context.expect === 'received' && call.message === last,
@@ -246,14 +192,58 @@ export function analyzeAnthropic(
     messageAt: at,
   });
 
+  checkBlocks(read, last, sink);
   checkThinking(messages, read, context, sink);
-  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, resultRules, badIds };
+}
+
+/** The block-level rules: ids, inputs, names, result content, empty messages and text, thinking blocks. */
+function checkBlocks(read: AnthropicRead, last: number, sink: FailureSink): void {
+  for (const site of read.inputs) {
+    const rule = site.parsed === undefined ? 'anthropic.tool_use_input_not_object' : 'anthropic.tool_use_input_encoded';
+    sink.fail(rule, [site.key as string], `${blockAt(site.message, site.slot)}.input`, site.message, site.slot);
+  }
+  for (const site of read.longNames)
+    sink.fail(
+      'anthropic.tool_use_name_too_long',
+      [site.key as string],
+      `${blockAt(site.message, site.slot)}.name`,
+      site.message,
+      site.slot,
+    );
+  for (const site of read.badResultContent)
+    sink.fail(
+      'anthropic.tool_result_content_invalid',
+      [site.key as string],
+      `${blockAt(site.message, site.slot)}.content`,
+      site.message,
+      site.slot,
+    );
+  for (const i of read.emptyMessages) {
+    if (i === last && read.roles[i] === 'assistant') continue;
+    sink.fail('anthropic.message_content_empty', [], at(i), i);
+  }
+  for (const site of read.emptyTexts)
+    sink.fail('anthropic.text_block_empty', [], blockAt(site.message, site.slot), site.message, site.slot);
+  for (const site of read.thinkingLast)
+    sink.fail('anthropic.thinking_block_last', [], blockAt(site.message, site.slot), site.message, site.slot);
+  for (const site of read.thinkingCacheControl)
+    sink.fail(
+      'anthropic.thinking_cache_control',
+      [],
+      `${blockAt(site.message, site.slot)}.cache_control`,
+      site.message,
+      site.slot,
+    );
 }
 
 /**
- * With thinking enabled in the request body, the assistant message answered by the final user
- * turn of tool results starts with its thinking block ("Extended thinking", preserving
- * thinking blocks). Only request bodies show whether thinking is on.
+ * With manual extended thinking in the request body (`thinking.type` `enabled`), the final
+ * assistant turn, when it is a tool-use loop, starts with a thinking block: its first assistant
+ * message (after the last user message that is not a turn of tool results) starts with its
+ * thinking or redacted_thinking block. Later messages of the loop need none (without interleaved
+ * thinking Claude thinks once, at the start); adaptive thinking relaxes the rule ("Thinking",
+ * thinking with tool use). Only request bodies show whether thinking is on.
  */
 function checkThinking(
   messages: readonly unknown[],
@@ -262,21 +252,22 @@ function checkThinking(
   sink: FailureSink,
 ): void {
   const thinking = context.body?.['thinking'];
-  if (!isJsonObject(thinking) || (thinking['type'] !== 'enabled' && thinking['type'] !== 'adaptive')) return;
-  const last = messages.length - 1;
-  if (last < 0 || read.roles[last] !== 'user') return;
-  const assistant = read.owner[last] ?? -1;
-  if (assistant < 0) return;
-  const answered = read.results.filter((r) => read.owner[r.message] === assistant);
-  if (answered.length === 0) return;
-  const content = (messages[assistant] as JsonObject)['content'];
-  const first = Array.isArray(content) ? (content[0] as JsonObject | undefined) : undefined;
-  if (first !== undefined && (first['type'] === 'thinking' || first['type'] === 'redacted_thinking')) return;
-  const ids = read.calls.filter((c) => c.message === assistant && !c.server).map((c) => c.key);
+  if (!isJsonObject(thinking) || thinking['type'] !== 'enabled') return;
+  const { roles } = read;
+  let first = read.finalTurnStart;
+  while (first < roles.length && roles[first] !== 'assistant') first++;
+  let answered = false;
+  for (let i = first + 1; i < roles.length && !answered; i++) answered = roles[i] === 'user';
+  if (!answered) return;
+  const content = (messages[first] as JsonObject)['content'];
+  const head = Array.isArray(content) ? (content[0] as JsonObject | undefined) : undefined;
+  if (head !== undefined && (head['type'] === 'thinking' || head['type'] === 'redacted_thinking')) return;
+  const ids = read.calls.filter((c) => c.message === first && !c.server).map((c) => c.key);
   sink.fail(
     'anthropic.thinking_block_missing',
     ids,
-    Array.isArray(content) ? blockAt(assistant, 0) : `${at(assistant)}.content`,
-    assistant,
+    Array.isArray(content) ? blockAt(first, 0) : `${at(first)}.content`,
+    first,
+    Array.isArray(content) ? 0 : -1,
   );
 }

@@ -14,7 +14,7 @@ import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCal
 import { assistantContent, ChatBuilder, type ConversionLoss, resultText, withToolRuns } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readChat } from '../chat/check.ts';
-import { readAnthropic } from './check.ts';
+import { readAnthropic } from './read.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './wire.ts';
 
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;

@@ -163,7 +163,8 @@ const ServerResultBlock = v.looseObject({
 const ToolResultBlock = v.looseObject({
   type: v.literal('tool_result'),
   tool_use_id: v.string(),
-  content: v.optional(v.union([v.string(), v.array(v.looseObject({ type: v.string() }))])),
+  // Any content reads: content of another shape is a rule failure (tool_result_content_invalid).
+  content: v.optional(v.unknown()),
   is_error: v.optional(v.boolean()),
 });
 const OtherBlock = v.looseObject({
