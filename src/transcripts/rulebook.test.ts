@@ -1,7 +1,7 @@
 /**
  * The rulebook's promises, over every conformance case: what `TRANSCRIPT_RULES` says of a rule
- * (`repairable`) is what repair does; repair leaves the messages before the first failure the
- * same objects (prompt caches still hit); `RULES.md` lists every rule; each format's driver
+ * (`repairable`) is what repair does; repair leaves the messages before the first one a failure
+ * involves the same objects (prompt caches still hit); `RULES.md` lists every rule; each format's driver
  * holds the rules its checks emit.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -67,14 +67,18 @@ describe('the rulebook', () => {
     expect(unrepairable.filter((rule) => !remainedOnce.has(rule))).toEqual([]);
   });
 
-  it('repair keeps every message before the first failure the same object (the prefix that was fine)', () => {
+  it('repair keeps every message before the first one a failure involves the same object (the prefix that was fine)', () => {
     for (const c of rejected) {
       const options = { format: c.format, expect: c.expect ?? 'sendable' } as const;
       const repaired = repairTranscriptJson(c.input, options);
       if (!repaired.ok || repaired.value.repairs.length === 0) continue;
       const input = messagesOf(c);
       const report = checkTranscriptJson(c.input, options);
-      const first = Math.min(...report.failures.map((f) => f.messageIndex).filter((i) => i >= 0));
+      // A failure involves the message it names and the first message naming one of its ids (its call).
+      const mentions = (id: string) =>
+        input.findIndex((message) => JSON.stringify(message).includes(JSON.stringify(id)));
+      const involved = report.failures.flatMap((f) => [f.messageIndex, ...f.ids.map(mentions)]);
+      const first = Math.min(...involved.filter((i) => i >= 0));
       for (let i = 0; i < first && i < input.length; i++) {
         expect({ file: c.file, i, same: repaired.value.messages[i] === input[i] }).toEqual({
           file: c.file,
