@@ -211,7 +211,7 @@ describe('request bodies', () => {
     content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: {} }],
   };
   const toolResult = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'Snow' }] };
-  it('Anthropic: with thinking on, the assistant message answered last must start with its thinking block', () => {
+  it('Anthropic: with manual thinking on, the first assistant message of the final tool-use loop must start with its thinking block', () => {
     const body = {
       model: 'claude-sonnet-4-5',
       thinking: { type: 'enabled', budget_tokens: 2048 },
