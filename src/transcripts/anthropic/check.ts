@@ -35,7 +35,8 @@ const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
  * Rule sources are in `TRANSCRIPT_RULES`.
  */
 export function checkAnthropic(messages: readonly unknown[], context: CheckContext): CheckOutcome {
-  return analyzeAnthropic(messages, context).outcome;
+  const analysis = analyzeAnthropic(messages, context);
+  return { ...analysis.outcome, analysis };
 }
 
 /** The check, what the reader collected, and the rule each `tool_result` broke (for repair). */

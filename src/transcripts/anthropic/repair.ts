@@ -23,7 +23,8 @@ import {
   slotKey,
   synthesizedText,
 } from '../core/repair.ts';
-import type { FormatRepair, RepairContext } from '../core/repairer.ts';
+import type { CheckOutcome } from '../core/context.ts';
+import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAnthropic } from './check.ts';
 import type { AnthropicRead, IdSite } from './read.ts';
@@ -105,8 +106,12 @@ function repairIds(
 }
 
 /** Checks and, when rejected, repairs Anthropic `messages`. */
-export function repairAnthropic(messages: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read, resultRules, badIds } = analyzeAnthropic(messages, context);
+export function repairAnthropic(
+  messages: readonly unknown[],
+  context: RepairContext,
+  checked?: CheckOutcome,
+): FormatRepair {
+  const { outcome, read, resultRules, badIds } = analysisOf(checked, () => analyzeAnthropic(messages, context));
   if (outcome.failures.length === 0) return { outcome };
   if (badIds.length > 0) return { outcome, repaired: repairIds(messages, read, badIds) };
   const failures = new FailureIndex(outcome.located);

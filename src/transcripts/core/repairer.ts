@@ -29,3 +29,14 @@ export type FormatRepairer = (
   context: RepairContext,
   checked: CheckOutcome,
 ) => FormatRepair;
+
+/**
+ * A format's analysis of the messages: the one the check that just read them left in
+ * `checked.analysis`, or (repair called on its own) a fresh one from `analyze`.
+ */
+export function analysisOf<A extends { readonly outcome: CheckOutcome }>(
+  checked: CheckOutcome | undefined,
+  analyze: () => A,
+): A {
+  return (checked?.analysis as A | undefined) ?? analyze();
+}

@@ -19,7 +19,8 @@ const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
 /** Checks `contents` against every Gemini rule. */
 export function checkGemini(contents: readonly unknown[], context: CheckContext): CheckOutcome {
-  return analyzeGemini(contents, context).outcome;
+  const analysis = analyzeGemini(contents, context);
+  return { ...analysis.outcome, analysis };
 }
 
 /** The check with what the reader collected and how it paired (for repair). */

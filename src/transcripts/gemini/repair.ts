@@ -23,7 +23,8 @@ import {
   synthesizedText,
   type TranscriptRepair,
 } from '../core/repair.ts';
-import type { FormatRepair, RepairContext } from '../core/repairer.ts';
+import type { CheckOutcome } from '../core/context.ts';
+import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { RuleOf } from '../core/report.ts';
 import { analyzeGemini } from './check.ts';
 import { responseText, toolResult } from './convert.ts';
@@ -52,8 +53,12 @@ interface Plan {
 }
 
 /** Checks and, when rejected, repairs Gemini `contents`. */
-export function repairGemini(contents: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read, pairing } = analyzeGemini(contents, context);
+export function repairGemini(
+  contents: readonly unknown[],
+  context: RepairContext,
+  checked?: CheckOutcome,
+): FormatRepair {
+  const { outcome, read, pairing } = analysisOf(checked, () => analyzeGemini(contents, context));
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const plan: Plan = {
