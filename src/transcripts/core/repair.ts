@@ -15,9 +15,13 @@ import type { LocatedFailure } from './report.ts';
  *   outcome is unknown (marked, see `SYNTHESIZED_RESULT_MARK`);
  * - `moved_result`: a result moved to where the provider needs it;
  * - `removed`: a result, block, item or message removed (the value is in `removed`);
- * - `renamed_call`: a repeated call id given a fresh id (with the results that answer it);
+ * - `renamed_call`: a repeated call id given a fresh id, or a call id the provider finds too long a
+ *   shorter one (with the results that answer it);
  * - `inserted_message`: a message (turn) inserted to hold results or to open a turn;
- * - `merged_messages`: two messages of the same role joined into one.
+ * - `merged_messages`: two messages of the same role joined into one;
+ * - `rewrote_field`: a field of a call, result or item rewritten to the shape the provider requires
+ *   (call arguments serialized to their JSON string, a structured result to its JSON text, an
+ *   invalid item id left out, a result given its call's type); the item as it was is in `removed`.
  */
 export type TranscriptRepairAction =
   | 'synthesized_result'
@@ -25,7 +29,8 @@ export type TranscriptRepairAction =
   | 'removed'
   | 'renamed_call'
   | 'inserted_message'
-  | 'merged_messages';
+  | 'merged_messages'
+  | 'rewrote_field';
 
 /**
  * One change `repairTranscript` made: the rule it fixes, the ids, where in the input, what it
@@ -50,7 +55,7 @@ export interface TranscriptRepair {
   readonly at: string;
   /** What was done, in one sentence. */
   readonly detail: string;
-  /** For `removed`: the removed value, unchanged. */
+  /** For `removed`: the removed value, unchanged; for `rewrote_field`: the item before the change. */
   readonly removed?: unknown;
 }
 
