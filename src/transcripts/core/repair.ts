@@ -15,13 +15,12 @@ import type { LocatedFailure } from './report.ts';
  *   outcome is unknown (marked, see `SYNTHESIZED_RESULT_MARK`);
  * - `moved_result`: a result moved to where the provider needs it;
  * - `removed`: a result, block, item or message removed (the value is in `removed`);
- * - `renamed_call`: a repeated call id given a fresh id, or a call id the provider finds too long a
- *   shorter one (with the results that answer it);
+ * - `renamed_call`: a repeated call id given a fresh id (with the results that answer it);
  * - `inserted_message`: a message (turn) inserted to hold results or to open a turn;
  * - `merged_messages`: two messages of the same role joined into one;
- * - `rewrote_field`: a field of a call, result or item rewritten to the shape the provider requires
- *   (call arguments serialized to their JSON string, a structured result to its JSON text, an
- *   invalid item id left out, a result given its call's type); the item as it was is in `removed`.
+ * - `rewrote_field`: a field of a call or result set in place (a missing function name taken
+ *   from the call it answers, a result value wrapped into the object the provider requires, a
+ *   placeholder signature the provider documents); the value before is in `removed`.
  */
 export type TranscriptRepairAction =
   | 'synthesized_result'
@@ -55,7 +54,7 @@ export interface TranscriptRepair {
   readonly at: string;
   /** What was done, in one sentence. */
   readonly detail: string;
-  /** For `removed`: the removed value, unchanged; for `rewrote_field`: the item before the change. */
+  /** For `removed`: the removed value; for `rewrote_field`: the block (part) before the change; unchanged. */
   readonly removed?: unknown;
 }
 
