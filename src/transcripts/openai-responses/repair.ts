@@ -1,118 +1,262 @@
 /**
- * Repair of Responses `input` items, driven by the check's classification: outputs standing
- * after their call stay where they are (Responses pairs anywhere after the call); outputs
- * before their call move to the end of the model response holding the call; orphan, repeated
- * and incomplete outputs, items repeating an item id, and reasoning items without their
- * follower are removed; a call without an output gets a synthesized one at the end of its
- * response. A `computer_call` cannot be answered without a screenshot: an unanswered one is
- * removed instead.
+ * Repair of Responses `input` items, driven by the check's analysis (what the reader collected,
+ * the call each output paired with, and the located failures); it never reads the items again on
+ * its own:
+ * - outputs standing after their call stay where they are (Responses pairs anywhere after the
+ *   call); outputs before their call move to the end of the model response holding the call;
+ * - an output of another type than its call is given its call's type when the two hold the same
+ *   fields (function and custom tool outputs); otherwise it goes like an orphan and its call gets a
+ *   synthesized output;
+ * - orphan outputs (no call in the input, or no `call_id`) are removed, and the text they carried
+ *   stays as a user message in their place (`orphanedResultText`); repeated outputs, outputs
+ *   without `output`, items repeating an item id, approval responses without their request, and
+ *   reasoning items without their follower or, under `store: false`, without their encrypted
+ *   content are removed;
+ * - an over-long `call_id` is replaced, on the call and its outputs alike, by a shorter one derived
+ *   from it (deterministic, unused elsewhere in the input);
+ * - `arguments` that are not a string are serialized, a `tool_search_call`'s string arguments
+ *   parsed, an output that is no content given its JSON text, an invalid item id left out (a
+ *   reasoning item, which needs its id, is removed);
+ * - a call without an output gets a synthesized one at the end of its response. A `computer_call`
+ *   cannot be answered without a screenshot: an unanswered one is removed instead.
+ *
+ * Items before the first change are the input's own objects; a changed item is a copy.
  *
  * @module
  */
-import type { JsonObject } from '../core/input.ts';
-import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
+import { FailureIndex, orphanedResultText, type TranscriptRepair } from '../core/repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { analyzeResponses, ITEM } from './check.ts';
-import { toolResult } from './convert.ts';
+import { analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
+import { RESPONSES_OUTPUT_ITEM_TYPES } from './kinds.ts';
+import { outputText, shortCallId, synthesize, without } from './repair-items.ts';
+import { MAX_CALL_ID_LENGTH } from './rules.ts';
 
 const at = (i: number) => `input[${i}]`;
 
+/** Rules whose failing item repair removes, with what the record says. */
 const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'openai-responses.duplicate_item_id': 'removed the item: an earlier item has its id',
   'openai-responses.reasoning_without_following_item':
     'removed the reasoning item: the item it came with does not follow it',
-  'openai-responses.output_missing_field': 'removed the output item: it lacks its call_id or output',
-  'openai-responses.function_call_output_orphan': 'removed the output item: no call in the input has its call_id',
+  'openai-responses.reasoning_not_persisted':
+    'removed the reasoning item: under store: false it names a stored item and carries no encrypted_content',
   'openai-responses.duplicate_function_call_output': 'removed the output item: its call already has an output',
+  'openai-responses.mcp_approval_response_orphan':
+    'removed the approval response: no mcp_approval_request in the input has its approval_request_id',
 };
 
-/** The output item answering a call item with the synthesized text, or `undefined` (computer calls). */
-function synthesize(call: JsonObject, readOnlyTools: ReadonlySet<string>): JsonObject | undefined {
-  const id = call['call_id'] as string;
-  const name = typeof call['name'] === 'string' ? call['name'] : (call['type'] as string);
-  const text = synthesizedText(name, readOnlyTools);
-  switch (call['type']) {
-    case 'function_call':
-      return toolResult(id, text);
-    case 'custom_tool_call':
-      return { type: 'custom_tool_call_output', call_id: id, output: text };
-    case 'apply_patch_call':
-      return { type: 'apply_patch_call_output', call_id: id, status: 'failed', output: text };
-    case 'local_shell_call':
-      return { type: 'local_shell_call_output', id, output: text };
-    case 'shell_call':
-      return {
-        type: 'shell_call_output',
-        call_id: id,
-        output: [{ stdout: '', stderr: text, outcome: { type: 'exit', exit_code: 1 } }],
-      };
-    default:
-      return undefined;
-  }
-}
+/** Rules of an output item that keep it from answering its call. */
+const PAIRING_FAILURES: readonly TranscriptRule[] = [
+  'openai-responses.function_call_output_orphan',
+  'openai-responses.function_call_output_before_call',
+  'openai-responses.output_type_mismatch',
+  'openai-responses.duplicate_function_call_output',
+  'openai-responses.output_missing_field',
+];
+
+const FUNCTION = 0;
+const CUSTOM = 1;
 
 /** Checks and, when rejected, repairs Responses `input` items. */
 export function repairResponses(items: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read } = analyzeResponses(items, context);
+  const { outcome, read, pairedCall } = analyzeResponses(items, context);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
+  const n = items.length;
   const repairs: TranscriptRepair[] = [];
   const removed = new Set<number>();
+  // Orphan outputs replaced by a user message holding their text.
+  const orphaned = new Set<number>();
+  const replaced = new Map<number, JsonObject>();
+  const current = (i: number) => replaced.get(i) ?? (items[i] as JsonObject);
   const remove = (i: number, rule: TranscriptRule, ids: readonly string[], detail: string) => {
-    if (removed.has(i)) return;
+    if (removed.has(i) || orphaned.has(i)) return;
     removed.add(i);
+    replaced.delete(i);
     repairs.push({ action: 'removed', rule, ids, at: at(i), detail, removed: items[i] });
   };
-  for (const failure of failures.all) {
-    const detail = REMOVE_DETAIL[failure.rule];
-    if (detail !== undefined) remove(failure.message, failure.rule, failure.ids, detail);
+  // An output whose call is not in the input: removed, its text kept as a user message in its place.
+  const removeOrphan = (i: number, rule: TranscriptRule, ids: readonly string[], detail: string) => {
+    if (removed.has(i) || orphaned.has(i)) return;
+    const kept = orphanedResultText(outputText(items[i] as JsonObject));
+    if (kept === undefined) {
+      remove(i, rule, ids, detail);
+      return;
+    }
+    orphaned.add(i);
+    replaced.set(i, { role: 'user', content: kept });
+    repairs.push({
+      action: 'removed',
+      rule,
+      ids,
+      at: at(i),
+      detail: `${detail}; its text stays as a user message in its place`,
+      removed: items[i],
+    });
+  };
+  const gone = (i: number) => removed.has(i) || orphaned.has(i);
+  const rewrite = (i: number, next: JsonObject, rule: TranscriptRule, ids: readonly string[], detail: string) => {
+    if (gone(i)) return;
+    repairs.push({ action: 'rewrote_field', rule, ids, at: at(i), detail, removed: current(i) });
+    replaced.set(i, next);
+  };
+
+  // Removals first, so no field is rewritten on an item that goes.
+  for (const { rule, ids, message: i } of failures.all) {
+    const detail = REMOVE_DETAIL[rule];
+    if (detail !== undefined) remove(i, rule, ids, detail);
+    else if (rule === 'openai-responses.function_call_output_orphan')
+      removeOrphan(i, rule, ids, 'removed the output item: no call in the input has its call_id');
+    else if (rule === 'openai-responses.output_missing_field') {
+      if (ids.length === 0) removeOrphan(i, rule, ids, 'removed the output item: it has no call_id');
+      else remove(i, rule, ids, 'removed the output item: it has no output');
+    } else if (rule === 'openai-responses.item_id_invalid' && read.kinds[i] === ITEM.reasoning)
+      remove(i, rule, ids, 'removed the reasoning item: its id is not a reasoning item id');
+  }
+
+  const renames: string[] = [];
+  for (const { rule, ids, message: i } of failures.all) {
+    const item = current(i);
+    switch (rule) {
+      case 'openai-responses.item_id_invalid':
+        rewrite(i, without(item, 'id'), rule, ids, 'left out the item id: it is not an id of its type');
+        break;
+      case 'openai-responses.function_call_arguments_not_string':
+        rewrite(
+          i,
+          { ...item, arguments: JSON.stringify(item['arguments']) },
+          rule,
+          ids,
+          'wrote the arguments as their JSON string',
+        );
+        break;
+      case 'openai-responses.tool_search_arguments_not_object': {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(item['arguments'] as string);
+        } catch {
+          parsed = undefined;
+        }
+        if (isJsonObject(parsed))
+          rewrite(i, { ...item, arguments: parsed }, rule, ids, 'parsed the arguments string into its JSON object');
+        break;
+      }
+      case 'openai-responses.output_not_content':
+        rewrite(i, { ...item, output: JSON.stringify(item['output']) }, rule, ids, 'wrote the output as its JSON text');
+        break;
+      case 'openai-responses.call_id_too_long':
+        if (ids[0] !== undefined && !renames.includes(ids[0])) renames.push(ids[0]);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Over-long call ids: one shorter id per key, on its calls and outputs alike. A key whose call
+  // is not in the input (held by the server) cannot be renamed on one side only: it stays.
+  if (renames.length > 0) {
+    const used = new Set<string>();
+    for (const call of read.calls) used.add(call.key);
+    for (const output of read.outputs) if (output.key !== undefined) used.add(output.key);
+    for (const key of renames) {
+      const first = read.calls.find((call) => call.key === key);
+      if (first === undefined) continue;
+      const next = shortCallId(key, used);
+      for (const call of read.calls)
+        if (call.key === key && !gone(call.message))
+          replaced.set(call.message, { ...current(call.message), call_id: next });
+      for (const output of read.outputs) {
+        if (output.key !== key || gone(output.item)) continue;
+        const item = current(output.item);
+        const field = item['call_id'] === key ? 'call_id' : 'id';
+        replaced.set(output.item, { ...item, [field]: next });
+      }
+      repairs.push({
+        action: 'renamed_call',
+        rule: 'openai-responses.call_id_too_long',
+        ids: [key, next],
+        at: at(first.message),
+        detail: `renamed call ${key} to ${next} (at most ${MAX_CALL_ID_LENGTH} characters), with its outputs`,
+      });
+    }
   }
 
   // The end of the model response (run of model and reasoning items) holding each item.
-  const n = items.length;
   const runEnd = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) {
     runEnd[i] =
       read.kinds[i] !== ITEM.input && i + 1 < n && read.kinds[i + 1] !== ITEM.input ? (runEnd[i + 1] as number) : i;
   }
-
-  const answered = new Set<string>();
-  for (const output of read.outputs) {
-    if (!removed.has(output.item) && failures.at(output.item).length === 0 && output.key !== undefined)
-      answered.add(output.key);
-  }
-  const after = new Map<number, unknown[]>();
-  const place = (call: number, item: unknown) => {
-    const end = runEnd[call] as number;
-    after.set(end, [...(after.get(end) ?? []), item]);
+  const after = new Map<number, JsonObject[]>();
+  const place = (call: ResponsesCall, item: JsonObject) => {
+    const end = runEnd[call.message] as number;
+    const list = after.get(end);
+    if (list === undefined) after.set(end, [item]);
+    else list.push(item);
   };
-  const calls = new Map(read.calls.map((call) => [call.key, call]));
-  for (const output of read.outputs) {
-    const rule = failures.find(output.item, -1, ['openai-responses.function_call_output_before_call'])?.rule;
-    if (rule === undefined || removed.has(output.item) || output.key === undefined) continue;
-    const call = calls.get(output.key);
-    if (call === undefined || answered.has(output.key) || removed.has(call.message)) {
-      remove(output.item, rule, [output.key], 'removed the output item: its call already has an output');
-      continue;
+
+  // The calls an output answers where it stands, and the calls some output names.
+  const answered = new Set<ResponsesCall>();
+  const named = new Set<ResponsesCall>();
+  for (let o = 0; o < read.outputs.length; o++) {
+    const call = pairedCall[o];
+    if (call === undefined) continue;
+    named.add(call);
+    const output = read.outputs[o] as OutputSite;
+    if (!gone(output.item) && failures.find(output.item, -1, PAIRING_FAILURES) === undefined) answered.add(call);
+  }
+  for (let o = 0; o < read.outputs.length; o++) {
+    const output = read.outputs[o] as OutputSite;
+    const call = pairedCall[o];
+    if (call === undefined || output.key === undefined || gone(output.item)) continue;
+    const rule = failures.find(output.item, -1, [
+      'openai-responses.function_call_output_before_call',
+      'openai-responses.output_type_mismatch',
+    ])?.rule;
+    if (rule === undefined) continue;
+    const ids = [output.key];
+    if (gone(call.message)) {
+      removeOrphan(output.item, rule, ids, 'removed the output item: its call was removed');
+    } else if (answered.has(call)) {
+      remove(output.item, rule, ids, 'removed the output item: its call already has an output');
+    } else if (rule === 'openai-responses.function_call_output_before_call') {
+      answered.add(call);
+      removed.add(output.item);
+      place(call, current(output.item));
+      repairs.push({
+        action: 'moved_result',
+        rule,
+        ids,
+        at: at(output.item),
+        detail: `moved the output item after ${at(call.message)}, to the end of that response`,
+      });
+    } else if (
+      (call.kind === FUNCTION || call.kind === CUSTOM) &&
+      (output.kind === FUNCTION || output.kind === CUSTOM)
+    ) {
+      answered.add(call);
+      const type = RESPONSES_OUTPUT_ITEM_TYPES[call.kind] as string;
+      rewrite(
+        output.item,
+        { ...without(current(output.item), 'id'), type },
+        rule,
+        ids,
+        `made the output a ${type}, the type of its call`,
+      );
+    } else {
+      removeOrphan(output.item, rule, ids, "removed the output item: it is not of its call's output type");
     }
-    answered.add(output.key);
-    removed.add(output.item);
-    place(call.message, items[output.item]);
-    repairs.push({
-      action: 'moved_result',
-      rule,
-      ids: [output.key],
-      at: at(output.item),
-      detail: `moved the output item after ${at(call.message)}, to the end of that response`,
-    });
   }
 
   const open = new Set(outcome.openToolCalls.map((call) => call.id));
   for (const call of read.calls) {
-    if (removed.has(call.message) || answered.has(call.key) || open.has(call.key)) continue;
-    answered.add(call.key);
-    const output = synthesize(items[call.message] as JsonObject, context.readOnlyTools);
+    if (gone(call.message) || answered.has(call) || open.has(call.key)) continue;
+    // A repeated call id counts as answered without an output of its own: only uniqueness concerns it.
+    if (call.answered && !named.has(call)) continue;
+    const output = synthesize(current(call.message), context.readOnlyTools);
+    answered.add(call);
     if (output === undefined) {
       remove(
         call.message,
@@ -122,7 +266,7 @@ export function repairResponses(items: readonly unknown[], context: RepairContex
       );
       continue;
     }
-    place(call.message, output);
+    place(call, output);
     repairs.push({
       action: 'synthesized_result',
       rule: 'openai-responses.function_call_unanswered',
@@ -134,7 +278,7 @@ export function repairResponses(items: readonly unknown[], context: RepairContex
 
   const out: unknown[] = [];
   for (let i = 0; i < n; i++) {
-    if (!removed.has(i)) out.push(items[i]);
+    if (!removed.has(i)) out.push(replaced.get(i) ?? items[i]);
     const extra = after.get(i);
     if (extra !== undefined) out.push(...extra);
   }

@@ -114,7 +114,6 @@ export type ResponsesInputItem =
 
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
 const content = v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]);
-const optionalId = v.nullish(v.string());
 const isOtherType = (type: string) =>
   type !== 'message' &&
   type !== 'item_reference' &&
@@ -123,9 +122,13 @@ const isOtherType = (type: string) =>
   !RESPONSES_OUTPUT_TYPES.has(type);
 
 /**
- * One `input` item: messages (with or without `type`), item references, client calls (their
- * `call_id` a string), outputs (`call_id` and `output` are read when present; their absence is
- * `openai-responses.output_missing_field`), reasoning, and any other item type.
+ * One `input` item the checker can read: messages (with or without `type`), item references
+ * (their `id` a string), client calls (their `call_id` and, for function and custom tool calls,
+ * `name` strings), outputs, reasoning, and any other item type. Fields whose wrong shape is a
+ * rule failure rather than unreadable input are not constrained here: item `id`s (rule
+ * `openai-responses.item_id_invalid`), an output's `call_id` and `output`
+ * (`openai-responses.output_missing_field`, `openai-responses.output_not_content`) and a call's
+ * `arguments` (`openai-responses.function_call_arguments_not_string`).
  *
  * @example
  * ```ts
@@ -137,33 +140,15 @@ const isOtherType = (type: string) =>
  */
 export const ResponsesInputItemSchema = v.pipe(
   v.union([
-    v.looseObject({ type: v.optional(v.literal('message')), role: v.picklist(MESSAGE_ROLES), content, id: optionalId }),
+    v.looseObject({ type: v.optional(v.literal('message')), role: v.picklist(MESSAGE_ROLES), content }),
     v.looseObject({ type: v.nullish(v.literal('item_reference')), id: v.string(), role: v.optional(v.never()) }),
-    v.looseObject({ type: v.literal('reasoning'), id: optionalId }),
-    v.looseObject({
-      type: v.picklist(['function_call', 'custom_tool_call']),
-      call_id: v.string(),
-      name: v.string(),
-      id: optionalId,
-    }),
+    v.looseObject({ type: v.literal('reasoning') }),
+    v.looseObject({ type: v.picklist(['function_call', 'custom_tool_call']), call_id: v.string(), name: v.string() }),
     v.looseObject({
       type: v.picklist([...RESPONSES_CALL_TYPES].filter((t) => t !== 'function_call' && t !== 'custom_tool_call')),
       call_id: v.string(),
-      id: optionalId,
     }),
-    v.looseObject({
-      type: v.picklist(['function_call_output', 'custom_tool_call_output']),
-      call_id: optionalId,
-      output: v.nullish(content),
-      id: optionalId,
-    }),
-    v.looseObject({
-      type: v.picklist(
-        [...RESPONSES_OUTPUT_TYPES].filter((t) => t !== 'function_call_output' && t !== 'custom_tool_call_output'),
-      ),
-      call_id: optionalId,
-      id: optionalId,
-    }),
+    v.looseObject({ type: v.picklist([...RESPONSES_OUTPUT_TYPES]) }),
     v.looseObject({ type: v.pipe(v.string(), v.check(isOtherType)) }),
   ]),
   ownStructureOf('openai-responses'),
