@@ -260,7 +260,8 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
 
 /** Checks Responses `input` items against every Responses rule. */
 export function checkResponses(items: readonly unknown[], context: CheckContext): CheckOutcome {
-  return analyzeResponses(items, context).outcome;
+  const analysis = analyzeResponses(items, context);
+  return { ...analysis.outcome, analysis };
 }
 
 /** What the check found, with what the reader collected, for repair. */

@@ -26,7 +26,8 @@
  */
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureIndex, orphanedResultText, type TranscriptRepair } from '../core/repair.ts';
-import type { FormatRepair, RepairContext } from '../core/repairer.ts';
+import type { CheckOutcome } from '../core/context.ts';
+import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
 import { RESPONSES_OUTPUT_ITEM_TYPES } from './kinds.ts';
@@ -60,8 +61,12 @@ const FUNCTION = 0;
 const CUSTOM = 1;
 
 /** Checks and, when rejected, repairs Responses `input` items. */
-export function repairResponses(items: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read, pairedCall } = analyzeResponses(items, context);
+export function repairResponses(
+  items: readonly unknown[],
+  context: RepairContext,
+  checked?: CheckOutcome,
+): FormatRepair {
+  const { outcome, read, pairedCall } = analysisOf(checked, () => analyzeResponses(items, context));
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const n = items.length;
