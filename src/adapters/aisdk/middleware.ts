@@ -69,6 +69,8 @@ export interface TranscriptGuardMiddleware {
   readonly transformParams: <P extends GuardedCallOptions>(options: {
     readonly type: 'generate' | 'stream';
     readonly params: P;
+    /** The model called (`LanguageModelV4`): its `modelId` selects the model-specific rules (Gemini's names). */
+    readonly model?: { readonly modelId?: unknown };
   }) => Promise<P>;
 }
 
@@ -92,10 +94,11 @@ function readOptions(options: unknown): Required<Pick<TranscriptGuardOptions, 'o
 function repaired(
   prompt: readonly unknown[],
   type: 'generate' | 'stream',
+  model: string | undefined,
   failures: readonly TranscriptFailure<'aisdk'>[],
   onRepair: TranscriptGuardOptions['onRepair'],
 ): unknown[] {
-  const outcome = runRepair(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt' });
+  const outcome = runRepair(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model });
   if (!outcome.ok) throw outcome.failures[0];
   const { value } = outcome;
   if (value.transcript === undefined)
@@ -149,18 +152,20 @@ export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGua
   const { onReject, onRepair } = readOptions(options);
   return {
     specificationVersion: 'v4',
-    transformParams: async ({ type, params }) => {
+    transformParams: async ({ type, params, model: called }) => {
       const prompt: unknown = params.prompt;
       if (!Array.isArray(prompt))
         throw new TypeError(
           `params.prompt: expected an array of messages (LanguageModelV4Prompt), got ${typeof prompt}`,
         );
-      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt' });
+      const id = called?.modelId;
+      const model = typeof id === 'string' && id !== '' ? id : undefined;
+      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model });
       if (report.result === 'accepted') return params;
       if (report.result === 'invalid') throw report.error;
       const failures = report.failures as readonly TranscriptFailure<'aisdk'>[];
       if (onReject === 'throw') throw new TranscriptRejectedError(type, failures);
-      return { ...params, prompt: repaired(prompt, type, failures, onRepair) } as typeof params;
+      return { ...params, prompt: repaired(prompt, type, model, failures, onRepair) } as typeof params;
     },
   };
 }

@@ -17,7 +17,9 @@ import type { LocatedFailure } from './report.ts';
  * - `removed`: a result, block, item or message removed (the value is in `removed`);
  * - `renamed_call`: a repeated call id given a fresh id (with the results that answer it);
  * - `inserted_message`: a message (turn) inserted to hold results or to open a turn;
- * - `merged_messages`: two messages of the same role joined into one.
+ * - `merged_messages`: two messages of the same role joined into one;
+ * - `reshaped`: a field of a block rewritten into the shape the provider reads, its content kept (a
+ *   tool input given as JSON text parsed, an old field renamed; the block as it was is in `removed`).
  */
 export type TranscriptRepairAction =
   | 'synthesized_result'
@@ -25,7 +27,8 @@ export type TranscriptRepairAction =
   | 'removed'
   | 'renamed_call'
   | 'inserted_message'
-  | 'merged_messages';
+  | 'merged_messages'
+  | 'reshaped';
 
 /**
  * One change `repairTranscript` made: the rule it fixes, the ids, where in the input, what it
@@ -50,7 +53,7 @@ export interface TranscriptRepair {
   readonly at: string;
   /** What was done, in one sentence. */
   readonly detail: string;
-  /** For `removed`: the removed value, unchanged. */
+  /** For `removed`: the removed value, unchanged; for `reshaped`: the block as it was. */
   readonly removed?: unknown;
 }
 
