@@ -14,13 +14,21 @@
  */
 import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
 import { type AISDKRead, type ApprovalSite, issueAt, partAt, readAISDK, type ResponseSite } from './read.ts';
+import type { TranscriptRule } from '../rules.ts';
 import { AISDK_RULES, isGeminiModel } from './rules.ts';
 
 export { type AISDKRead, readAISDK } from './read.ts';
 
 const at = (i: number) => `messages[${i}]`;
+
+/** Whether a tool-result records a denied approval (`output: { type: 'execution-denied' }`). */
+const denied = (part: JsonObject): boolean => {
+  const output = part['output'];
+  return isJsonObject(output) && output['type'] === 'execution-denied';
+};
 
 /** Checks `ModelMessage[]` against every AI SDK rule. */
 export function checkAISDK(messages: readonly unknown[], context: CheckContext): CheckOutcome {
@@ -37,31 +45,52 @@ export function analyzeAISDK(
   for (const issue of read.issues) sink.fail(issue.rule, issue.ids, issueAt(issue), issue.message, issue.slot);
   const last = messages.length - 1;
   const { segment } = read;
-  const table = new CallTable();
-  for (const call of read.calls) {
-    if (!table.add(call))
-      sink.fail('aisdk.duplicate_tool_call_id', [call.key], partAt(call.message, call.slot), call.message, call.slot);
-  }
+  const { calls } = read;
+  const table = CallTable.of(calls, (call) =>
+    sink.fail('aisdk.duplicate_tool_call_id', [call.key], partAt(call.message, call.slot), call.message, call.slot),
+  );
 
   const names = isGeminiModel(context.model);
+  // A result mostly answers a call of the last message with calls before it: with no repeated
+  // call id, that message's calls are looked at first, the table only when none matches.
+  const recent = !table.hasRepeats;
+  let next = 0;
+  let from = 0;
+  let callMessage = -1;
   for (const result of read.results) {
     const { key, message, slot } = result;
-    const where = partAt(message, slot);
-    const call = table.get(key);
-    if (call === undefined) sink.fail('aisdk.tool_result_orphan', [key], where, message, slot);
-    else if (call.server && !result.inAssistant && !result.denied)
-      sink.fail('aisdk.provider_executed_call_answered_by_client', [key], where, message, slot);
-    else if (!call.server && result.inAssistant)
-      sink.fail('aisdk.tool_result_in_assistant_message', [key], where, message, slot);
-    else if (call.seq > result.seq) sink.fail('aisdk.tool_result_before_call', [key], where, message, slot);
-    else if (!table.claim(call)) sink.fail('aisdk.duplicate_tool_result', [key], where, message, slot);
+    let call: CallSite | undefined;
+    if (recent) {
+      for (; next < calls.length && (calls[next] as CallSite).seq < result.seq; next++) {
+        const before = calls[next] as CallSite;
+        if (before.message !== callMessage) {
+          callMessage = before.message;
+          from = next;
+        }
+      }
+      for (let k = from; k < next; k++) {
+        const candidate = calls[k] as CallSite;
+        if (candidate.key === key) {
+          call = candidate;
+          break;
+        }
+      }
+    }
+    call ??= table.get(key);
+    let rule: TranscriptRule | undefined;
+    if (call === undefined) rule = 'aisdk.tool_result_orphan';
+    else if (call.server && !result.inAssistant && !denied(result.part))
+      rule = 'aisdk.provider_executed_call_answered_by_client';
+    else if (!call.server && result.inAssistant) rule = 'aisdk.tool_result_in_assistant_message';
+    else if (call.seq > result.seq) rule = 'aisdk.tool_result_before_call';
+    else if (!table.claim(call)) rule = 'aisdk.duplicate_tool_result';
     else {
-      if (names && result.name !== undefined && result.name !== call.name)
-        sink.fail('aisdk.tool_result_name_mismatch', [key], where, message, slot);
-      if (segment[call.message] !== segment[message])
-        sink.fail('aisdk.tool_result_separated', [key], where, message, slot);
+      if (names && typeof result.part['toolName'] === 'string' && result.part['toolName'] !== call.name)
+        sink.fail('aisdk.tool_result_name_mismatch', [key], partAt(message, slot), message, slot);
+      if (segment[call.message] !== segment[message]) rule = 'aisdk.tool_result_separated';
       else call.answered = true;
     }
+    if (rule !== undefined) sink.fail(rule, [key], partAt(message, slot), message, slot);
   }
 
   // Approvals: a request names a call; a response answers an earlier request. A response in the
@@ -118,7 +147,7 @@ export function analyzeAISDK(
       );
     }
 
-  const openToolCalls = reportUnanswered(read.calls, sink, 'aisdk.tool_call_unanswered', {
+  const openToolCalls = reportUnanswered(calls, sink, 'aisdk.tool_call_unanswered', {
     open: (call) => context.expect === 'received' && call.message === last,
     callAt: (call) => partAt(call.message, call.slot),
     messageAt: at,

@@ -22,12 +22,10 @@ export interface PartSite {
   readonly seq: number;
 }
 
-/** A tool-result: where, its toolName (`undefined` when it has none), and what its output says. */
+/** A tool-result: where, and the part itself (its toolName and output, read when a rule needs them). */
 export interface ResultSite extends PartSite {
   readonly inAssistant: boolean;
-  readonly name: string | undefined;
-  /** Whether its output is `{ type: 'execution-denied' }`. */
-  readonly denied: boolean;
+  readonly part: JsonObject;
 }
 
 /** An approval request: its approval id and the call it names. */
@@ -75,26 +73,6 @@ function string(part: JsonObject, key: string, i: number, j: number): string {
   return value;
 }
 
-/** Whether a role holds a part type: tool messages only results and approval responses, user messages no tool or reasoning parts, assistant messages no approval responses. */
-function holds(role: string, type: string): boolean {
-  switch (role) {
-    case 'tool':
-      return type === 'tool-result' || type === 'tool-approval-response';
-    case 'assistant':
-      return type !== 'tool-approval-response';
-    case 'user':
-      return (
-        type !== 'tool-call' &&
-        type !== 'tool-result' &&
-        type !== 'tool-approval-request' &&
-        type !== 'tool-approval-response' &&
-        type !== 'reasoning'
-      );
-    default:
-      return false;
-  }
-}
-
 /** Reads `ModelMessage[]`: raises a `TranscriptInputError` for input that is not AI SDK messages. */
 export function readAISDK(messages: readonly unknown[]): AISDKRead {
   const n = messages.length;
@@ -140,15 +118,16 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
       if (!isJsonObject(part)) invalid(partAt(i, j), 'a part object');
       const type = part['type'];
       if (typeof type !== 'string') invalid(`${partAt(i, j)}.type`, 'a string');
-      // A part its role does not hold is reported and left out of the pairing.
-      const held = role !== 'system' && holds(role, type);
+      // A part its role does not hold is reported and left out of the pairing: a tool message holds
+      // only results and approval responses, a user message no tool or reasoning parts, an assistant
+      // message no approval responses (a system message's parts are reported once, as its content).
       if (type === 'tool-call') {
         const key = string(part, 'toolCallId', i, j);
         const name = string(part, 'toolName', i, j);
         const executed = part['providerExecuted'];
         if (executed !== undefined && typeof executed !== 'boolean')
           invalid(`${partAt(i, j)}.providerExecuted`, 'a boolean');
-        if (!held) misplaced(i, j, key);
+        if (role !== 'assistant') misplaced(i, j, key);
         else {
           calls.push({
             key,
@@ -177,7 +156,7 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
         }
       } else if (type === 'tool-result') {
         const key = string(part, 'toolCallId', i, j);
-        if (!held) misplaced(i, j, key);
+        if (role !== 'tool' && role !== 'assistant') misplaced(i, j, key);
         else {
           const name = part['toolName'];
           if (typeof name !== 'string')
@@ -204,22 +183,21 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
             slot: j,
             seq: seq++,
             inAssistant: role === 'assistant',
-            name: typeof name === 'string' ? name : undefined,
-            denied: isJsonObject(output) && output['type'] === 'execution-denied',
+            part,
           });
         }
       } else if (type === 'tool-approval-request') {
         const key = string(part, 'approvalId', i, j);
         const toolCallId = string(part, 'toolCallId', i, j);
-        if (!held) misplaced(i, j, toolCallId);
+        if (role !== 'assistant') misplaced(i, j, toolCallId);
         else requests.push({ key, toolCallId, message: i, slot: j, seq: seq++ });
       } else if (type === 'tool-approval-response') {
         const key = string(part, 'approvalId', i, j);
         const approved = part['approved'];
         if (typeof approved !== 'boolean') invalid(`${partAt(i, j)}.approved`, 'a boolean');
-        if (!held) misplaced(i, j, undefined);
+        if (role !== 'tool') misplaced(i, j, undefined);
         else responses.push({ key, approved, message: i, slot: j, seq: seq++ });
-      } else if (!held) misplaced(i, j, undefined);
+      } else if (role === 'tool' || (role === 'user' && type === 'reasoning')) misplaced(i, j, undefined);
     }
   }
   return { roles, segment, calls, results, requests, responses, issues };
