@@ -67,10 +67,9 @@ export const partAt = (i: number, j: number): string => `messages[${i}].content[
 export const issueAt = (issue: ShapeIssue): string =>
   issue.slot < 0 ? `messages[${issue.message}].content` : partAt(issue.message, issue.slot);
 
-function string(part: JsonObject, key: string, i: number, j: number): string {
-  const value = part[key];
-  if (typeof value !== 'string') invalid(`${partAt(i, j)}.${key}`, 'a string');
-  return value;
+/** Raises the input error for a field that is not a string. */
+function notString(i: number, j: number, key: string): never {
+  return invalid(`${partAt(i, j)}.${key}`, 'a string');
 }
 
 /** Reads `ModelMessage[]`: raises a `TranscriptInputError` for input that is not AI SDK messages. */
@@ -122,8 +121,10 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
       // only results and approval responses, a user message no tool or reasoning parts, an assistant
       // message no approval responses (a system message's parts are reported once, as its content).
       if (type === 'tool-call') {
-        const key = string(part, 'toolCallId', i, j);
-        const name = string(part, 'toolName', i, j);
+        const key = part['toolCallId'];
+        if (typeof key !== 'string') notString(i, j, 'toolCallId');
+        const name = part['toolName'];
+        if (typeof name !== 'string') notString(i, j, 'toolName');
         const executed = part['providerExecuted'];
         if (executed !== undefined && typeof executed !== 'boolean')
           invalid(`${partAt(i, j)}.providerExecuted`, 'a boolean');
@@ -155,7 +156,8 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
             });
         }
       } else if (type === 'tool-result') {
-        const key = string(part, 'toolCallId', i, j);
+        const key = part['toolCallId'];
+        if (typeof key !== 'string') notString(i, j, 'toolCallId');
         if (role !== 'tool' && role !== 'assistant') misplaced(i, j, key);
         else {
           const name = part['toolName'];
@@ -187,12 +189,15 @@ export function readAISDK(messages: readonly unknown[]): AISDKRead {
           });
         }
       } else if (type === 'tool-approval-request') {
-        const key = string(part, 'approvalId', i, j);
-        const toolCallId = string(part, 'toolCallId', i, j);
+        const key = part['approvalId'];
+        if (typeof key !== 'string') notString(i, j, 'approvalId');
+        const toolCallId = part['toolCallId'];
+        if (typeof toolCallId !== 'string') notString(i, j, 'toolCallId');
         if (role !== 'assistant') misplaced(i, j, toolCallId);
         else requests.push({ key, toolCallId, message: i, slot: j, seq: seq++ });
       } else if (type === 'tool-approval-response') {
-        const key = string(part, 'approvalId', i, j);
+        const key = part['approvalId'];
+        if (typeof key !== 'string') notString(i, j, 'approvalId');
         const approved = part['approved'];
         if (typeof approved !== 'boolean') invalid(`${partAt(i, j)}.approved`, 'a boolean');
         if (role !== 'tool') misplaced(i, j, undefined);
