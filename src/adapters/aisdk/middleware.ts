@@ -27,7 +27,9 @@ export interface TranscriptGuardOptions {
   /**
    * `'throw'` (default): throw `TranscriptRejectedError` and do not call the model. `'repair'`:
    * call the model with the prompt `repairTranscript` makes of it (a synthesized error result for
-   * each call nobody answered, orphans and repeats removed, misplaced results moved).
+   * each call nobody answered, orphans and repeats removed (an orphan's words kept as user text),
+   * misplaced results moved, a tool input given as JSON text parsed, a result's name set from its
+   * call). A prompt with a failure no repair fixes (`repairable: false`) still throws.
    */
   readonly onReject?: OnReject;
   /**
@@ -112,9 +114,11 @@ function repaired(
  * (`generateText`, `streamText`, `ToolLoopAgent`, every step of a tool loop) with
  * `checkTranscript(prompt, { format: 'aisdk' })` before the model is called: every client
  * tool-call answered by a tool-result before the next user or system message, no tool-result
- * without its call, before it, or twice, no repeated toolCallId (the rules `aisdk.*` of
- * `TRANSCRIPT_RULES`, with their sources). An accepted prompt goes to the model unchanged (the
- * same `params` object).
+ * without its call, before it, or twice, no repeated toolCallId, no client result for a
+ * provider-executed call, tool inputs that are objects and outputs the providers read (the rules
+ * `aisdk.*` of `TRANSCRIPT_RULES`, with their sources). The called model's `modelId` selects the
+ * model-specific rules (a Gemini model: each result named as its call). An accepted prompt goes
+ * to the model unchanged (the same `params` object).
  *
  * The prompt is the SDK's `LanguageModelV4Prompt` (instructions as leading system messages,
  * consecutive tool messages merged, approval requests removed), checked as a prompt: the
