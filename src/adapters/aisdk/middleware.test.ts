@@ -285,8 +285,10 @@ describe('transcriptGuard and provider-executed approvals', () => {
       model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
       messages,
     });
-    const tool = model.doGenerateCalls[0]?.prompt[2];
-    expect(tool?.role).toBe('tool');
+    // The orphan's words go after the user message that opens the turn: the tool message stays last.
+    const prompt = model.doGenerateCalls[0]?.prompt ?? [];
+    expect(prompt.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+    const tool = prompt[3];
     const parts = tool?.role === 'tool' ? tool.content : [];
     expect(parts.map((p) => `${p.type} ${p.type === 'tool-result' ? p.toolCallId : p.approvalId}`)).toEqual([
       'tool-approval-response ap_1',
@@ -308,7 +310,7 @@ describe('transcriptGuard and provider-executed approvals', () => {
       model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
       messages,
     });
-    const tool = model.doGenerateCalls[0]?.prompt[2];
+    const tool = model.doGenerateCalls[0]?.prompt[3];
     expect(tool?.role === 'tool' ? tool.content.map((p) => p.type) : []).toEqual(['tool-approval-response']);
   });
 

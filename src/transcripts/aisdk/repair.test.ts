@@ -270,20 +270,43 @@ describe('aisdk repair: an orphaned result keeps its words', () => {
     ]);
   });
 
-  it('before a final assistant message whose calls stay open (received)', () => {
+  it('after the message that opens its turn, when its turn ends the history (open calls, a final approval)', () => {
     const open = { role: 'assistant', content: [call({ path: 'README.md' }, 'call_2')] };
     const value = repaired([...history.slice(0, 4), open], { expect: 'received' });
     expect(value.messages.map((m) => (m as Message)['role'])).toEqual([
       'system',
       'user',
+      'user',
       'assistant',
       'tool',
-      'user',
       'assistant',
     ]);
     expect(checkTranscriptJson([...value.messages], { format: 'aisdk', expect: 'received' }).openToolCalls).toEqual([
       { id: 'call_2', name: 'readFile', at: 'messages[5].content[0]', messageIndex: 5 },
     ]);
+    // The approval response stays the final message, so the SDK still runs the approved call.
+    const approval = [
+      system,
+      { role: 'tool', content: [orphan] },
+      {
+        role: 'assistant',
+        content: [
+          call({ id: 'A-1' }, 'call_9', 'refund'),
+          { type: 'tool-approval-request', approvalId: 'appr_1', toolCallId: 'call_9' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'appr_1', approved: true }] },
+    ];
+    const approved = repaired(approval);
+    expect(approved.messages.map((m) => (m as Message)['role'])).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(rulesOf(approved.repairs)).toEqual([
+      'removed aisdk.tool_result_orphan',
+      'inserted_message aisdk.tool_result_orphan',
+    ]);
+    // With no message opening the turn, before the first message.
+    const first = repaired(approval.slice(1));
+    expect(first.messages.map((m) => (m as Message)['role'])).toEqual(['user', 'assistant', 'tool']);
+    expect(first.remaining).toEqual([]);
   });
 
   it('as parts in the prompt the SDK hands its model', () => {

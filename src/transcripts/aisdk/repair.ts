@@ -1,7 +1,7 @@
 /**
  * Repair of AI SDK `ModelMessage[]`, driven by the check's classification: each `tool-result`
  * is kept, renamed with a repeated call, moved into the tool message right after its call, or
- * removed (an orphan's words stay, as user text at the end of its turn); approval parts that
+ * removed (an orphan's words stay, as user text in its turn); approval parts that
  * point at nothing are removed; a part in an old or loose shape is rewritten (a JSON-text input
  * parsed, `args` / `result` renamed to `input` / `output`, a bare output wrapped, a result's
  * toolName set from its call); a call approved or denied before the last message gets the result
@@ -87,11 +87,20 @@ function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefine
   }
 }
 
-/** The last message of the turn message `i` stands in (before the next user or system message). */
-function turnEnd(read: AISDKRead, i: number): number {
+/**
+ * Where the words of an orphan removed from message `i` go: after the last message of its turn
+ * (before the next user or system message), so no call is cut off from its results. When that
+ * is the final message (whose approval responses the SDK acts on, whose calls may stay open),
+ * after the message that opens the turn instead (`-1`: before the first message).
+ */
+function wordsAfter(read: AISDKRead, i: number): number {
+  const { segment, roles } = read;
   let end = i;
-  while (end + 1 < read.roles.length && read.segment[end + 1] === read.segment[i]) end++;
-  return end;
+  while (end + 1 < roles.length && segment[end + 1] === segment[i]) end++;
+  if (end < roles.length - 1) return end;
+  let start = i;
+  while (start > 0 && segment[start - 1] === segment[i]) start--;
+  return roles[start] === 'user' || roles[start] === 'system' ? start : -1;
 }
 
 /** Checks and, when rejected, repairs AI SDK messages. */
@@ -135,9 +144,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     const text = carriedText(edits.block(result.message, result.slot));
     const words = text === undefined ? undefined : orphanedResultText(text);
     if (words === undefined) return;
-    let after = turnEnd(read, result.message);
-    // Under `received`, the calls of a final assistant message stay open: the words go before it.
-    if (context.expect === 'received' && after === read.roles.length - 1 && read.roles[after] === 'assistant') after--;
+    const after = wordsAfter(read, result.message);
     const entry = kept.get(after) ?? { ids: [], texts: [] };
     entry.ids.push(result.key);
     entry.texts.push(words);
@@ -292,7 +299,8 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
   }
 
   for (const [assistant, parts] of extra) {
-    if (read.roles[assistant + 1] === 'tool')
+    // The next tool message takes them when it holds parts (a string content is a rule of its own).
+    if (read.roles[assistant + 1] === 'tool' && Array.isArray((messages[assistant + 1] as JsonObject)['content']))
       appendTo.set(assistant + 1, [...parts, ...(appendTo.get(assistant + 1) ?? [])]);
     else {
       const ids = parts.map((part) => part['toolCallId'] as string);
@@ -309,17 +317,19 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
   // The kept words, as user text: after the message a synthesized tool message goes after, if any.
   const insertAfter = new Map<number, JsonObject>(edits.insertAfter);
   const expand = new Map<JsonObject, JsonObject[]>();
+  let leading: JsonObject | undefined;
   for (const [after, { ids, texts }] of kept) {
     const user: JsonObject = { role: 'user', content: texts.map((text) => ({ type: 'text', text })) };
     repairs.push({
       action: 'inserted_message',
       rule: 'aisdk.tool_result_orphan',
       ids,
-      at: `messages[${after}]`,
-      detail: `inserted a user message right after messages[${after}] with the words of the removed orphaned tool-result`,
+      at: after < 0 ? 'messages[0]' : `messages[${after}]`,
+      detail: `inserted a user message ${after < 0 ? 'before the first message' : `right after messages[${after}]`} with the words of the removed orphaned tool-result`,
     });
     const before = insertAfter.get(after);
-    if (before === undefined) insertAfter.set(after, user);
+    if (after < 0) leading = user;
+    else if (before === undefined) insertAfter.set(after, user);
     else {
       const both: JsonObject = {};
       expand.set(both, [before, user]);
@@ -327,9 +337,8 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     }
   }
 
-  const out = applyBlockEdits(messages, 'content', { drop, replace, append: appendTo, insertAfter });
-  return {
-    outcome,
-    repaired: { messages: expand.size === 0 ? out : out.flatMap((m) => expand.get(m as JsonObject) ?? [m]), repairs },
-  };
+  let out = applyBlockEdits(messages, 'content', { drop, replace, append: appendTo, insertAfter });
+  if (expand.size > 0) out = out.flatMap((m) => expand.get(m as JsonObject) ?? [m]);
+  if (leading !== undefined) out = [leading, ...out];
+  return { outcome, repaired: { messages: out, repairs } };
 }
