@@ -4,7 +4,8 @@
  * 1. a history loaded back from storage lost an assistant message, leaving an orphan
  *    `tool-result` (the SDK passes it on; OpenAI and Anthropic refuse it with a 400): under
  *    `onReject: 'throw'` the call fails with `TranscriptRejectedError` before the model runs;
- * 2. under `onReject: 'repair'` the orphan is removed, the repair reported, and the model called;
+ * 2. under `onReject: 'repair'` the orphan is removed (its words kept as user text), the repair
+ *    reported, and the model called;
  * 3. a `generateText` tool loop: every step's prompt goes through the guard.
  *
  * The tests run `runMiddlewareExample()` (test/aisdk-middleware-example.test.ts).

@@ -26,13 +26,14 @@ describe('provider loop examples', () => {
     ]);
   });
 
-  it('AI SDK: the approval settles the refund; trimming leaves an orphan result, which repair removes', async () => {
+  it('AI SDK: the approval settles the refund; trimming leaves an orphan result, which repair removes (keeping its words)', async () => {
     expect(await runAISDKLoop()).toEqual([
       'model: calls lookupOrder',
       'model: calls refundOrder',
       'approved refundOrder',
       'check: aisdk.tool_result_orphan [call_look] at messages[1].content[0]',
       'repair: removed [call_look]',
+      'repair: inserted_message [call_look]',
       'model: answered',
     ]);
   });

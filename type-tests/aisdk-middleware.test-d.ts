@@ -29,6 +29,16 @@ declare const params: CallOptions;
 expectType<Promise<CallOptions>>(transcriptGuard().transformParams({ type: 'stream', params }));
 // @ts-expect-error -- a prompt must be messages
 transcriptGuard().transformParams({ type: 'generate', params: { prompt: 'Hello' } });
+// The model the SDK passes (its modelId selects the model-specific rules); a model that is no object is refused.
+expectType<Promise<CallOptions>>(
+  transcriptGuard().transformParams({
+    type: 'generate',
+    params,
+    model: new MockLanguageModelV4({ modelId: 'gemini-2.5-flash' }),
+  }),
+);
+// @ts-expect-error -- the model is the SDK's model object, not its id
+transcriptGuard().transformParams({ type: 'generate', params, model: 'gemini-2.5-flash' });
 
 // onReject: 'throw' or 'repair', not any other string, nor a string or unknown value.
 expectType<OnReject>('throw' as 'throw' | 'repair');
@@ -63,6 +73,13 @@ const options: TranscriptGuardOptions = {
 void options;
 // @ts-expect-error -- onRepair is a function
 transcriptGuard({ onRepair: 'log' });
+
+// A repair may rewrite a part's shape; the shape rules are aisdk rules.
+expectAssignable<TranscriptRepair['action']>('rewrote_field');
+expectNotAssignable<TranscriptRepair['action']>('rewritten');
+expectAssignable<RuleOf<'aisdk'>>('aisdk.tool_call_input_json_string');
+expectAssignable<RuleOf<'aisdk'>>('aisdk.approved_call_without_result');
+expectNotAssignable<RuleOf<'aisdk'>>('aisdk.tool_input_string');
 
 // The error's failures are aisdk failures.
 declare const error: TranscriptRejectedError;

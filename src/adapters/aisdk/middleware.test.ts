@@ -1,7 +1,13 @@
 import { generateText, type LanguageModelMiddleware, type ModelMessage, streamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it, vi } from 'vitest';
 import { okModel } from '../../../test/aisdk-mock-model.ts';
-import { checkTranscript, SYNTHESIZED_RESULT_MARK, TranscriptInputError } from '../../transcripts/index.ts';
+import {
+  checkTranscript,
+  ORPHANED_RESULT_MARK,
+  SYNTHESIZED_RESULT_MARK,
+  TranscriptInputError,
+} from '../../transcripts/index.ts';
 import { TranscriptRejectedError, transcriptGuard } from './index.ts';
 
 const call = (id: string, providerExecuted?: boolean) => ({
@@ -154,14 +160,20 @@ describe('transcriptGuard with generateText', () => {
     expect(failures.map((f) => f.rule)).toEqual(['aisdk.tool_call_unanswered']);
   });
 
-  it("under 'repair', removes an orphan tool-result", async () => {
+  it("under 'repair', removes an orphan tool-result and keeps its words as user text in its place", async () => {
     const model = okModel();
     await generateText({
       model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
       messages: orphan,
     });
     const seen = model.doGenerateCalls[0]?.prompt ?? [];
-    expect(seen.map((m) => m.role)).toEqual(['user', 'user']);
+    expect(seen.map((m) => m.role)).toEqual(['user', 'user', 'user']);
+    expect(seen[1]?.content).toEqual([
+      {
+        type: 'text',
+        text: `${ORPHANED_RESULT_MARK} A tool result whose call is no longer in this history said: Snow`,
+      },
+    ]);
   });
 
   it('does not call the model when onRepair throws', async () => {
@@ -273,8 +285,10 @@ describe('transcriptGuard and provider-executed approvals', () => {
       model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
       messages,
     });
-    const tool = model.doGenerateCalls[0]?.prompt[2];
-    expect(tool?.role).toBe('tool');
+    // The orphan's words go after the user message that opens the turn: the tool message stays last.
+    const prompt = model.doGenerateCalls[0]?.prompt ?? [];
+    expect(prompt.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
+    const tool = prompt[3];
     const parts = tool?.role === 'tool' ? tool.content : [];
     expect(parts.map((p) => `${p.type} ${p.type === 'tool-result' ? p.toolCallId : p.approvalId}`)).toEqual([
       'tool-approval-response ap_1',
@@ -296,13 +310,83 @@ describe('transcriptGuard and provider-executed approvals', () => {
       model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
       messages,
     });
-    const tool = model.doGenerateCalls[0]?.prompt[2];
+    const tool = model.doGenerateCalls[0]?.prompt[3];
     expect(tool?.role === 'tool' ? tool.content.map((p) => p.type) : []).toEqual(['tool-approval-response']);
   });
 
   it('checks the prompt as a prompt: a history holding the same response without its request is refused', () => {
     const prompt = [approved[0], { role: 'tool', content: [approval] }];
     expect(checkTranscript(prompt as ModelMessage[], { format: 'aisdk' }).result).toBe('rejected');
+  });
+});
+
+describe('transcriptGuard: the shape rules, in the prompt', () => {
+  /** A model named `modelId` that answers `ok` and records its prompts. */
+  const named = (modelId: string) => {
+    const model = okModel();
+    return new MockLanguageModelV4({ modelId, doGenerate: (options) => model.doGenerate(options) });
+  };
+  const nameless: ModelMessage[] = [
+    { role: 'user', content: 'Weather in Oslo?' },
+    { role: 'assistant', content: [call('call_1')] },
+    { role: 'tool', content: [{ ...result('call_1'), toolName: '' }] },
+  ];
+
+  it("applies Gemini's name rule by the called model's id, and repairs the name from the call", async () => {
+    const gemini = named('gemini-2.5-flash');
+    const error = await rejection(
+      generateText({ model: wrapLanguageModel({ model: gemini, middleware: transcriptGuard() }), messages: nameless }),
+    );
+    expect(error.failures.map((f) => [f.rule, f.at])).toEqual([
+      ['aisdk.tool_result_name_mismatch', 'messages[2].content[0]'],
+    ]);
+    await generateText({
+      model: wrapLanguageModel({ model: gemini, middleware: transcriptGuard({ onReject: 'repair' }) }),
+      messages: nameless,
+    });
+    const tool = gemini.doGenerateCalls[0]?.prompt[2];
+    expect(tool?.role === 'tool' ? tool.content.map((p) => p.type === 'tool-result' && p.toolName) : []).toEqual([
+      'getWeather',
+    ]);
+    const other = named('gpt-5');
+    await generateText({
+      model: wrapLanguageModel({ model: other, middleware: transcriptGuard() }),
+      messages: nameless,
+    });
+    expect(other.doGenerateCalls).toHaveLength(1);
+  });
+
+  it("refuses a client result for a provider-executed call (the SDK's #17366), and a tool input given as JSON text", async () => {
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        content: [
+          call('srv_1', true),
+          { ...result('srv_1'), type: 'tool-result' },
+          { ...call('call_1'), input: '{"city":"Oslo"}' },
+        ],
+      },
+      { role: 'tool', content: [result('srv_1'), result('call_1')] },
+    ];
+    const error = await rejection(
+      generateText({ model: wrapLanguageModel({ model: okModel(), middleware: transcriptGuard() }), messages }),
+    );
+    expect(error.failures.map((f) => f.rule)).toEqual([
+      'aisdk.tool_call_input_json_string',
+      'aisdk.provider_executed_call_answered_by_client',
+    ]);
+    const model = okModel();
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: transcriptGuard({ onReject: 'repair' }) }),
+      messages,
+    });
+    const prompt = model.doGenerateCalls[0]?.prompt ?? [];
+    const assistant = prompt[1]?.role === 'assistant' ? prompt[1].content : [];
+    expect(assistant[2]).toEqual(expect.objectContaining({ type: 'tool-call', input: { city: 'Oslo' } }));
+    expect(
+      prompt[2]?.role === 'tool' ? prompt[2].content.map((p) => p.type === 'tool-result' && p.toolCallId) : [],
+    ).toEqual(['call_1']);
   });
 });
 

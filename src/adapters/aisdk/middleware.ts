@@ -27,7 +27,9 @@ export interface TranscriptGuardOptions {
   /**
    * `'throw'` (default): throw `TranscriptRejectedError` and do not call the model. `'repair'`:
    * call the model with the prompt `repairTranscript` makes of it (a synthesized error result for
-   * each call nobody answered, orphans and repeats removed, misplaced results moved).
+   * each call nobody answered, orphans and repeats removed (an orphan's words kept as user text),
+   * misplaced results moved, a tool input given as JSON text parsed, a result's name set from its
+   * call). A prompt with a failure no repair fixes (`repairable: false`) still throws.
    */
   readonly onReject?: OnReject;
   /**
@@ -69,6 +71,8 @@ export interface TranscriptGuardMiddleware {
   readonly transformParams: <P extends GuardedCallOptions>(options: {
     readonly type: 'generate' | 'stream';
     readonly params: P;
+    /** The model called (`LanguageModelV4`): its `modelId` selects the model-specific rules (Gemini's names). */
+    readonly model?: { readonly modelId?: unknown };
   }) => Promise<P>;
 }
 
@@ -92,10 +96,11 @@ function readOptions(options: unknown): Required<Pick<TranscriptGuardOptions, 'o
 function repaired(
   prompt: readonly unknown[],
   type: 'generate' | 'stream',
+  model: string | undefined,
   failures: readonly TranscriptFailure<'aisdk'>[],
   onRepair: TranscriptGuardOptions['onRepair'],
 ): unknown[] {
-  const outcome = runRepair(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt' });
+  const outcome = runRepair(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model });
   if (!outcome.ok) throw outcome.failures[0];
   const { value } = outcome;
   if (value.transcript === undefined)
@@ -109,9 +114,11 @@ function repaired(
  * (`generateText`, `streamText`, `ToolLoopAgent`, every step of a tool loop) with
  * `checkTranscript(prompt, { format: 'aisdk' })` before the model is called: every client
  * tool-call answered by a tool-result before the next user or system message, no tool-result
- * without its call, before it, or twice, no repeated toolCallId (the rules `aisdk.*` of
- * `TRANSCRIPT_RULES`, with their sources). An accepted prompt goes to the model unchanged (the
- * same `params` object).
+ * without its call, before it, or twice, no repeated toolCallId, no client result for a
+ * provider-executed call, tool inputs that are objects and outputs the providers read (the rules
+ * `aisdk.*` of `TRANSCRIPT_RULES`, with their sources). The called model's `modelId` selects the
+ * model-specific rules (a Gemini model: each result named as its call). An accepted prompt goes
+ * to the model unchanged (the same `params` object).
  *
  * The prompt is the SDK's `LanguageModelV4Prompt` (instructions as leading system messages,
  * consecutive tool messages merged, approval requests removed), checked as a prompt: the
@@ -149,18 +156,20 @@ export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGua
   const { onReject, onRepair } = readOptions(options);
   return {
     specificationVersion: 'v4',
-    transformParams: async ({ type, params }) => {
+    transformParams: async ({ type, params, model: called }) => {
       const prompt: unknown = params.prompt;
       if (!Array.isArray(prompt))
         throw new TypeError(
           `params.prompt: expected an array of messages (LanguageModelV4Prompt), got ${typeof prompt}`,
         );
-      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt' });
+      const id = called?.modelId;
+      const model = typeof id === 'string' && id !== '' ? id : undefined;
+      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model });
       if (report.result === 'accepted') return params;
       if (report.result === 'invalid') throw report.error;
       const failures = report.failures as readonly TranscriptFailure<'aisdk'>[];
       if (onReject === 'throw') throw new TranscriptRejectedError(type, failures);
-      return { ...params, prompt: repaired(prompt, type, failures, onRepair) } as typeof params;
+      return { ...params, prompt: repaired(prompt, type, model, failures, onRepair) } as typeof params;
     },
   };
 }

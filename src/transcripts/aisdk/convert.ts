@@ -21,7 +21,8 @@ import {
   withToolRuns,
 } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import { readAISDK } from './check.ts';
+import { readAISDK } from './read.ts';
+import { carriedText, outputProblem } from './shape.ts';
 import type { AISDKMessage, AISDKOtherPart, AISDKToolResultPart } from './wire.ts';
 
 const partAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
@@ -36,7 +37,8 @@ export function aisdkToChat(messages: readonly unknown[]): { messages: ChatMessa
     const content = message['content'];
     const at = `messages[${i}]`;
     if (message['role'] === 'system') {
-      if (content !== '') out.messages.push({ role: 'system', content: content as string });
+      if (typeof content !== 'string') out.lose(`${at}.content`, 'system content that is no string');
+      else if (content !== '') out.messages.push({ role: 'system', content });
       else out.lose(at, 'an empty system message');
     } else if (message['role'] === 'user') {
       if (typeof content === 'string') {
@@ -87,19 +89,30 @@ export function aisdkToChat(messages: readonly unknown[]): { messages: ChatMessa
       });
       out.assistant(assistantContent(blocks, calls.length > 0), calls, at);
     } else {
+      if (typeof content === 'string') {
+        out.lose(`${at}.content`, 'tool message content that is no list of parts');
+        return;
+      }
       (content as JsonObject[]).forEach((part, j) => {
         if (part['type'] !== 'tool-result') {
           out.lose(partAt(i, j), `a ${String(part['type'])} part`);
           return;
         }
-        const output = part['output'] as JsonObject;
-        if (output['type'] !== 'text')
-          out.lose(`${partAt(i, j)}.output.type`, `the ${String(output['type'])} output type (kept as text)`);
-        const text =
-          output['type'] === 'text' || output['type'] === 'error-text'
-            ? output['value']
-            : (output['value'] ?? output['reason'] ?? '');
-        out.messages.push({ role: 'tool', tool_call_id: part['toolCallId'] as string, content: resultText(text) });
+        const output = part['output'];
+        const type = isJsonObject(output) ? output['type'] : undefined;
+        if (type !== 'text')
+          out.lose(
+            `${partAt(i, j)}.output`,
+            `the ${typeof type === 'string' ? type : 'unknown'} output type (kept as text)`,
+          );
+        out.messages.push({
+          role: 'tool',
+          tool_call_id: part['toolCallId'] as string,
+          content:
+            outputProblem(output) === undefined
+              ? resultText((output as JsonObject)['value'] ?? (output as JsonObject)['reason'] ?? '')
+              : (carriedText(part) ?? ''),
+        });
       });
     }
   });
@@ -173,9 +186,13 @@ export function chatToAISDK(messages: readonly unknown[]): { messages: AISDKMess
  *
  * @param toolCallId - The id of the call it answers.
  * @param toolName - The tool's name.
- * @param output - `{ type: 'text' | 'json' | 'error-text', value }`.
+ * @param output - `{ type: 'text' | 'json' | 'error-text', value }`, or `{ type: 'execution-denied', reason? }` (a denied approval).
  */
-export function toolResult<TOutput extends { readonly type: 'text' | 'json' | 'error-text'; readonly value: unknown }>(
+export function toolResult<
+  TOutput extends
+    | { readonly type: 'text' | 'json' | 'error-text'; readonly value: unknown }
+    | { readonly type: 'execution-denied'; readonly reason?: string },
+>(
   toolCallId: string,
   toolName: string,
   output: TOutput,

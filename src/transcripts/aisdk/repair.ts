@@ -1,28 +1,107 @@
 /**
  * Repair of AI SDK `ModelMessage[]`, driven by the check's classification: each `tool-result`
  * is kept, renamed with a repeated call, moved into the tool message right after its call, or
- * removed; approval parts that point at nothing are removed; each client call without a result
- * gets a synthesized one (`output: { type: 'error-text' }`, text starting
- * `[turngate:synthesized]`) in the tool message right after its assistant message.
+ * removed (an orphan's words stay, as user text in its turn); approval parts that
+ * point at nothing are removed; a part in an old or loose shape is rewritten (a JSON-text input
+ * parsed, `args` / `result` renamed to `input` / `output`, a bare output wrapped, a result's
+ * toolName set from its call); a call approved or denied before the last message gets the result
+ * the SDK would have written (an error result saying the outcome is unknown, or
+ * `execution-denied`); each client call without a result gets a synthesized one
+ * (`output: { type: 'error-text' }`, text starting `[turngate:synthesized]`) in the tool message
+ * right after its assistant message.
  *
  * @module
  */
 import type { JsonObject } from '../core/input.ts';
-import { applyBlockEdits, BlockRepairs, FailureIndex, FreshIds, slotKey, synthesizedText } from '../core/repair.ts';
+import {
+  applyBlockEdits,
+  BlockRepairs,
+  FailureIndex,
+  FreshIds,
+  orphanedResultText,
+  slotKey,
+  synthesizedText,
+} from '../core/repair.ts';
+import type { LocatedFailure } from '../core/report.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAISDK } from './check.ts';
 import { toolResult } from './convert.ts';
+import { type AISDKRead, partAt, type ResultSite } from './read.ts';
+import { carriedText, fixedOutput, legacyOutput, parsedObject } from './shape.ts';
 
-const partAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
+/** The rules that place a tool-result (one per result at most). */
+const PAIRING: readonly TranscriptRule[] = [
+  'aisdk.tool_result_orphan',
+  'aisdk.provider_executed_call_answered_by_client',
+  'aisdk.tool_result_in_assistant_message',
+  'aisdk.tool_result_before_call',
+  'aisdk.duplicate_tool_result',
+  'aisdk.tool_result_separated',
+];
+const MOVED: ReadonlySet<TranscriptRule> = new Set([
+  'aisdk.tool_result_before_call',
+  'aisdk.tool_result_separated',
+  'aisdk.tool_result_in_assistant_message',
+]);
 
 const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'aisdk.tool_result_orphan': 'removed the tool-result: no tool-call in the messages has its toolCallId',
   'aisdk.duplicate_tool_result': 'removed the tool-result: its call already has a result',
+  'aisdk.provider_executed_call_answered_by_client':
+    'removed the tool-result: the provider answers a providerExecuted call itself',
   'aisdk.approval_response_unknown': 'removed the approval response: no earlier approval request has its approvalId',
   'aisdk.approval_request_unknown_call':
     'removed the approval request: no tool-call in the messages has its toolCallId',
 };
+
+/** What each rewrite does, by rule. */
+const RESHAPE_DETAIL: Partial<Record<TranscriptRule, string>> = {
+  'aisdk.tool_call_legacy_args': 'renamed the tool-call field args to input',
+  'aisdk.tool_call_input_json_string': 'parsed the tool-call input from its JSON text into the object',
+  'aisdk.tool_result_legacy_result': 'wrote the tool-result field result as output: { type, value }',
+  'aisdk.tool_result_output_malformed': 'wrote the tool-result output as a ToolResultOutput, its value kept',
+  'aisdk.tool_result_name_missing': "set the tool-result's toolName to its tool-call's",
+  'aisdk.tool_result_name_mismatch': "set the tool-result's toolName to its tool-call's",
+};
+
+/** A part rewritten for one rule; `undefined` when there is nothing to write. */
+function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefined, nothing: () => string) {
+  switch (rule) {
+    case 'aisdk.tool_call_legacy_args': {
+      const { args, ...rest } = part;
+      return { ...rest, input: args };
+    }
+    case 'aisdk.tool_call_input_json_string': {
+      const input = typeof part['input'] === 'string' ? parsedObject(part['input']) : undefined;
+      return input === undefined ? undefined : { ...part, input };
+    }
+    case 'aisdk.tool_result_legacy_result': {
+      const { result: _result, isError: _isError, ...rest } = part;
+      return { ...rest, output: legacyOutput(part) };
+    }
+    case 'aisdk.tool_result_output_malformed':
+      return { ...part, output: fixedOutput(part['output'], nothing) };
+    default:
+      return call === undefined ? undefined : { ...part, toolName: call };
+  }
+}
+
+/**
+ * Where the words of an orphan removed from message `i` go: after the last message of its turn
+ * (before the next user or system message), so no call is cut off from its results. When that
+ * is the final message (whose approval responses the SDK acts on, whose calls may stay open),
+ * after the message that opens the turn instead (`-1`: before the first message).
+ */
+function wordsAfter(read: AISDKRead, i: number): number {
+  const { segment, roles } = read;
+  let end = i;
+  while (end + 1 < roles.length && segment[end + 1] === segment[i]) end++;
+  if (end < roles.length - 1) return end;
+  let start = i;
+  while (start > 0 && segment[start - 1] === segment[i]) start--;
+  return roles[start] === 'user' || roles[start] === 'system' ? start : -1;
+}
 
 /** Checks and, when rejected, repairs AI SDK messages. */
 export function repairAISDK(messages: readonly unknown[], context: RepairContext): FormatRepair {
@@ -30,8 +109,10 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
-  const { drop, replace: rename, repairs } = edits;
+  const { drop, replace, repairs } = edits;
   const remove = edits.remove.bind(edits);
+  const current = (i: number, j: number) => replace.get(slotKey(i, j)) ?? edits.block(i, j);
+  const unknownOutcome = (name: string) => synthesizedText(name, context.readOnlyTools);
 
   const fresh = new FreshIds(read.calls.map((call) => call.key));
   const repeats: { key: string; id: string; seq: number; segment: number; taken: boolean }[] = [];
@@ -41,7 +122,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     const id = fresh.next(call.key);
     outId.set(slotKey(call.message, call.slot), id);
     repeats.push({ key: call.key, id, seq: call.seq, segment: read.segment[call.message] ?? 0, taken: false });
-    rename.set(slotKey(call.message, call.slot), { ...edits.block(call.message, call.slot), toolCallId: id });
+    replace.set(slotKey(call.message, call.slot), { ...current(call.message, call.slot), toolCallId: id });
     repairs.push({
       action: 'renamed_call',
       rule: 'aisdk.duplicate_tool_call_id',
@@ -56,9 +137,21 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     if (!outId.has(slotKey(call.message, call.slot)) && !first.has(call.key)) first.set(call.key, call);
   const answered = new Set<string>();
   const extra = new Map<number, JsonObject[]>();
-  const pending: (typeof read.results)[number][] = [];
+  const pending: ResultSite[] = [];
+  // The words of removed orphans, by the message they go after (the end of their turn).
+  const kept = new Map<number, { ids: string[]; texts: string[] }>();
+  const keepWords = (result: ResultSite) => {
+    const text = carriedText(edits.block(result.message, result.slot));
+    const words = text === undefined ? undefined : orphanedResultText(text);
+    if (words === undefined) return;
+    const after = wordsAfter(read, result.message);
+    const entry = kept.get(after) ?? { ids: [], texts: [] };
+    entry.ids.push(result.key);
+    entry.texts.push(words);
+    kept.set(after, entry);
+  };
   for (const result of read.results) {
-    const problem = failures.at(result.message, result.slot)[0];
+    const problem = failures.find(result.message, result.slot, PAIRING);
     if (problem === undefined) {
       answered.add(result.key);
       continue;
@@ -70,16 +163,15 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       if (repeat !== undefined) {
         repeat.taken = true;
         answered.add(repeat.id);
-        rename.set(slotKey(result.message, result.slot), {
-          ...edits.block(result.message, result.slot),
+        replace.set(slotKey(result.message, result.slot), {
+          ...current(result.message, result.slot),
           toolCallId: repeat.id,
         });
         continue;
       }
     }
-    if (problem.rule === 'aisdk.tool_result_before_call' || problem.rule === 'aisdk.tool_result_separated')
-      pending.push(result);
-    else
+    if (MOVED.has(problem.rule)) pending.push(result);
+    else {
       remove(
         result.message,
         result.slot,
@@ -87,9 +179,13 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
         [result.key],
         REMOVE_DETAIL[problem.rule] ?? 'removed the tool-result',
       );
+      // The words of a client result are the tool's or the user's (an ask-user tool): they stay.
+      if (problem.rule === 'aisdk.tool_result_orphan' && !result.inAssistant) keepWords(result);
+    }
   }
+  const moves: { result: ResultSite; rule: TranscriptRule; assistant: number }[] = [];
   for (const result of pending) {
-    const rule = (failures.at(result.message, result.slot)[0] as { rule: TranscriptRule }).rule;
+    const rule = (failures.find(result.message, result.slot, PAIRING) as LocatedFailure).rule;
     const call = first.get(result.key);
     if (call === undefined || answered.has(result.key)) {
       remove(
@@ -102,15 +198,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       continue;
     }
     answered.add(result.key);
-    drop.add(slotKey(result.message, result.slot));
-    extra.set(call.message, [...(extra.get(call.message) ?? []), edits.block(result.message, result.slot)]);
-    repairs.push({
-      action: 'moved_result',
-      rule,
-      ids: [result.key],
-      at: partAt(result.message, result.slot),
-      detail: `moved the tool-result into the tool message after messages[${call.message}]`,
-    });
+    moves.push({ result, rule, assistant: call.message });
   }
   for (const failure of [
     ...failures.of('aisdk.approval_response_unknown'),
@@ -133,6 +221,68 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     }
   }
 
+  // Parts in an old or loose shape, rewritten in place (or where they move to).
+  for (const failure of failures.all) {
+    const detail = RESHAPE_DETAIL[failure.rule];
+    const key = slotKey(failure.message, failure.slot);
+    if (detail === undefined || drop.has(key)) continue;
+    const before = current(failure.message, failure.slot);
+    const id = failure.ids[0] ?? '';
+    const call = first.get(id)?.name;
+    const after = reshape(before, failure.rule, call, () =>
+      unknownOutcome(call ?? (typeof before['toolName'] === 'string' ? before['toolName'] : '')),
+    );
+    if (after === undefined) continue;
+    replace.set(key, after);
+    repairs.push({
+      action: 'rewrote_field',
+      rule: failure.rule,
+      ids: failure.ids,
+      at: failure.at,
+      detail,
+      removed: before,
+    });
+  }
+
+  for (const { result, rule, assistant } of moves) {
+    drop.add(slotKey(result.message, result.slot));
+    extra.set(assistant, [...(extra.get(assistant) ?? []), current(result.message, result.slot)]);
+    repairs.push({
+      action: 'moved_result',
+      rule,
+      ids: [result.key],
+      at: partAt(result.message, result.slot),
+      detail: `moved the tool-result into the tool message after messages[${assistant}]`,
+    });
+  }
+
+  // A decision before the last message: the result the SDK wrote for it, after the response.
+  const appendTo = new Map<number, JsonObject[]>();
+  for (const failure of [
+    ...failures.of('aisdk.approved_call_without_result'),
+    ...failures.of('aisdk.denied_call_without_result'),
+  ]) {
+    const id = failure.ids[0] ?? '';
+    const call = first.get(id);
+    if (call === undefined || answered.has(id)) continue;
+    answered.add(id);
+    const reason = edits.block(failure.message, failure.slot)['reason'];
+    const approved = failure.rule === 'aisdk.approved_call_without_result';
+    const part = approved
+      ? toolResult(id, call.name, { type: 'error-text', value: unknownOutcome(call.name) })
+      : toolResult(id, call.name, { type: 'execution-denied', ...(typeof reason === 'string' ? { reason } : {}) });
+    appendTo.set(failure.message, [...(appendTo.get(failure.message) ?? []), part]);
+    repairs.push({
+      action: 'synthesized_result',
+      rule: failure.rule,
+      ids: [id],
+      at: failure.at,
+      detail: approved
+        ? `wrote an error tool-result for the approved tool call ${id}: its result was not kept`
+        : `wrote the execution-denied tool-result for the denied tool call ${id}`,
+    });
+  }
+
   // Calls still unsettled (a tool-result kept, or an approval response in the final message).
   const settled = new Set([...first.values()].filter((call) => call.answered).map((call) => call.key));
   const open = new Set(outcome.openToolCalls.map((call) => call.id));
@@ -144,7 +294,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     answered.add(id);
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
-      toolResult(id, call.name, { type: 'error-text', value: synthesizedText(call.name, context.readOnlyTools) }),
+      toolResult(id, call.name, { type: 'error-text', value: unknownOutcome(call.name) }),
     ]);
     repairs.push({
       action: 'synthesized_result',
@@ -155,9 +305,10 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     });
   }
 
-  const appendTo = new Map<number, JsonObject[]>();
   for (const [assistant, parts] of extra) {
-    if (read.roles[assistant + 1] === 'tool') appendTo.set(assistant + 1, parts);
+    // The next tool message takes them when it holds parts (a string content is a rule of its own).
+    if (read.roles[assistant + 1] === 'tool' && Array.isArray((messages[assistant + 1] as JsonObject)['content']))
+      appendTo.set(assistant + 1, [...parts, ...(appendTo.get(assistant + 1) ?? [])]);
     else {
       const ids = parts.map((part) => part['toolCallId'] as string);
       edits.insert(
@@ -170,11 +321,31 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     }
   }
 
-  const out = applyBlockEdits(messages, 'content', {
-    drop,
-    replace: rename,
-    append: appendTo,
-    insertAfter: edits.insertAfter,
-  });
+  // The kept words, as user text: after the message a synthesized tool message goes after, if any.
+  const insertAfter = new Map<number, JsonObject>(edits.insertAfter);
+  const expand = new Map<JsonObject, JsonObject[]>();
+  let leading: JsonObject | undefined;
+  for (const [after, { ids, texts }] of kept) {
+    const user: JsonObject = { role: 'user', content: texts.map((text) => ({ type: 'text', text })) };
+    repairs.push({
+      action: 'inserted_message',
+      rule: 'aisdk.tool_result_orphan',
+      ids,
+      at: after < 0 ? 'messages[0]' : `messages[${after}]`,
+      detail: `inserted a user message ${after < 0 ? 'before the first message' : `right after messages[${after}]`} with the words of the removed orphaned tool-result`,
+    });
+    const before = insertAfter.get(after);
+    if (after < 0) leading = user;
+    else if (before === undefined) insertAfter.set(after, user);
+    else {
+      const both: JsonObject = {};
+      expand.set(both, [before, user]);
+      insertAfter.set(after, both);
+    }
+  }
+
+  let out = applyBlockEdits(messages, 'content', { drop, replace, append: appendTo, insertAfter });
+  if (expand.size > 0) out = out.flatMap((m) => expand.get(m as JsonObject) ?? [m]);
+  if (leading !== undefined) out = [leading, ...out];
   return { outcome, repaired: { messages: out, repairs } };
 }

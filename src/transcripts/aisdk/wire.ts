@@ -1,7 +1,8 @@
 /**
  * The Vercel AI SDK `ModelMessage[]` wire shape (the `messages` of `generateText` /
  * `streamText`): the input types (the SDK's `ModelMessage` is assignable to them) and the
- * valibot schema the checker's reader agrees with. Unknown fields and part types are kept.
+ * valibot schema the checker's reader agrees with (it accepts what the reader reads, shape
+ * errors the rules report included). Unknown fields and part types are kept.
  *
  * Source: AI SDK reference, `ModelMessage`; "Tool calling" (tool execution approval).
  *
@@ -126,12 +127,7 @@ const ToolCall = v.looseObject({
   toolName: v.string(),
   providerExecuted: v.optional(v.boolean()),
 });
-const ToolResult = v.looseObject({
-  type: v.literal('tool-result'),
-  toolCallId: v.string(),
-  toolName: v.string(),
-  output: v.looseObject({ type: v.string() }),
-});
+const ToolResult = v.looseObject({ type: v.literal('tool-result'), toolCallId: v.string() });
 const ApprovalRequest = v.looseObject({
   type: v.literal('tool-approval-request'),
   approvalId: v.string(),
@@ -142,29 +138,28 @@ const ApprovalResponse = v.looseObject({
   approvalId: v.string(),
   approved: v.boolean(),
 });
+const Content = v.union([
+  v.string(),
+  v.array(v.variant('type', [ToolCall, ToolResult, ApprovalRequest, ApprovalResponse, Other])),
+]);
 
 /**
- * One `ModelMessage`: system text; user text and parts; assistant text, tool calls, provider
- * results and approval requests; tool results and approval responses.
+ * One `ModelMessage` as the check reads it: a known role, content that is a string or a list of
+ * typed parts, and the ids a tool part is paired by. What the SDK refuses beyond that (a part its
+ * role does not hold, a tool input that is no object, an AI SDK 4 `args` or `result`, an output
+ * that is no `ToolResultOutput`) is readable: the check reports it under its rule (`aisdk.*`),
+ * so the schema accepts it too. The message types above stay the SDK's strict shape.
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { AISDKMessageSchema } from 'turngate/transcripts';
  * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'ok' } }] }); //=> true
- * v.is(AISDKMessageSchema, { role: 'tool', content: 'ok' }); //=> false
+ * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', output: { type: 'text', value: 'ok' } }] }); //=> false
  * ```
  */
 export const AISDKMessageSchema = v.pipe(
-  v.variant('role', [
-    v.looseObject({ role: v.literal('system'), content: v.string() }),
-    v.looseObject({ role: v.literal('user'), content: v.union([v.string(), v.array(Other)]) }),
-    v.looseObject({
-      role: v.literal('assistant'),
-      content: v.union([v.string(), v.array(v.variant('type', [ToolCall, ToolResult, ApprovalRequest, Other]))]),
-    }),
-    v.looseObject({ role: v.literal('tool'), content: v.array(v.variant('type', [ToolResult, ApprovalResponse])) }),
-  ]),
+  v.looseObject({ role: v.picklist(['system', 'user', 'assistant', 'tool']), content: Content }),
   ownStructureOf('aisdk'),
 );
 

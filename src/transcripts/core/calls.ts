@@ -35,24 +35,6 @@ export class CallTable {
   private readonly repeats = new Map<string, CallSite[]>();
 
   /**
-   * The table of `calls`, in order, as if each were `add`ed. When every key is new (the usual
-   * case) this costs one map write per call instead of a read and a write; otherwise it starts
-   * over with `add`.
-   */
-  static of(calls: readonly CallSite[]): CallTable {
-    const table = new CallTable();
-    const byKey = table.byKey;
-    for (let k = 0; k < calls.length; k++) {
-      const call = calls[k] as CallSite;
-      byKey.set(call.key, call);
-    }
-    if (byKey.size === calls.length) return table;
-    const slow = new CallTable();
-    for (const call of calls) slow.add(call);
-    return slow;
-  }
-
-  /**
    * Adds a call. A repeated key is not added: it counts as answered, so only the uniqueness
    * rule reports it.
    *
@@ -68,6 +50,35 @@ export class CallTable {
     }
     this.byKey.set(call.key, call);
     return true;
+  }
+
+  /**
+   * The table of `calls` (in input order), as `add` builds it call by call: the first call of each
+   * key, the repeats counted answered and handed to `onRepeat` (if given) in input order. One hash write per
+   * call (the first call of a key is written last); a second pass only when a key repeats.
+   */
+  static of(calls: readonly CallSite[], onRepeat?: (call: CallSite) => void): CallTable {
+    const table = new CallTable();
+    const byKey = table.byKey;
+    for (let k = calls.length - 1; k >= 0; k--) {
+      const call = calls[k] as CallSite;
+      byKey.set(call.key, call);
+    }
+    if (byKey.size === calls.length) return table;
+    for (const call of calls) {
+      if (byKey.get(call.key) === call) continue;
+      call.answered = true;
+      const list = table.repeats.get(call.key);
+      if (list === undefined) table.repeats.set(call.key, [call]);
+      else list.push(call);
+      onRepeat?.(call);
+    }
+    return table;
+  }
+
+  /** Whether some key is used by more than one call. */
+  get hasRepeats(): boolean {
+    return this.repeats.size > 0;
   }
 
   /** The call with this key, if any. */

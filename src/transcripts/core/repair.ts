@@ -20,7 +20,8 @@ import type { LocatedFailure } from './report.ts';
  * - `merged_messages`: two messages of the same role joined into one;
  * - `rewrote_field`: a field of a call or result set in place (a missing function name taken
  *   from the call it answers, a result value wrapped into the object the provider requires, a
- *   placeholder signature the provider documents); the value before is in `removed`.
+ *   placeholder signature the provider documents, a tool input given as JSON text parsed, an old
+ *   field renamed); the block (part) as it was is in `removed`.
  */
 export type TranscriptRepairAction =
   | 'synthesized_result'
