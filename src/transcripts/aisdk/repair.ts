@@ -89,15 +89,19 @@ function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefine
 
 /**
  * Where the words of an orphan removed from message `i` go: after the last message of its turn
- * (before the next user or system message), so no call is cut off from its results. When that
- * is the final message (whose approval responses the SDK acts on, whose calls may stay open),
- * after the message that opens the turn instead (`-1`: before the first message).
+ * (before the next user or system message), so no call is cut off from its results and the
+ * messages before stay as they were. When that is the final message and the final turn must stay
+ * last (it holds an approval response the SDK acts on, or, under `received`, calls that may stay
+ * open), after the message that opens the turn instead (`-1`: before the first message).
  */
-function wordsAfter(read: AISDKRead, i: number): number {
+function wordsAfter(read: AISDKRead, i: number, expect: RepairContext['expect']): number {
   const { segment, roles } = read;
   let end = i;
   while (end + 1 < roles.length && segment[end + 1] === segment[i]) end++;
   if (end < roles.length - 1) return end;
+  const finalTurnStays =
+    expect === 'received' || read.responses.some((response) => segment[response.message] === segment[i]);
+  if (!finalTurnStays) return end;
   let start = i;
   while (start > 0 && segment[start - 1] === segment[i]) start--;
   return roles[start] === 'user' || roles[start] === 'system' ? start : -1;
@@ -144,7 +148,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     const text = carriedText(edits.block(result.message, result.slot));
     const words = text === undefined ? undefined : orphanedResultText(text);
     if (words === undefined) return;
-    const after = wordsAfter(read, result.message);
+    const after = wordsAfter(read, result.message, context.expect);
     const entry = kept.get(after) ?? { ids: [], texts: [] };
     entry.ids.push(result.key);
     entry.texts.push(words);
