@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { JsonObject } from '../core/input.ts';
 import { synthesizedText } from '../core/repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
 import { checkToolRuns } from '../core/tool-runs.ts';
@@ -25,6 +26,9 @@ export function repairChat(messages: readonly unknown[], context: RepairContext)
         content: synthesizedText(name, context.readOnlyTools),
       }),
       callAt: chatCallAt,
+      // A ChatMessage tool message's content is a string (the schema holds it so).
+      resultText: (message: JsonObject) => message['content'] as string,
+      userText: (text) => ({ role: 'user', content: text }),
     }),
   };
 }

@@ -92,7 +92,7 @@ export function openAIChatToChat(messages: readonly unknown[]): { messages: Chat
         const calls: ToolCall[] = [];
         ((message['tool_calls'] as JsonObject[] | null | undefined) ?? []).forEach((call, k) => {
           const fn = call['function'];
-          if (call['type'] !== 'function' || !isJsonObject(fn)) {
+          if (call['type'] === 'custom' || !isJsonObject(fn)) {
             out.lose(`${at}.tool_calls[${k}]`, 'a custom tool call (ChatMessage tool calls take argument objects)');
             return;
           }
