@@ -12,11 +12,9 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
-import type { LocatedFailure } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
-  isToolName,
   NO_OWNER,
   type ToolMessageSite,
   type ToolRunRead,
@@ -91,14 +89,13 @@ const ASSISTANT_BLOCKS = ['text', 'thinking', 'redacted_thinking'];
 
 /**
  * Reads `ChatMessage`s (raising a `TranscriptInputError` for anything `ChatMessageSchema`
- * refuses), collects calls and tool messages, and finds the failures of the tool name rule;
- * `carried` are calls left open by an earlier turn. Paths are written only for failures.
+ * refuses) and collects calls and tool messages; `carried` are calls left open by an earlier
+ * turn. Paths are written only for failures.
  */
 export function readChat(messages: readonly unknown[], carried: readonly unknown[] = []): ToolRunRead {
   const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
-  const shape: LocatedFailure[] = [];
   let seq = 0;
   for (let k = 0; k < carried.length; k++) {
     calls.push(readCall(carried[k], CARRIED, k, seq++));
@@ -132,17 +129,7 @@ export function readChat(messages: readonly unknown[], carried: readonly unknown
         if (!Array.isArray(list)) invalid(`${at(i)}.tool_calls`, 'an array of tool calls');
         count = list.length;
         for (let k = 0; k < count; k++) {
-          const call = readCall(list[k], i, k, seq++);
-          if (!isToolName(call.name)) {
-            shape.push({
-              rule: 'chat.tool_call_name_invalid',
-              ids: [call.key],
-              message: i,
-              slot: k,
-              at: `${at(i)}.tool_calls[${k}].name`,
-            });
-          }
-          calls.push(call);
+          calls.push(readCall(list[k], i, k, seq++));
         }
         for (let k = first + 1; k < calls.length; k++) {
           for (let m = first; m < k; m++) {
@@ -176,7 +163,7 @@ export function readChat(messages: readonly unknown[], carried: readonly unknown
       invalid(`${at(i)}.role`, "'system', 'user', 'assistant' or 'tool'");
     }
   }
-  return { lastOwner: owner, calls, toolMessages, shape };
+  return { lastOwner: owner, calls, toolMessages, shape: [] };
 }
 
 /** Where call `slot` of message `message` stands (carried calls: in `openToolCalls`). */

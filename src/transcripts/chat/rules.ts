@@ -60,9 +60,9 @@ export const CHAT_RULES = {
     repairable: true,
     kind: 'doc',
   },
-  // Chat Completions' limits on tool calls: a ChatMessage keeps its call ids and tool names
-  // unchanged on the way to every provider, so a history a provider would refuse for them is
-  // refused here (the openai-chat rules, with their sources).
+  // Chat Completions' limits on tool calls: a ChatMessage keeps its call ids unchanged on the
+  // way to every provider, so a history Chat Completions would refuse for them is refused here
+  // (the openai-chat rules, with their sources).
   'chat.tool_call_id_too_long': {
     class: SCHEMA,
     summary: `tool call id longer than ${MAX_TOOL_CALL_ID} characters`,
@@ -71,16 +71,6 @@ export const CHAT_RULES = {
     providerError:
       "Invalid 'messages[N].tool_calls[K].id': string too long. Expected a string with maximum length 40, but got a string with length … instead.",
     repairable: true,
-    kind: 'observed',
-  },
-  'chat.tool_call_name_invalid': {
-    class: SCHEMA,
-    summary: 'tool call name longer than 64 characters or with characters other than a-z, A-Z, 0-9, _ and -',
-    fix: 'Name the tool with 1 to 64 of a-z, A-Z, 0-9, _ and -, the same in the tool definitions and in the history.',
-    source: 'the openai-chat rule (https://github.com/mcp-use/mcp-use/pull/94)',
-    providerError:
-      "Invalid 'messages[N].tool_calls[K].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
-    repairable: false,
     kind: 'observed',
   },
   'chat.too_many_tool_calls': {
