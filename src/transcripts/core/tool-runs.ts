@@ -90,23 +90,6 @@ export const MAX_TOOL_CALL_ID = 40;
 export const MAX_TOOL_CALLS = 128;
 
 /**
- * Whether `name` is a function name Chat Completions takes: 1 to 64 of `a-z A-Z 0-9 _ -`
- * (API reference, function `name`; enforced on the calls of the history too:
- * https://github.com/mcp-use/mcp-use/pull/94, https://github.com/microsoft/foundry-dev-tools/issues/723).
- * A loop over the characters: no regular expression on the check's path.
- */
-export function isToolName(name: string): boolean {
-  const n = name.length;
-  if (n === 0 || n > 64) return false;
-  for (let i = 0; i < n; i++) {
-    const c = name.charCodeAt(i);
-    // 0-9, A-Z, a-z, '_', '-'
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
-  }
-  return true;
-}
-
-/**
  * Pairs each tool message with a call of the assistant message its run follows, when every
  * one does, once, and no call id repeats: the common case, with no table of ids. The number of
  * calls paired, or -1 when some tool message needs the full classification.

@@ -15,7 +15,6 @@ import type { LocatedFailure, RuleOf } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
-  isToolName,
   NO_OWNER,
   type ToolMessageSite,
   type ToolRunRead,
@@ -27,6 +26,23 @@ const at = (i: number) => `messages[${i}]`;
 const callPath = (i: number, k: number) => `messages[${i}].tool_calls[${k}]`;
 
 type Rule = RuleOf<'openai-chat'>;
+
+/**
+ * Whether `name` is a function name Chat Completions takes: 1 to 64 of `a-z A-Z 0-9 _ -`
+ * (API reference, function `name`; enforced on the calls of the history too:
+ * https://github.com/mcp-use/mcp-use/pull/94, https://github.com/microsoft/foundry-dev-tools/issues/723).
+ * A loop over the characters: no regular expression on the check's path.
+ */
+function isToolName(name: string): boolean {
+  const n = name.length;
+  if (n === 0 || n > 64) return false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    // 0-9, A-Z, a-z, '_', '-'
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
 
 function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], at: string, message: number, slot = -1) {
   shape.push({ rule, ids, message, slot, at });

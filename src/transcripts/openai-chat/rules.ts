@@ -76,7 +76,8 @@ export const OPENAI_CHAT_RULES = {
     class: SCHEMA,
     summary: "assistant message with an empty 'tool_calls' list",
     fix: 'Leave tool_calls out of an assistant message that made no tool call.',
-    source: 'https://github.com/openai/openai-node/pull/1341; https://github.com/home-assistant/core/pull/118577',
+    source:
+      'https://github.com/openai/openai-node/pull/1341; https://github.com/openai/openai-python/issues/2061; https://github.com/home-assistant/core/pull/118577',
     providerError:
       "Invalid 'messages[N].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.",
     repairable: true,
@@ -106,9 +107,9 @@ export const OPENAI_CHAT_RULES = {
     summary:
       'tool call function name empty, longer than 64 characters, or with characters other than a-z, A-Z, 0-9, _ and -',
     fix: 'Name the function with 1 to 64 of a-z, A-Z, 0-9, _ and -, the same in `tools` and in the history.',
-    source: `${OPENAI_CHAT_REFERENCE} (tools, function name); https://github.com/continuedev/continue/issues/9784; https://github.com/mcp-use/mcp-use/pull/94; https://github.com/microsoft/foundry-dev-tools/issues/723`,
+    source: `${OPENAI_CHAT_REFERENCE} (tools, function name); https://github.com/continuedev/continue/issues/9784; https://github.com/mcp-use/mcp-use/pull/94; https://github.com/microsoft/foundry-dev-tools/issues/723; https://portkey.ai/error-library/input-validation-error-10047 (the model's own multi_tool_use.parallel)`,
     providerError:
-      "Invalid 'messages[N].tool_calls[K].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead. (also: string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.; string too long. Expected a string with maximum length 64, but got a string with length … instead.)",
+      "Invalid 'messages[N].tool_calls[K].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead. (also: string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.; string too long. Expected a string with maximum length 64, but got a string with length … instead.; earlier: '…' does not match '^[a-zA-Z0-9_-]{1,64}$' - 'messages.N.tool_calls.0.function.name')",
     repairable: false,
     kind: 'observed',
   },
