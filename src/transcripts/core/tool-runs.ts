@@ -140,6 +140,7 @@ function classify(read: ToolRunRead, rules: ToolRunRules, sink: FailureSink, cal
  * stand before the first message (carried open from a suspended turn): the tool messages at
  * the start answer them. Linear: one pass over the calls (a set of ids), one over the tool
  * messages; the table of ids and the full classification only when something is out of place.
+ * The outcome's `analysis` is `read`, for the format's repair.
  */
 export function checkToolRuns(
   read: ToolRunRead,
@@ -208,5 +209,5 @@ export function checkToolRuns(
       sink.fail(rules.idTooLong, [call.key], `${callAt(call)}.id`, call.message, call.slot);
     }
   }
-  return { failures: sink.sorted(), openToolCalls, located: sink.located };
+  return { failures: sink.sorted(), openToolCalls, located: sink.located, analysis: read };
 }

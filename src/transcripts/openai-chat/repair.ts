@@ -8,10 +8,11 @@
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
 import type { LocatedFailure, RuleOf } from '../core/report.ts';
-import { checkToolRuns } from '../core/tool-runs.ts';
+import type { ToolRunRead } from '../core/tool-runs.ts';
+import type { CheckOutcome } from '../core/context.ts';
 import { repairToolRuns, type ToolRunWriter } from '../core/tool-runs-repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
-import { OPENAI_CHAT_TOOL_RUNS, openAIChatCallAt, readOpenAIChat } from './check.ts';
+import { OPENAI_CHAT_TOOL_RUNS, openAIChatCallAt } from './check.ts';
 import { toolResult } from './convert.ts';
 
 /** Renames the tool call at `slot` of an assistant message (function or custom call). */
@@ -121,12 +122,18 @@ function repairShape(
   return { messages: out, repairs };
 }
 
-/** Checks and, when rejected, repairs Chat Completions `messages`. */
-export function repairOpenAIChat(messages: readonly unknown[], context: RepairContext): FormatRepair {
-  const read = readOpenAIChat(messages);
-  const outcome = checkToolRuns(read, OPENAI_CHAT_TOOL_RUNS, context, openAIChatCallAt);
-  if (outcome.failures.length === 0) return { outcome };
-  const shape = repairShape(messages, outcome.located);
+/**
+ * Repairs Chat Completions `messages` the check rejected, on the check's own outcome and
+ * analysis (`checked.analysis`: what `readOpenAIChat` collected).
+ */
+export function repairOpenAIChat(
+  messages: readonly unknown[],
+  context: RepairContext,
+  checked: CheckOutcome,
+): FormatRepair {
+  if (checked.failures.length === 0) return { outcome: checked };
+  const read = checked.analysis as ToolRunRead;
+  const shape = repairShape(messages, checked.located);
   const writer: ToolRunWriter = {
     renameCall: renameToolCall,
     synthesize: (id, name) => toolResult(id, synthesizedText(name, context.readOnlyTools)),
@@ -134,9 +141,9 @@ export function repairOpenAIChat(messages: readonly unknown[], context: RepairCo
     resultText: toolMessageText,
     userText: (text) => ({ role: 'user', content: text }),
   };
-  const runs = repairToolRuns(shape.messages, read, outcome, OPENAI_CHAT_TOOL_RUNS, writer, {
-    failures: new FailureIndex(outcome.located),
+  const runs = repairToolRuns(shape.messages, read, checked, OPENAI_CHAT_TOOL_RUNS, writer, {
+    failures: new FailureIndex(checked.located),
     original: messages,
   });
-  return { outcome, repaired: { messages: runs.messages, repairs: [...shape.repairs, ...runs.repairs] } };
+  return { outcome: checked, repaired: { messages: runs.messages, repairs: [...shape.repairs, ...runs.repairs] } };
 }
