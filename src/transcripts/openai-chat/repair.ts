@@ -49,7 +49,10 @@ function argumentsText(value: unknown): string {
   return value === undefined || value === null ? '{}' : (JSON.stringify(value) ?? '{}');
 }
 
-/** One message with its shape failures fixed, each fix recorded. */
+/**
+ * One message with its shape failures fixed, each fix recorded: a removal with the removed
+ * value, a rewrite with the call (or message) as it was before, as `rewrote_field` records do.
+ */
 function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repairs: TranscriptRepair[]): JsonObject {
   const next: Record<string, unknown> = { ...message };
   let calls: JsonObject[] | undefined;
@@ -72,16 +75,16 @@ function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repair
         break;
       case 'openai-chat.assistant_message_empty':
         next['content'] = '';
-        record('rewrote_field', "wrote content: '' in the assistant message that had no content", message['content']);
+        record('rewrote_field', "wrote content: '' in the assistant message that had no content", message);
         break;
       case 'openai-chat.tool_message_content_not_text':
         next['content'] = JSON.stringify(message['content']);
-        record('rewrote_field', 'wrote the tool message content as its JSON text', message['content']);
+        record('rewrote_field', 'wrote the tool message content as its JSON text', message);
         break;
       case 'openai-chat.tool_call_type_invalid': {
         const old = call(failure.slot);
         (calls as JsonObject[])[failure.slot] = { ...old, type: 'function' };
-        record('rewrote_field', "set the tool call's type to 'function' (it holds a function)", old['type']);
+        record('rewrote_field', "set the tool call's type to 'function' (it holds a function)", old);
         break;
       }
       case 'openai-chat.tool_call_arguments_not_string': {
@@ -91,7 +94,7 @@ function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repair
           ...old,
           function: { ...fn, arguments: argumentsText(fn['arguments']) },
         };
-        record('rewrote_field', 'wrote the arguments as their JSON text', fn['arguments']);
+        record('rewrote_field', 'wrote the arguments as their JSON text', old);
         break;
       }
     }
