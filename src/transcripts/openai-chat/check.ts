@@ -27,13 +27,16 @@ const callPath = (i: number, k: number) => `messages[${i}].tool_calls[${k}]`;
 
 type Rule = RuleOf<'openai-chat'>;
 
+/** Function names already found valid: a history names few tools, so most calls are a set lookup, not a scan (bounded). */
+const VALID_NAMES = new Set<string>();
+
 /**
  * Whether `name` is a function name Chat Completions takes: 1 to 64 of `a-z A-Z 0-9 _ -`
  * (API reference, function `name`; enforced on the calls of the history too:
  * https://github.com/mcp-use/mcp-use/pull/94, https://github.com/microsoft/foundry-dev-tools/issues/723).
- * A loop over the characters: no regular expression on the check's path.
  */
 function isToolName(name: string): boolean {
+  if (VALID_NAMES.has(name)) return true;
   const n = name.length;
   if (n === 0 || n > 64) return false;
   for (let i = 0; i < n; i++) {
@@ -41,6 +44,8 @@ function isToolName(name: string): boolean {
     // 0-9, A-Z, a-z, '_', '-'
     if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
   }
+  if (VALID_NAMES.size >= 1024) VALID_NAMES.clear();
+  VALID_NAMES.add(name);
   return true;
 }
 
