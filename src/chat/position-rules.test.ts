@@ -16,6 +16,11 @@ import {
 const call = (id: string) => ({ id, name: 'lookup', arguments: {} });
 const asks = (id: string): ChatMessage => ({ role: 'assistant', tool_calls: [call(id)] });
 const asksTwo = (a: string, b: string): ChatMessage => ({ role: 'assistant', tool_calls: [call(a), call(b)] });
+const asksMany = (ids: readonly string[]): ChatMessage => ({
+  role: 'assistant',
+  tool_calls: [call(ids[0] as string), ...ids.slice(1).map(call)],
+});
+const ids129 = Array.from({ length: 129 }, (_, k) => `c1_${k}`);
 const answer = (id: string): ChatMessage => ({ role: 'tool', tool_call_id: id, content: 'ok' });
 const user: ChatMessage = { role: 'user', content: 'and then?' };
 const done: ChatMessage = { role: 'assistant', content: 'done' };
@@ -36,6 +41,12 @@ const CASES = [
   ],
   ['chat.duplicate_tool_result', 'tool.schema_invalid', [asks('c1'), answer('c1'), answer('c1'), done]],
   ['chat.duplicate_tool_call_id', 'tool.schema_invalid', [asks('c1'), answer('c1'), asks('c1'), answer('c1'), done]],
+  [
+    'chat.tool_call_id_too_long',
+    'tool.schema_invalid',
+    [asks(`c1${'x'.repeat(40)}`), answer(`c1${'x'.repeat(40)}`), done],
+  ],
+  ['chat.too_many_tool_calls', 'tool.schema_invalid', [asksMany(ids129), ...ids129.map(answer), done]],
 ] as const;
 
 describe('send() never saves a history the chat check rejects', () => {

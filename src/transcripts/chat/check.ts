@@ -15,6 +15,7 @@ import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import {
   CARRIED,
   checkToolRuns,
+  NO_OWNER,
   type ToolMessageSite,
   type ToolRunRead,
   type ToolRunRules,
@@ -25,7 +26,7 @@ import { CHAT_RULES } from './rules.ts';
 const at = (i: number) => `messages[${i}]`;
 
 /** Refuses a field the role does not have (as `strictObject` does: every enumerable key counts). */
-function keys(object: JsonObject, role: string, path: string): void {
+function keys(object: JsonObject, role: string, i: number): void {
   for (const key in object) {
     if (key === 'role' || key === 'content') continue;
     if ((role === 'assistant' && key === 'tool_calls') || (role === 'tool' && key === 'tool_call_id')) continue;
@@ -35,17 +36,16 @@ function keys(object: JsonObject, role: string, path: string): void {
         : role === 'tool'
           ? 'role, tool_call_id, content'
           : 'role, content';
-    invalid(`${path}.${key}`, `no such field (a ${role} message has ${fields})`);
+    invalid(`${at(i)}.${key}`, `no such field (a ${role} message has ${fields})`);
   }
 }
 
-function nonEmpty(value: unknown, path: string): void {
-  if (typeof value !== 'string') invalid(path, 'a string');
-  if (value === '') invalid(path, 'a non-empty string');
-}
+/** Whether `value` is a non-empty string. */
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
-function optionalString(value: unknown, path: string): void {
-  if (value !== undefined && typeof value !== 'string') invalid(path, 'a string');
+/** Raises for a value that is not a non-empty string (callers test {@link isText} first, so paths are written only for failures). */
+function notText(value: unknown, path: string): never {
+  invalid(path, typeof value === 'string' ? 'a non-empty string' : 'a string');
 }
 
 function block(value: unknown, path: string, allowed: readonly string[]): void {
@@ -54,29 +54,33 @@ function block(value: unknown, path: string, allowed: readonly string[]): void {
   if (typeof type !== 'string' || !allowed.includes(type))
     invalid(`${path}.type`, allowed.map((t) => `'${t}'`).join(' or '));
   if (type === 'text' || type === 'thinking') {
-    nonEmpty(value['text'], `${path}.text`);
-    optionalString(value['signature'], `${path}.signature`);
+    if (!isText(value['text'])) notText(value['text'], `${path}.text`);
+    const signature = value['signature'];
+    if (signature !== undefined && typeof signature !== 'string') invalid(`${path}.signature`, 'a string');
   } else if (type === 'redacted_thinking') {
-    nonEmpty(value['data'], `${path}.data`);
+    if (!isText(value['data'])) notText(value['data'], `${path}.data`);
   } else {
     const source = value['source'];
     if (!isJsonObject(source)) invalid(`${path}.source`, 'an image source object');
     const kind = source['type'];
-    if (kind === 'url') nonEmpty(source['url'], `${path}.source.url`);
-    else if (kind === 'inline') nonEmpty(source['base64_data'], `${path}.source.base64_data`);
-    else invalid(`${path}.source.type`, "'url' or 'inline'");
+    if (kind === 'url') {
+      if (!isText(source['url'])) notText(source['url'], `${path}.source.url`);
+    } else if (kind === 'inline') {
+      if (!isText(source['base64_data'])) notText(source['base64_data'], `${path}.source.base64_data`);
+    } else invalid(`${path}.source.type`, "'url' or 'inline'");
     const mediaType = value['media_type'];
-    if (mediaType !== undefined) nonEmpty(mediaType, `${path}.media_type`);
-    else if (kind === 'inline') invalid(`${path}.media_type`, 'a media type (an inline image needs media_type)');
+    if (mediaType !== undefined) {
+      if (!isText(mediaType)) notText(mediaType, `${path}.media_type`);
+    } else if (kind === 'inline') invalid(`${path}.media_type`, 'a media type (an inline image needs media_type)');
     const detail = value['detail'];
     if (detail !== undefined && detail !== 'auto' && detail !== 'low' && detail !== 'high')
       invalid(`${path}.detail`, "'auto', 'low' or 'high'");
   }
 }
 
-function blocks(value: unknown, path: string, allowed: readonly string[]): number {
-  if (!Array.isArray(value)) invalid(path, 'a string or an array of content blocks');
-  for (let k = 0; k < value.length; k++) block(value[k], `${path}[${k}]`, allowed);
+function blocks(value: unknown, i: number, allowed: readonly string[]): number {
+  if (!Array.isArray(value)) invalid(`${at(i)}.content`, 'a string or an array of content blocks');
+  for (let k = 0; k < value.length; k++) block(value[k], `${at(i)}.content[${k}]`, allowed);
   return value.length;
 }
 
@@ -85,81 +89,100 @@ const ASSISTANT_BLOCKS = ['text', 'thinking', 'redacted_thinking'];
 
 /**
  * Reads `ChatMessage`s (raising a `TranscriptInputError` for anything `ChatMessageSchema`
- * refuses) and collects calls and tool messages; `carried` are calls left open by an earlier turn.
+ * refuses) and collects calls and tool messages; `carried` are calls left open by an earlier
+ * turn. Paths are written only for failures.
  */
 export function readChat(messages: readonly unknown[], carried: readonly unknown[] = []): ToolRunRead {
-  const roles: string[] = new Array(messages.length);
+  const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
   let seq = 0;
-  for (let k = 0; k < carried.length; k++) calls.push(readCall(carried[k], `openToolCalls[${k}]`, CARRIED, k, seq++));
-  for (let i = 0; i < messages.length; i++) {
+  for (let k = 0; k < carried.length; k++) {
+    calls.push(readCall(carried[k], CARRIED, k, seq++));
+  }
+  // The run of tool messages being read: the message it follows, and that message's calls.
+  let owner = CARRIED;
+  let from = 0;
+  let to = calls.length;
+  for (let i = 0; i < n; i++) {
     const message = messages[i];
-    const path = at(i);
-    if (!isJsonObject(message)) invalid(path, 'a message object');
+    if (!isJsonObject(message)) invalid(at(i), 'a message object');
     const role = message['role'];
-    roles[i] = role as string;
     const content = message['content'];
-    if (role === 'system') {
-      keys(message, role, path);
-      nonEmpty(content, `${path}.content`);
-    } else if (role === 'user') {
-      keys(message, role, path);
-      if (typeof content === 'string') nonEmpty(content, `${path}.content`);
-      else if (blocks(content, `${path}.content`, USER_BLOCKS) === 0)
-        invalid(`${path}.content`, 'at least one content block');
-    } else if (role === 'assistant') {
-      keys(message, role, path);
+    if (role === 'tool') {
+      keys(message, role, i);
+      const id = message['tool_call_id'];
+      if (!isText(id)) notText(id, `${at(i)}.tool_call_id`);
+      if (typeof content !== 'string') invalid(`${at(i)}.content`, 'a string');
+      toolMessages.push({ key: id as string, message: i, seq: seq++, incomplete: false, owner, from, to });
+      continue;
+    }
+    if (role === 'assistant') {
+      keys(message, role, i);
       let hasContent = false;
       if (typeof content === 'string') hasContent = content !== '';
-      else if (content !== undefined) hasContent = blocks(content, `${path}.content`, ASSISTANT_BLOCKS) > 0;
+      else if (content !== undefined) hasContent = blocks(content, i, ASSISTANT_BLOCKS) > 0;
       const list = message['tool_calls'];
+      const first = calls.length;
       let count = 0;
       if (list !== undefined) {
-        if (!Array.isArray(list)) invalid(`${path}.tool_calls`, 'an array of tool calls');
-        const first = calls.length;
-        for (let k = 0; k < list.length; k++) calls.push(readCall(list[k], `${path}.tool_calls[${k}]`, i, k, seq++));
+        if (!Array.isArray(list)) invalid(`${at(i)}.tool_calls`, 'an array of tool calls');
+        count = list.length;
+        for (let k = 0; k < count; k++) {
+          calls.push(readCall(list[k], i, k, seq++));
+        }
         for (let k = first + 1; k < calls.length; k++) {
           for (let m = first; m < k; m++) {
             if ((calls[m] as CallSite).key === (calls[k] as CallSite).key)
-              invalid(`${path}.tool_calls`, `tool calls with distinct ids (${(calls[k] as CallSite).key} is repeated)`);
+              invalid(
+                `${at(i)}.tool_calls`,
+                `tool calls with distinct ids (${(calls[k] as CallSite).key} is repeated)`,
+              );
           }
         }
-        count = list.length;
       }
       if (count === 0 && !hasContent)
-        invalid(`${path}.content`, 'non-empty content (an assistant message without tool_calls)');
-    } else if (role === 'tool') {
-      keys(message, role, path);
-      const id = message['tool_call_id'];
-      nonEmpty(id, `${path}.tool_call_id`);
-      if (typeof content !== 'string') invalid(`${path}.content`, 'a string');
-      toolMessages.push({ key: id as string, message: i, seq: seq++, incomplete: false });
+        invalid(`${at(i)}.content`, 'non-empty content (an assistant message without tool_calls)');
+      owner = i;
+      from = first;
+      to = calls.length;
+      continue;
+    }
+    owner = NO_OWNER;
+    from = 0;
+    to = 0;
+    if (role === 'system') {
+      keys(message, role, i);
+      if (!isText(content)) notText(content, `${at(i)}.content`);
+    } else if (role === 'user') {
+      keys(message, role, i);
+      if (typeof content === 'string') {
+        if (content === '') notText(content, `${at(i)}.content`);
+      } else if (blocks(content, i, USER_BLOCKS) === 0) invalid(`${at(i)}.content`, 'at least one content block');
     } else {
-      invalid(`${path}.role`, "'system', 'user', 'assistant' or 'tool'");
+      invalid(`${at(i)}.role`, "'system', 'user', 'assistant' or 'tool'");
     }
   }
-  return { roles, calls, toolMessages };
+  return { lastOwner: owner, calls, toolMessages, shape: [] };
 }
 
-function readCall(value: unknown, path: string, message: number, slot: number, seq: number): CallSite {
-  if (!isJsonObject(value)) invalid(path, 'a tool call object');
-  nonEmpty(value['id'], `${path}.id`);
-  nonEmpty(value['name'], `${path}.name`);
+/** Where call `slot` of message `message` stands (carried calls: in `openToolCalls`). */
+const callPath = (message: number, slot: number): string =>
+  message === CARRIED ? `openToolCalls[${slot}]` : `${at(message)}.tool_calls[${slot}]`;
+
+function readCall(value: unknown, message: number, slot: number, seq: number): CallSite {
+  if (!isJsonObject(value)) invalid(callPath(message, slot), 'a tool call object');
+  const id = value['id'];
+  const name = value['name'];
+  if (!isText(id)) notText(id, `${callPath(message, slot)}.id`);
+  if (!isText(name)) notText(name, `${callPath(message, slot)}.name`);
   const args = value['arguments'];
   if (args === undefined || (args !== null && typeof args !== 'object'))
-    invalid(`${path}.arguments`, 'an object or null');
-  optionalString(value['signature'], `${path}.signature`);
-  return {
-    key: value['id'] as string,
-    name: value['name'] as string,
-    message,
-    slot,
-    seq,
-    server: false,
-    answered: false,
-    claimed: false,
-  };
+    invalid(`${callPath(message, slot)}.arguments`, 'an object or null');
+  const signature = value['signature'];
+  if (signature !== undefined && typeof signature !== 'string')
+    invalid(`${callPath(message, slot)}.signature`, 'a string');
+  return { key: id, name, message, slot, seq, server: false, answered: false, claimed: false };
 }
 
 /** The `chat` rules, as the tool-run rules name them. */
@@ -171,11 +194,12 @@ export const CHAT_TOOL_RUNS: ToolRunRules = {
   beforeCall: 'chat.tool_result_before_call',
   duplicateResult: 'chat.duplicate_tool_result',
   duplicateCall: 'chat.duplicate_tool_call_id',
+  idTooLong: 'chat.tool_call_id_too_long',
+  tooManyCalls: 'chat.too_many_tool_calls',
 };
 
 /** Where a `chat` tool call stands: in a message, or among the carried open calls. */
-export const chatCallAt = (call: CallSite): string =>
-  call.message === CARRIED ? `openToolCalls[${call.slot}]` : `${at(call.message)}.tool_calls[${call.slot}]`;
+export const chatCallAt = (call: CallSite): string => callPath(call.message, call.slot);
 
 /** Checks `ChatMessage`s (and calls carried open from a suspension) against the `chat` rules. */
 export function checkChat(

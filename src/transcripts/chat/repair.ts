@@ -3,21 +3,24 @@
  *
  * @module
  */
+import type { JsonObject } from '../core/input.ts';
 import { synthesizedText } from '../core/repair.ts';
 import type { FormatRepair, RepairContext } from '../core/repairer.ts';
-import { checkToolRuns } from '../core/tool-runs.ts';
+import type { CheckOutcome } from '../core/context.ts';
+import type { ToolRunRead } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
 import { renameToolCall } from '../openai-chat/repair.ts';
-import { CHAT_TOOL_RUNS, chatCallAt, readChat } from './check.ts';
+import { CHAT_TOOL_RUNS, chatCallAt } from './check.ts';
 
-/** Checks and, when rejected, repairs `ChatMessage`s. */
-export function repairChat(messages: readonly unknown[], context: RepairContext): FormatRepair {
-  const read = readChat(messages);
-  const outcome = checkToolRuns(read, CHAT_TOOL_RUNS, context, chatCallAt);
-  if (outcome.failures.length === 0) return { outcome };
+/**
+ * Repairs `ChatMessage`s the check rejected, on the check's own outcome and analysis
+ * (`checked.analysis`: what `readChat` collected).
+ */
+export function repairChat(messages: readonly unknown[], context: RepairContext, checked: CheckOutcome): FormatRepair {
+  if (checked.failures.length === 0) return { outcome: checked };
   return {
-    outcome,
-    repaired: repairToolRuns(messages, read, outcome, CHAT_TOOL_RUNS, {
+    outcome: checked,
+    repaired: repairToolRuns(messages, checked.analysis as ToolRunRead, checked, CHAT_TOOL_RUNS, {
       renameCall: renameToolCall,
       synthesize: (id, name) => ({
         role: 'tool',
@@ -25,6 +28,9 @@ export function repairChat(messages: readonly unknown[], context: RepairContext)
         content: synthesizedText(name, context.readOnlyTools),
       }),
       callAt: chatCallAt,
+      // A ChatMessage tool message's content is a string (the schema holds it so).
+      resultText: (message: JsonObject) => message['content'] as string,
+      userText: (text) => ({ role: 'user', content: text }),
     }),
   };
 }

@@ -16,7 +16,8 @@ import type { LocatedFailure } from './report.ts';
  * - `moved_result`: a result moved to where the provider needs it;
  * - `removed`: a result, block, item or message removed (the value is in `removed`);
  * - `renamed_call`: a repeated call id given a fresh id (with the results that answer it);
- * - `inserted_message`: a message (turn) inserted to hold results or to open a turn;
+ * - `inserted_message`: a message (turn) inserted to hold results or to open a turn, or to keep
+ *   the text of a removed result;
  * - `merged_messages`: two messages of the same role joined into one;
  * - `rewrote_field`: a field of a call or result set in place (a missing function name taken
  *   from the call it answers, a result value wrapped into the object the provider requires, a
@@ -122,18 +123,24 @@ export function orphanedResultText(text: string): string | undefined {
   return `${ORPHANED_RESULT_MARK} A tool result whose call is no longer in this history said: ${text}`;
 }
 
-/** Fresh ids for repeated call ids: `<id>_2`, `<id>_3`, ... never one already in use. */
+/**
+ * Fresh ids for repeated call ids: `<id>_2`, `<id>_3`, ... never one already in use. With
+ * `maxLength` (a provider's limit on ids), `<id>` is cut so the fresh id fits.
+ */
 export class FreshIds {
   private readonly used: Set<string>;
+  private readonly maxLength: number;
 
-  constructor(used: Iterable<string>) {
+  constructor(used: Iterable<string>, maxLength = Number.POSITIVE_INFINITY) {
     this.used = new Set(used);
+    this.maxLength = maxLength;
   }
 
   /** A fresh id derived from `id`. */
   next(id: string): string {
     for (let n = 2; ; n++) {
-      const candidate = `${id}_${n}`;
+      const suffix = `_${n}`;
+      const candidate = `${id.slice(0, Math.max(0, this.maxLength - suffix.length))}${suffix}`;
       if (!this.used.has(candidate)) {
         this.used.add(candidate);
         return candidate;

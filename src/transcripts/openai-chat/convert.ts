@@ -92,15 +92,19 @@ export function openAIChatToChat(messages: readonly unknown[]): { messages: Chat
         const calls: ToolCall[] = [];
         ((message['tool_calls'] as JsonObject[] | null | undefined) ?? []).forEach((call, k) => {
           const fn = call['function'];
-          if (call['type'] !== 'function' || !isJsonObject(fn)) {
+          if (call['type'] === 'custom' || !isJsonObject(fn)) {
             out.lose(`${at}.tool_calls[${k}]`, 'a custom tool call (ChatMessage tool calls take argument objects)');
             return;
           }
-          let args: unknown;
-          try {
-            args = JSON.parse(fn['arguments'] as string);
-          } catch {
-            args = undefined;
+          // The arguments' JSON text; arguments written as an object (a shape the check reports) are taken as they are.
+          const raw = fn['arguments'];
+          let args: unknown = raw;
+          if (typeof raw === 'string') {
+            try {
+              args = JSON.parse(raw);
+            } catch {
+              args = undefined;
+            }
           }
           if (!isJsonObject(args))
             out.lose(`${at}.tool_calls[${k}].function.arguments`, 'arguments that are not a JSON object');

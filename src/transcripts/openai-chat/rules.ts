@@ -5,6 +5,7 @@
  * @module
  */
 import { MISSING, ORDER, ORPHAN, SCHEMA, type TranscriptRuleInfo } from '../core/rule-info.ts';
+import { MAX_TOOL_CALL_ID, MAX_TOOL_CALLS } from '../core/tool-runs.ts';
 
 const OPENAI_FUNCTION_CALLING = 'https://platform.openai.com/docs/guides/function-calling';
 const OPENAI_CHAT_REFERENCE = 'https://platform.openai.com/docs/api-reference/chat/create';
@@ -67,6 +68,106 @@ export const OPENAI_CHAT_RULES = {
     fix: 'Give the tool message the tool_call_id of the call it answers and its content (a string or text parts).',
     source: `${OPENAI_CHAT_REFERENCE} (messages, tool message)`,
     repairable: true,
+    kind: 'doc',
+  },
+  // The shape of tool calls and tool messages: 400s the API answers for a history whose tool
+  // structure is recognizable but malformed (the error texts of public reports).
+  'openai-chat.tool_calls_empty': {
+    class: SCHEMA,
+    summary: "assistant message with an empty 'tool_calls' list",
+    fix: 'Leave tool_calls out of an assistant message that made no tool call.',
+    source:
+      'https://github.com/openai/openai-node/pull/1341; https://github.com/openai/openai-python/issues/2061; https://github.com/home-assistant/core/pull/118577',
+    providerError:
+      "Invalid 'messages[N].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    repairable: true,
+    kind: 'observed',
+  },
+  'openai-chat.too_many_tool_calls': {
+    class: SCHEMA,
+    summary: `assistant message with more than ${MAX_TOOL_CALLS} tool calls`,
+    fix: `Split the calls over assistant messages of at most ${MAX_TOOL_CALLS} calls, each followed by the tool messages of its calls.`,
+    source: 'https://github.com/openai/openai-dotnet/issues/317',
+    providerError:
+      "Invalid 'messages[N].tool_calls': array too long. Expected an array with maximum length 128, but got an array with length … instead.",
+    repairable: false,
+    kind: 'observed',
+  },
+  'openai-chat.tool_call_type_invalid': {
+    class: SCHEMA,
+    summary: "tool call with a 'function' object whose 'type' is missing or not 'function'",
+    fix: "Set the tool call's type to 'function'.",
+    source: 'https://github.com/langchain-ai/langchain-azure/issues/35',
+    providerError: "Missing required parameter: 'messages[N].tool_calls[K].type'.",
+    repairable: true,
+    kind: 'observed',
+  },
+  'openai-chat.function_name_invalid': {
+    class: SCHEMA,
+    summary:
+      'tool call function name empty, longer than 64 characters, or with characters other than a-z, A-Z, 0-9, _ and -',
+    fix: 'Name the function with 1 to 64 of a-z, A-Z, 0-9, _ and -, the same in `tools` and in the history.',
+    source: `${OPENAI_CHAT_REFERENCE} (tools, function name); https://github.com/continuedev/continue/issues/9784; https://github.com/mcp-use/mcp-use/pull/94; https://github.com/microsoft/foundry-dev-tools/issues/723; https://portkey.ai/error-library/input-validation-error-10047 (the model's own multi_tool_use.parallel)`,
+    providerError:
+      "Invalid 'messages[N].tool_calls[K].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead. (also: string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.; string too long. Expected a string with maximum length 64, but got a string with length … instead.; earlier: '…' does not match '^[a-zA-Z0-9_-]{1,64}$' - 'messages.N.tool_calls.0.function.name')",
+    repairable: false,
+    kind: 'observed',
+  },
+  'openai-chat.tool_call_arguments_not_string': {
+    class: SCHEMA,
+    summary: "tool call whose 'function.arguments' is not a string (the JSON text of the arguments)",
+    fix: "Send the arguments as their JSON text: arguments: JSON.stringify(args), '{}' for none.",
+    source: `${OPENAI_CHAT_REFERENCE} (assistant message, tool_calls); https://github.com/aaif-goose/goose-mobile/pull/20; https://github.com/mark3labs/mcphost/issues/117`,
+    providerError:
+      "Invalid type for 'messages[N].tool_calls[K].function.arguments': expected a string, but got an object instead. (absent: Missing required parameter: 'messages[N].tool_calls[K].function.arguments'.)",
+    repairable: true,
+    kind: 'observed',
+  },
+  'openai-chat.tool_call_id_too_long': {
+    class: SCHEMA,
+    summary: `tool call id longer than ${MAX_TOOL_CALL_ID} characters`,
+    fix: `Give the tool call an id of at most ${MAX_TOOL_CALL_ID} characters, and its tool message the same id.`,
+    source:
+      'https://github.com/vercel/ai/issues/8132; https://github.com/anomalyco/opencode/issues/12653; https://github.com/Portkey-AI/gateway/issues/1062',
+    providerError:
+      "Invalid 'messages[N].tool_calls[K].id': string too long. Expected a string with maximum length 40, but got a string with length … instead.",
+    repairable: true,
+    kind: 'observed',
+  },
+  'openai-chat.function_call_with_tool_calls': {
+    class: SCHEMA,
+    summary: "assistant message holding both the legacy 'function_call' and 'tool_calls'",
+    fix: "Drop the legacy function_call: tool_calls carries the model's calls.",
+    source: 'https://github.com/langchain-ai/langchain/pull/31198',
+    repairable: true,
+    kind: 'observed',
+  },
+  'openai-chat.assistant_message_empty': {
+    class: SCHEMA,
+    summary: 'assistant message with neither content nor tool_calls (nor function_call, refusal or audio)',
+    fix: "Give the assistant message its text, or content: '' when it said nothing.",
+    source: `${OPENAI_CHAT_REFERENCE} (assistant message, content: required unless tool_calls or function_call is specified); https://github.com/vercel/ai/pull/13744; https://github.com/vercel/ai/pull/14950`,
+    providerError: "Invalid value for 'content': expected a string, got null.",
+    repairable: true,
+    kind: 'doc',
+  },
+  'openai-chat.tool_message_content_not_text': {
+    class: SCHEMA,
+    summary: 'tool message whose content is neither a string nor a list of content parts (a raw JSON value)',
+    fix: 'Send the tool result as text: content: JSON.stringify(result).',
+    source: `${OPENAI_CHAT_REFERENCE} (tool message, content); https://github.com/langchain-ai/langgraphjs/issues/506; https://github.com/neuron-core/neuron-ai/issues/76`,
+    providerError: "Missing required parameter: 'messages[N].content[0].type'.",
+    repairable: true,
+    kind: 'doc',
+  },
+  'openai-chat.tool_message_non_text_part': {
+    class: SCHEMA,
+    summary: 'tool message content part that is not text (an image, audio or file part)',
+    fix: 'Keep only text in the tool message; send the image in a user message after the run of tool messages.',
+    source: `${OPENAI_CHAT_REFERENCE} (tool message, content parts: text only); https://github.com/OpenHands/OpenHands/issues/7700`,
+    providerError:
+      "Invalid 'messages[N]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL.",
+    repairable: false,
     kind: 'doc',
   },
 } as const satisfies Readonly<Record<`openai-chat.${string}`, TranscriptRuleInfo>>;

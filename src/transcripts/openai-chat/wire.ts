@@ -92,31 +92,43 @@ const parts = v.array(v.looseObject({ type: v.string() }));
 const content = v.union([v.string(), parts]);
 
 /**
- * A tool call of an assistant message: a function call (`arguments` a string) or a custom call.
+ * A tool call of an assistant message as the check reads it: a custom call (`type: 'custom'`,
+ * `custom.name` and `custom.input` strings), or a function call (a `function` object with a
+ * string `name`). What the API further requires of a function call (`type: 'function'`,
+ * `arguments` a JSON string, a name of 1 to 64 of `a-z A-Z 0-9 _ -`) is a rule the check
+ * reports (`openai-chat.tool_call_type_invalid`, `openai-chat.tool_call_arguments_not_string`,
+ * `openai-chat.function_name_invalid`), so repair can fix it; the `OpenAIChatToolCall` type
+ * states the strict shape.
  *
  * @example
  * ```ts
  * import * as v from 'valibot';
  * import { OpenAIChatToolCallSchema } from 'turngate/transcripts';
- * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function', function: { name: 'f', arguments: { a: 1 } } }); //=> false (arguments is a JSON string)
+ * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }); //=> true
+ * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function' }); //=> false (no function object)
  * ```
  */
-export const OpenAIChatToolCallSchema = v.variant('type', [
-  v.looseObject({
-    id: v.string(),
-    type: v.literal('function'),
-    function: v.looseObject({ name: v.string(), arguments: v.string() }),
-  }),
+export const OpenAIChatToolCallSchema = v.union([
   v.looseObject({
     id: v.string(),
     type: v.literal('custom'),
     custom: v.looseObject({ name: v.string(), input: v.string() }),
   }),
+  v.pipe(
+    v.looseObject({
+      id: v.string(),
+      type: v.optional(v.unknown()),
+      function: v.looseObject({ name: v.string(), arguments: v.optional(v.unknown()) }),
+    }),
+    v.check((call) => call.type !== 'custom', "a call of type 'custom' holds a custom object"),
+  ),
 ]);
 
 /**
- * One message. A `tool` message's `tool_call_id` and `content` are read when present; their
- * absence is a rule failure (`openai-chat.tool_message_missing_field`), not an input error.
+ * One message, as the check reads it. A `tool` message's `tool_call_id` and `content` are read
+ * when present; their absence is a rule failure (`openai-chat.tool_message_missing_field`), and
+ * so is content that is not text (`openai-chat.tool_message_content_not_text`,
+ * `openai-chat.tool_message_non_text_part`), not an input error.
  *
  * @example
  * ```ts
@@ -134,7 +146,7 @@ export const OpenAIChatMessageSchema = v.pipe(
       content: v.nullish(content),
       tool_calls: v.nullish(v.array(OpenAIChatToolCallSchema)),
     }),
-    v.looseObject({ role: v.literal('tool'), tool_call_id: v.nullish(v.string()), content: v.nullish(content) }),
+    v.looseObject({ role: v.literal('tool'), tool_call_id: v.nullish(v.string()), content: v.optional(v.unknown()) }),
     v.looseObject({ role: v.literal('function'), name: v.string(), content: v.nullable(v.string()) }),
   ]),
   ownStructureOf('openai-chat'),
