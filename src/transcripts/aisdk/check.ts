@@ -32,7 +32,8 @@ const denied = (part: JsonObject): boolean => {
 
 /** Checks `ModelMessage[]` against every AI SDK rule. */
 export function checkAISDK(messages: readonly unknown[], context: CheckContext): CheckOutcome {
-  return analyzeAISDK(messages, context).outcome;
+  const analysis = analyzeAISDK(messages, context);
+  return { ...analysis.outcome, analysis };
 }
 
 /** The check with what the reader collected (for repair). */

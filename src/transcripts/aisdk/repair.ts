@@ -23,7 +23,8 @@ import {
   synthesizedText,
 } from '../core/repair.ts';
 import type { LocatedFailure } from '../core/report.ts';
-import type { FormatRepair, RepairContext } from '../core/repairer.ts';
+import type { CheckOutcome } from '../core/context.ts';
+import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { analyzeAISDK } from './check.ts';
 import { toolResult } from './convert.ts';
@@ -108,8 +109,12 @@ function wordsAfter(read: AISDKRead, i: number, expect: RepairContext['expect'])
 }
 
 /** Checks and, when rejected, repairs AI SDK messages. */
-export function repairAISDK(messages: readonly unknown[], context: RepairContext): FormatRepair {
-  const { outcome, read } = analyzeAISDK(messages, context);
+export function repairAISDK(
+  messages: readonly unknown[],
+  context: RepairContext,
+  checked?: CheckOutcome,
+): FormatRepair {
+  const { outcome, read } = analysisOf(checked, () => analyzeAISDK(messages, context));
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
