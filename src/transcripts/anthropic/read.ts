@@ -162,7 +162,6 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
   const owner = new Int32Array(n).fill(-1);
   const flags = new Uint8Array(n);
   const loop = new Int32Array(n);
-  const table = new CallTable();
   const calls: CallSite[] = [];
   const results: ResultSite[] = [];
   const serverResults: ServerResultSite[] = [];
@@ -258,7 +257,6 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
         const server = type !== 'tool_use';
         const call: CallSite = { key, name, message: i, slot: j, seq: seq++, server, answered: false, claimed: false };
         calls.push(call);
-        if (!table.add(call)) duplicateCalls.push(call);
         if (!server) {
           if (firstClientCall < 0) firstClientCall = j;
           flags[i] = (flags[i] as number) | HOLDS_CLIENT_CALL;
@@ -295,6 +293,8 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
     } else if (role === 'user') loop[i] = resultsOnly ? breaks : ++breaks;
   }
   if (n > 0 && roles[n - 1] === 'user' && !turnHasResult) finalTurnStart = n;
+  // One hash write per call; the calls repeating an id, in input order, only when one repeats.
+  const table = CallTable.of(calls, (call) => duplicateCalls.push(call));
   return {
     roles,
     owner,
