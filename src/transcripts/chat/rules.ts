@@ -5,7 +5,7 @@
  * @module
  */
 import { MISSING, ORDER, ORPHAN, SCHEMA, type TranscriptRuleInfo } from '../core/rule-info.ts';
-import { MAX_TOOL_CALL_ID, MAX_TOOL_CALLS } from '../core/tool-runs.ts';
+import { OPENAI_CHAT_RULES } from '../openai-chat/rules.ts';
 
 const LLM_PROVIDER = 'OpenArmature llm-provider §3 (tool_call_id answers a tool call earlier in the list)';
 
@@ -64,23 +64,11 @@ export const CHAT_RULES = {
   // way to every provider, so a history Chat Completions would refuse for them is refused here
   // (the openai-chat rules, with their sources).
   'chat.tool_call_id_too_long': {
-    class: SCHEMA,
-    summary: `tool call id longer than ${MAX_TOOL_CALL_ID} characters`,
-    fix: `Give the tool call an id of at most ${MAX_TOOL_CALL_ID} characters, and its tool message the same id.`,
-    source: 'the openai-chat rule (https://github.com/vercel/ai/issues/8132)',
-    providerError:
-      "Invalid 'messages[N].tool_calls[K].id': string too long. Expected a string with maximum length 40, but got a string with length … instead.",
-    repairable: true,
-    kind: 'observed',
+    ...OPENAI_CHAT_RULES['openai-chat.tool_call_id_too_long'],
+    source: `the openai-chat rule (${OPENAI_CHAT_RULES['openai-chat.tool_call_id_too_long'].source})`,
   },
   'chat.too_many_tool_calls': {
-    class: SCHEMA,
-    summary: `assistant message with more than ${MAX_TOOL_CALLS} tool calls`,
-    fix: `Split the calls over assistant messages of at most ${MAX_TOOL_CALLS} calls, each followed by the tool messages of its calls.`,
-    source: 'the openai-chat rule (https://github.com/openai/openai-dotnet/issues/317)',
-    providerError:
-      "Invalid 'messages[N].tool_calls': array too long. Expected an array with maximum length 128, but got an array with length … instead.",
-    repairable: false,
-    kind: 'observed',
+    ...OPENAI_CHAT_RULES['openai-chat.too_many_tool_calls'],
+    source: `the openai-chat rule (${OPENAI_CHAT_RULES['openai-chat.too_many_tool_calls'].source})`,
   },
 } as const satisfies Readonly<Record<`chat.${string}`, TranscriptRuleInfo>>;

@@ -66,6 +66,34 @@ export function group(
   return turns;
 }
 
+/** A block (part) that stands in a message's list of blocks: its message and its slot. */
+interface BlockSite {
+  readonly key: string;
+  readonly message: number;
+  readonly slot: number;
+  readonly seq: number;
+}
+
+/**
+ * The turns of a format whose calls and results are blocks of a message's `content`
+ * (`anthropic`, `aisdk`): `result` reads a result block's payload and error, `input` a call
+ * block's input.
+ */
+export function blockTurns(
+  messages: readonly unknown[],
+  calls: readonly CallSite[],
+  results: readonly BlockSite[],
+  result: (block: JsonObject) => TurnCall['result'],
+  input: (block: JsonObject) => unknown,
+): Turns {
+  const block = (m: number, s: number) => ((messages[m] as JsonObject)['content'] as JsonObject[])[s] as JsonObject;
+  return group(
+    calls,
+    results.map((r) => ({ key: r.key, seq: r.seq, value: () => result(block(r.message, r.slot)) })),
+    (call) => input(block(call.message, call.slot)),
+  );
+}
+
 /** The turns of a format whose results are tool messages (`openai-chat`, `chat`). */
 export function toolRunTurns(
   messages: readonly unknown[],
