@@ -25,6 +25,7 @@ import {
   type SendableTranscript,
   type TranscriptMessage,
   type TranscriptReport,
+  TRANSCRIPT_RULES,
 } from 'turngate/transcripts';
 
 // The SDKs' parameter types are assignable to the input types.
@@ -55,6 +56,16 @@ checkTranscript(openaiChat, { format: 'anthropic' });
 checkTranscript(gemini, { format: 'aisdk' });
 // @ts-expect-error -- carried open calls are a chat option only
 checkTranscript(openaiChat, { format: 'openai-chat', openToolCalls: [] });
+// The model a rule may hold for (Gemini 3's thought signatures): a model id.
+checkTranscript(gemini, { format: 'gemini', model: 'gemini-3-pro-preview' });
+repairTranscript(gemini, { format: 'gemini', model: 'gemini-3-pro-preview' });
+// @ts-expect-error -- the model is its id, a string
+checkTranscript(gemini, { format: 'gemini', model: 3 });
+// @ts-expect-error -- the model is its id, a string
+repairTranscript(gemini, { format: 'gemini', model: { id: 'gemini-3-pro-preview' } });
+// Every rule says whether repair fixes it; the provider's text and the models are optional.
+expectType<true>(TRANSCRIPT_RULES['gemini.function_call_missing_thought_signature'].repairable);
+expectType<false>(TRANSCRIPT_RULES['anthropic.thinking_block_missing'].repairable);
 declare const unknownValue: unknown;
 // @ts-expect-error -- a value of unknown shape goes through checkTranscriptJson
 checkTranscript(unknownValue, { format: 'gemini' });
