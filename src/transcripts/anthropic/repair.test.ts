@@ -51,8 +51,8 @@ describe('anthropic repair', () => {
     ];
     const value = repaired(messages);
     expect(blocksOf(value.messages, 3)[0]?.input).toEqual({ location: 'Oslo' });
-    expect(value.repairs.map((r) => [r.rule, r.removed])).toEqual([
-      ['anthropic.tool_use_input_encoded', '{"location":"Oslo"}'],
+    expect(value.repairs.map((r) => [r.action, r.rule, r.removed])).toEqual([
+      ['rewrote_field', 'anthropic.tool_use_input_encoded', call('toolu_1', '{"location":"Oslo"}')],
     ]);
     expectStablePrefix(messages, value.messages, 3);
   });
@@ -133,7 +133,10 @@ describe('anthropic repair', () => {
     expect(blocksOf(value.messages, 3)[0]).toEqual(thinking);
     const records = value.repairs.map((r) => [r.rule, r.removed]);
     expect(records).toContainEqual(['anthropic.thinking_block_last', thinking]);
-    expect(records).toContainEqual(['anthropic.thinking_cache_control', { type: 'ephemeral' }]);
+    expect(records).toContainEqual([
+      'anthropic.thinking_cache_control',
+      { ...thinking, cache_control: { type: 'ephemeral' } },
+    ]);
     expectStablePrefix(messages, value.messages, 1);
   });
 

@@ -325,23 +325,24 @@ function repairBlocks(
     }
   }
   for (const failure of failures.of('anthropic.thinking_cache_control')) {
-    const { cache_control: removed, ...rest } = edits.block(failure.message, failure.slot);
+    const before = edits.block(failure.message, failure.slot);
+    const { cache_control: _dropped, ...rest } = before;
     edits.replace.set(slotKey(failure.message, failure.slot), rest);
     edits.repairs.push({
-      action: 'removed',
+      action: 'rewrote_field',
       rule: failure.rule,
       ids: [],
       at: failure.at,
       detail: 'removed cache_control from the thinking block',
-      removed,
+      removed: before,
     });
   }
   for (const site of read.inputs) {
     if (site.parsed === undefined) continue;
-    const before = edits.block(site.message, site.slot)['input'];
+    const before = edits.block(site.message, site.slot);
     patch(site.message, site.slot, { input: site.parsed });
     edits.repairs.push({
-      action: 'removed',
+      action: 'rewrote_field',
       rule: 'anthropic.tool_use_input_encoded',
       ids: [site.key as string],
       at: `${blockAt(site.message, site.slot)}.input`,
