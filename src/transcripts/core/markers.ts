@@ -36,6 +36,11 @@ export interface FormatMarker {
   readonly owners: readonly TranscriptFormat[];
   /** What it is, after `is`: `an Anthropic block`. */
   readonly what: string;
+  /**
+   * A role another format also uses, on a content whose `parts` are untyped (Gemini's legacy
+   * function-result role): there it is that format's (and that format's own rules judge it).
+   */
+  readonly alsoWithParts?: TranscriptFormat;
 }
 
 const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'chat'] as const;
@@ -44,7 +49,13 @@ const CHAT_LIKE = ['openai-chat', 'chat'] as const;
 /** The markers. A format's own valid histories hold no marker of other formats only. */
 export const FORMAT_MARKERS = [
   { place: 'role', value: 'tool', owners: ['openai-chat', 'aisdk', 'chat'], what: 'a tool-message role' },
-  { place: 'role', value: 'function', owners: ['openai-chat'], what: 'a Chat Completions role' },
+  {
+    place: 'role',
+    value: 'function',
+    owners: ['openai-chat'],
+    what: 'a Chat Completions role',
+    alsoWithParts: 'gemini',
+  },
   { place: 'role', value: 'model', owners: ['gemini'], what: 'a Gemini role' },
   { place: 'role', value: 'assistant', owners: ROLE_FORMATS, what: 'a role Gemini does not have' },
   { place: 'role', value: 'system', owners: ROLE_FORMATS, what: 'a role Gemini does not have' },
@@ -84,6 +95,8 @@ interface ForeignTable {
   readonly blockType: ReadonlyMap<string, FormatMarker>;
   readonly suffixes: readonly FormatMarker[];
   readonly messageKeys: ReadonlyMap<string, FormatMarker>;
+  /** Roles of other formats this format uses too, on a content with untyped `parts`. */
+  readonly rolesWithParts: ReadonlySet<string>;
 }
 
 function foreignTable(format: TranscriptFormat): ForeignTable {
@@ -96,6 +109,9 @@ function foreignTable(format: TranscriptFormat): ForeignTable {
     blockType: byValue('blockType'),
     suffixes: foreign.filter((m) => m.suffix === true),
     messageKeys: byValue('messageKey'),
+    rolesWithParts: new Set(
+      foreign.filter((m) => m.place === 'role' && m.alsoWithParts === format).map((m) => m.value),
+    ),
   };
 }
 
@@ -115,6 +131,13 @@ function blockTypeMarker(table: ForeignTable, type: string): FormatMarker | unde
   if (exact !== undefined) return exact;
   for (const marker of table.suffixes) if (type.endsWith(marker.value) && type !== marker.value.slice(1)) return marker;
   return undefined;
+}
+
+/** The marker of another format a message's role is, if any (see `alsoWithParts`). */
+function foreignRole(message: JsonObject, role: string, table: ForeignTable): FormatMarker | undefined {
+  const marker = table.role.get(role);
+  if (marker === undefined) return undefined;
+  return table.rolesWithParts.has(role) && untypedParts(message['parts']) ? undefined : marker;
 }
 
 /** Whether `parts` is Gemini's (untyped parts), not some other list of typed parts. */
@@ -152,7 +175,7 @@ function holdsForeign(message: JsonObject, table: ForeignTable): boolean {
     const value = message[key];
     if (value === undefined) continue;
     if (key === 'role') {
-      if (typeof value === 'string' && table.role.has(value)) return true;
+      if (typeof value === 'string' && foreignRole(message, value, table) !== undefined) return true;
     } else if (key === 'type') {
       if (typeof value === 'string' && table.messageType.has(value)) return true;
     } else if (key === 'content') {
@@ -165,7 +188,7 @@ function holdsForeign(message: JsonObject, table: ForeignTable): boolean {
 /** Visits every marker of another format in one message (paths after the message's own). */
 function scanMessage(message: JsonObject, table: ForeignTable, visit: (found: Found) => void): void {
   const role = message['role'];
-  const byRole = typeof role === 'string' ? table.role.get(role) : undefined;
+  const byRole = typeof role === 'string' ? foreignRole(message, role, table) : undefined;
   if (byRole !== undefined) visit({ path: '.role', shown: JSON.stringify(role), marker: byRole });
   const type = message['type'];
   const byType = typeof type === 'string' ? table.messageType.get(type) : undefined;

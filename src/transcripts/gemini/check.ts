@@ -32,6 +32,7 @@ export function analyzeGemini(
   const pairing = pairGemini(read);
   const sink = new FailureSink(GEMINI_RULES);
   for (const i of read.empty) sink.fail('gemini.content_without_parts', [], at(i), i);
+  for (const i of read.functionRoles) sink.fail('gemini.function_role_unsupported', [], `${at(i)}.role`, i);
   const openToolCalls = checkCalls(read, pairing, sink, context, contents.length - 1);
   checkResponses(read, pairing, sink);
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, pairing };

@@ -1,6 +1,6 @@
 /**
  * The reader of Gemini `contents`: one pass that refuses what is not Gemini contents (a content
- * that is not an object, a role other than `user` and `model`, `parts` that is not a list, a part
+ * that is not an object, a role other than `user`, `model` and the legacy `function`, `parts` that is not a list, a part
  * that is not an object, a `functionCall` without a function name, an `id` that is not a string)
  * and collects, for the rules, the function calls and responses with where they stand and what
  * their shape lacks. It builds no map: pairing looks calls up by content (`firstCall`). Internal.
@@ -67,6 +67,8 @@ export interface GeminiRead {
   readonly responses: readonly GeminiResponseSite[];
   /** The contents without parts (`parts` absent or empty). */
   readonly empty: readonly number[];
+  /** The contents with the legacy role `function` (read as `user` contents). */
+  readonly functionRoles: readonly number[];
   /** The last `user` content with a part that is no `functionResponse` (-1 for none): the current turn starts after it. */
   readonly lastUserTurn: number;
 }
@@ -82,6 +84,7 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
   const calls: GeminiCallSite[] = [];
   const responses: GeminiResponseSite[] = [];
   const empty: number[] = [];
+  const functionRoles: number[] = [];
   let lastUserTurn = -1;
   let lastModel = -1;
   let seq = 0;
@@ -90,7 +93,11 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
     if (!isJsonObject(content)) invalid(at(i), 'a content object');
     const role = content['role'];
     const model = role === 'model';
-    if (!model && role !== 'user') invalid(`${at(i)}.role`, "'user' or 'model'");
+    if (!model && role !== 'user') {
+      // The legacy function-result role: a user content the API now refuses (a rule, not an input error).
+      if (role !== 'function') invalid(`${at(i)}.role`, "'user' or 'model'");
+      functionRoles.push(i);
+    }
     let f: number = model ? CONTENT.model : 0;
     const parts = content['parts'];
     if (parts !== undefined && !Array.isArray(parts)) invalid(`${at(i)}.parts`, 'an array of parts');
@@ -154,5 +161,5 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
     if (model) lastModel = i;
     else if ((f & CONTENT.standard) !== 0) lastUserTurn = i;
   }
-  return { flags, firstCall, calls, responses, empty, lastUserTurn };
+  return { flags, firstCall, calls, responses, empty, functionRoles, lastUserTurn };
 }

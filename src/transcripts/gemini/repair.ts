@@ -52,6 +52,25 @@ interface Plan {
   readonly repairs: TranscriptRepair[];
 }
 
+/** Gives each content with the legacy role `function` the role `user` (its parts unchanged). */
+function repairFunctionRoles(contents: readonly unknown[], read: GeminiRead): NonNullable<FormatRepair['repaired']> {
+  const out = [...contents];
+  const repairs: TranscriptRepair[] = [];
+  for (const i of read.functionRoles) {
+    const before = contents[i] as JsonObject;
+    out[i] = { ...before, role: 'user' };
+    repairs.push({
+      action: 'rewrote_field',
+      rule: 'gemini.function_role_unsupported',
+      ids: [],
+      at: `contents[${i}].role`,
+      detail: "set the role of the content to 'user' (it had the legacy role 'function')",
+      removed: before,
+    });
+  }
+  return { messages: out, repairs };
+}
+
 /** Checks and, when rejected, repairs Gemini `contents`. */
 export function repairGemini(
   contents: readonly unknown[],
@@ -60,6 +79,8 @@ export function repairGemini(
 ): FormatRepair {
   const { outcome, read, pairing } = analysisOf(checked, () => analyzeGemini(contents, context));
   if (outcome.failures.length === 0) return { outcome };
+  // The legacy role first, in a pass of its own: the other rules then read those contents as user contents.
+  if (read.functionRoles.length > 0) return { outcome, repaired: repairFunctionRoles(contents, read) };
   const failures = new FailureIndex(outcome.located);
   const plan: Plan = {
     drop: new Set(),

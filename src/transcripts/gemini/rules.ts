@@ -135,6 +135,16 @@ export const GEMINI_RULES = {
     repairable: true,
     kind: 'observed',
   },
+  'gemini.function_role_unsupported': {
+    class: SCHEMA,
+    summary: "content with the legacy role 'function'",
+    fix: "Send function responses in a content with role 'user' (the only roles of contents are user and model).",
+    source: `${FUNCTION_CALLING} (function responses go back in a user content); https://github.com/kurojs/Gemini-Kchat/issues/5; https://github.com/Sylinko/Everywhere/issues/478; https://github.com/blakeblackshear/frigate/pull/24013`,
+    providerError:
+      "Role 'function' is not supported. Please use a valid role: SYSTEM, SYSTEM_1, USER, ASSISTANT, DEVELOPER, CONTEXT, USER_CONTEXT, MODEL, USER.",
+    repairable: true,
+    kind: 'observed',
+  },
   // Model-specific.
   'gemini.function_call_missing_thought_signature': {
     class: SCHEMA,

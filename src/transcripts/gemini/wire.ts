@@ -91,8 +91,9 @@ const FunctionResponse = jsonObject({ id: v.optional(v.string()) });
 const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(FunctionResponse) });
 
 /**
- * One content as the check reads it: `role` `user` or `model`, `parts` a list of part objects
- * (absent is `gemini.content_without_parts`), a `functionCall` with a function `name`, ids that are
+ * One content as the check reads it: `role` `user` or `model` (or the legacy `function`, which is
+ * `gemini.function_role_unsupported`), `parts` a list of part objects (absent is
+ * `gemini.content_without_parts`), a `functionCall` with a function `name`, ids that are
  * strings. Where a part stands (a `functionCall` in a user content, a `functionResponse` in a
  * model content) and what a `functionResponse` lacks (`name`, an object `response`) are rules of
  * the check, not input errors, so the schema takes them.
@@ -107,7 +108,7 @@ const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionRespon
  * ```
  */
 export const GeminiContentSchema = v.pipe(
-  jsonObject({ role: v.picklist(['user', 'model']), parts: v.optional(v.array(Part)) }),
+  jsonObject({ role: v.picklist(['user', 'model', 'function']), parts: v.optional(v.array(Part)) }),
   ownStructureOf('gemini'),
 );
 
