@@ -146,7 +146,7 @@ export function contextOf(body: JsonObject | undefined, settings: CheckSettings)
   return { expect: settings.expect, body, stage: settings.stage ?? 'history', model };
 }
 
-/** A check's report, with what the format's check returned (for repair) and the messages it read. Internal. */
+/** A check's report, with what the format's check returned (its outcome and analysis, for repair). Internal. */
 export interface CheckedInput {
   readonly report: TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation>;
   /** The format check's outcome; `undefined` for invalid input. */
@@ -236,8 +236,11 @@ function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSet
  * Checks a provider transcript against every rule its provider documents or enforces about
  * tool calls and tool results: pairing (every call answered, no result without its call),
  * position (results right after their call, first in their turn, never before it), uniqueness,
- * server and provider-executed calls, approvals, reasoning items, required result fields. Each
- * failure names its rule (`TRANSCRIPT_RULES`, with the source), class, ids, position and fix.
+ * server and provider-executed calls, approvals, reasoning and thinking blocks, and the shapes a
+ * provider refuses (inputs and arguments, ids, names, result contents); a rule that holds only for
+ * some models runs when `model` (or the body's `model`) is one of them. Each failure names its
+ * rule (`TRANSCRIPT_RULES`, with the source and the provider's error text), class, ids, position
+ * and fix. Sources: `conformance/transcripts/RULES.md`.
  *
  * Failure classes: `tool.result_missing`, `tool.result_orphan`,
  * `protocol.parallel_transport_order_invalid`, `tool.schema_invalid`.
@@ -247,8 +250,8 @@ function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSet
  * holding another format's tool structure (a `tool_use` block, a `tool` role, a `parts` or
  * `call_id` field checked as a format that has none): the error names the path, what was
  * found and the format the history looks like (`error.looksLike`). Unknown fields that are no
- * format's tool structure are kept. (A `format` or `expect` outside their unions is a
- * programming error and throws `TypeError`.)
+ * format's tool structure are kept. (A `format` or `expect` outside their unions, or a `model`
+ * that is not a non-empty string, is a programming error and throws `TypeError`.)
  *
  * @param messages - The messages (items, contents), or a request body holding them in `messages`, `input` or `contents`.
  * @param options - `format`, `expect` (`sendable` by default), and for `chat` the `openToolCalls` carried from a suspension.
