@@ -49,8 +49,30 @@ export interface GeminiPairing {
   readonly call: Int32Array;
 }
 
-/** Pairs the responses of `read` with its calls (one pass over the responses; no map unless a response is misplaced). */
-export function pairGemini(read: GeminiRead): GeminiPairing {
+/** How many calls of one content are scanned for a response; a content with more is indexed. */
+const SCAN_LIMIT = 16;
+
+/** One content's calls by id (calls with one) and by name (all), in order, with each list's cursor. */
+interface ContentIndex {
+  readonly byId: Map<string, number[]>;
+  readonly byName: Map<string, number[]>;
+  /** Per list: the position before which every call is taken. */
+  readonly cursor: Map<number[], number>;
+}
+
+function push(map: Map<string, number[]>, key: string, k: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [k]);
+  else list.push(k);
+}
+
+/**
+ * Pairs the responses of `read` with its calls: one pass over the responses, linear in the
+ * input; a content with more than `scanLimit` calls is looked up through an index (the default
+ * limit keeps small contents map-free; tests pass 0 and `Infinity` to hold the two lookups
+ * together).
+ */
+export function pairGemini(read: GeminiRead, scanLimit: number = SCAN_LIMIT): GeminiPairing {
   const { calls, responses, flags, firstCall } = read;
   const answer = new Int32Array(calls.length).fill(-1);
   const verdict = new Uint8Array(responses.length);
@@ -60,10 +82,39 @@ export function pairGemini(read: GeminiRead): GeminiPairing {
   let names: Set<string> | undefined;
   let idless: number[] | undefined;
 
+  // A content with many calls (a large parallel batch) is looked up through an index of its calls
+  // by id and by name, each list walked once by a cursor (a call once taken stays taken), so
+  // pairing stays linear; a small one is scanned.
+  const indexes = new Map<number, ContentIndex>();
+  const indexOf = (c: number): ContentIndex => {
+    let index = indexes.get(c);
+    if (index === undefined) {
+      index = { byId: new Map(), byName: new Map(), cursor: new Map() };
+      for (let k = firstCall[c] as number; k < calls.length && (calls[k] as GeminiCallSite).message === c; k++) {
+        const call = calls[k] as GeminiCallSite;
+        if (call.hasId) push(index.byId, call.key, k);
+        push(index.byName, call.name, k);
+      }
+      indexes.set(c, index);
+    }
+    return index;
+  };
+
   /** In content `c`: the first call matching and not taken (>= 0), the last taken match (-2 - index), or -1. */
   const find = (c: number, id: string | undefined, name: string | undefined): number => {
+    const start = firstCall[c] as number;
+    const large = start + scanLimit < calls.length && (calls[start + scanLimit] as GeminiCallSite).message === c;
+    if (large) {
+      const index = indexOf(c);
+      const list = id !== undefined ? index.byId.get(id) : index.byName.get(name as string);
+      if (list === undefined) return -1;
+      let p = index.cursor.get(list) ?? 0;
+      while (p < list.length && taken[list[p] as number] !== 0) p++;
+      index.cursor.set(list, p);
+      return p < list.length ? (list[p] as number) : -2 - (list[list.length - 1] as number);
+    }
     let found = -1;
-    for (let k = firstCall[c] as number; k >= 0 && k < calls.length; k++) {
+    for (let k = start; k >= 0 && k < calls.length; k++) {
       const call = calls[k] as GeminiCallSite;
       if (call.message !== c) break;
       if (id !== undefined ? call.hasId && call.key === id : call.name === name) {
