@@ -6,6 +6,7 @@
  */
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
+import { own } from '../internal/own-field.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
@@ -151,6 +152,12 @@ export interface CheckedInput {
   readonly report: TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation>;
   /** The format check's outcome; `undefined` for invalid input. */
   readonly outcome: CheckOutcome | undefined;
+  /**
+   * The messages and request body the check read: the input's own, or, while `Object.prototype`
+   * is polluted, their own-data copy (so repair reads what the check read). Empty for invalid input.
+   */
+  readonly messages: readonly unknown[];
+  readonly body: JsonObject | undefined;
 }
 
 /** Runs the check on any value; never throws for a transcript value. Internal. */
@@ -175,6 +182,7 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
   }
   let outcome: CheckOutcome;
   let messages: readonly unknown[];
+  let body: JsonObject | undefined;
   try {
     // The format readers read fields by name. While Object.prototype holds only what the language
     // defines that reads own data; when some other code has polluted it, read an own-data copy
@@ -190,7 +198,8 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     }
     const unwrapped = unwrapTranscript(source, format);
     messages = unwrapped.messages;
-    outcome = FORMAT_DRIVERS[format].check(messages, contextOf(unwrapped.body, settings), carried);
+    body = unwrapped.body;
+    outcome = FORMAT_DRIVERS[format].check(messages, contextOf(body, settings), carried);
   } catch (error) {
     const inputError =
       error instanceof TranscriptInputError
@@ -202,12 +211,16 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     return {
       report: { result: 'invalid', format, error: inputError, failures: [], openToolCalls: [] },
       outcome: undefined,
+      messages: [],
+      body: undefined,
     };
   }
   if (outcome.failures.length > 0) {
     return {
       report: { result: 'rejected', format, failures: outcome.failures, openToolCalls: outcome.openToolCalls },
       outcome,
+      messages,
+      body,
     };
   }
   return {
@@ -220,15 +233,18 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
         expect === 'sendable' ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[]) : undefined,
     },
     outcome,
+    messages,
+    body,
   };
 }
 
+/** The settings of `options`, read from its own fields (a polluted `Object.prototype` supplies none). */
 function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSettings {
   return {
     format: options.format,
-    expect: options.expect ?? 'sendable',
-    carried: options.openToolCalls ?? [],
-    model: options.model,
+    expect: own(options, 'expect') ?? 'sendable',
+    carried: own(options, 'openToolCalls') ?? [],
+    model: own(options, 'model'),
   };
 }
 

@@ -12,10 +12,10 @@ import type { FormatMisuse } from './core/markers.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
 import type { FormatRepair, FormatRepairer } from './core/repairer.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
-import { unwrapTranscript } from './unwrap.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import type { SendableTranscript } from './sendable.ts';
 import type { Result } from '../failures/index.ts';
+import { own } from '../internal/own-field.ts';
 
 /**
  * Options of `repairTranscript`.
@@ -89,7 +89,9 @@ export function runRepair(
   const checked = checkInput(input, settings);
   const first = checked.report;
   if (first.result === 'invalid') return { ok: false, failures: [first.error] };
-  const { messages, body } = unwrapTranscript(input, format, false);
+  // Repair reads what the check read: the input's own messages, or their own-data copy while
+  // Object.prototype is polluted (a planted field never reaches a repair either).
+  const { messages, body } = checked;
   if (first.result === 'accepted') {
     // The check accepted these values, so they are messages of the format.
     const same = messages as readonly TranscriptMessage<TranscriptFormat>[];
@@ -142,12 +144,13 @@ export function runRepair(
   };
 }
 
+/** The settings of `options`, read from its own fields (a polluted `Object.prototype` supplies none). */
 function repairSettings(options: RepairTranscriptOptions<TranscriptFormat>) {
   return {
     format: options.format,
-    expect: options.expect ?? 'sendable',
-    model: options.model,
-    readOnlyTools: options.readOnlyTools ?? [],
+    expect: own(options, 'expect') ?? 'sendable',
+    model: own(options, 'model'),
+    readOnlyTools: own(options, 'readOnlyTools') ?? [],
   };
 }
 
@@ -167,7 +170,9 @@ const MAX_REPAIR_PASSES = 8;
  *
  * Properties (tested): the result passes `checkTranscript` (except Anthropic's thinking rule,
  * reported in `remaining`); repair is idempotent; an accepted transcript comes back unchanged
- * (the same array).
+ * (the same array). Repair reads what the check reads: own data only, so a polluted
+ * `Object.prototype` changes nothing it decides (the messages it returns are then the own-data
+ * copies the check read).
  *
  * @param messages - The messages (items, contents), or a request body holding them.
  * @param options - `format`, `expect` (`sendable` by default), and `readOnlyTools` (none by default).

@@ -1,0 +1,105 @@
+/**
+ * A polluted Object.prototype or Array.prototype (some other bug in the host application) must
+ * not change what `checkTranscript` and `repairTranscript` decide: over every conformance case,
+ * with one planted key at a time (every field name the cases hold, and array indexes), the
+ * check's report and the repair's output, records and remaining failures are those of a clean
+ * prototype. Repair reads own data only, as the check does.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../src/check/index.ts';
+import { checkTranscriptJson, repairTranscriptJson } from '../src/transcripts/index.ts';
+
+interface Case {
+  readonly id: string;
+  readonly format: TranscriptFormat;
+  readonly expect: 'sendable' | 'received';
+  readonly input: unknown;
+}
+
+const suite = join(import.meta.dirname, '..', 'conformance', 'transcripts');
+const cases: Case[] = TRANSCRIPT_FORMATS.flatMap((format) =>
+  readdirSync(join(suite, format))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => {
+      const parsed = JSON.parse(readFileSync(join(suite, format, file), 'utf8'));
+      return { id: `${format}/${file}`, format, expect: parsed.expect ?? 'sendable', input: parsed.input };
+    }),
+);
+
+/** Every key of a JSON value, at any depth. */
+function keysOf(value: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(value)) for (const item of value) keysOf(item, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      into.add(key);
+      keysOf(item, into);
+    }
+  }
+  return into;
+}
+
+/** What the check and the repair decide, as text. */
+function verdict(c: Case): string {
+  const options = { format: c.format, expect: c.expect } as const;
+  const report = checkTranscriptJson(c.input, options);
+  const repaired = repairTranscriptJson(c.input, options);
+  return JSON.stringify({
+    result: report.result,
+    failures: report.failures,
+    error: report.result === 'invalid' ? report.error.message : undefined,
+    repaired: repaired.ok
+      ? { messages: repaired.value.messages, repairs: repaired.value.repairs, remaining: repaired.value.remaining }
+      : repaired.failures[0]?.message,
+  });
+}
+
+const planted: string[] = [];
+afterEach(() => {
+  for (const key of planted.splice(0)) {
+    delete (Object.prototype as Record<string, unknown>)[key];
+    delete (Array.prototype as unknown as Record<string, unknown>)[key];
+  }
+});
+
+describe('transcripts under a polluted prototype', () => {
+  const clean = new Map(cases.map((c) => [c.id, verdict(c)]));
+  const names = [
+    ...keysOf(
+      cases.map((c) => c.input),
+      new Set(),
+    ),
+  ];
+
+  it('plants every field name the cases hold, and array indexes', () => {
+    expect(names).toEqual(expect.arrayContaining(['role', 'content', 'tool_calls', 'parts', 'type', 'call_id']));
+  });
+
+  it.each(['planted', { type: 'tool_use', id: 'toolu_planted', name: 'rm', input: {} }])(
+    'check and repair decide as on a clean Object.prototype, one planted key at a time (value %j)',
+    (value) => {
+      const differs: string[] = [];
+      for (const key of names) {
+        (Object.prototype as Record<string, unknown>)[key] = value;
+        planted.push(key);
+        for (const c of cases) if (verdict(c) !== clean.get(c.id)) differs.push(`${key} ${c.id}`);
+        delete (Object.prototype as Record<string, unknown>)[key];
+        planted.pop();
+      }
+      expect(differs).toEqual([]);
+    },
+  );
+
+  it('repair reads no array element through a hole: a planted Array.prototype element fills none', () => {
+    const differs: string[] = [];
+    for (const index of ['0', '1', '2', '3']) {
+      (Array.prototype as unknown as Record<string, unknown>)[index] = { role: 'user', content: 'planted' };
+      planted.push(index);
+      for (const c of cases) if (verdict(c) !== clean.get(c.id)) differs.push(`${index} ${c.id}`);
+      delete (Array.prototype as unknown as Record<string, unknown>)[index];
+      planted.pop();
+    }
+    expect(differs).toEqual([]);
+  });
+});
