@@ -58,8 +58,8 @@ function verdict(c: Case): string {
 const planted: string[] = [];
 afterEach(() => {
   for (const key of planted.splice(0)) {
-    delete (Object.prototype as Record<string, unknown>)[key];
-    delete (Array.prototype as unknown as Record<string, unknown>)[key];
+    Reflect.deleteProperty(Object.prototype, key);
+    Reflect.deleteProperty(Array.prototype, key);
   }
 });
 
@@ -81,10 +81,10 @@ describe('transcripts under a polluted prototype', () => {
     (value) => {
       const differs: string[] = [];
       for (const key of names) {
-        (Object.prototype as Record<string, unknown>)[key] = value;
+        Reflect.set(Object.prototype, key, value);
         planted.push(key);
         for (const c of cases) if (verdict(c) !== clean.get(c.id)) differs.push(`${key} ${c.id}`);
-        delete (Object.prototype as Record<string, unknown>)[key];
+        Reflect.deleteProperty(Object.prototype, key);
         planted.pop();
       }
       expect(differs).toEqual([]);
@@ -94,10 +94,10 @@ describe('transcripts under a polluted prototype', () => {
   it('repair reads no array element through a hole: a planted Array.prototype element fills none', () => {
     const differs: string[] = [];
     for (const index of ['0', '1', '2', '3']) {
-      (Array.prototype as unknown as Record<string, unknown>)[index] = { role: 'user', content: 'planted' };
+      Reflect.set(Array.prototype, index, { role: 'user', content: 'planted' });
       planted.push(index);
       for (const c of cases) if (verdict(c) !== clean.get(c.id)) differs.push(`${index} ${c.id}`);
-      delete (Array.prototype as unknown as Record<string, unknown>)[index];
+      Reflect.deleteProperty(Array.prototype, index);
       planted.pop();
     }
     expect(differs).toEqual([]);
