@@ -43,8 +43,8 @@ export interface RepairTranscriptOptions<F extends TranscriptFormat> {
 
 /**
  * A repaired transcript: the messages the check accepts, every change made, the failures no
- * repair can fix (only Anthropic's thinking rule: thinking blocks are signed), and for a
- * sendable result the `SendableTranscript`.
+ * repair can fix (the rules marked `repairable: false`, such as a missing thinking block: thinking
+ * blocks are signed), and for a sendable result the `SendableTranscript`.
  */
 export interface RepairedTranscript<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> {
   /** Whether anything changed; when not, `messages` is the input's own array. */
@@ -53,7 +53,7 @@ export interface RepairedTranscript<F extends TranscriptFormat, M extends Transc
   readonly messages: readonly M[];
   /** One record per change, in the order made (a second pass, when one was needed, gives positions in the messages as the first left them). */
   readonly repairs: readonly TranscriptRepair[];
-  /** Failures the repair cannot fix (Anthropic `thinking_block_missing`); empty otherwise. */
+  /** Failures the repair cannot fix (rules with `repairable: false` in `TRANSCRIPT_RULES`); empty otherwise. */
   readonly remaining: readonly TranscriptFailure<F>[];
   /** The checked transcript, when the result is accepted under `sendable`. */
   readonly transcript: SendableTranscript<F, M> | undefined;
@@ -168,9 +168,9 @@ const MAX_REPAIR_PASSES = 8;
  * change is one `TranscriptRepair` with its rule, ids and position; a removal carries the
  * removed value.
  *
- * Properties (tested): the result passes `checkTranscript` (except Anthropic's thinking rule,
- * reported in `remaining`); repair is idempotent; an accepted transcript comes back unchanged
- * (the same array). Repair reads what the check reads: own data only, so a polluted
+ * Properties (tested): the result passes `checkTranscript` (except the rules marked
+ * `repairable: false`, reported in `remaining`); repair is idempotent; an accepted transcript
+ * comes back unchanged (the same array). Repair reads what the check reads: own data only, so a polluted
  * `Object.prototype` changes nothing it decides (the messages it returns are then the own-data
  * copies the check read).
  *
