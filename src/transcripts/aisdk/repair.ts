@@ -26,7 +26,7 @@ import type { LocatedFailure } from '../core/report.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { analyzeAISDK } from './check.ts';
+import type { analyzeAISDK } from './check.ts';
 import { toolResult } from './convert.ts';
 import { type AISDKRead, partAt, type ResultSite } from './read.ts';
 import { carriedText, fixedOutput, legacyOutput, parsedObject } from './shape.ts';
@@ -109,12 +109,8 @@ function wordsAfter(read: AISDKRead, i: number, expect: RepairContext['expect'])
 }
 
 /** Checks and, when rejected, repairs AI SDK messages. */
-export function repairAISDK(
-  messages: readonly unknown[],
-  context: RepairContext,
-  checked?: CheckOutcome,
-): FormatRepair {
-  const { outcome, read } = analysisOf(checked, () => analyzeAISDK(messages, context));
+export function repairAISDK(messages: readonly unknown[], context: RepairContext, checked: CheckOutcome): FormatRepair {
+  const { outcome, read } = analysisOf<ReturnType<typeof analyzeAISDK>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');

@@ -26,7 +26,7 @@ import {
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { analyzeAnthropic } from './check.ts';
+import type { analyzeAnthropic } from './check.ts';
 import type { AnthropicRead, IdSite } from './read.ts';
 import { toolResult } from './convert.ts';
 
@@ -109,9 +109,9 @@ function repairIds(
 export function repairAnthropic(
   messages: readonly unknown[],
   context: RepairContext,
-  checked?: CheckOutcome,
+  checked: CheckOutcome,
 ): FormatRepair {
-  const { outcome, read, resultRules, badIds } = analysisOf(checked, () => analyzeAnthropic(messages, context));
+  const { outcome, read, resultRules, badIds } = analysisOf<ReturnType<typeof analyzeAnthropic>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   if (badIds.length > 0) return { outcome, repaired: repairIds(messages, read, badIds) };
   const failures = new FailureIndex(outcome.located);

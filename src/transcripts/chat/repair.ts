@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../core/input.ts';
 import { synthesizedText } from '../core/repair.ts';
-import type { FormatRepair, RepairContext } from '../core/repairer.ts';
+import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import type { ToolRunRead } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
@@ -20,7 +20,7 @@ export function repairChat(messages: readonly unknown[], context: RepairContext,
   if (checked.failures.length === 0) return { outcome: checked };
   return {
     outcome: checked,
-    repaired: repairToolRuns(messages, checked.analysis as ToolRunRead, checked, CHAT_TOOL_RUNS, {
+    repaired: repairToolRuns(messages, analysisOf<ToolRunRead>(checked), checked, CHAT_TOOL_RUNS, {
       renameCall: renameToolCall,
       synthesize: (id, name) => ({
         role: 'tool',

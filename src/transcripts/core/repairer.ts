@@ -31,12 +31,13 @@ export type FormatRepairer = (
 ) => FormatRepair;
 
 /**
- * A format's analysis of the messages: the one the check that just read them left in
- * `checked.analysis`, or (repair called on its own) a fresh one from `analyze`.
+ * A format's analysis of the messages: what the format's check, which just read them, left in
+ * `checked.analysis` (`A` is that check's analysis type). Repair runs only on a check's outcome,
+ * so it never reads the messages again.
+ *
+ * @throws Error when the format's check left no analysis (a programming error in its driver).
  */
-export function analysisOf<A extends { readonly outcome: CheckOutcome }>(
-  checked: CheckOutcome | undefined,
-  analyze: () => A,
-): A {
-  return (checked?.analysis as A | undefined) ?? analyze();
+export function analysisOf<A>(checked: CheckOutcome): A {
+  if (checked.analysis === undefined) throw new Error("the format's check left no analysis for its repair");
+  return checked.analysis as A;
 }

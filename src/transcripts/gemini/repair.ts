@@ -26,7 +26,7 @@ import {
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { RuleOf } from '../core/report.ts';
-import { analyzeGemini } from './check.ts';
+import type { analyzeGemini } from './check.ts';
 import { responseText, toolResult } from './convert.ts';
 import { type GeminiPairing, VERDICT } from './pairing.ts';
 import { CONTENT, type GeminiCallSite, type GeminiRead, type GeminiResponseSite, SHAPE } from './read.ts';
@@ -75,9 +75,9 @@ function repairFunctionRoles(contents: readonly unknown[], read: GeminiRead): No
 export function repairGemini(
   contents: readonly unknown[],
   context: RepairContext,
-  checked?: CheckOutcome,
+  checked: CheckOutcome,
 ): FormatRepair {
-  const { outcome, read, pairing } = analysisOf(checked, () => analyzeGemini(contents, context));
+  const { outcome, read, pairing } = analysisOf<ReturnType<typeof analyzeGemini>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   // The legacy role first, in a pass of its own: the other rules then read those contents as user contents.
   if (read.functionRoles.length > 0) return { outcome, repaired: repairFunctionRoles(contents, read) };

@@ -11,7 +11,7 @@ import type { LocatedFailure, RuleOf } from '../core/report.ts';
 import type { ToolRunRead } from '../core/tool-runs.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { repairToolRuns, type ToolRunWriter } from '../core/tool-runs-repair.ts';
-import type { FormatRepair, RepairContext } from '../core/repairer.ts';
+import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import { OPENAI_CHAT_TOOL_RUNS, openAIChatCallAt } from './check.ts';
 import { toolResult } from './convert.ts';
 
@@ -135,7 +135,7 @@ export function repairOpenAIChat(
   checked: CheckOutcome,
 ): FormatRepair {
   if (checked.failures.length === 0) return { outcome: checked };
-  const read = checked.analysis as ToolRunRead;
+  const read = analysisOf<ToolRunRead>(checked);
   const shape = repairShape(messages, checked.located);
   const writer: ToolRunWriter = {
     renameCall: renameToolCall,

@@ -29,7 +29,7 @@ import { FailureIndex, orphanedResultText, type TranscriptRepair } from '../core
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
+import { type analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
 import { RESPONSES_OUTPUT_ITEM_TYPES } from './kinds.ts';
 import { outputText, shortCallId, synthesize, without } from './repair-items.ts';
 import { MAX_CALL_ID_LENGTH } from './rules.ts';
@@ -64,9 +64,9 @@ const CUSTOM = 1;
 export function repairResponses(
   items: readonly unknown[],
   context: RepairContext,
-  checked?: CheckOutcome,
+  checked: CheckOutcome,
 ): FormatRepair {
-  const { outcome, read, pairedCall } = analysisOf(checked, () => analyzeResponses(items, context));
+  const { outcome, read, pairedCall } = analysisOf<ReturnType<typeof analyzeResponses>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const n = items.length;
