@@ -16,6 +16,7 @@ import { FailureSink } from '../core/report.ts';
 import type { TranscriptRule } from '../rules.ts';
 import {
   type AnthropicRead,
+  type BlockSite,
   HOLDS_CLIENT_CALL,
   HOLDS_RESULT,
   type IdSite,
@@ -200,26 +201,17 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
 
 /** The block-level rules: ids, inputs, names, result content, empty messages and text, thinking blocks. */
 function checkBlocks(read: AnthropicRead, last: number, sink: FailureSink): void {
-  for (const site of read.inputs) {
-    const rule = site.parsed === undefined ? 'anthropic.tool_use_input_not_object' : 'anthropic.tool_use_input_encoded';
-    sink.fail(rule, [site.key as string], `${blockAt(site.message, site.slot)}.input`, site.message, site.slot);
-  }
-  for (const site of read.longNames)
-    sink.fail(
-      'anthropic.tool_use_name_too_long',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.name`,
-      site.message,
-      site.slot,
+  // A failure of one field of a block: its path ends in the field's name.
+  const field = (rule: TranscriptRule, site: BlockSite, name: string) =>
+    sink.fail(rule, [site.key as string], `${blockAt(site.message, site.slot)}.${name}`, site.message, site.slot);
+  for (const site of read.inputs)
+    field(
+      site.parsed === undefined ? 'anthropic.tool_use_input_not_object' : 'anthropic.tool_use_input_encoded',
+      site,
+      'input',
     );
-  for (const site of read.badResultContent)
-    sink.fail(
-      'anthropic.tool_result_content_invalid',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.content`,
-      site.message,
-      site.slot,
-    );
+  for (const site of read.longNames) field('anthropic.tool_use_name_too_long', site, 'name');
+  for (const site of read.badResultContent) field('anthropic.tool_result_content_invalid', site, 'content');
   for (const i of read.emptyMessages) {
     if (i === last && read.roles[i] === 'assistant') continue;
     sink.fail('anthropic.message_content_empty', [], at(i), i);
