@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckOutcome } from '../src/index.ts';
 import { callSpec } from './arbitraries.ts';
+import { jsonKeys } from './turn-fixtures.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
 
@@ -16,18 +17,6 @@ const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
 function verdict(outcome: JoinCheckOutcome): string {
   if (!outcome.ok) return `invalid ${outcome.failures[0]?.field}: ${outcome.failures[0]?.expected}`;
   return `${renderJoinCheckJson(outcome.value)}${JSON.stringify(outcome.value.failures)}`;
-}
-
-/** Every key of a JSON value, at any depth. */
-function keysOf(value: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(value)) for (const item of value) keysOf(item, into);
-  else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      into.add(key);
-      keysOf(item, into);
-    }
-  }
-  return into;
 }
 
 const closedTurn = {
@@ -61,7 +50,7 @@ for (const file of readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'))) {
 
 /** Field names of the input, of the report, and what the schema library reads on its own objects. */
 const names = new Set<string>([
-  ...keysOf(Object.values(bases), new Set()),
+  ...jsonKeys(Object.values(bases), new Set()),
   ...['handoff', 'governanceProfile', 'protocolConstraints', 'handoffConstraints', 'truncationConstraints'],
   ...['decompositionConstraints', 'policyProvenance', 'sessionRefs', 'trajectoryRefs', 'toolRender'],
   ...['reminderQueue', 'stateViews', 'status', 'errorCode', 'retryable', 'errorMessage', 'rawError', 'code'],
@@ -73,7 +62,7 @@ const names = new Set<string>([
   ...['0', '1'],
 ]);
 for (const outcome of Object.values(bases).map((base) => joinCheck(base))) {
-  if (outcome.ok) keysOf(JSON.parse(renderJoinCheckJson(outcome.value)), names);
+  if (outcome.ok) jsonKeys(JSON.parse(renderJoinCheckJson(outcome.value)), names);
 }
 
 /** What the schema library reads from its own objects: the decode refuses to run when these are polluted. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../src/check/index.ts';
 import { checkTranscriptJson, repairTranscriptJson } from '../src/transcripts/index.ts';
+import { jsonKeys, withPollution } from './turn-fixtures.ts';
 
 interface Case {
   readonly id: string;
@@ -28,18 +29,6 @@ const cases: Case[] = TRANSCRIPT_FORMATS.flatMap((format) =>
     }),
 );
 
-/** Every key of a JSON value, at any depth. */
-function keysOf(value: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(value)) for (const item of value) keysOf(item, into);
-  else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      into.add(key);
-      keysOf(item, into);
-    }
-  }
-  return into;
-}
-
 /** What the check and the repair decide, as text. */
 function verdict(c: Case): string {
   const options = { format: c.format, expect: c.expect } as const;
@@ -57,20 +46,12 @@ function verdict(c: Case): string {
 
 const planted: string[] = [];
 afterEach(() => {
-  for (const key of planted.splice(0)) {
-    Reflect.deleteProperty(Object.prototype, key);
-    Reflect.deleteProperty(Array.prototype, key);
-  }
+  for (const key of planted.splice(0)) Reflect.deleteProperty(Array.prototype, key);
 });
 
 describe('transcripts under a polluted prototype', () => {
   const clean = new Map(cases.map((c) => [c.id, verdict(c)]));
-  const names = [
-    ...keysOf(
-      cases.map((c) => c.input),
-      new Set(),
-    ),
-  ];
+  const names = [...jsonKeys(cases.map((c) => c.input))];
 
   it('plants every field name the cases hold, and array indexes', () => {
     expect(names).toEqual(expect.arrayContaining(['role', 'content', 'tool_calls', 'parts', 'type', 'call_id']));
@@ -81,11 +62,9 @@ describe('transcripts under a polluted prototype', () => {
     (value) => {
       const differs: string[] = [];
       for (const key of names) {
-        Reflect.set(Object.prototype, key, value);
-        planted.push(key);
-        for (const c of cases) if (verdict(c) !== clean.get(c.id)) differs.push(`${key} ${c.id}`);
-        Reflect.deleteProperty(Object.prototype, key);
-        planted.pop();
+        withPollution({ [key]: value }, () => {
+          for (const c of cases) if (verdict(c) !== clean.get(c.id)) differs.push(`${key} ${c.id}`);
+        });
       }
       expect(differs).toEqual([]);
     },

@@ -113,6 +113,18 @@ export function ready(): MutationReady<Tools> {
 export const classes = (r: { ok: boolean; failures?: readonly { class: string }[] }) =>
   r.ok ? [] : (r.failures ?? []).map((f) => f.class);
 
+/** Every key of a JSON value, at any depth, added to `into`: the field names a pollution test plants. */
+export function jsonKeys(value: unknown, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) jsonKeys(item, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      into.add(key);
+      jsonKeys(item, into);
+    }
+  }
+  return into;
+}
+
 /**
  * Runs `run` with `Object.prototype` polluted by the given keys (enumerable, as a buggy
  * `merge` would leave them), and removes them again.
