@@ -54,8 +54,9 @@ export interface IdSite extends BlockSite {
   readonly server: boolean;
 }
 
-/** Per-message flags. */
+/** Per-message flag: the message holds a client `tool_use`. */
 export const HOLDS_CLIENT_CALL = 1;
+/** Per-message flag: the message holds a `tool_result`. */
 export const HOLDS_RESULT = 2;
 
 /** What the reader collects. */

@@ -7,9 +7,13 @@
  */
 import type { FailureClass } from '../../failures/index.ts';
 
+/** A call without its result. */
 export const MISSING: FailureClass = 'tool.result_missing';
+/** A result without its call. */
 export const ORPHAN: FailureClass = 'tool.result_orphan';
+/** A result (or call) in the wrong place or order. */
 export const ORDER: FailureClass = 'protocol.parallel_transport_order_invalid';
+/** A malformed, repeated or refused shape. */
 export const SCHEMA: FailureClass = 'tool.schema_invalid';
 
 /**

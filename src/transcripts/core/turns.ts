@@ -20,6 +20,7 @@ export interface TurnCall {
 /** The calls of every model message with client calls, by message index. */
 export type Turns = Map<number, TurnCall[]>;
 
+/** A result's text: a string as it is, text parts joined by newlines, any other value as its JSON text. */
 export const text = (value: unknown): string =>
   typeof value === 'string'
     ? value
@@ -27,6 +28,7 @@ export const text = (value: unknown): string =>
       ? value.map((part) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('\n')
       : JSON.stringify(value ?? null);
 
+/** A call's arguments given as JSON text, parsed; the text itself when it is not JSON, any other value as it is. */
 export function parsed(argumentsText: unknown): unknown {
   if (typeof argumentsText !== 'string') return argumentsText;
   try {
