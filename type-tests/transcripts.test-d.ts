@@ -25,6 +25,7 @@ import {
   type SendableTranscript,
   type TranscriptMessage,
   type TranscriptReport,
+  type TranscriptRuleInfo,
   TRANSCRIPT_RULES,
 } from 'turngate/transcripts';
 
@@ -66,6 +67,23 @@ repairTranscript(gemini, { format: 'gemini', model: { id: 'gemini-3-pro-preview'
 // Every rule says whether repair fixes it; the provider's text and the models are optional.
 expectType<true>(TRANSCRIPT_RULES['gemini.function_call_missing_thought_signature'].repairable);
 expectType<false>(TRANSCRIPT_RULES['anthropic.thinking_block_missing'].repairable);
+const described: TranscriptRuleInfo = {
+  class: 'tool.result_missing',
+  summary: 's',
+  fix: 'f.',
+  source: 'doc',
+  kind: 'doc',
+  repairable: true,
+};
+expectType<string | undefined>(described.providerError);
+// @ts-expect-error -- every rule says whether repair fixes it
+expectAssignable<TranscriptRuleInfo>({
+  class: 'tool.result_missing',
+  summary: 's',
+  fix: 'f.',
+  source: 'doc',
+  kind: 'doc',
+});
 declare const unknownValue: unknown;
 // @ts-expect-error -- a value of unknown shape goes through checkTranscriptJson
 checkTranscript(unknownValue, { format: 'gemini' });
