@@ -50,6 +50,11 @@ export class RecordCache {
     if (this.records.size > this.capacity) this.records.delete(this.records.keys().next().value as string);
   }
 
+  /** The version of the session's kept record, or `undefined` when none is kept. */
+  versionOf(sessionId: string): number | undefined {
+    return this.records.get(sessionId)?.version;
+  }
+
   /** Drops a session (after a failed save, its stored version is unknown). */
   forget(sessionId: string): void {
     this.records.delete(sessionId);

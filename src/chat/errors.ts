@@ -71,6 +71,10 @@ export const ERROR_BUCKETS = {
   session_state_migration_failed: 'session_terminating',
   suspension_persistence_failed: 'session_terminating',
   harness_session_id_unresolved: 'session_terminating',
+  // turngate: the application's send options are wrong (an idempotency key); nothing ran.
+  harness_idempotency_key_invalid: 'session_terminating',
+  harness_idempotency_key_reused: 'session_terminating',
+  harness_idempotency_unsupported: 'session_terminating',
   // harness-chat §10.2 / harness §7.2 / llm-provider §7 (transient)
   provider_unavailable: 'retryable_transient',
   provider_timeout: 'retryable_transient',

@@ -24,11 +24,13 @@ import {
   type ListSuspendedOptions,
   type LockedSession,
   type ResumeEntry,
+  type SendRecord,
   type SessionStore,
   type SuspensionRecord,
   suspensionOf,
 } from './store.ts';
-import { holdSessions, runTurn, type TurnRunnerDeps } from './turn.ts';
+import { holdSessions, outcomeOf, runTurn, type TurnRunnerDeps } from './turn.ts';
+import { digest } from '../canonical/index.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 /**
@@ -66,6 +68,27 @@ export interface ChatHarnessOptions {
 }
 
 /**
+ * Options of one `send`.
+ *
+ * @example
+ * ```ts
+ * import type { SendOptions } from 'turngate/chat';
+ * const options: SendOptions = { idempotencyKey: 'msg-7f3a' };
+ * ```
+ */
+export interface SendOptions {
+  /**
+   * Makes the send safe to retry: the store keeps the turn's outcome under this key (per
+   * session, in the same atomic save as the turn), and a send with the same key and the same
+   * message returns that outcome (`replayed: true`) instead of running the turn again. Use the
+   * id your client gives the message (a request id, a message id). The same key with another
+   * message is refused (`harness_idempotency_key_reused`). A non-empty string of well-formed
+   * text, at most 256 UTF-16 code units. An errored turn saved nothing, so its retry runs.
+   */
+  readonly idempotencyKey?: string;
+}
+
+/**
  * A chat harness.
  *
  * Listeners are per harness, so per process: `subscribe` registers a listener in this harness
@@ -89,9 +112,10 @@ export interface ChatHarness {
    * Sends one inbound message on a session and returns the turn's outcome. Never rejects: a bad
    * session id, a message that is not a `ChatMessage` or not JSON data (a cycle, a `BigInt`, a
    * getter or Proxy trap that throws), a store or graph failure, each is an `errored` outcome,
-   * and a failed turn leaves the stored session as it was.
+   * and a failed turn leaves the stored session as it was. With `options.idempotencyKey`, a
+   * retried send returns the kept outcome instead of running again (see {@link SendOptions}).
    */
-  send(sessionId: string, message: ChatMessage): Promise<ChatTurnOutcome>;
+  send(sessionId: string, message: ChatMessage, options?: SendOptions): Promise<ChatTurnOutcome>;
   /** Registers a listener for resumed turns of a session; returns the unsubscribe function. */
   subscribe(sessionId: string, listener: ChatListener): () => void;
   /**
@@ -177,17 +201,37 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
   const listeners = new Listeners();
   const feed = new ResumeFeed(store, harnessId, listeners, async (sessionId) => (await store.load(sessionId))?.state);
   const hasVersion = store.version !== undefined || store.withSessionLock !== undefined;
-  const held = holdSessions(queue, store, errors);
+  const held = holdSessions(queue, store, errors, deps.cache);
   const signals = new SignalCoordinator({ store, turns: deps, hold: held, hasVersion, listeners });
   const pollEvery = own(options, 'pollResumesEveryMs');
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  async function sendTurn(session: LockedSession, sessionId: string, message: ChatMessage): Promise<ChatTurnOutcome> {
+  async function sendTurn(
+    session: LockedSession,
+    sessionId: string,
+    message: ChatMessage,
+    send: Omit<SendRecord, 'outcome'> | undefined,
+  ): Promise<ChatTurnOutcome> {
     let record: Awaited<ReturnType<RecordCache['load']>>;
+    let sent: SendRecord | undefined;
     try {
       record = await deps.cache.load(sessionId, session, hasVersion);
+      if (send !== undefined) {
+        if (session.findSend === undefined) {
+          const detail = 'the session store keeps no idempotency keys (it has no findSend)';
+          return errors.refuse('harness_idempotency_unsupported', detail);
+        }
+        sent = await session.findSend(send.key);
+      }
     } catch (error) {
       return errors.make('session_load_failed', undefined, error);
+    }
+    if (sent !== undefined) {
+      if (sent.messageDigest !== send?.messageDigest) {
+        const detail = 'the idempotency key was used before with another message';
+        return errors.refuse('harness_idempotency_key_reused', detail, { ids: [sent.key] });
+      }
+      return outcomeOf(sent.outcome, record?.state ?? chatState(initialState, []), true);
     }
     const history = record?.state.messages ?? [];
     const path: DispatchPath = history.length === 0 ? '3.1' : '3.2';
@@ -218,15 +262,21 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       path,
       invocationId: randomUUID(),
       resume: undefined,
+      ...(send === undefined ? {} : { send }),
     });
   }
 
   const harness: ChatHarness = {
-    async send(sessionId, message: unknown) {
+    async send(sessionId, message: unknown, sendOptions?: SendOptions) {
       try {
         if (unusableId(sessionId)) {
           const detail = 'the session id must be a non-empty string of well-formed text';
           return errors.refuse('harness_session_id_unresolved', detail);
+        }
+        const key = sendOptions === undefined || sendOptions === null ? undefined : own(sendOptions, 'idempotencyKey');
+        if (key !== undefined && (unusableId(key) || (key as string).length > 256)) {
+          const detail = 'the idempotency key must be a non-empty string of well-formed text, at most 256 characters';
+          return errors.refuse('harness_idempotency_key_invalid', detail);
         }
         const accepted = acceptMessage(message, '');
         if (!accepted.ok) {
@@ -234,7 +284,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
           return errors.refuse('chat_message_shape_invalid', refusal.diagnostic, { full: refusal.detail });
         }
         const inbound = deepFreeze(accepted.value);
-        return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound));
+        const send = key === undefined ? undefined : { key: key as string, messageDigest: digest(inbound) };
+        return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound, send), send?.key);
       } catch (error) {
         return errors.fromError(error);
       }

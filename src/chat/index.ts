@@ -47,7 +47,14 @@ export {
 export type { ChatErrorOptions, ErrorBucket, KnownErrorCategory, ReplyTemplates } from './errors.ts';
 export { classifyError } from './classify.ts';
 export type { ErrorClassification, ErrorClassifier } from './classify.ts';
-export { InMemorySessionStore, SessionWriteConflict, SignalIdInUse } from './store.ts';
+export {
+  DEFAULT_SEND_KEYS_KEPT,
+  InMemorySessionStore,
+  SessionLockTimeout,
+  SessionStoreUnavailable,
+  SessionWriteConflict,
+  SignalIdInUse,
+} from './store.ts';
 export type {
   ChatState,
   ListSuspendedOptions,
@@ -55,8 +62,12 @@ export type {
   ResumeEntry,
   ResumeLog,
   SaveOptions,
+  SendRecord,
+  SessionLockOptions,
   SessionRecord,
   SessionStore,
+  StoredSendOutcome,
+  StoreUnavailableReason,
   SignalDescriptor,
   Suspension,
   SuspensionRecord,
@@ -72,7 +83,7 @@ export type {
   SequentialGraphDefinition,
 } from './graph.ts';
 export { createChatHarness } from './harness.ts';
-export type { ChatHarness, ChatHarnessOptions } from './harness.ts';
+export type { ChatHarness, ChatHarnessOptions, SendOptions } from './harness.ts';
 export type {
   ChatListener,
   ChatTurnCompleted,

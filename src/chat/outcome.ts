@@ -6,7 +6,7 @@
 import { classifyWith, type ErrorClassifier } from './classify.ts';
 import { bucketOf, ChatError, replyFor, type ErrorBucket, type ReplyTemplates } from './errors.ts';
 import type { ChatMessage } from './messages.ts';
-import type { ChatState, SignalDescriptor } from './store.ts';
+import { type ChatState, type SignalDescriptor, SessionStoreUnavailable } from './store.ts';
 
 /**
  * The inbound dispatch path of a turn (harness §3): 3.1 new session, 3.2 existing, 3.3 signal-resume.
@@ -43,6 +43,11 @@ export interface ChatTurnCompleted {
    */
   readonly finalState: ChatState;
   readonly dispatchPath: DispatchPath;
+  /**
+   * Present (true) when this answers a send retried with an idempotency key whose turn was saved
+   * earlier: nothing ran now; `replies` are the earlier turn's, `finalState` the session's now.
+   */
+  readonly replayed?: true;
 }
 
 /**
@@ -98,6 +103,8 @@ export interface ChatTurnSuspended {
   readonly pendingMessages: readonly ChatMessage[];
   readonly invocationId: string;
   readonly dispatchPath: DispatchPath;
+  /** Present (true) when this answers a send retried with an idempotency key: nothing ran now. */
+  readonly replayed?: true;
 }
 
 /**
@@ -137,13 +144,17 @@ export type ChatListener = (outcome: ChatTurnCompleted | ChatTurnErrored) => voi
  * @param replies - The new messages.
  * @param finalState - The state after the turn.
  * @param dispatchPath - The path.
+ * @param replayed - Set when it answers a retried send whose turn ran earlier.
  */
 export function completedOutcome(
   replies: readonly ChatMessage[],
   finalState: ChatState,
   dispatchPath: DispatchPath,
+  replayed = false,
 ): ChatTurnCompleted {
-  const outcome = { outcome: 'completed' as const, replies, dispatchPath };
+  const outcome = replayed
+    ? { outcome: 'completed' as const, replies, dispatchPath, replayed: true as const }
+    : { outcome: 'completed' as const, replies, dispatchPath };
   Object.defineProperty(outcome, 'finalState', {
     enumerable: true,
     get: () => ({ ...finalState, messages: [...finalState.messages] }),
@@ -201,7 +212,8 @@ export class ErroredOutcomes {
    * @param dispatchPath - The path, when known.
    */
   make(category: string, detail: string | undefined, cause: unknown, dispatchPath?: DispatchPath): ChatTurnErrored {
-    const bucket = bucketOf(category);
+    // A store that is unavailable for now (sessions intact) is transient whatever step it failed.
+    const bucket = cause instanceof SessionStoreUnavailable ? 'retryable_transient' : bucketOf(category);
     const reply = replyFor(bucket, detail ?? category.replaceAll('_', ' '), this.templates);
     const outcome =
       dispatchPath === undefined

@@ -198,7 +198,7 @@ describe('SignalCoordinator', () => {
     const heard: string[] = [];
     listeners.subscribe('s', (o) => heard.push(o.outcome));
     const turns = { graph, cache: new RecordCache(10), errors, harnessId: 'h' };
-    const hold = holdSessions(new SessionQueue(), store, errors);
+    const hold = holdSessions(new SessionQueue(), store, errors, turns.cache);
     return { signals: new SignalCoordinator({ store, turns, hold, hasVersion: true, listeners }), heard };
   }
   const suspension = { invocationId: 'inv', node: 'gate', descriptor: { signal_id: 'sig' }, openToolCalls: [] };

@@ -30,6 +30,8 @@ export interface SqlTables {
   readonly effects: string;
   /** The SQLite store's session locks across processes. */
   readonly locks: string;
+  /** Sends kept under their idempotency keys (`SaveOptions.send`). */
+  readonly sends: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export function sqlTables(store: string, prefix: string): SqlTables {
     resumes: `${prefix}_resumes`,
     effects: `${prefix}_effects`,
     locks: `${prefix}_locks`,
+    sends: `${prefix}_sends`,
   };
 }
 

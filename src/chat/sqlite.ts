@@ -33,6 +33,7 @@ import {
   type SaveOptions,
   type SessionRecord,
   type SessionStore,
+  SessionLockTimeout,
   SessionWriteConflict,
   SignalIdInUse,
   type SuspensionRecord,
@@ -64,31 +65,7 @@ export interface SqliteSessionStoreOptions {
   readonly lockTimeoutMs?: number;
 }
 
-/**
- * Thrown (and reported as the turn's error) when a session stays held by another process for
- * longer than the store's `lockTimeoutMs`.
- *
- * @example
- * ```ts
- * import { SessionLockTimeout } from 'turngate/chat/sqlite';
- * new SessionLockTimeout('conv-1', 30_000).message; //=> 'session "conv-1" is held by another process: waited 30000 ms'
- * ```
- */
-export class SessionLockTimeout extends Error {
-  /** The session. */
-  readonly sessionId: string;
-  /**
-   * Creates the error.
-   *
-   * @param sessionId - The session.
-   * @param waitedMs - How long the turn waited, in milliseconds.
-   */
-  constructor(sessionId: string, waitedMs: number) {
-    super(`session ${JSON.stringify(sessionId)} is held by another process: waited ${waitedMs} ms`);
-    this.name = 'SessionLockTimeout';
-    this.sessionId = sessionId;
-  }
-}
+export { SessionLockTimeout } from './store.ts';
 
 type Row<T> = T | undefined;
 

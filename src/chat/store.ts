@@ -9,6 +9,7 @@ import { compareUtf8 } from '../canonical/index.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
+import type { DispatchPath } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
 
 /**
@@ -162,6 +163,74 @@ export interface SaveOptions {
   readonly unchangedPrefix?: number;
   /** Set when the turn being saved is a completed resume: the store logs it (see `readResumes`). */
   readonly resumed?: Omit<ResumeEntry, 'seq' | 'sessionId'>;
+  /**
+   * Set when the turn being saved answers a send with an idempotency key: the store keeps the
+   * outcome under the key, in the same atomic save, so a retried send finds it (`findSend`).
+   */
+  readonly send?: SendRecord;
+}
+
+/**
+ * The outcome of a saved send, as a store keeps it under the send's idempotency key: a completed
+ * turn's replies, or a suspended turn's descriptor and pending messages. The session state is not
+ * kept with it (a replayed outcome reports the session's state when it is replayed).
+ *
+ * @example
+ * ```ts
+ * import type { StoredSendOutcome } from 'turngate/chat';
+ * const stored: StoredSendOutcome = { outcome: 'completed', replies: [{ role: 'assistant', content: 'Hi' }], dispatchPath: '3.1' };
+ * ```
+ */
+export type StoredSendOutcome =
+  | {
+      readonly outcome: 'completed';
+      readonly replies: readonly ChatMessage[];
+      readonly dispatchPath: DispatchPath;
+    }
+  | {
+      readonly outcome: 'suspended';
+      readonly signalDescriptor: SignalDescriptor;
+      readonly pendingMessages: readonly ChatMessage[];
+      readonly invocationId: string;
+      readonly dispatchPath: DispatchPath;
+    };
+
+/**
+ * A send a store keeps under its idempotency key: the key, the digest of the inbound message it
+ * carried (a retry must carry the same message), and its outcome.
+ *
+ * @example
+ * ```ts
+ * import type { SendRecord } from 'turngate/chat';
+ * const sent: SendRecord = { key: 'msg-7f3a', messageDigest: 'sha256:9b1f...', outcome: { outcome: 'completed', replies: [], dispatchPath: '3.2' } };
+ * ```
+ */
+export interface SendRecord {
+  /** The caller's idempotency key. */
+  readonly key: string;
+  /** `sha256:` digest of the inbound message's canonical JSON (DIGESTS.md). */
+  readonly messageDigest: string;
+  readonly outcome: StoredSendOutcome;
+}
+
+/** How many idempotency keys the bundled stores keep per session by default (the oldest go first). */
+export const DEFAULT_SEND_KEYS_KEPT = 1000;
+
+/**
+ * Options of `withSessionLock`: what the caller already knows, so a store can read what the turn
+ * needs in the same round trip that takes the session.
+ *
+ * @example
+ * ```ts
+ * import type { SessionLockOptions } from 'turngate/chat';
+ * const options: SessionLockOptions = { knownVersion: 12, sendKey: 'msg-7f3a' };
+ * ```
+ */
+export interface SessionLockOptions {
+  /** The version of the record the caller holds: a store need not send that record again. */
+  readonly knownVersion?: number;
+  /** The idempotency key of the send the turn answers: a store may look it up at once. */
+  readonly sendKey?: string;
 }
 
 /**
@@ -199,6 +268,8 @@ export interface LockedSession {
   version(): Promise<number>;
   /** Saves the session as `SessionStore.save` does; at most once per lock. */
   save(record: Omit<SessionRecord, 'version'>, expectedVersion: number, options?: SaveOptions): Promise<number>;
+  /** The send kept under `key` (see `SaveOptions.send`), or `undefined`; absent when the store keeps none. */
+  findSend?(key: string): Promise<SendRecord | undefined>;
 }
 
 /**
@@ -256,6 +327,83 @@ export class SignalIdInUse extends Error {
 }
 
 /**
+ * Why a store could not serve a call for now: it cannot be reached, it is restarting or shutting
+ * down, a call ran past its timeout, or the session is held elsewhere past the lock timeout.
+ */
+export type StoreUnavailableReason = 'unreachable' | 'restarting' | 'timeout' | 'busy';
+
+/**
+ * Thrown by a store that cannot serve a call for now, while the stored sessions are intact: the
+ * harness reports it in the `retryable_transient` bucket (the category still says which step
+ * failed: `session_load_failed`, `session_save_failed`, `suspension_persistence_failed`). The
+ * driver's error is the `cause`. When the failing call was a save whose outcome the store cannot
+ * know (a timeout after the statement was sent), `outcomeUnknown` is true: the save may have
+ * committed; a send retried with the same idempotency key finds it. Custom stores throw it (or a
+ * subclass) for the same conditions.
+ *
+ * @example
+ * ```ts
+ * import { SessionStoreUnavailable } from 'turngate/chat';
+ * const error = new SessionStoreUnavailable('timeout', 'save of session "s" timed out after 10000 ms', { outcomeUnknown: true });
+ * [error.reason, error.outcomeUnknown]; //=> ['timeout', true]
+ * ```
+ */
+export class SessionStoreUnavailable extends Error {
+  /** Why the store could not serve the call. */
+  readonly reason: StoreUnavailableReason;
+  /** True when a save may have committed although it failed. */
+  readonly outcomeUnknown: boolean;
+  /**
+   * An error of the cleanup after the failure (a rollback, a lock release), kept beside the
+   * failure rather than in its place.
+   */
+  cleanupError?: unknown;
+  /**
+   * Creates the error.
+   *
+   * @param reason - Why.
+   * @param message - What failed, for logs.
+   * @param options - The driver's error (`cause`); whether a save's outcome is unknown.
+   */
+  constructor(
+    reason: StoreUnavailableReason,
+    message: string,
+    options: { readonly cause?: unknown; readonly outcomeUnknown?: boolean } = {},
+  ) {
+    super(message, Object.hasOwn(options, 'cause') ? { cause: options.cause } : undefined);
+    this.name = 'SessionStoreUnavailable';
+    this.reason = reason;
+    this.outcomeUnknown = own(options, 'outcomeUnknown') === true;
+  }
+}
+
+/**
+ * Thrown when a session stays held by another process (a turn, a resume) for longer than the
+ * store's `lockTimeoutMs`: the store works, the session is busy (reason `busy`).
+ *
+ * @example
+ * ```ts
+ * import { SessionLockTimeout } from 'turngate/chat';
+ * new SessionLockTimeout('conv-1', 30_000).message; //=> 'session "conv-1" is held by another process: waited 30000 ms'
+ * ```
+ */
+export class SessionLockTimeout extends SessionStoreUnavailable {
+  /** The session. */
+  readonly sessionId: string;
+  /**
+   * Creates the error.
+   *
+   * @param sessionId - The session.
+   * @param waitedMs - How long the turn waited, in milliseconds.
+   */
+  constructor(sessionId: string, waitedMs: number) {
+    super('busy', `session ${JSON.stringify(sessionId)} is held by another process: waited ${waitedMs} ms`);
+    this.name = 'SessionLockTimeout';
+    this.sessionId = sessionId;
+  }
+}
+
+/**
  * A session store. `save` is atomic: it writes the whole record (state, suspension, resume log
  * entry) or nothing, and refuses with {@link SessionWriteConflict} when the stored version is not
  * `expectedVersion` (0 for a new session), and with {@link SignalIdInUse} when the record
@@ -269,7 +417,14 @@ export class SignalIdInUse extends Error {
  * Optional capabilities: `version` lets the harness skip loading a session it already holds;
  * `readResumes` lets a process learn of resumes other processes ran; `withSessionLock` holds a
  * session exclusively for a whole turn, across every process that shares the store (without
- * it, turns of one session from different processes meet as write conflicts).
+ * it, turns of one session from different processes meet as write conflicts); `findSend` keeps
+ * sends idempotent (a send retried with its key returns the kept outcome; without it the harness
+ * refuses sends that carry a key).
+ *
+ * Errors: a store that cannot serve a call for now (unreachable, restarting, timed out, the
+ * session held elsewhere too long) throws {@link SessionStoreUnavailable}; the harness then
+ * answers in the `retryable_transient` bucket. Any other error is taken to mean the session
+ * cannot be served (`session_terminating`).
  *
  * Source: sessions §5 (protocol), §8.2 (optimistic concurrency), §8.3 (locking); suspension §5,
  * §8.6 (atomic suspend).
@@ -305,8 +460,19 @@ export interface SessionStore {
    * `after` undefined reads nothing and returns the log's end as the cursor.
    */
   readResumes?(after: number | undefined, limit?: number): Promise<ResumeLog>;
-  /** Runs `body` holding the session exclusively; reads and the save inside form one transaction. */
-  withSessionLock?<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs `body` holding the session exclusively against every other holder (other turns here,
+   * other processes sharing the store); the version read at the start stays true until the one
+   * save inside. `options` says what the caller knows, so the store may fetch what the turn needs
+   * with the hold.
+   */
+  withSessionLock?<T>(
+    sessionId: string,
+    body: (session: LockedSession) => Promise<T>,
+    options?: SessionLockOptions,
+  ): Promise<T>;
+  /** The send kept under `key` for the session (see `SaveOptions.send`), or `undefined`. */
+  findSend?(sessionId: string, key: string): Promise<SendRecord | undefined>;
 }
 
 /** How many resume log entries the bundled stores keep by default (the oldest go first). */
@@ -319,6 +485,8 @@ interface StoredSession {
   /** The other state fields, copied on save and load. */
   fields: Record<string, unknown>;
   suspension: Suspension | undefined;
+  /** Kept sends by idempotency key, oldest first (at most `sendKeysKept`). */
+  sends: Map<string, SendRecord>;
 }
 
 /**
@@ -401,15 +569,18 @@ export class InMemorySessionStore implements SessionStore {
   private lastSeq = 0;
   private readonly locks = new SessionQueue();
   private readonly resumeLogSize: number;
+  private readonly sendKeysKept: number;
   private readonly effects = new MemoryEffectLedger();
 
   /**
    * Creates an empty store.
    *
-   * @param options - `resumeLogSize`: how many resume log entries to keep (default 10,000).
+   * @param options - `resumeLogSize`: how many resume log entries to keep (default 10,000);
+   *   `sendKeysKept`: how many idempotency keys to keep per session (default 1,000).
    */
-  constructor(options: { readonly resumeLogSize?: number } = {}) {
+  constructor(options: { readonly resumeLogSize?: number; readonly sendKeysKept?: number } = {}) {
     this.resumeLogSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
+    this.sendKeysKept = own(options, 'sendKeysKept') ?? DEFAULT_SEND_KEYS_KEPT;
   }
 
   /**
@@ -462,12 +633,20 @@ export class InMemorySessionStore implements SessionStore {
     const frozenSuspension = suspension === undefined ? undefined : deepFrozenCopy(suspension);
     const resumed = options === undefined ? undefined : own(options, 'resumed');
     const entry = resumed === undefined ? undefined : deepFrozenCopy({ ...resumed, sessionId, seq: this.lastSeq + 1 });
+    const send = options === undefined ? undefined : own(options, 'send');
+    const sent = send === undefined ? undefined : deepFrozenCopy(send);
+    const sends = stored?.sends ?? new Map<string, SendRecord>();
     const kept = from > 0 && stored !== undefined ? stored.messages : [];
     kept.push(...added);
     const version = expectedVersion + 1;
     if (stored?.suspension !== undefined) this.suspended.delete(stored.suspension.descriptor.signal_id);
     if (signalId !== undefined) this.suspended.set(signalId, sessionId);
-    this.sessions.set(sessionId, { version, messages: kept, fields, suspension: frozenSuspension });
+    if (sent !== undefined) {
+      sends.delete(sent.key);
+      sends.set(sent.key, sent);
+      if (sends.size > this.sendKeysKept) sends.delete(sends.keys().next().value as string);
+    }
+    this.sessions.set(sessionId, { version, messages: kept, fields, suspension: frozenSuspension, sends });
     if (entry !== undefined) {
       this.lastSeq = entry.seq;
       this.resumes.push(entry);
@@ -486,6 +665,11 @@ export class InMemorySessionStore implements SessionStore {
   /** The stored version, 0 for a missing session. */
   async version(sessionId: string): Promise<number> {
     return this.sessions.get(sessionId)?.version ?? 0;
+  }
+
+  /** The send kept under `key` for the session. */
+  async findSend(sessionId: string, key: string): Promise<SendRecord | undefined> {
+    return this.sessions.get(sessionId)?.sends.get(key);
   }
 
   /** The suspension waiting on `signalId`. */
@@ -520,7 +704,11 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   /** Runs `body` with the session held against other users of this store object. */
-  withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
+  withSessionLock<T>(
+    sessionId: string,
+    body: (session: LockedSession) => Promise<T>,
+    _options?: SessionLockOptions,
+  ): Promise<T> {
     return this.locks.run(sessionId, () => body(lockedView(this, sessionId)));
   }
 }
@@ -534,7 +722,9 @@ export class InMemorySessionStore implements SessionStore {
  */
 export function lockedView(store: SessionStore, sessionId: string): LockedSession {
   let saved = false;
+  const findSend = store.findSend;
   return {
+    ...(findSend === undefined ? {} : { findSend: (key: string) => findSend.call(store, sessionId, key) }),
     load: () => store.load(sessionId),
     version: async () =>
       store.version !== undefined ? store.version(sessionId) : ((await store.load(sessionId))?.version ?? 0),

@@ -20,9 +20,12 @@ import {
   type LockedSession,
   lockedView,
   type SaveOptions,
+  type SendRecord,
+  type SessionLockOptions,
   type SessionStore,
   type SessionRecord,
   type SignalDescriptor,
+  type StoredSendOutcome,
   type Suspension,
   SessionWriteConflict,
   SignalIdInUse,
@@ -35,25 +38,38 @@ export type Hold = (
   sessionId: string,
   path: DispatchPath | undefined,
   body: (session: LockedSession) => Promise<ChatTurnOutcome>,
+  sendKey?: string,
 ) => Promise<ChatTurnOutcome>;
 
 /**
  * How a harness holds a session for a turn: first in this process (the queue: one turn at a time,
  * in call order), then in the store (`withSessionLock`, across processes when the store can).
- * The body never throws; a rejection is the store failing to hold or open the session
- * (`session_load_failed`).
+ * The store is told the version of the record the cache holds and the send's idempotency key, so
+ * it can read what the turn needs while taking the session. The body never throws; a rejection
+ * is the store failing to hold or open the session (`session_load_failed`; bucket
+ * `retryable_transient` when the store says it is unavailable for now).
  *
  * @param queue - The harness's per-session queue.
  * @param store - The store.
  * @param errors - How errored outcomes are built.
+ * @param cache - The harness's record cache.
  */
-export function holdSessions(queue: SessionQueue, store: SessionStore, errors: ErroredOutcomes): Hold {
-  return (sessionId, path, body) =>
+export function holdSessions(
+  queue: SessionQueue,
+  store: SessionStore,
+  errors: ErroredOutcomes,
+  cache: RecordCache,
+): Hold {
+  return (sessionId, path, body, sendKey) =>
     queue.run(sessionId, async () => {
       try {
-        return store.withSessionLock !== undefined
-          ? await store.withSessionLock(sessionId, body)
-          : await body(lockedView(store, sessionId));
+        if (store.withSessionLock === undefined) return await body(lockedView(store, sessionId));
+        const knownVersion = cache.versionOf(sessionId);
+        const options: SessionLockOptions = {
+          ...(knownVersion === undefined ? {} : { knownVersion }),
+          ...(sendKey === undefined ? {} : { sendKey }),
+        };
+        return await store.withSessionLock(sessionId, body, options);
       } catch (error) {
         return errors.make('session_load_failed', undefined, error, path);
       }
@@ -84,6 +100,8 @@ export interface TurnContext {
   readonly invocationId: string;
   /** Set on a resume: how to continue, and the signal that resumed. */
   readonly resume: (ResumeRequest & { readonly signalId: string }) | undefined;
+  /** Set on a send with an idempotency key: the key and the inbound message's digest, kept with the save. */
+  readonly send?: Omit<SendRecord, 'outcome'>;
 }
 
 /** What the graph produced, checked: plain JSON copies only this session holds, frozen. */
@@ -246,9 +264,21 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
     resume !== undefined && suspension === undefined
       ? { signalId: resume.signalId, invocationId, resumedBy: deps.harnessId, replies: tail }
       : undefined;
+  const stored: StoredSendOutcome =
+    suspension === undefined
+      ? { outcome: 'completed', replies: tail, dispatchPath: path }
+      : {
+          outcome: 'suspended',
+          signalDescriptor: suspension.descriptor,
+          pendingMessages: tail,
+          invocationId,
+          dispatchPath: path,
+        };
+  const send = own(context, 'send');
   const options: SaveOptions = {
     ...(record !== undefined && checked.kept >= history ? { unchangedPrefix: history } : {}),
     ...(resumed === undefined ? {} : { resumed }),
+    ...(send === undefined ? {} : { send: { ...send, outcome: stored } }),
   };
   try {
     const saved = await context.session.save(next, version, options);
@@ -258,12 +288,25 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
     const category = saveFailureCategory(error, suspension !== undefined);
     return deps.errors.make(category, undefined, error, path);
   }
-  if (suspension === undefined) return completedOutcome(tail, checked.state, path);
+  return outcomeOf(stored, checked.state);
+}
+
+/**
+ * The outcome of a saved turn, from what the store keeps of it and the session state.
+ *
+ * @param stored - The kept outcome.
+ * @param state - The session state to report (`finalState` of a completed turn).
+ * @param replayed - Whether it answers a retried send (the turn ran earlier).
+ */
+export function outcomeOf(stored: StoredSendOutcome, state: ChatState, replayed = false): ChatTurnOutcome {
+  const mark = replayed ? { replayed: true as const } : {};
+  if (stored.outcome === 'completed') return completedOutcome(stored.replies, state, stored.dispatchPath, replayed);
   return {
     outcome: 'suspended',
-    signalDescriptor: suspension.descriptor,
-    pendingMessages: tail,
-    invocationId,
-    dispatchPath: path,
+    signalDescriptor: stored.signalDescriptor,
+    pendingMessages: stored.pendingMessages,
+    invocationId: stored.invocationId,
+    dispatchPath: stored.dispatchPath,
+    ...mark,
   };
 }
