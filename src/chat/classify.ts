@@ -113,16 +113,29 @@ function providerCode(error: unknown): string | undefined {
   return ownString(error, 'code') ?? ownString(error, 'errorCode') ?? undefined;
 }
 
-/** A network failure somewhere along the `cause` chain (at most 8 deep). */
-function networkCategory(error: unknown): string | undefined {
+/**
+ * A network failure somewhere along an error's `cause` chain (at most 8 deep), by its Node.js or
+ * undici code: `timeout` (ETIMEDOUT, a connect or headers timeout) or `unreachable`
+ * (ECONNREFUSED, ECONNRESET, EPIPE, a DNS failure, ...); `undefined` for anything else. The one
+ * list of network codes: provider errors (here) and the session stores read it.
+ *
+ * @param error - The thrown value.
+ */
+export function networkFailure(error: unknown): 'timeout' | 'unreachable' | undefined {
   let current = error;
   for (let depth = 0; depth < 8 && current !== undefined; depth++) {
     const code = ownString(current, 'code');
-    if (code !== undefined && TIMEOUT_CODES.has(code)) return 'provider_timeout';
-    if (code !== undefined && NETWORK_CODES.has(code)) return 'provider_unavailable';
+    if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout';
+    if (code !== undefined && NETWORK_CODES.has(code)) return 'unreachable';
     current = ownField(current, 'cause');
   }
   return undefined;
+}
+
+/** A network failure's provider category. */
+function networkCategory(error: unknown): string | undefined {
+  const failure = networkFailure(error);
+  return failure === 'timeout' ? 'provider_timeout' : failure === 'unreachable' ? 'provider_unavailable' : undefined;
 }
 
 /** A `DOMException`'s name (an accessor on its prototype), e.g. `TimeoutError` from `AbortSignal.timeout`. */

@@ -5,46 +5,56 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
-import { escapeLiteral, Pool, type PoolClient, type PoolConfig } from 'pg';
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool, type PoolConfig, type QueryConfig, type QueryResultRow } from 'pg';
 import { own } from '../internal/own-field.ts';
-import { ledgerClock } from '../internal/durations.ts';
+import { ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
+import { networkFailure } from './classify.ts';
 import type { ChatMessage } from './messages.ts';
+import { SessionQueue } from './queue.ts';
 import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import {
   decodeRecord,
   decodeResume,
+  decodeSend,
   decodeSuspension,
   encodeRecord,
   encodeResume,
+  encodeSend,
   encodeSuspension,
   type SqlTables,
   sqlTables,
 } from './sql-rows.ts';
 import {
-  appendFrom,
   DEFAULT_RESUME_LOG_SIZE,
+  DEFAULT_SEND_KEYS_KEPT,
   type ListSuspendedOptions,
   type LockedSession,
   type ResumeLog,
   resumePage,
   type SaveOptions,
+  type SendRecord,
+  type SessionLockOptions,
+  SessionLockTimeout,
   type SessionRecord,
   type SessionStore,
+  SessionStoreUnavailable,
   SessionWriteConflict,
   SignalIdInUse,
+  type StoreUnavailableReason,
   type SuspensionRecord,
   suspensionOf,
 } from './store.ts';
 
 /**
- * Options of {@link PostgresSessionStore}.
+ * Options of {@link PostgresSessionStore}. Durations are in milliseconds.
  *
  * @example
  * ```ts
  * import { PostgresSessionStore, type PostgresSessionStoreOptions } from 'turngate/chat/postgres';
- * const options: PostgresSessionStoreOptions = { tablePrefix: 'support_chat', maxConnections: 20 };
+ * const options: PostgresSessionStoreOptions = { tablePrefix: 'support_chat', maxConnections: 20, statementTimeoutMs: 5_000 };
  * const store = new PostgresSessionStore('postgres://app:secret@127.0.0.1:5432/app', options);
  * await store.close();
  * ```
@@ -54,41 +64,142 @@ export interface PostgresSessionStoreOptions {
   readonly tablePrefix?: string;
   /** How many resume log entries to keep (the oldest go first); default 10,000. */
   readonly resumeLogSize?: number;
+  /** How many idempotency keys to keep per session (the oldest turns' go first); default 1,000. */
+  readonly sendKeysKept?: number;
   /**
    * The pool size when the store makes its own pool (from a connection string or a
-   * `PoolConfig`); default 10. A turn holds one connection from its lock to its save.
+   * `PoolConfig`); default 10. A turn borrows a connection for each statement only, never while
+   * the graph runs.
    */
   readonly maxConnections?: number;
+  /**
+   * How long a session held for a turn stays held when its holder stops renewing it (the process
+   * died): after this another process may take it. A live holder renews it every third of this.
+   * Default 30,000.
+   */
+  readonly lockLeaseMs?: number;
+  /** How long a turn waits for a session another process holds; default 30,000. */
+  readonly lockTimeoutMs?: number;
+  /** How long to wait for a connection (a new one, or a free one of the pool); default 5,000. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How long one statement may run: the server cancels it (`statement_timeout`, own pools only)
+   * and the client gives up 1,000 ms later (a paused or unreachable server); default 10,000.
+   */
+  readonly statementTimeoutMs?: number;
 }
 
 function ignore(): void {}
 
+/** The SQLSTATE of a server error (five characters), or `undefined` for a client-side failure. */
+function sqlState(error: unknown): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
 /** A unique-key violation (SQLSTATE 23505). */
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === '23505';
+  return sqlState(error) === '23505';
+}
+
+/** node-postgres's own messages for a connection that failed, closed or timed out (no SQLSTATE). */
+const CLIENT_FAILURES: readonly (readonly [RegExp, StoreUnavailableReason])[] = [
+  [/^Query read timeout$/, 'timeout'],
+  [/timeout exceeded when trying to connect|Connection terminated due to connection timeout/, 'timeout'],
+  [/^Connection terminated|not queryable|Client has encountered a connection error/, 'unreachable'],
+];
+
+/**
+ * Why a driver error means the server cannot serve the call for now, or `undefined` when it means
+ * something else (a bad query, a constraint, a permission: not transient).
+ *
+ * Source: PostgreSQL manual, Appendix A "PostgreSQL Error Codes" (class 08 connection
+ * exception, 53 insufficient resources, 57P01-57P03 shutdown and startup, 57014 query canceled
+ * by `statement_timeout`, 55P03 lock not available, 40001/40P01 serialization and deadlock,
+ * 25P03 idle-in-transaction timeout).
+ */
+function transientReason(error: unknown): StoreUnavailableReason | undefined {
+  const state = sqlState(error);
+  if (state !== undefined) {
+    if (state.startsWith('08')) return 'unreachable';
+    if (state === '57P01' || state === '57P02' || state === '57P03') return 'restarting';
+    if (state === '57014' || state === '25P03' || state === '57P05') return 'timeout';
+    if (state.startsWith('53') || state === '55P03' || state === '40001' || state === '40P01') return 'busy';
+    return undefined;
+  }
+  const network = networkFailure(error);
+  if (network !== undefined) return network;
+  const message = error instanceof Error ? error.message : '';
+  for (const [pattern, reason] of CLIENT_FAILURES) if (pattern.test(message)) return reason;
+  return undefined;
 }
 
 /**
- * Sessions in PostgreSQL, in the four tables of the SQLite store's layout (`<prefix>_sessions`,
- * `_messages`, `_suspensions`, `_resumes`), created on first use (under an advisory lock, so
- * processes starting together do not race).
+ * The error a store call rejects with: a transient driver error wrapped in
+ * {@link SessionStoreUnavailable} (its `outcomeUnknown` set for a write whose statement was sent
+ * but whose answer never came), anything else as it was.
+ */
+function storeError(error: unknown, what: string, write: boolean): unknown {
+  if (error instanceof SessionStoreUnavailable) return error;
+  const reason = transientReason(error);
+  if (reason === undefined) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // A server that answered with an error rolled the statement back; no answer leaves it unknown.
+  const outcomeUnknown = write && sqlState(error) === undefined;
+  return new SessionStoreUnavailable(reason, `${what}: ${message}`, { cause: error, outcomeUnknown });
+}
+
+/** What the statement that takes a session returns. */
+interface HoldRow extends QueryResultRow {
+  /** The stored version (0: a new session, its row a placeholder holding the lease). */
+  readonly version: string;
+  /** The version this statement's snapshot sees: equal to `version` when the reads below are current. */
+  readonly seen: string | null;
+  readonly record: string | null;
+  readonly suspension: string | null;
+  readonly messages: string | null;
+  readonly sent: string | null;
+}
+
+/** What a held session knows from the statement that took it. */
+interface Held {
+  readonly token: string;
+  readonly version: number;
+  /** The record read with the hold, when it was current and the caller did not know it. */
+  readonly record: SessionRecord | undefined;
+  /** Whether the send lookup read with the hold is current. */
+  readonly sendRead: boolean;
+  readonly sent: SendRecord | undefined;
+}
+
+/**
+ * Sessions in PostgreSQL, in the tables of the SQLite store's layout (`<prefix>_sessions`,
+ * `_messages`, `_suspensions`, `_resumes`, `_sends`, `_effects`), created on first use (under an
+ * advisory lock, so processes starting together do not race).
  *
- * - One transaction per turn: `withSessionLock` takes an advisory lock keyed on the session id
- *   (so turns of one session run one at a time across every process and machine that shares the
- *   database; held until the turn's body returns, its post-save work included, and released when
- *   a connection dies), begins a transaction, and the turn's `save` writes the session, its new
- *   messages, its suspension and its resume log entry, then commits.
- *   A turn that fails, or a process that dies mid-turn, rolls back: the stored session is the
- *   previous one, whole.
- * - Optimistic versions as in the other stores (`session_write_conflict`); a save outside a lock
- *   takes the same advisory lock for its own transaction.
+ * - No transaction and no connection is held while a turn's graph runs. A turn takes its session
+ *   with a lease (a token and an expiry in the session's row, taken in one statement that also
+ *   reads the version, and the history when the caller's copy is stale), runs, and saves in one
+ *   statement that checks the version and the lease token (the fencing token), writes the
+ *   session, its new messages, its suspension and its idempotency key, and ends the lease. A
+ *   steady-state turn is two round trips. A live holder renews its lease every third of
+ *   `lockLeaseMs`; a process that dies frees its sessions when the lease runs out.
+ * - Turns of one session run one at a time across every process and machine that shares the
+ *   database: a turn that finds the session held waits (up to `lockTimeoutMs`, then
+ *   {@link SessionLockTimeout}). A save whose lease ran out and was taken elsewhere is refused
+ *   (`session_write_conflict`), so two holders never both write.
+ * - A failed save writes nothing: the stored session is the previous one, whole.
+ * - Errors by cause: a server that cannot be reached, is restarting, or does not answer within
+ *   `connectTimeoutMs` / `statementTimeoutMs` rejects with {@link SessionStoreUnavailable} (the
+ *   harness answers `retryable_transient`); a save whose answer never came is marked
+ *   `outcomeUnknown` (retry with the send's idempotency key).
  * - Suspensions live in their own table, keyed by signal id, so `signal()` in any process finds
  *   the session (`findSuspension`) and a signal id awaited twice is refused.
  * - Values are stored as JSON text (`text` columns), so what is loaded is what was saved, byte for
  *   byte (no `jsonb` key reordering, no refusal of `\u0000`).
  *
  * Source: sessions §5 (protocol), §8.2 (optimistic concurrency), §8.3 (locking); suspension §8.6
- * (atomic suspend); PostgreSQL manual "Advisory Locks" (§13.3.5).
+ * (atomic suspend); PostgreSQL manual "INSERT ... ON CONFLICT", Appendix A (error codes).
  *
  * @example
  * ```ts
@@ -99,7 +210,7 @@ function isUniqueViolation(error: unknown): boolean {
  *   graph: sequentialGraph({ entry: 'n', nodes: { n: () => ({ messages: [{ role: 'assistant', content: 'Hi' }] }) }, edges: [] }),
  *   store,
  * });
- * await harness.send('support-1', { role: 'user', content: 'Hello' });
+ * await harness.send('support-1', { role: 'user', content: 'Hello' }, { idempotencyKey: 'msg-1' });
  * await store.close();
  * ```
  */
@@ -109,26 +220,63 @@ export class PostgresSessionStore implements SessionStore {
   private readonly t: SqlTables;
   private readonly prefix: string;
   private readonly logSize: number;
+  private readonly sendKeysKept: number;
+  private readonly leaseMs: number;
+  private readonly lockTimeoutMs: number;
+  private readonly queryTimeoutMs: number;
+  private readonly locks = new SessionQueue();
   private ready: Promise<void> | undefined;
 
   /**
    * Creates a store. Nothing is sent to the server until the first call.
    *
-   * @param connection - A connection string, a `pg` `PoolConfig`, or a `Pool` you own (not ended by {@link close}).
-   * @param options - Table prefix, resume log size, pool size.
-   * @throws TypeError for a prefix that is not an identifier.
+   * @param connection - A connection string, a `pg` `PoolConfig`, or a `Pool` you own (not ended
+   *   by {@link close}; its connect and server-side statement timeouts are yours to set).
+   * @param options - Table prefix, log and key sizes, pool size, lease and timeouts.
+   * @throws TypeError for a prefix that is not an identifier, or a duration that is not a finite
+   *   number of milliseconds >= 0 (naming the option).
    */
   constructor(connection: string | PoolConfig | Pool, options: PostgresSessionStoreOptions = {}) {
+    const owner = 'PostgresSessionStore';
     this.prefix = own(options, 'tablePrefix') ?? 'turngate';
-    this.t = sqlTables('PostgresSessionStore', this.prefix);
+    this.t = sqlTables(owner, this.prefix);
     this.logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
+    this.sendKeysKept = own(options, 'sendKeysKept') ?? DEFAULT_SEND_KEYS_KEPT;
+    this.leaseMs = milliseconds(owner, 'lockLeaseMs', own(options, 'lockLeaseMs'), 30_000);
+    this.lockTimeoutMs = milliseconds(owner, 'lockTimeoutMs', own(options, 'lockTimeoutMs'), 30_000);
+    const connectMs = milliseconds(owner, 'connectTimeoutMs', own(options, 'connectTimeoutMs'), 5_000);
+    const statementMs = milliseconds(owner, 'statementTimeoutMs', own(options, 'statementTimeoutMs'), 10_000);
+    this.queryTimeoutMs = statementMs + 1_000;
     const max = own(options, 'maxConnections') ?? 10;
     this.owned = !(connection instanceof Pool);
+    const timeouts = { connectionTimeoutMillis: connectMs, statement_timeout: statementMs };
     this.pool =
       connection instanceof Pool
         ? connection
-        : new Pool(typeof connection === 'string' ? { connectionString: connection, max } : { max, ...connection });
-    if (this.owned) this.pool.on('error', () => undefined); // an idle client's error is reported by its next use
+        : new Pool(
+            typeof connection === 'string'
+              ? { connectionString: connection, max, ...timeouts }
+              : { max, ...timeouts, ...connection },
+          );
+    if (this.owned) this.pool.on('error', ignore); // an idle client's error is reported by its next use
+  }
+
+  /**
+   * A statement with the client-side timeout (`query_timeout`: node-postgres reads it per query;
+   * its type declarations know it only as a connection option).
+   */
+  private config(text: string, values: unknown[]): QueryConfig {
+    const config: QueryConfig & { readonly query_timeout: number } = {
+      text,
+      values,
+      query_timeout: this.queryTimeoutMs,
+    };
+    return config;
+  }
+
+  /** One statement on a pooled connection, with the client-side timeout. */
+  private async q<R extends QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query<R>(this.config(text, values))).rows;
   }
 
   /** Creates the tables on first use; a failed attempt is retried by the next call. */
@@ -146,321 +294,515 @@ export class PostgresSessionStore implements SessionStore {
     try {
       await client.query(
         `BEGIN; SELECT pg_advisory_xact_lock(${lockKey('schema', this.prefix)});` +
-          `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id text PRIMARY KEY, version bigint NOT NULL, message_count integer NOT NULL, record text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());` +
+          `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id text PRIMARY KEY, version bigint NOT NULL, message_count integer NOT NULL, record text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(), lease_token text, lease_expires timestamptz);` +
+          `ALTER TABLE ${t.sessions} ADD COLUMN IF NOT EXISTS lease_token text, ADD COLUMN IF NOT EXISTS lease_expires timestamptz;` +
           `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id text NOT NULL, seq integer NOT NULL, message text NOT NULL, PRIMARY KEY (session_id, seq));` +
           `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id text COLLATE "C" PRIMARY KEY, session_id text NOT NULL UNIQUE, suspension text NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq bigserial PRIMARY KEY, session_id text NOT NULL, entry text NOT NULL);` +
+          `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id text NOT NULL, send_key text NOT NULL, version bigint NOT NULL, record text NOT NULL, PRIMARY KEY (session_id, send_key));` +
           `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key text PRIMARY KEY, tool_call_id text NOT NULL, tool_name text NOT NULL, input_digest text NOT NULL, join_set_digest text NOT NULL, state text NOT NULL, outcome text, started_at bigint NOT NULL);` +
           'COMMIT;',
       );
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(ignore);
+      client.release(true);
       throw error;
-    } finally {
-      client.release();
+    }
+    client.release();
+  }
+
+  /**
+   * Takes the session's lease, waiting while another holder has it. One statement: it inserts the
+   * row of a new session (version 0, a placeholder that holds the lease) or takes the lease of an
+   * existing row whose lease is free or ran out, and returns the row's version, with the record
+   * when `knownVersion` is not it, and the send kept under `sendKey`. Those reads come from the
+   * statement's snapshot; they are used only when it saw the version the lease was taken on.
+   */
+  private async hold(sessionId: string, options: SessionLockOptions): Promise<Held> {
+    const { t } = this;
+    const token = randomUUID();
+    const known = own(options, 'knownVersion') ?? -1;
+    const key = own(options, 'sendKey') ?? null;
+    const text =
+      `WITH a AS (INSERT INTO ${t.sessions} AS s (session_id, version, message_count, record, lease_token, lease_expires) ` +
+      `VALUES ($1, 0, 0, '', $2, clock_timestamp() + $3 * interval '1 millisecond') ` +
+      'ON CONFLICT (session_id) DO UPDATE SET lease_token = EXCLUDED.lease_token, lease_expires = EXCLUDED.lease_expires ' +
+      'WHERE s.lease_expires IS NULL OR s.lease_expires < clock_timestamp() RETURNING s.version, s.record) ' +
+      `SELECT a.version, (SELECT p.version FROM ${t.sessions} p WHERE p.session_id = $1) AS seen, ` +
+      'CASE WHEN a.version > 0 AND a.version <> $4 THEN a.record END AS record, ' +
+      `CASE WHEN a.version > 0 AND a.version <> $4 THEN (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) END AS suspension, ` +
+      `CASE WHEN a.version > 0 AND a.version <> $4 THEN '[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' END AS messages, ` +
+      `(SELECT record FROM ${t.sends} WHERE session_id = $1 AND send_key = $5) AS sent FROM a`;
+    const started = Date.now();
+    let retried = false;
+    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+      let rows: HoldRow[];
+      try {
+        rows = await this.q<HoldRow>(text, [sessionId, token, this.leaseMs, known, key]);
+      } catch (error) {
+        // A pooled connection the server closed (a restart) fails its next query at once: one
+        // more try on a fresh connection. The token makes a repeat of a statement that did take
+        // the lease harmless: the lease stays this turn's until it runs out.
+        if (retried || transientReason(error) !== 'unreachable') throw error;
+        retried = true;
+        continue;
+      }
+      const row = rows[0];
+      if (row !== undefined) {
+        const version = Number(row.version);
+        const current = row.seen === null ? version === 0 : Number(row.seen) === version;
+        const record =
+          current && row.record !== null && row.messages !== null
+            ? decodeRecord(version, row.record, JSON.parse(row.messages) as ChatMessage[], row.suspension ?? undefined)
+            : undefined;
+        const sent = current && key !== null && row.sent !== null ? decodeSend(row.sent) : undefined;
+        return { token, version, record, sendRead: current && key !== null, sent };
+      }
+      const waited = Date.now() - started;
+      if (waited >= this.lockTimeoutMs) throw new SessionLockTimeout(sessionId, waited);
+      await sleep(Math.min(wait, Math.max(1, this.lockTimeoutMs - waited)));
     }
   }
 
   /**
-   * Runs `body` holding the session's advisory lock (session-level, taken before the transaction
-   * and released after the body returns), in a transaction that commits only through `save`. The
-   * version read at the start stays true while the lock is held.
+   * Ends a lease that no save ended: a new session's placeholder row goes; an existing session's
+   * lease is cleared. Failures are ignored (the lease then runs out).
    */
-  private async locked<T>(
+  private async unhold(sessionId: string, token: string): Promise<void> {
+    const { t } = this;
+    await this.q(
+      `WITH d AS (DELETE FROM ${t.sessions} WHERE session_id = $1 AND lease_token = $2 AND version = 0 RETURNING 1) ` +
+        `UPDATE ${t.sessions} SET lease_token = NULL, lease_expires = NULL WHERE session_id = $1 AND lease_token = $2 AND version > 0`,
+      [sessionId, token],
+    ).catch(ignore);
+  }
+
+  /**
+   * Runs `body` holding the session: against other holders in this process (a queue per store
+   * object: the whole body, post-save work included), and against other processes with a lease
+   * taken in one statement, renewed while `body` runs (no connection held meanwhile), and ended
+   * by the one save (atomically with it) or, when nothing was saved, after `body` returns. The
+   * version read with the lease stays true until the save.
+   *
+   * @throws {@link SessionLockTimeout} when another holder keeps the session past `lockTimeoutMs`;
+   *   {@link SessionStoreUnavailable} when the server cannot be reached or does not answer.
+   */
+  withSessionLock<T>(
     sessionId: string,
-    body: (client: PoolClient, version: number, commit: () => void) => Promise<T>,
+    body: (session: LockedSession) => Promise<T>,
+    options: SessionLockOptions = {},
   ): Promise<T> {
-    await this.schema();
-    const client = await this.pool.connect();
-    // A connection that drops between queries reports it as an event; the next query then fails
-    // and the turn rolls back. Without a listener the event would end the process.
-    client.on('error', ignore);
-    const key = lockKey('session', this.prefix, sessionId);
-    let held = false;
-    let open = false;
-    let committed = false;
-    let usable = true;
+    return this.locks.run(sessionId, () => this.leased(sessionId, body, options));
+  }
+
+  private async leased<T>(
+    sessionId: string,
+    body: (session: LockedSession) => Promise<T>,
+    options: SessionLockOptions,
+  ): Promise<T> {
+    let held: Held;
     try {
-      // A session-level advisory lock, not a transaction-scoped one: the turn's save commits
-      // inside the body, and the session must stay held until the body has returned (its
-      // post-save work included), as the in-memory and SQLite stores hold it. The connection
-      // ending releases it too, so a process that dies mid-turn frees the session.
-      await client.query(`SELECT pg_advisory_lock(${key})`);
-      held = true;
-      // Several statements in one query: pg answers with one result per statement.
-      const results: unknown = await client.query(
-        `BEGIN; SELECT version FROM ${this.t.sessions} WHERE session_id = ${escapeLiteral(sessionId)}`,
-      );
-      open = true;
-      const last: unknown = Array.isArray(results) ? results[1] : undefined;
-      const row: unknown = (last as { rows?: unknown[] } | undefined)?.rows?.[0];
-      const version = Number((row as { version?: string } | undefined)?.version ?? 0);
-      const result = await body(client, version, () => {
-        committed = true;
-      });
-      if (!committed) await client.query('ROLLBACK');
-      return result;
+      await this.schema();
+      held = await this.hold(sessionId, options);
     } catch (error) {
-      if (open && !committed) {
-        // A failed rollback leaves the connection unusable: destroy it rather than return it.
-        usable = await client.query('ROLLBACK').then(
-          () => true,
-          () => false,
-        );
-      } else if (!held) usable = false;
-      throw error;
+      throw storeError(error, `taking session ${JSON.stringify(sessionId)}`, false);
+    }
+    const { token } = held;
+    const renew = setInterval(
+      () => {
+        this.q(
+          `UPDATE ${this.t.sessions} SET lease_expires = clock_timestamp() + $3 * interval '1 millisecond' WHERE session_id = $1 AND lease_token = $2`,
+          [sessionId, token, this.leaseMs],
+        ).catch(ignore);
+      },
+      Math.max(1, Math.floor(this.leaseMs / 3)),
+    );
+    renew.unref();
+    let saving = false;
+    let ended = false;
+    try {
+      return await body({
+        load: async () => {
+          if (held.record !== undefined) return held.record;
+          try {
+            return await this.loadWith(sessionId);
+          } catch (error) {
+            throw storeError(error, `loading session ${JSON.stringify(sessionId)}`, false);
+          }
+        },
+        version: async () => held.version,
+        findSend: async (key) => {
+          if (held.sendRead && key === own(options, 'sendKey')) return held.sent;
+          try {
+            return await this.findSendWith(sessionId, key);
+          } catch (error) {
+            throw storeError(error, `reading a send of session ${JSON.stringify(sessionId)}`, false);
+          }
+        },
+        save: async (record, expectedVersion, saveOptions) => {
+          if (saving) throw new Error('a locked session saves once');
+          saving = true;
+          clearInterval(renew);
+          const version = await this.write(sessionId, token, record, expectedVersion, saveOptions);
+          ended = true; // the save ended the lease
+          return version;
+        },
+      });
     } finally {
-      if (held && usable) {
-        // An unlock that fails leaves the lock with the connection: destroy it, which releases it.
-        usable = await client.query(`SELECT pg_advisory_unlock(${key})`).then(
-          () => true,
-          () => false,
-        );
-      }
-      client.off('error', ignore);
-      client.release(usable ? undefined : true);
+      clearInterval(renew);
+      if (!ended) await this.unhold(sessionId, token);
     }
   }
 
   /** Loads a session record (one statement, so one consistent snapshot). */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
-    await this.schema();
-    return this.loadWith(this.pool, sessionId);
+    try {
+      await this.schema();
+      return await this.loadWith(sessionId);
+    } catch (error) {
+      throw storeError(error, `loading session ${JSON.stringify(sessionId)}`, false);
+    }
   }
 
-  private async loadWith(db: Pool | PoolClient, sessionId: string): Promise<SessionRecord | undefined> {
+  private async loadWith(sessionId: string): Promise<SessionRecord | undefined> {
     const { t } = this;
-    const result = await db.query<{ version: string; record: string; suspension: string | null; messages: string }>(
-      `SELECT p.version, p.record, (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) AS suspension, ` +
-        `'[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' AS messages ` +
-        `FROM ${t.sessions} p WHERE p.session_id = $1`,
-      [sessionId],
-    );
-    const row = result.rows[0];
+    const row = (
+      await this.q<{ version: string; record: string; suspension: string | null; messages: string }>(
+        `SELECT p.version, p.record, (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) AS suspension, ` +
+          `'[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' AS messages ` +
+          `FROM ${t.sessions} p WHERE p.session_id = $1 AND p.version > 0`,
+        [sessionId],
+      )
+    )[0];
     if (row === undefined) return undefined;
     const history = JSON.parse(row.messages) as ChatMessage[];
     return decodeRecord(Number(row.version), row.record, history, row.suspension ?? undefined);
   }
 
-  private async versionWith(db: Pool | PoolClient, sessionId: string): Promise<number> {
-    const result = await db.query<{ version: string }>(`SELECT version FROM ${this.t.sessions} WHERE session_id = $1`, [
-      sessionId,
-    ]);
-    return Number(result.rows[0]?.version ?? 0);
+  private async findSendWith(sessionId: string, key: string): Promise<SendRecord | undefined> {
+    const row = (
+      await this.q<{ record: string }>(`SELECT record FROM ${this.t.sends} WHERE session_id = $1 AND send_key = $2`, [
+        sessionId,
+        key,
+      ])
+    )[0];
+    return row === undefined ? undefined : decodeSend(row.record);
+  }
+
+  /** The send kept under `key` for the session. */
+  async findSend(sessionId: string, key: string): Promise<SendRecord | undefined> {
+    try {
+      await this.schema();
+      return await this.findSendWith(sessionId, key);
+    } catch (error) {
+      throw storeError(error, `reading a send of session ${JSON.stringify(sessionId)}`, false);
+    }
   }
 
   /**
-   * Writes the common turn in one statement: an existing session whose stored messages are the
-   * hinted prefix (append the new ones, update the row, drop any suspension), or a new session.
-   * Returns false when the stored row is not as expected (the general path then decides).
+   * Saves a held session and ends its lease. The common turn (the stored messages are the hinted
+   * prefix, no resume to log) is one statement; a history rewrite, a logged resume, or a row not
+   * as expected goes through {@link writeTransaction}, which also tells a conflict apart.
    */
-  private async writeFast(
-    client: PoolClient,
+  private async write(
     sessionId: string,
+    token: string,
     record: Omit<SessionRecord, 'version'>,
     expected: number,
+    options: SaveOptions | undefined,
+  ): Promise<number> {
+    const what = `saving session ${JSON.stringify(sessionId)}`;
+    const history = record.state.messages;
+    const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
+    const resumed = options === undefined ? undefined : own(options, 'resumed');
+    const from = expected === 0 ? 0 : prefix;
+    if (resumed === undefined && from !== undefined && from <= history.length) {
+      let written: boolean;
+      try {
+        written = await this.writeOne(sessionId, token, record, expected, from, options);
+      } catch (error) {
+        throw storeError(error, what, true);
+      }
+      if (written) return expected + 1;
+    }
+    try {
+      return await this.writeTransaction(sessionId, token, record, expected, options);
+    } catch (error) {
+      throw storeError(error, what, true);
+    }
+  }
+
+  /** The parameters of a record's suspension and kept send. */
+  private extras(
+    record: Omit<SessionRecord, 'version'>,
+    options: SaveOptions | undefined,
+  ): { signalId: string | null; suspension: string | null; sendKey: string | null; send: string | null } {
+    const suspension = suspensionOf(record);
+    const send = options === undefined ? undefined : own(options, 'send');
+    return {
+      signalId: suspension?.descriptor.signal_id ?? null,
+      suspension: suspension === undefined ? null : encodeSuspension(suspension),
+      sendKey: send?.key ?? null,
+      send: send === undefined ? null : encodeSend(send),
+    };
+  }
+
+  /**
+   * The common save in one statement (so one round trip, and atomic on its own): the row is
+   * updated only when it holds the expected version, the hinted message count and this lease;
+   * then the new messages, the suspension (replaced or removed), the idempotency key (and the
+   * pruning of keys older than `sendKeysKept` turns) are written and the lease ends. Returns
+   * false when the row is not as expected (nothing written).
+   *
+   * @throws {@link SignalIdInUse} when another session waits on the suspension's signal id.
+   */
+  private async writeOne(
+    sessionId: string,
+    token: string,
+    record: Omit<SessionRecord, 'version'>,
+    expected: number,
+    from: number,
     options: SaveOptions | undefined,
   ): Promise<boolean> {
     const { t } = this;
     const history = record.state.messages;
-    const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
-    if (expected > 0 && (prefix === undefined || prefix > history.length)) return false;
-    const from = expected > 0 ? (prefix as number) : 0;
-    const added = history.slice(from).map((m) => JSON.stringify(m));
-    const json = encodeRecord(record);
-    const row =
-      expected > 0
-        ? `UPDATE ${t.sessions} SET version = $2 + 1, message_count = $5, record = $6, updated_at = now() WHERE session_id = $1 AND version = $2 AND message_count = $3 RETURNING 1`
-        : `INSERT INTO ${t.sessions} (session_id, version, message_count, record) SELECT $1, 1, $5, $6 WHERE $2 = 0 AND $3 = 0 ON CONFLICT (session_id) DO NOTHING RETURNING 1`;
-    const result = await client.query<{ written: string }>(
-      `WITH w AS (${row}), ` +
-        `m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $3 + n - 1, m FROM unnest($4::text[]) WITH ORDINALITY AS u(m, n) WHERE EXISTS (SELECT 1 FROM w) RETURNING 1), ` +
-        `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 AND EXISTS (SELECT 1 FROM w) RETURNING 1) ` +
-        'SELECT count(*) AS written FROM w',
-      [sessionId, expected, from, added, history.length, json],
-    );
-    return Number(result.rows[0]?.written) === 1;
+    const { signalId, suspension, sendKey, send } = this.extras(record, options);
+    const w = 'EXISTS (SELECT 1 FROM w)';
+    try {
+      const rows = await this.q<{ written: string }>(
+        `WITH w AS (UPDATE ${t.sessions} SET version = $2 + 1, message_count = $5, record = $6, updated_at = now(), lease_token = NULL, lease_expires = NULL ` +
+          'WHERE session_id = $1 AND version = $2 AND message_count = $3 AND lease_token = $7 RETURNING 1), ' +
+          `m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $3 + n - 1, m FROM unnest($4::text[]) WITH ORDINALITY AS u(m, n) WHERE ${w} RETURNING 1), ` +
+          `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 AND $8::text IS NULL AND ${w} RETURNING 1), ` +
+          `i AS (INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) SELECT $8, $1, $9 WHERE $8::text IS NOT NULL AND ${w} ` +
+          'ON CONFLICT (session_id) DO UPDATE SET signal_id = EXCLUDED.signal_id, suspension = EXCLUDED.suspension RETURNING 1), ' +
+          `k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) SELECT $1, $10, $2 + 1, $11 WHERE $10::text IS NOT NULL AND ${w} ` +
+          'ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1), ' +
+          `x AS (DELETE FROM ${t.sends} WHERE session_id = $1 AND version <= $2 + 1 - $12 AND send_key IS DISTINCT FROM $10 AND ${w} RETURNING 1) ` +
+          'SELECT count(*) AS written FROM w',
+        [
+          sessionId,
+          expected,
+          from,
+          history.slice(from).map((m) => JSON.stringify(m)),
+          history.length,
+          encodeRecord(record),
+          token,
+          signalId,
+          suspension,
+          sendKey,
+          send,
+          this.sendKeysKept,
+        ],
+      );
+      return Number(rows[0]?.written) === 1;
+    } catch (error) {
+      if (isUniqueViolation(error) && signalId !== null) throw new SignalIdInUse(signalId, 'another session');
+      throw error;
+    }
   }
 
-  /** Writes a record inside the caller's transaction (which holds the session's lock), then commits. */
-  private async write(
-    client: PoolClient,
+  /**
+   * The general save, in a transaction on one connection: checks the row (version, lease), writes
+   * the whole history when it was rewritten, the row, the suspension, the kept send, the resume
+   * log entry, ends the lease, commits.
+   *
+   * @throws {@link SessionWriteConflict} when the version is not the expected one, or the lease
+   *   ran out and another turn holds the session.
+   */
+  private async writeTransaction(
     sessionId: string,
+    token: string,
     record: Omit<SessionRecord, 'version'>,
     expected: number,
     options: SaveOptions | undefined,
   ): Promise<number> {
     const { t } = this;
-    const version = expected + 1;
-    if (await this.writeFast(client, sessionId, record, expected, options)) {
-      await this.writeSuspensionAndLog(client, sessionId, record, options);
-      await client.query('COMMIT');
-      return version;
-    }
-    const history = record.state.messages;
-    const json = encodeRecord(record);
-    const current = (
-      await client.query<{ version: string; message_count: number }>(
-        `SELECT version, message_count FROM ${t.sessions} WHERE session_id = $1`,
-        [sessionId],
-      )
-    ).rows[0];
-    const actual = Number(current?.version ?? 0);
-    if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
-    const from = appendFrom(options, current?.message_count, history.length);
-    if (from === 0 && current !== undefined)
-      await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
-    if (from < history.length) {
-      await client.query(
-        `INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n)`,
-        [sessionId, from, history.slice(from).map((m) => JSON.stringify(m))],
-      );
-    }
-    if (current === undefined)
-      await client.query(
-        `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES ($1, $2, $3, $4)`,
-        [sessionId, version, history.length, json],
-      );
-    else
-      await client.query(
-        `UPDATE ${t.sessions} SET version = $2, message_count = $3, record = $4, updated_at = now() WHERE session_id = $1`,
-        [sessionId, version, history.length, json],
-      );
-    if (current !== undefined) await client.query(`DELETE FROM ${t.suspensions} WHERE session_id = $1`, [sessionId]);
-    await this.writeSuspensionAndLog(client, sessionId, record, options);
-    await client.query('COMMIT');
-    return version;
-  }
-
-  /** Inserts the record's suspension and logs a completed resume (after any old suspension is gone). */
-  private async writeSuspensionAndLog(
-    client: PoolClient,
-    sessionId: string,
-    record: Omit<SessionRecord, 'version'>,
-    options: SaveOptions | undefined,
-  ): Promise<void> {
-    const { t } = this;
-    const suspension = suspensionOf(record);
-    if (suspension !== undefined) {
-      const signalId = suspension.descriptor.signal_id;
-      try {
-        await client.query(`INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES ($1, $2, $3)`, [
-          signalId,
+    const client = await this.pool.connect();
+    client.on('error', ignore);
+    const query = (text: string, values: unknown[] = []) => client.query(this.config(text, values));
+    let open = false;
+    try {
+      await query('BEGIN');
+      open = true;
+      const current = (
+        await query(`SELECT version, message_count, lease_token FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [
           sessionId,
-          encodeSuspension(suspension),
-        ]);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new SignalIdInUse(signalId, 'another session');
-        throw error;
-      }
-    }
-    const resumed = options === undefined ? undefined : own(options, 'resumed');
-    if (resumed !== undefined) {
-      // Log entries take their seq under one lock until commit, so seq order is commit order and
-      // a reader never skips an entry committed late.
-      await client.query(`SELECT pg_advisory_xact_lock(${lockKey('resumes', this.prefix)})`);
-      const inserted = await client.query<{ seq: string }>(
-        `INSERT INTO ${t.resumes} (session_id, entry) VALUES ($1, $2) RETURNING seq`,
-        [sessionId, encodeResume(resumed)],
+        ])
+      ).rows[0] as { version: string; message_count: number; lease_token: string | null } | undefined;
+      const actual = Number(current?.version ?? 0);
+      if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
+      if (current?.lease_token !== token)
+        throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
+      const history = record.state.messages;
+      const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
+      const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;
+      if (from === 0) await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+      const { signalId, suspension, sendKey, send } = this.extras(record, options);
+      await query(
+        `WITH m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n) RETURNING 1), ` +
+          `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1) ` +
+          `UPDATE ${t.sessions} SET version = $4, message_count = $5, record = $6, updated_at = now(), lease_token = NULL, lease_expires = NULL WHERE session_id = $1`,
+        [
+          sessionId,
+          from,
+          history.slice(from).map((m) => JSON.stringify(m)),
+          expected + 1,
+          history.length,
+          encodeRecord(record),
+        ],
       );
-      await client.query(`DELETE FROM ${t.resumes} WHERE seq <= $1`, [Number(inserted.rows[0]?.seq) - this.logSize]);
+      if (signalId !== null) {
+        try {
+          await query(`INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES ($1, $2, $3)`, [
+            signalId,
+            sessionId,
+            suspension,
+          ]);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new SignalIdInUse(signalId, 'another session');
+          throw error;
+        }
+      }
+      if (sendKey !== null) {
+        await query(
+          `WITH k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1) ` +
+            `DELETE FROM ${t.sends} WHERE session_id = $1 AND version <= $3 - $5 AND send_key <> $2`,
+          [sessionId, sendKey, expected + 1, send, this.sendKeysKept],
+        );
+      }
+      const resumed = options === undefined ? undefined : own(options, 'resumed');
+      if (resumed !== undefined) {
+        // Log entries take their seq under one lock until commit, so seq order is commit order and
+        // a reader never skips an entry committed late.
+        await query(`SELECT pg_advisory_xact_lock(${lockKey('resumes', this.prefix)})`);
+        const inserted = await query(`INSERT INTO ${t.resumes} (session_id, entry) VALUES ($1, $2) RETURNING seq`, [
+          sessionId,
+          encodeResume(resumed),
+        ]);
+        await query(`DELETE FROM ${t.resumes} WHERE seq <= $1`, [
+          Number((inserted.rows[0] as { seq: string } | undefined)?.seq) - this.logSize,
+        ]);
+      }
+      open = false;
+      await query('COMMIT');
+      client.off('error', ignore);
+      client.release();
+      return expected + 1;
+    } catch (error) {
+      let usable = !open;
+      if (open) {
+        const rollback = await query('ROLLBACK').then(
+          () => undefined,
+          (cleanup: unknown) => cleanup ?? new Error('ROLLBACK failed'),
+        );
+        usable = rollback === undefined;
+        if (rollback !== undefined) {
+          const failure = storeError(error, `saving session ${JSON.stringify(sessionId)}`, true);
+          if (failure instanceof SessionStoreUnavailable) failure.cleanupError = rollback;
+          client.off('error', ignore);
+          client.release(true);
+          throw failure;
+        }
+      } else usable = sqlState(error) !== undefined;
+      client.off('error', ignore);
+      client.release(usable ? undefined : true);
+      throw error;
     }
   }
 
-  /** Saves a session record in its own transaction, under the session's lock. */
-  async save(
+  /** Saves a session record in its own statement, holding the session like a turn. */
+  save(
     sessionId: string,
     record: Omit<SessionRecord, 'version'>,
     expectedVersion: number,
     options?: SaveOptions,
   ): Promise<number> {
-    return this.locked(sessionId, async (client, _version, commit) => {
-      const version = await this.write(client, sessionId, record, expectedVersion, options);
-      commit();
-      return version;
-    });
+    return this.withSessionLock(sessionId, (session) => session.save(record, expectedVersion, options));
   }
 
-  /** Holds the session for a turn: one transaction, the session's advisory lock, one save that commits. */
-  withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
-    return this.locked(sessionId, (client, version, commit) => {
-      let saved = false;
-      return body({
-        load: () => this.loadWith(client, sessionId),
-        version: async () => version,
-        save: async (record, expectedVersion, options) => {
-          if (saved) throw new Error('a locked session saves once');
-          saved = true;
-          const version = await this.write(client, sessionId, record, expectedVersion, options);
-          commit();
-          return version;
-        },
-      });
-    });
-  }
-
-  /** Deletes a session, its messages and its suspension, under the session's lock. */
+  /** Deletes a session, its messages, its suspension and its kept sends, holding it like a turn. */
   async delete(sessionId: string): Promise<void> {
     const { t } = this;
-    await this.locked(sessionId, async (client, _version, commit) => {
-      await client.query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
-      await client.query(`DELETE FROM ${t.suspensions} WHERE session_id = $1`, [sessionId]);
-      await client.query(`DELETE FROM ${t.sessions} WHERE session_id = $1`, [sessionId]);
-      await client.query('COMMIT');
-      commit();
+    await this.withSessionLock(sessionId, async () => {
+      try {
+        await this.q(
+          `WITH m AS (DELETE FROM ${t.messages} WHERE session_id = $1 RETURNING 1), ` +
+            `s AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
+            `k AS (DELETE FROM ${t.sends} WHERE session_id = $1 RETURNING 1) ` +
+            `DELETE FROM ${t.sessions} WHERE session_id = $1`,
+          [sessionId],
+        );
+      } catch (error) {
+        throw storeError(error, `deleting session ${JSON.stringify(sessionId)}`, true);
+      }
     });
   }
 
   /** The stored version, 0 for a missing session. */
   async version(sessionId: string): Promise<number> {
-    await this.schema();
-    return this.versionWith(this.pool, sessionId);
+    try {
+      await this.schema();
+      const rows = await this.q<{ version: string }>(`SELECT version FROM ${this.t.sessions} WHERE session_id = $1`, [
+        sessionId,
+      ]);
+      return Number(rows[0]?.version ?? 0);
+    } catch (error) {
+      throw storeError(error, `reading the version of session ${JSON.stringify(sessionId)}`, false);
+    }
   }
 
   /** The suspension waiting on `signalId`. */
   async findSuspension(signalId: string): Promise<SuspensionRecord | undefined> {
-    await this.schema();
     const { t } = this;
-    const row = (
-      await this.pool.query<{ session_id: string; version: string; suspension: string }>(
-        `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id WHERE s.signal_id = $1`,
-        [signalId],
-      )
-    ).rows[0];
-    return row === undefined ? undefined : decodeSuspension(row.session_id, Number(row.version), row.suspension);
+    try {
+      await this.schema();
+      const row = (
+        await this.q<{ session_id: string; version: string; suspension: string }>(
+          `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id WHERE s.signal_id = $1`,
+          [signalId],
+        )
+      )[0];
+      return row === undefined ? undefined : decodeSuspension(row.session_id, Number(row.version), row.suspension);
+    } catch (error) {
+      throw storeError(error, `finding signal ${JSON.stringify(signalId)}`, false);
+    }
   }
 
   /** The suspensions that wait, ordered by signal id (UTF-8 byte order). */
   async listSuspended(options: ListSuspendedOptions = {}): Promise<readonly SuspensionRecord[]> {
-    await this.schema();
     const { t } = this;
-    const rows = (
-      await this.pool.query<{ session_id: string; version: string; suspension: string }>(
+    try {
+      await this.schema();
+      const rows = await this.q<{ session_id: string; version: string; suspension: string }>(
         `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id ` +
           'WHERE s.signal_id > $1 AND ($2::text IS NULL OR s.session_id = $2) ORDER BY s.signal_id LIMIT $3',
         [own(options, 'after') ?? '', own(options, 'sessionId') ?? null, own(options, 'limit') ?? null],
-      )
-    ).rows;
-    return rows.map((row) => decodeSuspension(row.session_id, Number(row.version), row.suspension));
+      );
+      return rows.map((row) => decodeSuspension(row.session_id, Number(row.version), row.suspension));
+    } catch (error) {
+      throw storeError(error, 'listing suspensions', false);
+    }
   }
 
   /** Resume log entries after `after`. */
   async readResumes(after: number | undefined, limit = 1000): Promise<ResumeLog> {
-    await this.schema();
     const { t } = this;
-    const last = Number(
-      (await this.pool.query<{ seq: string }>(`SELECT COALESCE(max(seq), 0) AS seq FROM ${t.resumes}`)).rows[0]?.seq ??
-        0,
-    );
-    if (after === undefined) return { entries: [], cursor: last };
-    const rows = (
-      await this.pool.query<{ seq: string; session_id: string; entry: string }>(
+    try {
+      await this.schema();
+      const last = Number(
+        (await this.q<{ seq: string }>(`SELECT COALESCE(max(seq), 0) AS seq FROM ${t.resumes}`))[0]?.seq ?? 0,
+      );
+      if (after === undefined) return { entries: [], cursor: last };
+      const rows = await this.q<{ seq: string; session_id: string; entry: string }>(
         `SELECT seq, session_id, entry FROM ${t.resumes} WHERE seq > $1 ORDER BY seq LIMIT $2`,
         [after, limit],
-      )
-    ).rows;
-    const entries = rows.map((r) => decodeResume(Number(r.seq), r.session_id, r.entry));
-    return resumePage(after, last, entries);
+      );
+      const entries = rows.map((r) => decodeResume(Number(r.seq), r.session_id, r.entry));
+      return resumePage(after, last, entries);
+    } catch (error) {
+      throw storeError(error, 'reading the resume log', false);
+    }
   }
 
   /**

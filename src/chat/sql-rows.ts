@@ -18,7 +18,7 @@
  * @module
  */
 import type { ChatMessage } from './messages.ts';
-import type { ResumeEntry, SaveOptions, SessionRecord, Suspension, SuspensionRecord } from './store.ts';
+import type { ResumeEntry, SaveOptions, SendRecord, SessionRecord, Suspension, SuspensionRecord } from './store.ts';
 
 /** The four table names of a prefix. */
 export interface SqlTables {
@@ -126,4 +126,23 @@ export function encodeResume(resumed: NonNullable<SaveOptions['resumed']>): stri
  */
 export function decodeResume(seq: number, sessionId: string, entryJson: string): ResumeEntry {
   return { ...(JSON.parse(entryJson) as Omit<ResumeEntry, 'seq' | 'sessionId'>), seq, sessionId };
+}
+
+/**
+ * A kept send as JSON text (its key, message digest and outcome).
+ *
+ * @param send - The send record.
+ */
+export function encodeSend(send: SendRecord): string {
+  const { key, messageDigest, outcome } = send;
+  return JSON.stringify({ key, messageDigest, outcome });
+}
+
+/**
+ * A kept send read back.
+ *
+ * @param sendJson - What {@link encodeSend} wrote.
+ */
+export function decodeSend(sendJson: string): SendRecord {
+  return JSON.parse(sendJson) as SendRecord;
 }

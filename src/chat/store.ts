@@ -292,9 +292,14 @@ export class SessionWriteConflict extends Error {
    * @param sessionId - The session.
    * @param expected - The version the caller expected.
    * @param actual - The stored version.
+   * @param why - What else went wrong, when the version is as expected (a lease that ran out).
    */
-  constructor(sessionId: string, expected: number, actual: number) {
-    super(`session ${sessionId} is at version ${actual}, not ${expected}`);
+  constructor(sessionId: string, expected: number, actual: number, why?: string) {
+    super(
+      why === undefined
+        ? `session ${sessionId} is at version ${actual}, not ${expected}`
+        : `session ${sessionId} is at version ${actual}, but ${why}`,
+    );
     this.name = 'SessionWriteConflict';
   }
 }

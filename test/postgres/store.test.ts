@@ -5,8 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createChatHarness, sequentialGraph, type ChatMessage } from '../../src/chat/index.ts';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import {
+  createChatHarness,
+  sequentialGraph,
+  SessionStoreUnavailable,
+  SessionWriteConflict,
+  type ChatMessage,
+} from '../../src/chat/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
 import { restartAndResume } from '../restart.ts';
 import { sessionStoreSuite } from '../session-store-suite.ts';
@@ -29,7 +35,7 @@ function freshPrefix(): string {
 afterAll(async () => {
   for (const prefix of prefixes)
     await admin.query(
-      `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes`,
+      `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes, ${prefix}_sends, ${prefix}_effects`,
     );
   await admin.end();
 });
@@ -96,26 +102,139 @@ describe('PostgresSessionStore', () => {
     await Promise.all(stores.map((store) => store.close()));
   });
 
-  it('rolls a turn back when its connection dies mid-turn, and frees the session', async () => {
+  it('holds no connection while a turn runs: its connection dying mid-turn loses nothing', async () => {
     const tablePrefix = freshPrefix();
     const application_name = `turngate-test-${tablePrefix}`;
     const store = new PostgresSessionStore({ connectionString: connection, application_name }, { tablePrefix });
     await store.save('s', { state: { messages: [user('kept')] } }, 0);
-    const before = JSON.stringify(await store.load('s'));
-    let pid = 0;
-    const dying = store.withSessionLock('s', async (session) => {
+    let during: { inTransaction: number; terminated: number } = { inTransaction: -1, terminated: -1 };
+    await store.withSessionLock('s', async (session) => {
       const version = await session.version();
-      pid = await backendInTransaction(application_name);
-      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      during = await terminateBackends(application_name);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      await session.save({ state: { messages: [user('kept'), user('lost')] } }, version);
+      await session.save({ state: { messages: [user('kept'), user('added')] } }, version);
     });
-    await expect(dying).rejects.toThrow();
-    expect(pid).toBeGreaterThan(0);
-    expect(JSON.stringify(await store.load('s'))).toBe(before);
-    await store.withSessionLock('s', async (session) => session.save({ state: { messages: [] } }, 1));
-    expect((await store.load('s'))?.version).toBe(2);
+    expect(during.inTransaction).toBe(0);
+    expect(during.terminated).toBeGreaterThan(0);
+    expect((await store.load('s'))?.state.messages).toEqual([user('kept'), user('added')]);
     await store.close();
+  });
+
+  it("runs a turn whose node takes longer than the server's idle-in-transaction timeout", async () => {
+    const tablePrefix = freshPrefix();
+    const store = new PostgresSessionStore(
+      { connectionString: connection, options: '-c idle_in_transaction_session_timeout=1000' },
+      { tablePrefix },
+    );
+    const slow = sequentialGraph({
+      entry: 'n',
+      nodes: {
+        n: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          return { messages: [{ role: 'assistant', content: 'slow' }] };
+        },
+      },
+      edges: [],
+    });
+    const harness = createChatHarness({ graph: slow, store });
+    const outcomes = await Promise.all([harness.send('a', user('1')), harness.send('b', user('2'))]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['completed', 'completed']);
+    expect((await store.load('a'))?.state.messages).toHaveLength(2);
+    await store.close();
+  });
+
+  it('frees a session whose holder died when its lease runs out, and fences the late holder', async () => {
+    const tablePrefix = freshPrefix();
+    const store = new PostgresSessionStore(connection, { tablePrefix, lockLeaseMs: 300 });
+    await store.save('s', { state: { messages: [user('first')] } }, 0);
+    // A holder that died: its lease row stays until it runs out.
+    await admin.query(
+      `UPDATE ${tablePrefix}_sessions SET lease_token = 'dead', lease_expires = clock_timestamp() + interval '300 milliseconds' WHERE session_id = 's'`,
+    );
+    const started = Date.now();
+    await store.withSessionLock('s', async (session) => {
+      await session.save({ state: { messages: [user('first'), user('second')] } }, await session.version());
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    // A holder whose lease ran out and was taken: its save is refused, the taker's stands.
+    let late: unknown;
+    await store.withSessionLock('s', async (session) => {
+      const version = await session.version();
+      await admin.query(`UPDATE ${tablePrefix}_sessions SET lease_token = 'taker' WHERE session_id = 's'`);
+      late = await session.save({ state: { messages: [] } }, version).catch((error: unknown) => error);
+    });
+    expect(late).toBeInstanceOf(SessionWriteConflict);
+    expect((await admin.query(`SELECT version FROM ${tablePrefix}_sessions WHERE session_id = 's'`)).rows).toEqual([
+      { version: '2' },
+    ]);
+    await store.close();
+  });
+
+  it('answers an unreachable server and a statement past its timeout as retryable, storing nothing', async () => {
+    const unreachable = new PostgresSessionStore('postgres://turngate:x@127.0.0.1:9/none', { connectTimeoutMs: 500 });
+    const outcome = await createChatHarness({ graph: echo, store: unreachable }).send('s', user('hi'));
+    expect(outcome.outcome === 'errored' && [outcome.errorBucket, outcome.errorCategory]).toEqual([
+      'retryable_transient',
+      'session_load_failed',
+    ]);
+    const cause = outcome.outcome === 'errored' ? outcome.cause : undefined;
+    expect(cause).toBeInstanceOf(SessionStoreUnavailable);
+    expect((cause as SessionStoreUnavailable).reason).toBe('unreachable');
+    await unreachable.close();
+
+    const tablePrefix = freshPrefix();
+    const store = new PostgresSessionStore(connection, { tablePrefix, statementTimeoutMs: 300 });
+    const harness = createChatHarness({ graph: echo, store });
+    expect((await harness.send('s', user('one'))).outcome).toBe('completed');
+    const before = JSON.stringify(await store.load('s'));
+    const locker = await admin.connect();
+    await locker.query(`BEGIN; LOCK TABLE ${tablePrefix}_sessions IN ACCESS EXCLUSIVE MODE`);
+    const blocked = await harness.send('s', user('two'));
+    await locker.query('ROLLBACK');
+    locker.release();
+    expect(blocked.outcome === 'errored' && blocked.errorBucket).toBe('retryable_transient');
+    const timedOut = blocked.outcome === 'errored' ? blocked.cause : undefined;
+    expect((timedOut as SessionStoreUnavailable).reason).toBe('timeout');
+    expect(JSON.stringify(await store.load('s'))).toBe(before);
+    await store.close();
+  });
+
+  it('takes two statements per steady-state turn: one to hold and read, one to save', async () => {
+    const tablePrefix = freshPrefix();
+    const pool = new pg.Pool({ connectionString: connection, max: 4 });
+    const statements: string[] = [];
+    const query = pool.query.bind(pool);
+    Reflect.set(pool, 'query', (...args: Parameters<typeof query>) => {
+      const [config] = args;
+      statements.push(typeof config === 'string' ? config : (config as { text: string }).text);
+      return query(...args);
+    });
+    const connect = vi.spyOn(pool, 'connect');
+    const store = new PostgresSessionStore(pool, { tablePrefix });
+    const harness = createChatHarness({ graph: echo, store });
+    await harness.send('s', user('warm up'));
+    statements.length = 0;
+    connect.mockClear();
+    for (let turn = 0; turn < 5; turn++)
+      expect((await harness.send('s', user(`turn ${turn}`), { idempotencyKey: `k${turn}` })).outcome).toBe('completed');
+    expect(statements).toHaveLength(10);
+    // pool.query borrows a connection per statement; no other connection was taken (no transaction).
+    expect(connect).toHaveBeenCalledTimes(10);
+    // Another process wrote: the history comes back with the hold, still two statements.
+    await new PostgresSessionStore(connection, { tablePrefix }).withSessionLock('s', async (session) => {
+      const record = await session.load();
+      await session.save(
+        { state: { messages: [...(record?.state.messages ?? []), user('elsewhere')] } },
+        await session.version(),
+        { unchangedPrefix: record?.state.messages.length ?? 0 },
+      );
+    });
+    statements.length = 0;
+    const outcome = await harness.send('s', user('after'));
+    expect(outcome.outcome === 'completed' && outcome.finalState.messages.at(-3)).toEqual(user('elsewhere'));
+    expect(statements).toHaveLength(2);
+    await store.close();
+    await pool.end();
   });
 
   it('resumes in a new process a turn that an exited process suspended', async () => {
@@ -134,11 +253,15 @@ describe('PostgresSessionStore', () => {
   });
 });
 
-/** The server process of this store's connection that is inside a transaction (the locked turn's). */
-async function backendInTransaction(applicationName: string): Promise<number> {
-  const result = await admin.query<{ pid: number }>(
-    "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle in transaction'",
+/** Ends every server process of an application's connections; counts those inside a transaction first. */
+async function terminateBackends(applicationName: string): Promise<{ inTransaction: number; terminated: number }> {
+  const inTransaction = await admin.query(
+    "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state LIKE 'idle in transaction%'",
     [applicationName],
   );
-  return result.rows[0]?.pid ?? 0;
+  const terminated = await admin.query(
+    'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+    [applicationName],
+  );
+  return { inTransaction: inTransaction.rowCount ?? 0, terminated: terminated.rowCount ?? 0 };
 }
