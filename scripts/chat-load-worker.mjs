@@ -54,7 +54,8 @@ const graph = sequentialGraph({
   ],
 });
 
-const store = new PostgresSessionStore(url, { tablePrefix: prefix, maxConnections: 10 });
+// A short lease: the run that kills a process waits this long for the sessions it held.
+const store = new PostgresSessionStore(url, { tablePrefix: prefix, maxConnections: 10, lockLeaseMs: 2000 });
 const harness = createChatHarness({ graph, store });
 
 /** The turns of this worker, as sequences per session (each sequence sent in order). */
