@@ -17,6 +17,7 @@ node_modules/.bin/vitest run
 if [ -n "${TURNGATE_PG_URL:-}" ]; then
   node_modules/.bin/vitest run --config vitest.postgres.config.ts
   node scripts/chat-load-test.mjs
+  node scripts/chat-fault-test.mjs
 else
   echo "TURNGATE_PG_URL is not set: ran without the PostgreSQL tests (eval \"\$(bash scripts/start-postgres.sh)\" starts a server)"
 fi
