@@ -12,6 +12,7 @@
 #   authentication (scram-sha-256) for the role `turngate`, database `turngate`. The password is
 #   made up on first start and kept in the data directory's parent, readable by its owner only.
 # - PostgreSQL refuses to run as root: as root the server runs as the `postgres` user.
+# - TURNGATE_PG_OPTIONS adds server options (e.g. "-c shared_preload_libraries=pg_stat_statements").
 # - Running it again while the server is up only prints the line again.
 # Everything but the `export` line goes to stderr.
 set -euo pipefail
@@ -82,7 +83,7 @@ if ! as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
   [ "$(id -u)" = 0 ] && touch "$log" && chown postgres: "$log"
   say "starting PostgreSQL on 127.0.0.1:$port"
   as_owner "$bin/pg_ctl" -D "$data" -l "$log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='' -c max_connections=200 -c fsync=on" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='' -c max_connections=200 -c fsync=on ${TURNGATE_PG_OPTIONS:-}" \
     start >&2 || {
     say "the server did not start; its log:"
     tail -n 20 "$log" >&2

@@ -151,7 +151,7 @@ function storeError(error: unknown, what: string, write: boolean): unknown {
 
 /** What the statement that takes a session returns. */
 interface HoldRow extends QueryResultRow {
-  /** The stored version (0: a new session, its row a placeholder holding the lease). */
+  /** The session's version as its lock row knows it (the last save's; 0 for a new session). */
   readonly version: string;
   /** The version this statement's snapshot sees: equal to `version` when the reads below are current. */
   readonly seen: string | null;
@@ -174,16 +174,18 @@ interface Held {
 
 /**
  * Sessions in PostgreSQL, in the tables of the SQLite store's layout (`<prefix>_sessions`,
- * `_messages`, `_suspensions`, `_resumes`, `_sends`, `_effects`), created on first use (under an
- * advisory lock, so processes starting together do not race).
+ * `_messages`, `_suspensions`, `_resumes`, `_sends`, `_locks`, `_effects`), created on first use
+ * (under an advisory lock, so processes starting together do not race).
  *
  * - No transaction and no connection is held while a turn's graph runs. A turn takes its session
- *   with a lease (a token and an expiry in the session's row, taken in one statement that also
- *   reads the version, and the history when the caller's copy is stale), runs, and saves in one
- *   statement that checks the version and the lease token (the fencing token), writes the
- *   session, its new messages, its suspension and its idempotency key, and ends the lease. A
- *   steady-state turn is two round trips. A live holder renews its lease every third of
- *   `lockLeaseMs`; a process that dies frees its sessions when the lease runs out.
+ *   with a lease (a holder token and an expiry in the session's row of `<prefix>_locks`, an
+ *   unlogged table, so taking it waits for no WAL flush), in one statement that also reads the
+ *   version, the history when the caller's copy is stale, and the send's idempotency key; it
+ *   runs; and it saves in one statement that checks the version and the holder token (the
+ *   fencing token), writes the session, its new messages, its suspension and its idempotency
+ *   key, and ends the lease. A steady-state turn is two round trips. A live holder renews its
+ *   lease every third of `lockLeaseMs`; a process that dies frees its sessions when the lease
+ *   runs out (a server crash empties the lock table, freeing them all).
  * - Turns of one session run one at a time across every process and machine that shares the
  *   database: a turn that finds the session held waits (up to `lockTimeoutMs`, then
  *   {@link SessionLockTimeout}). A save whose lease ran out and was taken elsewhere is refused
@@ -294,8 +296,10 @@ export class PostgresSessionStore implements SessionStore {
     try {
       await client.query(
         `BEGIN; SELECT pg_advisory_xact_lock(${lockKey('schema', this.prefix)});` +
-          `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id text PRIMARY KEY, version bigint NOT NULL, message_count integer NOT NULL, record text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(), lease_token text, lease_expires timestamptz);` +
-          `ALTER TABLE ${t.sessions} ADD COLUMN IF NOT EXISTS lease_token text, ADD COLUMN IF NOT EXISTS lease_expires timestamptz;` +
+          `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id text PRIMARY KEY, version bigint NOT NULL, message_count integer NOT NULL, record text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());` +
+          // Leases are not data: unlogged, so taking one waits for no WAL flush (a crash empties the
+          // table, which frees every session; the versions the saves check keep it safe).
+          `CREATE UNLOGGED TABLE IF NOT EXISTS ${t.locks} (session_id text PRIMARY KEY, holder text, expires_at timestamptz, version bigint NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id text NOT NULL, seq integer NOT NULL, message text NOT NULL, PRIMARY KEY (session_id, seq));` +
           `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id text COLLATE "C" PRIMARY KEY, session_id text NOT NULL UNIQUE, suspension text NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq bigserial PRIMARY KEY, session_id text NOT NULL, entry text NOT NULL);` +
@@ -312,27 +316,29 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /**
-   * Takes the session's lease, waiting while another holder has it. One statement: it inserts the
-   * row of a new session (version 0, a placeholder that holds the lease) or takes the lease of an
-   * existing row whose lease is free or ran out, and returns the row's version, with the record
-   * when `knownVersion` is not it, and the send kept under `sendKey`. Those reads come from the
-   * statement's snapshot; they are used only when it saw the version the lease was taken on.
+   * Takes the session's lease, waiting while another holder has it. One statement: it inserts or
+   * takes the session's row in `<prefix>_locks` (free, or its lease ran out) and returns the
+   * version that row holds (each save writes it, in the save's transaction, so it is the latest
+   * committed one), with the record when `knownVersion` is not it, and the send kept under
+   * `sendKey`. Those reads come from the statement's snapshot; they are used only when the
+   * snapshot saw that same version.
    */
   private async hold(sessionId: string, options: SessionLockOptions): Promise<Held> {
     const { t } = this;
     const token = randomUUID();
     const known = own(options, 'knownVersion') ?? -1;
     const key = own(options, 'sendKey') ?? null;
+    const fresh = 'p.version <> $4';
     const text =
-      `WITH a AS (INSERT INTO ${t.sessions} AS s (session_id, version, message_count, record, lease_token, lease_expires) ` +
-      `VALUES ($1, 0, 0, '', $2, clock_timestamp() + $3 * interval '1 millisecond') ` +
-      'ON CONFLICT (session_id) DO UPDATE SET lease_token = EXCLUDED.lease_token, lease_expires = EXCLUDED.lease_expires ' +
-      'WHERE s.lease_expires IS NULL OR s.lease_expires < clock_timestamp() RETURNING s.version, s.record) ' +
-      `SELECT a.version, (SELECT p.version FROM ${t.sessions} p WHERE p.session_id = $1) AS seen, ` +
-      'CASE WHEN a.version > 0 AND a.version <> $4 THEN a.record END AS record, ' +
-      `CASE WHEN a.version > 0 AND a.version <> $4 THEN (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) END AS suspension, ` +
-      `CASE WHEN a.version > 0 AND a.version <> $4 THEN '[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' END AS messages, ` +
-      `(SELECT record FROM ${t.sends} WHERE session_id = $1 AND send_key = $5) AS sent FROM a`;
+      `WITH a AS (INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
+      `VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond', COALESCE((SELECT version FROM ${t.sessions} WHERE session_id = $1), 0)) ` +
+      'ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at ' +
+      'WHERE l.holder IS NULL OR l.expires_at < clock_timestamp() RETURNING l.version) ' +
+      `SELECT a.version, p.version AS seen, CASE WHEN ${fresh} THEN p.record END AS record, ` +
+      `CASE WHEN ${fresh} THEN (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) END AS suspension, ` +
+      `CASE WHEN ${fresh} THEN '[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' END AS messages, ` +
+      `(SELECT record FROM ${t.sends} WHERE session_id = $1 AND send_key = $5) AS sent ` +
+      `FROM a LEFT JOIN ${t.sessions} p ON p.session_id = $1`;
     const started = Date.now();
     let retried = false;
     for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
@@ -349,8 +355,10 @@ export class PostgresSessionStore implements SessionStore {
       }
       const row = rows[0];
       if (row !== undefined) {
-        const version = Number(row.version);
-        const current = row.seen === null ? version === 0 : Number(row.seen) === version;
+        const locked = Number(row.version);
+        const current = Number(row.seen ?? 0) === locked;
+        // A save committed after this statement's snapshot: read the version again (the lease is held now).
+        const version = current ? locked : await this.versionWith(sessionId);
         const record =
           current && row.record !== null && row.messages !== null
             ? decodeRecord(version, row.record, JSON.parse(row.messages) as ChatMessage[], row.suspension ?? undefined)
@@ -364,17 +372,12 @@ export class PostgresSessionStore implements SessionStore {
     }
   }
 
-  /**
-   * Ends a lease that no save ended: a new session's placeholder row goes; an existing session's
-   * lease is cleared. Failures are ignored (the lease then runs out).
-   */
+  /** Ends a lease that no save ended. Failures are ignored (the lease then runs out). */
   private async unhold(sessionId: string, token: string): Promise<void> {
-    const { t } = this;
-    await this.q(
-      `WITH d AS (DELETE FROM ${t.sessions} WHERE session_id = $1 AND lease_token = $2 AND version = 0 RETURNING 1) ` +
-        `UPDATE ${t.sessions} SET lease_token = NULL, lease_expires = NULL WHERE session_id = $1 AND lease_token = $2 AND version > 0`,
-      [sessionId, token],
-    ).catch(ignore);
+    await this.q(`UPDATE ${this.t.locks} SET holder = NULL, expires_at = NULL WHERE session_id = $1 AND holder = $2`, [
+      sessionId,
+      token,
+    ]).catch(ignore);
   }
 
   /**
@@ -411,7 +414,7 @@ export class PostgresSessionStore implements SessionStore {
     const renew = setInterval(
       () => {
         this.q(
-          `UPDATE ${this.t.sessions} SET lease_expires = clock_timestamp() + $3 * interval '1 millisecond' WHERE session_id = $1 AND lease_token = $2`,
+          `UPDATE ${this.t.locks} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE session_id = $1 AND holder = $2`,
           [sessionId, token, this.leaseMs],
         ).catch(ignore);
       },
@@ -470,13 +473,20 @@ export class PostgresSessionStore implements SessionStore {
       await this.q<{ version: string; record: string; suspension: string | null; messages: string }>(
         `SELECT p.version, p.record, (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) AS suspension, ` +
           `'[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' AS messages ` +
-          `FROM ${t.sessions} p WHERE p.session_id = $1 AND p.version > 0`,
+          `FROM ${t.sessions} p WHERE p.session_id = $1`,
         [sessionId],
       )
     )[0];
     if (row === undefined) return undefined;
     const history = JSON.parse(row.messages) as ChatMessage[];
     return decodeRecord(Number(row.version), row.record, history, row.suspension ?? undefined);
+  }
+
+  private async versionWith(sessionId: string): Promise<number> {
+    const rows = await this.q<{ version: string }>(`SELECT version FROM ${this.t.sessions} WHERE session_id = $1`, [
+      sessionId,
+    ]);
+    return Number(rows[0]?.version ?? 0);
   }
 
   private async findSendWith(sessionId: string, key: string): Promise<SendRecord | undefined> {
@@ -568,10 +578,15 @@ export class PostgresSessionStore implements SessionStore {
     const history = record.state.messages;
     const { signalId, suspension, sendKey, send } = this.extras(record, options);
     const w = 'EXISTS (SELECT 1 FROM w)';
+    const mine = `EXISTS (SELECT 1 FROM ${t.locks} WHERE session_id = $1 AND holder = $7)`;
+    const row =
+      expected > 0
+        ? `UPDATE ${t.sessions} SET version = $2 + 1, message_count = $5, record = $6, updated_at = now() WHERE session_id = $1 AND version = $2 AND message_count = $3 AND ${mine} RETURNING 1`
+        : `INSERT INTO ${t.sessions} (session_id, version, message_count, record) SELECT $1, 1, $5, $6 WHERE $2 = 0 AND $3 = 0 AND ${mine} ON CONFLICT (session_id) DO NOTHING RETURNING 1`;
     try {
       const rows = await this.q<{ written: string }>(
-        `WITH w AS (UPDATE ${t.sessions} SET version = $2 + 1, message_count = $5, record = $6, updated_at = now(), lease_token = NULL, lease_expires = NULL ` +
-          'WHERE session_id = $1 AND version = $2 AND message_count = $3 AND lease_token = $7 RETURNING 1), ' +
+        `WITH w AS (${row}), ` +
+          `l AS (UPDATE ${t.locks} SET holder = NULL, expires_at = NULL, version = $2 + 1 WHERE session_id = $1 AND holder = $7 AND ${w} RETURNING 1), ` +
           `m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $3 + n - 1, m FROM unnest($4::text[]) WITH ORDINALITY AS u(m, n) WHERE ${w} RETURNING 1), ` +
           `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 AND $8::text IS NULL AND ${w} RETURNING 1), ` +
           `i AS (INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) SELECT $8, $1, $9 WHERE $8::text IS NOT NULL AND ${w} ` +
@@ -626,23 +641,27 @@ export class PostgresSessionStore implements SessionStore {
       await query('BEGIN');
       open = true;
       const current = (
-        await query(`SELECT version, message_count, lease_token FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [
-          sessionId,
-        ])
-      ).rows[0] as { version: string; message_count: number; lease_token: string | null } | undefined;
+        await query(
+          `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
+          [sessionId],
+        )
+      ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
       const actual = Number(current?.version ?? 0);
       if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
-      if (current?.lease_token !== token)
+      if (current?.holder !== token)
         throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
       const history = record.state.messages;
       const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
       const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;
-      if (from === 0) await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+      if (from === 0 && current.version !== null)
+        await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
       const { signalId, suspension, sendKey, send } = this.extras(record, options);
       await query(
         `WITH m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n) RETURNING 1), ` +
-          `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1) ` +
-          `UPDATE ${t.sessions} SET version = $4, message_count = $5, record = $6, updated_at = now(), lease_token = NULL, lease_expires = NULL WHERE session_id = $1`,
+          `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
+          `l AS (UPDATE ${t.locks} SET holder = NULL, expires_at = NULL, version = $4 WHERE session_id = $1 RETURNING 1) ` +
+          `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES ($1, $4, $5, $6) ` +
+          'ON CONFLICT (session_id) DO UPDATE SET version = EXCLUDED.version, message_count = EXCLUDED.message_count, record = EXCLUDED.record, updated_at = now()',
         [
           sessionId,
           from,
@@ -729,8 +748,10 @@ export class PostgresSessionStore implements SessionStore {
         await this.q(
           `WITH m AS (DELETE FROM ${t.messages} WHERE session_id = $1 RETURNING 1), ` +
             `s AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
-            `k AS (DELETE FROM ${t.sends} WHERE session_id = $1 RETURNING 1) ` +
-            `DELETE FROM ${t.sessions} WHERE session_id = $1`,
+            `k AS (DELETE FROM ${t.sends} WHERE session_id = $1 RETURNING 1), ` +
+            `p AS (DELETE FROM ${t.sessions} WHERE session_id = $1 RETURNING 1) ` +
+            // The lock row stays (version 0): a turn waiting for it then reads the session as new.
+            `UPDATE ${t.locks} SET version = 0 WHERE session_id = $1`,
           [sessionId],
         );
       } catch (error) {
@@ -743,10 +764,7 @@ export class PostgresSessionStore implements SessionStore {
   async version(sessionId: string): Promise<number> {
     try {
       await this.schema();
-      const rows = await this.q<{ version: string }>(`SELECT version FROM ${this.t.sessions} WHERE session_id = $1`, [
-        sessionId,
-      ]);
-      return Number(rows[0]?.version ?? 0);
+      return await this.versionWith(sessionId);
     } catch (error) {
       throw storeError(error, `reading the version of session ${JSON.stringify(sessionId)}`, false);
     }

@@ -35,7 +35,7 @@ function freshPrefix(): string {
 afterAll(async () => {
   for (const prefix of prefixes)
     await admin.query(
-      `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes, ${prefix}_sends, ${prefix}_effects`,
+      `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes, ${prefix}_sends, ${prefix}_effects, ${prefix}_locks`,
     );
   await admin.end();
 });
@@ -149,7 +149,7 @@ describe('PostgresSessionStore', () => {
     await store.save('s', { state: { messages: [user('first')] } }, 0);
     // A holder that died: its lease row stays until it runs out.
     await admin.query(
-      `UPDATE ${tablePrefix}_sessions SET lease_token = 'dead', lease_expires = clock_timestamp() + interval '300 milliseconds' WHERE session_id = 's'`,
+      `UPDATE ${tablePrefix}_locks SET holder = 'dead', expires_at = clock_timestamp() + interval '300 milliseconds' WHERE session_id = 's'`,
     );
     const started = Date.now();
     await store.withSessionLock('s', async (session) => {
@@ -160,7 +160,7 @@ describe('PostgresSessionStore', () => {
     let late: unknown;
     await store.withSessionLock('s', async (session) => {
       const version = await session.version();
-      await admin.query(`UPDATE ${tablePrefix}_sessions SET lease_token = 'taker' WHERE session_id = 's'`);
+      await admin.query(`UPDATE ${tablePrefix}_locks SET holder = 'taker' WHERE session_id = 's'`);
       late = await session.save({ state: { messages: [] } }, version).catch((error: unknown) => error);
     });
     expect(late).toBeInstanceOf(SessionWriteConflict);
