@@ -120,3 +120,22 @@ if (record.suspension !== undefined) expectType<string>(record.suspension.descri
 // @ts-expect-error -- a store without findSuspension and listSuspended cannot hold suspensions
 const withoutSuspensions: SessionStore = { load: async () => undefined, save: async () => 1, delete: async () => {} };
 void withoutSuspensions;
+
+// Idempotent sends: the key is a string; a replayed outcome says so.
+declare const anyKey: any;
+declare const unknownKey: unknown;
+declare const neverKey: never;
+void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: 'msg-7f3a' });
+void harness.send('s', { role: 'user', content: 'hi' }, {});
+void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: anyKey });
+void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: neverKey });
+// @ts-expect-error -- the key is a string
+void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: 7 });
+// @ts-expect-error -- unknown is not a key
+void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: unknownKey });
+// @ts-expect-error -- no such option
+void harness.send('s', { role: 'user', content: 'hi' }, { key: 'msg-7f3a' });
+declare const sent: ChatTurnOutcome;
+if (sent.outcome === 'completed' || sent.outcome === 'suspended') expectType<true | undefined>(sent.replayed);
+// @ts-expect-error -- an errored outcome is never a replay
+void sent.replayed;
