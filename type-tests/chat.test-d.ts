@@ -122,6 +122,7 @@ const withoutSuspensions: SessionStore = { load: async () => undefined, save: as
 void withoutSuspensions;
 
 // Idempotent sends: the key is a string; a replayed outcome says so.
+// biome-ignore lint/suspicious/noExplicitAny: the test covers `any` as a key
 declare const anyKey: any;
 declare const unknownKey: unknown;
 declare const neverKey: never;
