@@ -98,9 +98,10 @@ export function acceptMessage(value: unknown, root: string): Accepted<ChatMessag
     const diagnostic = root === '' ? first : `${root}: ${first}`;
     return { ok: false, failures: [{ diagnostic, detail: diagnostic }] };
   }
-  // The snapshot passed the schema (which transforms nothing), so it is the message; the copy is
-  // a plain object graph only this session holds.
-  return { ok: true, value: plainCopy(snapshot.value) as ChatMessage };
+  // The schema's output is the message: its objects keep only the fields a ChatMessage has (an
+  // extra field of a block, e.g. `cache_control`, is dropped), so every store keeps the same
+  // value. The copy is a plain object graph only this session holds.
+  return { ok: true, value: plainCopy(checked.value) as ChatMessage };
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ChatGraph } from './graph.ts';
 import type { ChatMessage } from './messages.ts';
 import { type ChatListener, type ChatTurnOutcome, type DispatchPath, ErroredOutcomes } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
-import { Listeners, ResumeFeed, SignalCoordinator } from './signals.ts';
+import { Listeners, ResumeFeed, SignalCoordinator, warnListenerError } from './signals.ts';
 import {
   InMemorySessionStore,
   type ListSuspendedOptions,
@@ -31,6 +31,7 @@ import {
 } from './store.ts';
 import { holdSessions, outcomeOf, runTurn, type TurnRunnerDeps } from './turn.ts';
 import { digest } from '../canonical/index.ts';
+import { oneLine } from '../internal/display.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 /**
@@ -60,6 +61,13 @@ export interface ChatHarnessOptions {
    * out); default 10,000. A kept session is not reloaded while the store's `version` matches.
    */
   readonly cacheSize?: number;
+  /**
+   * Told when a listener throws or returns a promise that rejects (an async listener), with the
+   * error and the session; the other listeners still run and the turn stays saved. Default: a
+   * process warning (`process.emitWarning`, code `TURNGATE_LISTENER_FAILED`). Never an unhandled
+   * rejection.
+   */
+  readonly onListenerError?: (error: unknown, sessionId: string) => void;
   /**
    * When set, the harness calls {@link ChatHarness.pollResumes} every this many milliseconds
    * while it has listeners (the timer does not keep the process alive; `close()` stops it).
@@ -198,7 +206,7 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     harnessId,
   };
   const queue = new SessionQueue();
-  const listeners = new Listeners();
+  const listeners = new Listeners(own(options, 'onListenerError') ?? warnListenerError);
   const feed = new ResumeFeed(store, harnessId, listeners, async (sessionId) => (await store.load(sessionId))?.state);
   const hasVersion = store.version !== undefined || store.withSessionLock !== undefined;
   const held = holdSessions(queue, store, errors, deps.cache);
@@ -239,8 +247,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
     const open = suspension?.openToolCalls ?? [];
     if (message.role === 'tool') {
       if (!open.some((call) => call.id === message.tool_call_id)) {
-        // The id is the sender's own input, so the reply may name it.
-        const detail = `tool_call_id ${message.tool_call_id} answers no open tool call of this conversation`;
+        // The id is the sender's own input, so the reply may name it (bounded, controls escaped).
+        const detail = `tool_call_id ${oneLine(message.tool_call_id, 80)} answers no open tool call of this conversation`;
         return errors.refuse('chat_message_shape_invalid', detail, { ids: [message.tool_call_id], path });
       }
     } else if (open.length > 0) {

@@ -14,6 +14,7 @@ import {
   type ChatState,
   type ChatTurnOutcome,
   type SessionStore,
+  validateChatMessage,
 } from './index.ts';
 import { SqliteSessionStore } from './sqlite.ts';
 
@@ -454,5 +455,76 @@ describe('send() over thousands of generated inputs (seeded)', () => {
       { seed: 15, numRuns },
     );
     expect(completed).toBeGreaterThan(numRuns / 20);
+  });
+});
+
+describe('hostile values in replies, stored messages and listeners', () => {
+  const quiet = sequentialGraph({ entry: 'n', nodes: { n: () => undefined }, edges: [] });
+  const hostile = `${'x'.repeat(5000)}\u001b[31m\u0007\u202e`;
+
+  it('quotes a sent value in the reply bounded, with control characters escaped', async () => {
+    const harness = createChatHarness({ graph: quiet });
+    for (const message of [
+      { role: hostile, content: 'hi' },
+      { role: 'tool', tool_call_id: hostile, content: 'x' },
+      { role: 'user', content: [{ type: hostile }] },
+    ]) {
+      const outcome = await harness.send('s', message as ChatMessage);
+      const reply = outcome.outcome === 'errored' ? String(outcome.reply.content) : '';
+      expect(reply.length).toBeGreaterThan(0);
+      expect(reply.length).toBeLessThan(600);
+      expect([...reply].filter((c) => c < ' ' || c === '\u007f' || c === '\u202e')).toEqual([]);
+    }
+  });
+
+  it('stores a message as validation read it: a block field ChatMessage does not have is dropped', async () => {
+    const store = new InMemorySessionStore();
+    const harness = createChatHarness({ graph: quiet, store });
+    const sent: unknown = {
+      role: 'user',
+      content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }],
+    };
+    expect((await harness.send('s', sent as ChatMessage)).outcome).toBe('completed');
+    const checked = validateChatMessage(sent);
+    expect(checked.ok && (await store.load('s'))?.state.messages).toEqual([checked.ok ? checked.value : undefined]);
+    expect((await store.load('s'))?.state.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+    ]);
+  });
+
+  it('reports an async listener that rejects through onListenerError, and warns by default', async () => {
+    const approval = sequentialGraph({
+      entry: 'gate',
+      nodes: { gate: () => suspend({ signal_id: 'ok' }), after: () => undefined },
+      edges: [{ from: 'gate', to: 'after' }],
+    });
+    const failures: unknown[] = [];
+    const harness = createChatHarness({
+      graph: approval,
+      onListenerError: (error, sessionId) => failures.push([(error as Error).message, sessionId]),
+    });
+    harness.subscribe('s', async () => {
+      throw new Error('listener failed');
+    });
+    await harness.send('s', { role: 'user', content: 'go' });
+    expect((await harness.signal('ok', {}))?.outcome).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(failures).toEqual([['listener failed', 's']]);
+
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) => warnings.push(`${warning.code}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const plain = createChatHarness({ graph: approval });
+      plain.subscribe('t', async () => {
+        throw new Error('default path');
+      });
+      await plain.send('t', { role: 'user', content: 'go' });
+      await plain.signal('ok', {});
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual(['TURNGATE_LISTENER_FAILED: a chat listener of session "t" failed: Error: default path']);
   });
 });

@@ -104,7 +104,8 @@ describe('Listeners', () => {
   const completed = completedOutcome([], { messages: [] }, '3.3');
 
   it('tells each listener of a session once, in order, skipping a removed one and surviving one that throws', () => {
-    const listeners = new Listeners();
+    const failures: unknown[] = [];
+    const listeners = new Listeners((error, sessionId) => failures.push([(error as Error).message, sessionId]));
     const heard: string[] = [];
     listeners.subscribe('s', () => heard.push('first'));
     listeners.subscribe('s', () => {
@@ -115,10 +116,37 @@ describe('Listeners', () => {
     stop();
     listeners.notify('s', completed);
     expect(heard).toEqual(['first']);
+    expect(failures).toEqual([['listener bug', 's']]);
+  });
+
+  it('reports an async listener that rejects instead of leaving an unhandled rejection', async () => {
+    const failures: unknown[] = [];
+    const listeners = new Listeners((error, sessionId) => failures.push([(error as Error).message, sessionId]));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      listeners.subscribe('s', async () => {
+        throw new Error('async listener bug');
+      });
+      listeners.subscribe('s', () => Promise.reject(new Error('rejected promise')));
+      const heard: string[] = [];
+      listeners.subscribe('s', () => heard.push('after'));
+      listeners.notify('s', completed);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(heard).toEqual(['after']);
+      expect(failures).toEqual([
+        ['async listener bug', 's'],
+        ['rejected promise', 's'],
+      ]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('never tells of a suspension', () => {
-    const listeners = new Listeners();
+    const listeners = new Listeners(() => undefined);
     const listener = vi.fn();
     listeners.subscribe('s', listener);
     const suspended: ChatTurnOutcome = {
@@ -152,7 +180,7 @@ describe('ResumeFeed', () => {
   it('tells of resumes logged after it started, run by other harnesses, to sessions with listeners', async () => {
     const store = new InMemorySessionStore();
     await resumed(store, 'before', 'other');
-    const listeners = new Listeners();
+    const listeners = new Listeners(() => undefined);
     const heard: string[] = [];
     for (const id of ['before', 'mine', 'theirs']) listeners.subscribe(id, (o) => heard.push(`${id}:${o.outcome}`));
     const feed = new ResumeFeed(store, 'me', listeners, async (id) => (await store.load(id))?.state);
@@ -173,7 +201,7 @@ describe('ResumeFeed', () => {
     const read = store.readResumes.bind(store);
     let down = true;
     store.readResumes = (after, limit) => (down ? Promise.reject(new Error('connection refused')) : read(after, limit));
-    const listeners = new Listeners();
+    const listeners = new Listeners(() => undefined);
     const heard: string[] = [];
     for (const id of ['old', 'new']) listeners.subscribe(id, () => heard.push(id));
     const feed = new ResumeFeed(store, 'me', listeners, async (id) => (await store.load(id))?.state);
@@ -194,7 +222,7 @@ describe('SignalCoordinator', () => {
     })),
   };
   function coordinator(store: InMemorySessionStore) {
-    const listeners = new Listeners();
+    const listeners = new Listeners(() => undefined);
     const heard: string[] = [];
     listeners.subscribe('s', (o) => heard.push(o.outcome));
     const turns = { graph, cache: new RecordCache(10), errors, harnessId: 'h' };

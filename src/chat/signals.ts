@@ -17,6 +17,30 @@ import {
 } from './store.ts';
 import { type Hold, runTurn, type TurnRunnerDeps } from './turn.ts';
 import { firstFailure } from '../failures/internal.ts';
+import { describeThrown } from '../internal/display.ts';
+
+/** Told of a listener that threw or whose returned promise rejected: the error and the session. */
+export type ListenerErrorHandler = (error: unknown, sessionId: string) => void;
+
+/**
+ * The default {@link ListenerErrorHandler}: a process warning (`TURNGATE_LISTENER_FAILED`), so the
+ * failure shows in the log without ending the process.
+ */
+export function warnListenerError(error: unknown, sessionId: string): void {
+  process.emitWarning(`a chat listener of session ${JSON.stringify(sessionId)} failed: ${describeThrown(error)}`, {
+    code: 'TURNGATE_LISTENER_FAILED',
+  });
+}
+
+/** Whether a value is a promise-like (has a callable `then`), read without trusting getters. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The listeners of one harness (so of one process), per session. A listener that throws does not
@@ -24,6 +48,9 @@ import { firstFailure } from '../failures/internal.ts';
  */
 export class Listeners {
   private readonly bySession = new Map<string, Set<ChatListener>>();
+
+  /** @param onError - Told of a listener that threw or whose promise rejected. */
+  constructor(private readonly onError: ListenerErrorHandler) {}
 
   /**
    * Adds a listener; returns the function that removes it.
@@ -52,12 +79,23 @@ export class Listeners {
    */
   notify(sessionId: string, outcome: ChatTurnOutcome): void {
     if (outcome.outcome === 'suspended') return;
+    // A listener's fault is the listener's: it must not undo a saved turn or stop the others, nor
+    // (an async listener that rejects) end the process as an unhandled rejection.
     for (const listener of [...(this.bySession.get(sessionId) ?? [])]) {
       try {
-        listener(outcome);
-      } catch {
-        // A listener's fault is the listener's: it must not undo a saved turn or stop the others.
+        const returned: unknown = listener(outcome);
+        if (isThenable(returned)) returned.then(undefined, (error: unknown) => this.report(error, sessionId));
+      } catch (error) {
+        this.report(error, sessionId);
       }
+    }
+  }
+
+  private report(error: unknown, sessionId: string): void {
+    try {
+      this.onError(error, sessionId);
+    } catch {
+      // The handler's own fault has nowhere left to go.
     }
   }
 

@@ -11,6 +11,7 @@
  */
 import * as v from 'valibot';
 import { ownEntries } from '../internal/entries.ts';
+import { excerpt, oneLine } from '../internal/display.ts';
 import { issuePath } from '../evidence/index.ts';
 import type { Result } from '../failures/index.ts';
 
@@ -476,12 +477,21 @@ function chatMessageDiagnostic(first: v.BaseIssue<unknown>): string {
     ...issue,
     path: [...prefix, ...(issue.path ?? [])] as [v.IssuePathItem, ...v.IssuePathItem[]],
   });
-  const what =
-    issue.kind === 'schema' && issue.received === 'undefined'
-      ? `${path === '' ? 'field' : path} is required`
+  const received = issue.received;
+  // The value as received is the sender's input: shown bounded, with control characters escaped.
+  const message =
+    received.length > RECEIVED_LIMIT && issue.message.endsWith(received)
+      ? `${issue.message.slice(0, -received.length)}${excerpt(received, RECEIVED_LIMIT)}`
       : issue.message;
-  return path === '' || what.startsWith(path) ? what : `${path}: ${what}`;
+  const what =
+    issue.kind === 'schema' && received === 'undefined' ? `${path === '' ? 'field' : path} is required` : message;
+  return oneLine(path === '' || what.startsWith(path) ? what : `${path}: ${what}`, DIAGNOSTIC_LIMIT);
 }
+
+/** How much of a received value a diagnostic quotes (UTF-16 code units). */
+const RECEIVED_LIMIT = 80;
+/** How long a whole diagnostic may be (its path holds the sender's keys too). */
+const DIAGNOSTIC_LIMIT = 400;
 
 /**
  * The text of a message's content: the string, or its text blocks joined by newlines.
