@@ -11,6 +11,10 @@
  *   session row;
  * - `<prefix>_resumes`: `seq` (increasing key), `session_id`, `entry` (JSON: signal id,
  *   invocation id, resumed by, replies), the log of completed resumes;
+ * - `<prefix>_sends`: `session_id`, `send_key` (keyed by both), `version` (the session version the
+ *   save that kept it wrote), `record` (JSON: message digest and outcome, see {@link encodeSend}),
+ *   written in the same transaction as the session row; a session keeps its newest
+ *   `sendKeysKept` (by `version`);
  * - `<prefix>_effects`: the effect ledger (see sql-effects.ts);
  * - `<prefix>_locks` (SQLite only): `session_id` (key), `holder`, `expires_at` (ms): a session
  *   held by a process, with the lease it renews.
@@ -18,9 +22,9 @@
  * @module
  */
 import type { ChatMessage } from './messages.ts';
-import type { ResumeEntry, SaveOptions, SessionRecord, Suspension, SuspensionRecord } from './store.ts';
+import type { ResumeEntry, SaveOptions, SendRecord, SessionRecord, Suspension, SuspensionRecord } from './store.ts';
 
-/** The four table names of a prefix. */
+/** The table names of a prefix. */
 export interface SqlTables {
   readonly sessions: string;
   readonly messages: string;
@@ -126,4 +130,26 @@ export function encodeResume(resumed: NonNullable<SaveOptions['resumed']>): stri
  */
 export function decodeResume(seq: number, sessionId: string, entryJson: string): ResumeEntry {
   return { ...(JSON.parse(entryJson) as Omit<ResumeEntry, 'seq' | 'sessionId'>), seq, sessionId };
+}
+
+/**
+ * The `record` column of a kept send: `{"messageDigest": "sha256:...", "outcome": {...}}` (the
+ * key is its own column). The outcome is the harness's `StoredSendOutcome`, JSON data.
+ *
+ * @param send - The send being kept (`SaveOptions.send`).
+ */
+export function encodeSend(send: SendRecord): string {
+  const { messageDigest, outcome } = send;
+  return JSON.stringify({ messageDigest, outcome });
+}
+
+/**
+ * A kept send from its row.
+ *
+ * @param key - The `send_key` column.
+ * @param recordJson - The `record` column.
+ */
+export function decodeSend(key: string, recordJson: string): SendRecord {
+  const { messageDigest, outcome } = JSON.parse(recordJson) as Omit<SendRecord, 'key'>;
+  return { key, messageDigest, outcome };
 }
