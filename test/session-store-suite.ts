@@ -2,7 +2,8 @@
  * The session store conformance suite: one set of tests every `SessionStore` turngate ships
  * must pass (in-memory, SQLite, PostgreSQL), run by `src/chat/store.test.ts` and
  * `test/postgres/store.test.ts`. Part one checks the store's own contract; part two runs the
- * harness over it (restart, two harnesses, signals delivered twice, failed turns).
+ * harness over it (restart, two harnesses, signals delivered twice, failed turns); part three
+ * checks idempotent sends (`send(..., { idempotencyKey })`) through the harness.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,8 +12,10 @@ import {
   SessionWriteConflict,
   SignalIdInUse,
   suspend,
+  type ChatGraph,
   type ChatMessage,
   type ChatTurnOutcome,
+  type SendRecord,
   type SessionRecord,
   type SessionStore,
   type Suspension,
@@ -28,8 +31,15 @@ export interface StoreUnderTest {
   readonly dispose?: () => Promise<void> | void;
 }
 
-/** Makes a fresh store; `resumeLogSize` when given. */
-export type StoreFactory = (options?: { readonly resumeLogSize?: number }) => StoreUnderTest | Promise<StoreUnderTest>;
+/** Options the suite passes to a store it makes (each the store's option of that name). */
+export interface StoreOptions {
+  readonly resumeLogSize?: number;
+  /** How many idempotency keys a session keeps. */
+  readonly sendKeysKept?: number;
+}
+
+/** Makes a fresh store, with the options when given. */
+export type StoreFactory = (options?: StoreOptions) => StoreUnderTest | Promise<StoreUnderTest>;
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const suspensionOn = (signalId: string, openIds: readonly string[] = []): Suspension => ({
@@ -39,11 +49,7 @@ const suspensionOn = (signalId: string, openIds: readonly string[] = []): Suspen
   openToolCalls: openIds.map((id) => ({ id, name: 'bank.transfer', arguments: { amount: 5 } })),
 });
 
-async function using<T>(
-  factory: StoreFactory,
-  body: (s: StoreUnderTest) => Promise<T>,
-  options?: { resumeLogSize?: number },
-) {
+async function using<T>(factory: StoreFactory, body: (s: StoreUnderTest) => Promise<T>, options?: StoreOptions) {
   const subject = await factory(options);
   try {
     return await body(subject);
@@ -203,6 +209,86 @@ export function sessionStoreSuite(name: string, factory: StoreFactory): void {
           expect((await store.readResumes(start.cursor, 1)).entries).toHaveLength(1);
         },
         { resumeLogSize: 3 },
+      ));
+
+    it('keeps a send with its save, finds it by session and key, forgets it with a delete', () =>
+      using(factory, async ({ store }) => {
+        const findSend = store.findSend?.bind(store);
+        if (findSend === undefined) throw new Error('the bundled stores all keep sends');
+        const sent: SendRecord = {
+          key: 'msg-1',
+          messageDigest: 'sha256:aa',
+          outcome: {
+            outcome: 'completed',
+            replies: [{ role: 'assistant', content: 'hi \u{1F600}' }],
+            dispatchPath: '3.1',
+          },
+        };
+        await store.save('s', { state: { messages: [user('a')] } }, 0, { send: sent });
+        expect(await findSend('s', 'msg-1')).toEqual(sent);
+        expect(await findSend('s', 'msg-2')).toBeUndefined();
+        expect(await findSend('other', 'msg-1')).toBeUndefined();
+        // A save that conflicts keeps nothing; a save without a send keeps what was kept.
+        await expect(
+          store.save('s', { state: { messages: [] } }, 0, { send: { ...sent, key: 'lost' } }),
+        ).rejects.toBeInstanceOf(SessionWriteConflict);
+        expect(await findSend('s', 'lost')).toBeUndefined();
+        await store.save('s', { state: { messages: [user('a'), user('b')] } }, 1, { unchangedPrefix: 1 });
+        expect(await findSend('s', 'msg-1')).toEqual(sent);
+        const suspended: SendRecord = {
+          key: 'msg-3',
+          messageDigest: 'sha256:bb',
+          outcome: {
+            outcome: 'suspended',
+            signalDescriptor: { signal_id: 'approve-3', metadata: { amount: [5, null] } },
+            pendingMessages: [
+              { role: 'assistant', content: [], tool_calls: [{ id: 'c3', name: 'pay', arguments: {} }] },
+            ],
+            invocationId: 'inv-3',
+            dispatchPath: '3.2',
+          },
+        };
+        await store.save('s', { state: { messages: [] }, suspension: suspensionOn('approve-3') }, 2, {
+          send: suspended,
+        });
+        expect(await findSend('s', 'msg-3')).toEqual(suspended);
+        // What a caller does to what it got does not change what is kept.
+        const got = await findSend('s', 'msg-1');
+        try {
+          if (got?.outcome.outcome === 'completed') (got.outcome.replies as ChatMessage[]).push(user('x'));
+        } catch {
+          // A store may return frozen values.
+        }
+        expect(await findSend('s', 'msg-1')).toEqual(sent);
+        await store.delete('s');
+        expect(await findSend('s', 'msg-1')).toBeUndefined();
+        expect(await findSend('s', 'msg-3')).toBeUndefined();
+        await store.save('s', { state: { messages: [] } }, 0);
+        expect(await findSend('s', 'msg-1')).toBeUndefined();
+      }));
+
+    it('keeps the newest sendKeysKept keys per session, forgetting the oldest first', () =>
+      using(
+        factory,
+        async ({ store }) => {
+          const findSend = store.findSend?.bind(store);
+          if (findSend === undefined) throw new Error('the bundled stores all keep sends');
+          const send = (key: string): SendRecord => ({
+            key,
+            messageDigest: `sha256:${key}`,
+            outcome: { outcome: 'completed', replies: [], dispatchPath: '3.2' },
+          });
+          for (const [version, key] of ['k1', 'k2', 'k3'].entries())
+            await store.save('s', { state: { messages: [] } }, version, { send: send(key) });
+          await store.save('t', { state: { messages: [] } }, 0, { send: send('k1') });
+          expect(await findSend('s', 'k1')).toBeUndefined();
+          expect(await findSend('s', 'k2')).toEqual(send('k2'));
+          expect(await findSend('s', 'k3')).toEqual(send('k3'));
+          expect(await findSend('t', 'k1')).toEqual(send('k1'));
+          await store.save('s', { state: { messages: [] } }, 3, { send: send('k4') });
+          expect([await findSend('s', 'k2'), await findSend('s', 'k3')]).toEqual([undefined, send('k3')]);
+        },
+        { sendKeysKept: 2 },
       ));
 
     it('holds a session for one body at a time; a body that throws saves nothing', () =>
@@ -385,5 +471,140 @@ export function sessionStoreSuite(name: string, factory: StoreFactory): void {
         }
         expect((await harness.send('s', user('again'))).outcome).toBe('completed');
       }));
+  });
+
+  describe(`${name} session store: idempotent sends through the harness`, () => {
+    /**
+     * A graph that answers each user message with a numbered reply (`reply <n>`, n counting its
+     * invocations across every harness that uses it); `wait` is answered `waiting <n>` and
+     * suspends on `wait-<n>`; `fail once` throws the first time it runs.
+     */
+    function countingGraph(): { graph: ChatGraph; readonly runs: () => number } {
+      let runs = 0;
+      let failed = false;
+      const graph = sequentialGraph({
+        entry: 'reply',
+        nodes: {
+          reply: (state) => {
+            runs++;
+            const text = (state.messages.at(-1) as { content?: unknown }).content;
+            if (text === 'fail once' && !failed) {
+              failed = true;
+              throw new Error('the model is down');
+            }
+            if (text === 'wait') return { messages: [{ role: 'assistant', content: `waiting ${runs}` }] };
+            return { messages: [{ role: 'assistant', content: `reply ${runs}` }] };
+          },
+          gate: (state) => {
+            const last = state.messages.at(-1) as { content?: unknown };
+            return typeof last.content === 'string' && last.content.startsWith('waiting ')
+              ? suspend({ signal_id: `wait-${runs}` })
+              : undefined;
+          },
+        },
+        edges: [{ from: 'reply', to: 'gate' }],
+      });
+      return { graph, runs: () => runs };
+    }
+
+    it('runs a keyed send once: the same send again replays its replies without invoking the graph', () =>
+      using(factory, async ({ store }) => {
+        const { graph, runs } = countingGraph();
+        const harness = createChatHarness({ graph, store });
+        const first = await harness.send('s', user('hello'), { idempotencyKey: 'msg-1' });
+        expect(first).toMatchObject({ outcome: 'completed', replies: [{ role: 'assistant', content: 'reply 1' }] });
+        expect(first).not.toHaveProperty('replayed');
+        const stored = JSON.stringify(await store.load('s'));
+        const again = await harness.send('s', user('hello'), { idempotencyKey: 'msg-1' });
+        expect(again).toMatchObject({ outcome: 'completed', replayed: true, dispatchPath: '3.1' });
+        expect(again.outcome === 'completed' && again.replies).toEqual(first.outcome === 'completed' && first.replies);
+        expect(runs()).toBe(1);
+        expect(JSON.stringify(await store.load('s'))).toBe(stored);
+        // A new key is a new turn.
+        expect(await harness.send('s', user('hello'), { idempotencyKey: 'msg-2' })).toMatchObject({
+          outcome: 'completed',
+          replies: [{ content: 'reply 2' }],
+        });
+        expect(runs()).toBe(2);
+      }));
+
+    it('refuses the same key with another message (harness_idempotency_key_reused) and saves nothing', () =>
+      using(factory, async ({ store }) => {
+        const { graph, runs } = countingGraph();
+        const harness = createChatHarness({ graph, store });
+        await harness.send('s', user('pay 5'), { idempotencyKey: 'msg-1' });
+        const stored = JSON.stringify(await store.load('s'));
+        const reused = await harness.send('s', user('pay 500'), { idempotencyKey: 'msg-1' });
+        expect(reused).toMatchObject({ outcome: 'errored', errorCategory: 'harness_idempotency_key_reused' });
+        expect(runs()).toBe(1);
+        expect(JSON.stringify(await store.load('s'))).toBe(stored);
+      }));
+
+    it('replays a suspended send with the same descriptor, pending messages and invocation id', () =>
+      using(factory, async ({ store }) => {
+        const { graph, runs } = countingGraph();
+        const harness = createChatHarness({ graph, store });
+        const first = await harness.send('s', user('wait'), { idempotencyKey: 'msg-1' });
+        expect(first).toMatchObject({ outcome: 'suspended', signalDescriptor: { signal_id: 'wait-1' } });
+        const again = await harness.send('s', user('wait'), { idempotencyKey: 'msg-1' });
+        expect(again).toEqual({ ...first, replayed: true });
+        expect(runs()).toBe(1);
+        expect((await store.listSuspended()).map((s) => s.descriptor.signal_id)).toEqual(['wait-1']);
+      }));
+
+    it('replays from a reopened store (a restarted process)', () =>
+      using(factory, async ({ store, reopen }) => {
+        const { graph, runs } = countingGraph();
+        const first = await createChatHarness({ graph, store }).send('s', user('hello'), { idempotencyKey: 'msg-1' });
+        const later = createChatHarness({ graph, store: reopen?.() ?? store });
+        const again = await later.send('s', user('hello'), { idempotencyKey: 'msg-1' });
+        expect(again).toMatchObject({ outcome: 'completed', replayed: true });
+        expect(again.outcome === 'completed' && again.replies).toEqual(first.outcome === 'completed' && first.replies);
+        expect(runs()).toBe(1);
+      }));
+
+    it('saves nothing for an errored keyed turn, so its retry runs', () =>
+      using(factory, async ({ store }) => {
+        const { graph, runs } = countingGraph();
+        const harness = createChatHarness({ graph, store });
+        const failed = await harness.send('s', user('fail once'), { idempotencyKey: 'msg-1' });
+        expect(failed).toMatchObject({ outcome: 'errored' });
+        expect(await store.load('s')).toBeUndefined();
+        expect(await store.findSend?.('s', 'msg-1')).toBeUndefined();
+        const retried = await harness.send('s', user('fail once'), { idempotencyKey: 'msg-1' });
+        expect(retried).toMatchObject({ outcome: 'completed', replies: [{ content: 'reply 2' }] });
+        expect(retried).not.toHaveProperty('replayed');
+        expect(runs()).toBe(2);
+      }));
+
+    it('keeps keys per session: the same key on two sessions runs both', () =>
+      using(factory, async ({ store }) => {
+        const { graph, runs } = countingGraph();
+        const harness = createChatHarness({ graph, store });
+        const a = await harness.send('a', user('hello'), { idempotencyKey: 'msg-1' });
+        const b = await harness.send('b', user('hello'), { idempotencyKey: 'msg-1' });
+        for (const outcome of [a, b]) expect(outcome).not.toHaveProperty('replayed');
+        expect([a, b].map((o) => o.outcome === 'completed' && o.replies[0]?.content)).toEqual(['reply 1', 'reply 2']);
+        expect(runs()).toBe(2);
+      }));
+
+    it('forgets keys beyond sendKeysKept, oldest first: a forgotten key runs again', () =>
+      using(
+        factory,
+        async ({ store }) => {
+          const { graph, runs } = countingGraph();
+          const harness = createChatHarness({ graph, store });
+          for (const key of ['msg-1', 'msg-2', 'msg-3']) await harness.send('s', user(key), { idempotencyKey: key });
+          expect(runs()).toBe(3);
+          expect(await harness.send('s', user('msg-3'), { idempotencyKey: 'msg-3' })).toMatchObject({ replayed: true });
+          expect(await harness.send('s', user('msg-2'), { idempotencyKey: 'msg-2' })).toMatchObject({ replayed: true });
+          expect(runs()).toBe(3);
+          const forgotten = await harness.send('s', user('msg-1'), { idempotencyKey: 'msg-1' });
+          expect(forgotten).toMatchObject({ outcome: 'completed', replies: [{ content: 'reply 4' }] });
+          expect(forgotten).not.toHaveProperty('replayed');
+          expect(runs()).toBe(4);
+        },
+        { sendKeysKept: 2 },
+      ));
   });
 }

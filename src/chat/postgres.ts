@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type PoolConfig, type QueryConfig, type QueryResultRow } from 'pg';
 import { own } from '../internal/own-field.ts';
-import { ledgerClock, milliseconds } from '../internal/durations.ts';
+import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
 import { networkFailure } from './classify.ts';
 import type { ChatMessage } from './messages.ts';
@@ -64,7 +64,7 @@ export interface PostgresSessionStoreOptions {
   readonly tablePrefix?: string;
   /** How many resume log entries to keep (the oldest go first); default 10,000. */
   readonly resumeLogSize?: number;
-  /** How many idempotency keys to keep per session (the oldest turns' go first); default 1,000. */
+  /** How many idempotency keys to keep per session (the oldest go first); default 1,000. */
   readonly sendKeysKept?: number;
   /**
    * The pool size when the store makes its own pool (from a connection string or a
@@ -243,7 +243,7 @@ export class PostgresSessionStore implements SessionStore {
     this.prefix = own(options, 'tablePrefix') ?? 'turngate';
     this.t = sqlTables(owner, this.prefix);
     this.logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
-    this.sendKeysKept = own(options, 'sendKeysKept') ?? DEFAULT_SEND_KEYS_KEPT;
+    this.sendKeysKept = count(owner, 'sendKeysKept', own(options, 'sendKeysKept'), DEFAULT_SEND_KEYS_KEPT);
     this.leaseMs = milliseconds(owner, 'lockLeaseMs', own(options, 'lockLeaseMs'), 30_000);
     this.lockTimeoutMs = milliseconds(owner, 'lockTimeoutMs', own(options, 'lockTimeoutMs'), 30_000);
     const connectMs = milliseconds(owner, 'connectTimeoutMs', own(options, 'connectTimeoutMs'), 5_000);
@@ -304,6 +304,7 @@ export class PostgresSessionStore implements SessionStore {
           `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id text COLLATE "C" PRIMARY KEY, session_id text NOT NULL UNIQUE, suspension text NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq bigserial PRIMARY KEY, session_id text NOT NULL, entry text NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id text NOT NULL, send_key text NOT NULL, version bigint NOT NULL, record text NOT NULL, PRIMARY KEY (session_id, send_key));` +
+          `CREATE INDEX IF NOT EXISTS ${t.sends}_by_version ON ${t.sends} (session_id, version);` +
           `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key text PRIMARY KEY, tool_call_id text NOT NULL, tool_name text NOT NULL, input_digest text NOT NULL, join_set_digest text NOT NULL, state text NOT NULL, outcome text, started_at bigint NOT NULL);` +
           'COMMIT;',
       );
@@ -363,7 +364,7 @@ export class PostgresSessionStore implements SessionStore {
           current && row.record !== null && row.messages !== null
             ? decodeRecord(version, row.record, JSON.parse(row.messages) as ChatMessage[], row.suspension ?? undefined)
             : undefined;
-        const sent = current && key !== null && row.sent !== null ? decodeSend(row.sent) : undefined;
+        const sent = current && key !== null && row.sent !== null ? decodeSend(key, row.sent) : undefined;
         return { token, version, record, sendRead: current && key !== null, sent };
       }
       const waited = Date.now() - started;
@@ -496,7 +497,7 @@ export class PostgresSessionStore implements SessionStore {
         key,
       ])
     )[0];
-    return row === undefined ? undefined : decodeSend(row.record);
+    return row === undefined ? undefined : decodeSend(key, row.record);
   }
 
   /** The send kept under `key` for the session. */
@@ -542,6 +543,16 @@ export class PostgresSessionStore implements SessionStore {
     }
   }
 
+  /**
+   * The newest version among the kept sends a save with a new key drops: the session's keyed
+   * sends beyond the newest `kept - 1` (the new one makes `kept`), as the other stores keep them.
+   *
+   * @param kept - The SQL parameter holding `sendKeysKept`.
+   */
+  private oldestDropped(kept: string): string {
+    return `COALESCE((SELECT version FROM ${this.t.sends} WHERE session_id = $1 ORDER BY version DESC OFFSET GREATEST(${kept} - 1, 0) LIMIT 1), -1)`;
+  }
+
   /** The parameters of a record's suspension and kept send. */
   private extras(
     record: Omit<SessionRecord, 'version'>,
@@ -561,7 +572,7 @@ export class PostgresSessionStore implements SessionStore {
    * The common save in one statement (so one round trip, and atomic on its own): the row is
    * updated only when it holds the expected version, the hinted message count and this lease;
    * then the new messages, the suspension (replaced or removed), the idempotency key (and the
-   * pruning of keys older than `sendKeysKept` turns) are written and the lease ends. Returns
+   * pruning of keyed sends beyond the newest `sendKeysKept`) are written and the lease ends. Returns
    * false when the row is not as expected (nothing written).
    *
    * @throws {@link SignalIdInUse} when another session waits on the suspension's signal id.
@@ -593,7 +604,7 @@ export class PostgresSessionStore implements SessionStore {
           'ON CONFLICT (session_id) DO UPDATE SET signal_id = EXCLUDED.signal_id, suspension = EXCLUDED.suspension RETURNING 1), ' +
           `k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) SELECT $1, $10, $2 + 1, $11 WHERE $10::text IS NOT NULL AND ${w} ` +
           'ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1), ' +
-          `x AS (DELETE FROM ${t.sends} WHERE session_id = $1 AND version <= $2 + 1 - $12 AND send_key IS DISTINCT FROM $10 AND ${w} RETURNING 1) ` +
+          `x AS (DELETE FROM ${t.sends} WHERE session_id = $1 AND send_key <> $10 AND ${w} AND version <= ${this.oldestDropped('$12')} RETURNING 1) ` +
           'SELECT count(*) AS written FROM w',
         [
           sessionId,
@@ -686,7 +697,7 @@ export class PostgresSessionStore implements SessionStore {
       if (sendKey !== null) {
         await query(
           `WITH k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1) ` +
-            `DELETE FROM ${t.sends} WHERE session_id = $1 AND version <= $3 - $5 AND send_key <> $2`,
+            `DELETE FROM ${t.sends} WHERE session_id = $1 AND send_key <> $2 AND version <= ${this.oldestDropped('$5')}`,
           [sessionId, sendKey, expected + 1, send, this.sendKeysKept],
         );
       }

@@ -11,6 +11,10 @@
  *   session row;
  * - `<prefix>_resumes`: `seq` (increasing key), `session_id`, `entry` (JSON: signal id,
  *   invocation id, resumed by, replies), the log of completed resumes;
+ * - `<prefix>_sends`: `session_id`, `send_key` (keyed by both), `version` (the session version the
+ *   save that kept it wrote), `record` (JSON: message digest and outcome, see {@link encodeSend}),
+ *   written in the same transaction as the session row; a session keeps its newest
+ *   `sendKeysKept` (by `version`);
  * - `<prefix>_effects`: the effect ledger (see sql-effects.ts);
  * - `<prefix>_locks` (SQLite only): `session_id` (key), `holder`, `expires_at` (ms): a session
  *   held by a process, with the lease it renews.
@@ -20,7 +24,7 @@
 import type { ChatMessage } from './messages.ts';
 import type { ResumeEntry, SaveOptions, SendRecord, SessionRecord, Suspension, SuspensionRecord } from './store.ts';
 
-/** The four table names of a prefix. */
+/** The table names of a prefix. */
 export interface SqlTables {
   readonly sessions: string;
   readonly messages: string;
@@ -129,20 +133,23 @@ export function decodeResume(seq: number, sessionId: string, entryJson: string):
 }
 
 /**
- * A kept send as JSON text (its key, message digest and outcome).
+ * The `record` column of a kept send: `{"messageDigest": "sha256:...", "outcome": {...}}` (the
+ * key is its own column). The outcome is the harness's `StoredSendOutcome`, JSON data.
  *
- * @param send - The send record.
+ * @param send - The send being kept (`SaveOptions.send`).
  */
 export function encodeSend(send: SendRecord): string {
-  const { key, messageDigest, outcome } = send;
-  return JSON.stringify({ key, messageDigest, outcome });
+  const { messageDigest, outcome } = send;
+  return JSON.stringify({ messageDigest, outcome });
 }
 
 /**
- * A kept send read back.
+ * A kept send from its row.
  *
- * @param sendJson - What {@link encodeSend} wrote.
+ * @param key - The `send_key` column.
+ * @param recordJson - The `record` column.
  */
-export function decodeSend(sendJson: string): SendRecord {
-  return JSON.parse(sendJson) as SendRecord;
+export function decodeSend(key: string, recordJson: string): SendRecord {
+  const { messageDigest, outcome } = JSON.parse(recordJson) as Omit<SendRecord, 'key'>;
+  return { key, messageDigest, outcome };
 }

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { own } from '../internal/own-field.ts';
-import { ledgerClock, milliseconds } from '../internal/durations.ts';
+import { className, own, ownString } from '../internal/own-field.ts';
+import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
@@ -16,24 +16,30 @@ import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-
 import {
   decodeRecord,
   decodeResume,
+  decodeSend,
   decodeSuspension,
   encodeRecord,
   encodeResume,
+  encodeSend,
   encodeSuspension,
   sqlTables,
 } from './sql-rows.ts';
 import {
   appendFrom,
   DEFAULT_RESUME_LOG_SIZE,
+  DEFAULT_SEND_KEYS_KEPT,
   type ListSuspendedOptions,
   type LockedSession,
   lockedView,
   type ResumeLog,
   resumePage,
   type SaveOptions,
+  type SendRecord,
+  type SessionLockOptions,
   type SessionRecord,
   type SessionStore,
   SessionLockTimeout,
+  SessionStoreUnavailable,
   SessionWriteConflict,
   SignalIdInUse,
   type SuspensionRecord,
@@ -46,7 +52,7 @@ import {
  * @example
  * ```ts
  * import { SqliteSessionStore, type SqliteSessionStoreOptions } from 'turngate/chat/sqlite';
- * const options: SqliteSessionStoreOptions = { tablePrefix: 'support_chat', resumeLogSize: 1000 };
+ * const options: SqliteSessionStoreOptions = { tablePrefix: 'support_chat', resumeLogSize: 1000, sendKeysKept: 100 };
  * new SqliteSessionStore(':memory:', options).close();
  * ```
  */
@@ -63,6 +69,13 @@ export interface SqliteSessionStoreOptions {
   readonly lockLeaseMs?: number;
   /** How long, in milliseconds, a turn waits for a session another process holds; default 30,000. */
   readonly lockTimeoutMs?: number;
+  /**
+   * How many idempotency keys to keep per session (`SaveOptions.send`): the keys of the session's
+   * newest this many keyed sends (saves without a key, such as resumes, do not count); older
+   * keys are forgotten, oldest first, in the save that keeps a new one. An integer >= 0;
+   * default 1,000 (`DEFAULT_SEND_KEYS_KEPT`).
+   */
+  readonly sendKeysKept?: number;
 }
 
 export { SessionLockTimeout } from './store.ts';
@@ -70,21 +83,87 @@ export { SessionLockTimeout } from './store.ts';
 type Row<T> = T | undefined;
 
 /**
- * Sessions in SQLite: four tables (`<prefix>_sessions`, `_messages`, `_suspensions`, `_resumes`;
- * the layout the PostgreSQL store shares), WAL mode, created on first use. Each save is one
- * transaction that checks the expected version first and writes the session, its new messages,
- * its suspension and its resume log entry, so a save writes everything or nothing: a process
- * killed mid-save leaves the previous record. A save with a matching `unchangedPrefix` inserts
- * only the new messages, so a turn costs about the same at message 10 and message 10,000.
+ * Whether a better-sqlite3 error says another connection holds what the statement needs past the
+ * busy timeout: `SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes (`SQLITE_BUSY_SNAPSHOT`,
+ * `SQLITE_LOCKED_SHAREDCACHE`, ...). Read by name and code, so an error of another copy of
+ * better-sqlite3 (a database the caller opened) is recognized too.
+ *
+ * Source: https://www.sqlite.org/rescode.html (SQLITE_BUSY, SQLITE_LOCKED).
+ *
+ * @param error - A thrown value.
+ */
+function isBusy(error: unknown): boolean {
+  return className(error) === 'SqliteError' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(ownString(error, 'code') ?? '');
+}
+
+/**
+ * The error a store call throws for what SQLite threw: a busy or locked database becomes
+ * {@link SessionStoreUnavailable} (`busy`, the SQLite error as `cause`; a save's `outcomeUnknown`
+ * is false, since SQLite rolled the transaction back); any other error is itself.
+ *
+ * @param call - What failed, for the message (`save of session "s"`).
+ * @param error - What SQLite threw.
+ */
+function unavailable(call: string, error: unknown): unknown {
+  if (!isBusy(error)) return error;
+  const code = ownString(error, 'code') ?? 'SQLITE_BUSY';
+  return new SessionStoreUnavailable('busy', `SqliteSessionStore: ${call}: the database is busy (${code})`, {
+    cause: error,
+    outcomeUnknown: false,
+  });
+}
+
+/**
+ * Runs one store call, turning a busy database into {@link SessionStoreUnavailable} (see
+ * {@link unavailable}).
+ *
+ * @param call - What runs, for the message.
+ * @param run - The call.
+ */
+function served<T>(call: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw unavailable(call, error);
+  }
+}
+
+/**
+ * Sessions in SQLite: tables `<prefix>_sessions`, `_messages`, `_suspensions`, `_resumes`,
+ * `_sends` (the layout the PostgreSQL store shares, see sql-rows.ts), `_locks` and `_effects`, WAL
+ * mode, created on first use. Each save is one transaction (`BEGIN IMMEDIATE`) that checks the
+ * expected version first and writes the session, its new messages, its suspension, its resume
+ * log entry and its kept send, so a save writes everything or nothing: a process killed mid-save
+ * leaves the previous record. A save with a matching `unchangedPrefix` inserts only the new
+ * messages, so a turn costs about the same at message 10 and message 10,000.
+ *
+ * Idempotent sends: a save with `SaveOptions.send` keeps the send's record (key, message digest,
+ * outcome; JSON) in `<prefix>_sends` in the same transaction, and `findSend` (on the store and on
+ * the session its lock hands out) finds it, so `harness.send(id, message, { idempotencyKey })`
+ * retried after any failure, in any process on the file or after a restart, returns the kept
+ * outcome (`replayed: true`) instead of running the turn again. Each session keeps the keys of
+ * its newest `sendKeysKept` keyed sends (default 1,000); `delete` forgets them with the session.
  *
  * Several processes on one file: the session lock holds a session across them (a row in
  * `<prefix>_locks`, with a lease a live holder renews), so turns and resumes of one session run
- * one at a time, and one signal delivered by two processes at once resumes the turn once. A
- * process that dies holding a session frees it when the lease (`lockLeaseMs`) runs out. For
- * several machines, use the PostgreSQL store.
+ * one at a time, and one signal delivered by two processes at once resumes the turn once (the
+ * other delivery finds nothing waiting: `undefined` or `suspension_record_invalid`). A process
+ * that dies holding a session frees it when the lease (`lockLeaseMs`) runs out. For several
+ * machines, use the PostgreSQL store.
+ *
+ * Errors by cause: SQLite's `SQLITE_BUSY` / `SQLITE_LOCKED` (and their extended codes), which a
+ * call meets when another connection holds the database past the busy timeout (better-sqlite3's
+ * `timeout`, default 5,000 ms), are thrown as {@link SessionStoreUnavailable} (reason `busy`, the
+ * SQLite error as `cause`; for a save `outcomeUnknown` is false: the transaction rolled back), so
+ * the harness answers them in the `retryable_transient` bucket. While taking the session lock, a
+ * busy database counts as the session still being held: the turn waits, up to `lockTimeoutMs`
+ * ({@link SessionLockTimeout}). A failure to release the lock (a busy database) is retried
+ * in the background and never replaces the turn's outcome. Any other SQLite error
+ * (`SQLITE_IOERR*`, `SQLITE_FULL`, `SQLITE_CANTOPEN`, `SQLITE_CORRUPT`) and a closed database are
+ * thrown as they are: the harness answers them as `session_terminating`.
  *
  * Source: harness-chat §4 (history in session state); sessions §8.2 (optimistic concurrency);
- * suspension §8.6 (atomic suspend).
+ * suspension §8.6 (atomic suspend); SQLite result codes (https://www.sqlite.org/rescode.html).
  *
  * @example
  * ```ts
@@ -93,6 +172,10 @@ type Row<T> = T | undefined;
  * const store = new SqliteSessionStore(':memory:');
  * const harness = createChatHarness({ graph: sequentialGraph({ entry: 'n', nodes: { n: () => undefined }, edges: [] }), store });
  * (await harness.send('s', { role: 'user', content: 'Hello' })).outcome; //=> 'completed'
+ * // A send with an idempotency key, retried: the kept outcome, the graph not run again.
+ * await harness.send('s', { role: 'user', content: 'Refund A-1' }, { idempotencyKey: 'req-7' });
+ * 'replayed' in (await harness.send('s', { role: 'user', content: 'Refund A-1' }, { idempotencyKey: 'req-7' })); //=> true
+ * (await store.findSend('s', 'req-7'))?.outcome.outcome; //=> 'completed'
  * store.close();
  * ```
  */
@@ -103,6 +186,9 @@ export class SqliteSessionStore implements SessionStore {
   private readonly locks = new SessionQueue();
   private readonly lockLeaseMs: number;
   private readonly lockTimeoutMs: number;
+  private readonly sendKeysKept: number;
+  /** Lock rows a release could not drop yet (holder -> session id): retried, and tried again by `close`. */
+  private readonly unreleased = new Map<string, string>();
   private readonly saveTx: Database.Transaction<
     (
       sessionId: string,
@@ -116,14 +202,23 @@ export class SqliteSessionStore implements SessionStore {
    * Opens (or creates) a store.
    *
    * @param database - A file path, `':memory:'`, or an open better-sqlite3 database (not closed by {@link close}).
-   * @param options - The table name prefix, the resume log size.
-   * @throws TypeError for a prefix that is not an identifier.
+   * @param options - The table name prefix, the resume log size, the lock's lease and timeout, the
+   *   idempotency keys kept per session.
+   * @throws TypeError for a prefix that is not an identifier, a duration that is not milliseconds
+   *   >= 0, a `sendKeysKept` that is not an integer >= 0 (the message names the option); the
+   *   SQLite error when the file cannot be opened or its tables created.
    */
   constructor(database: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
     const t = sqlTables('SqliteSessionStore', own(options, 'tablePrefix') ?? 'turngate');
     const logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
     this.lockLeaseMs = milliseconds('SqliteSessionStore', 'lockLeaseMs', own(options, 'lockLeaseMs'), 30_000);
     this.lockTimeoutMs = milliseconds('SqliteSessionStore', 'lockTimeoutMs', own(options, 'lockTimeoutMs'), 30_000);
+    this.sendKeysKept = count(
+      'SqliteSessionStore',
+      'sendKeysKept',
+      own(options, 'sendKeysKept'),
+      DEFAULT_SEND_KEYS_KEPT,
+    );
     this.owned = typeof database === 'string';
     this.db = typeof database === 'string' ? new Database(database) : database;
     this.db.pragma('journal_mode = WAL');
@@ -133,7 +228,9 @@ export class SqliteSessionStore implements SessionStore {
         `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, suspension TEXT NOT NULL);` +
         `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);` +
         `CREATE TABLE IF NOT EXISTS ${t.locks} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;` +
-        `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL) WITHOUT ROWID;`,
+        `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL) WITHOUT ROWID;` +
+        `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id TEXT NOT NULL, send_key TEXT NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (session_id, send_key)) WITHOUT ROWID;` +
+        `CREATE INDEX IF NOT EXISTS ${t.sends}_by_version ON ${t.sends} (session_id, version);`,
     );
     const db = this.db;
     this.stmts = {
@@ -176,6 +273,17 @@ export class SqliteSessionStore implements SessionStore {
         `INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES (?, ?, ?)`,
       ),
       deleteSession: db.prepare<[string]>(`DELETE FROM ${t.sessions} WHERE session_id = ?`),
+      findSend: db.prepare<[string, string], { record: string }>(
+        `SELECT record FROM ${t.sends} WHERE session_id = ? AND send_key = ?`,
+      ),
+      keepSend: db.prepare<[string, string, number, string]>(
+        `INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, send_key) DO UPDATE SET version = excluded.version, record = excluded.record`,
+      ),
+      // The (kept + 1)th newest send and every older one go: the session keeps its newest `kept`.
+      pruneSends: db.prepare<{ session: string; kept: number }>(
+        `DELETE FROM ${t.sends} WHERE session_id = @session AND version <= (SELECT version FROM ${t.sends} WHERE session_id = @session ORDER BY version DESC LIMIT 1 OFFSET @kept)`,
+      ),
+      clearSends: db.prepare<[string]>(`DELETE FROM ${t.sends} WHERE session_id = ?`),
       insertResume: db.prepare<[string, string]>(`INSERT INTO ${t.resumes} (session_id, entry) VALUES (?, ?)`),
       pruneResumes: db.prepare<[number | bigint]>(`DELETE FROM ${t.resumes} WHERE seq <= ?`),
       lastResume: db.prepare<[], { seq: number }>(
@@ -227,12 +335,21 @@ export class SqliteSessionStore implements SessionStore {
           const { lastInsertRowid } = this.stmts.insertResume.run(sessionId, encodeResume(resumed));
           this.stmts.pruneResumes.run(BigInt(lastInsertRowid) - BigInt(logSize));
         }
+        const send = saveOptions === undefined ? undefined : own(saveOptions, 'send');
+        if (send !== undefined) {
+          this.stmts.keepSend.run(sessionId, send.key, version, encodeSend(send));
+          this.stmts.pruneSends.run({ session: sessionId, kept: this.sendKeysKept });
+        }
         return version;
       },
     );
   }
 
-  /** Loads a session record. */
+  /**
+   * Loads a session record (one read transaction).
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
     const read = this.db.transaction(() => {
       const row = this.stmts.record.get(sessionId);
@@ -240,10 +357,19 @@ export class SqliteSessionStore implements SessionStore {
       const messages = this.stmts.messages.all(sessionId).map((m) => JSON.parse(m.message) as ChatMessage);
       return decodeRecord(row.version, row.record, messages, this.stmts.suspensionOf.get(sessionId)?.suspension);
     });
-    return read();
+    return served(`load of session ${JSON.stringify(sessionId)}`, read);
   }
 
-  /** Saves a session record in one transaction when the stored version is `expectedVersion`. */
+  /**
+   * Saves a session record in one transaction when the stored version is `expectedVersion`, with
+   * its suspension, its resume log entry (`options.resumed`) and its kept send (`options.send`).
+   *
+   * @returns The new version.
+   * @throws {@link SessionWriteConflict} for another stored version; {@link SignalIdInUse} when the
+   *   record suspends on a signal id another session waits on; {@link SessionStoreUnavailable}
+   *   (`busy`, `outcomeUnknown` false: nothing was written) when the database stayed busy past
+   *   the busy timeout.
+   */
   async save(
     sessionId: string,
     record: Omit<SessionRecord, 'version'>,
@@ -253,58 +379,113 @@ export class SqliteSessionStore implements SessionStore {
     // BEGIN IMMEDIATE: the save reads the version and then writes. A deferred transaction that
     // read first fails at once (SQLITE_BUSY, no waiting) when another process wrote meanwhile;
     // an immediate one takes the write lock first and waits for it (busy timeout).
-    return this.saveTx.immediate(sessionId, record, expectedVersion, options);
+    return served(`save of session ${JSON.stringify(sessionId)}`, () =>
+      this.saveTx.immediate(sessionId, record, expectedVersion, options),
+    );
   }
 
-  /** Deletes a session, its messages and its suspension. */
+  /**
+   * Deletes a session, its messages, its suspension and its kept sends.
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
   async delete(sessionId: string): Promise<void> {
-    this.db.transaction(() => {
+    const remove = this.db.transaction(() => {
       this.stmts.clearMessages.run(sessionId);
       this.stmts.clearSuspension.run(sessionId);
+      this.stmts.clearSends.run(sessionId);
       this.stmts.deleteSession.run(sessionId);
-    })();
+    });
+    served(`delete of session ${JSON.stringify(sessionId)}`, () => remove.immediate());
   }
 
-  /** The stored version, 0 for a missing session. */
+  /**
+   * The stored version, 0 for a missing session.
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
   async version(sessionId: string): Promise<number> {
-    return this.stmts.version.get(sessionId)?.version ?? 0;
+    return served(
+      `version of session ${JSON.stringify(sessionId)}`,
+      () => this.stmts.version.get(sessionId)?.version ?? 0,
+    );
   }
 
-  /** The suspension waiting on `signalId`. */
+  /**
+   * The send kept under `key` for the session (see `SaveOptions.send`), or `undefined`: a key
+   * never saved, forgotten (beyond `sendKeysKept`), or of a deleted session.
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
+  async findSend(sessionId: string, key: string): Promise<SendRecord | undefined> {
+    const row = served(`send lookup of session ${JSON.stringify(sessionId)}`, () =>
+      this.stmts.findSend.get(sessionId, key),
+    );
+    return row === undefined ? undefined : decodeSend(key, row.record);
+  }
+
+  /**
+   * The suspension waiting on `signalId`.
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
   async findSuspension(signalId: string): Promise<SuspensionRecord | undefined> {
-    const row = this.stmts.findSuspension.get(signalId);
+    const row = served(`lookup of signal ${JSON.stringify(signalId)}`, () => this.stmts.findSuspension.get(signalId));
     return row === undefined ? undefined : decodeSuspension(row.session_id, row.version, row.suspension);
   }
 
-  /** The suspensions that wait, ordered by signal id. */
+  /**
+   * The suspensions that wait, ordered by signal id.
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
   async listSuspended(options: ListSuspendedOptions = {}): Promise<readonly SuspensionRecord[]> {
     const only = own(options, 'sessionId') ?? null;
-    const rows = this.stmts.listSuspended.all(own(options, 'after') ?? '', only, only, own(options, 'limit') ?? -1);
+    const rows = served('list of suspensions', () =>
+      this.stmts.listSuspended.all(own(options, 'after') ?? '', only, only, own(options, 'limit') ?? -1),
+    );
     return rows.map((row) => decodeSuspension(row.session_id, row.version, row.suspension));
   }
 
-  /** Resume log entries after `after`. */
+  /**
+   * Resume log entries after `after`.
+   *
+   * @throws {@link SessionStoreUnavailable} (`busy`) when the database is busy.
+   */
   async readResumes(after: number | undefined, limit = 1000): Promise<ResumeLog> {
-    const last = this.stmts.lastResume.get()?.seq ?? 0;
-    if (after === undefined) return { entries: [], cursor: last };
-    const entries = this.stmts.readResumes.all(after, limit).map((r) => decodeResume(r.seq, r.session_id, r.entry));
-    return resumePage(after, last, entries);
+    return served('read of the resume log', () => {
+      const last = this.stmts.lastResume.get()?.seq ?? 0;
+      if (after === undefined) return { entries: [], cursor: last };
+      const entries = this.stmts.readResumes.all(after, limit).map((r) => decodeResume(r.seq, r.session_id, r.entry));
+      return resumePage(after, last, entries);
+    });
   }
 
   /**
    * Runs `body` with the session held against every other holder: harnesses sharing this store
    * object, and other processes on the same file (a lock row with a lease, renewed while `body`
-   * runs, released after it).
+   * runs, released after it). The session it hands `body` has `findSend`. `options` (what the
+   * caller knows) is not needed: every read is local.
    *
-   * @throws {@link SessionLockTimeout} when another process holds the session longer than `lockTimeoutMs`.
+   * A busy database while taking the lock counts as the session being held (the turn waits). A
+   * release that fails because the database is busy is retried in the background until it
+   * succeeds or the lease runs out; it never replaces what `body` returned or threw (a
+   * {@link SessionStoreUnavailable} from `body` keeps the release's error as `cleanupError`).
+   *
+   * @throws {@link SessionLockTimeout} when another process holds the session (or the database)
+   *   longer than `lockTimeoutMs`; whatever `body` throws.
    */
-  withSessionLock<T>(sessionId: string, body: (session: LockedSession) => Promise<T>): Promise<T> {
+  withSessionLock<T>(
+    sessionId: string,
+    body: (session: LockedSession) => Promise<T>,
+    _options?: SessionLockOptions,
+  ): Promise<T> {
     return this.locks.run(sessionId, async () => {
       const holder = randomUUID();
       const started = Date.now();
       for (let wait = 1; ; wait = Math.min(wait * 2, 25)) {
         const now = Date.now();
-        if (this.stmts.takeLock.run(sessionId, holder, now + this.lockLeaseMs, now).changes === 1) break;
+        if (this.tryLock(sessionId, holder, now)) break;
         if (now - started >= this.lockTimeoutMs) throw new SessionLockTimeout(sessionId, now - started);
         await sleep(wait);
       }
@@ -319,13 +500,68 @@ export class SqliteSessionStore implements SessionStore {
         Math.max(1, Math.floor(this.lockLeaseMs / 3)),
       );
       renew.unref();
+      let failure: unknown;
       try {
         return await body(lockedView(this, sessionId));
+      } catch (error) {
+        failure = error;
+        throw error;
       } finally {
         clearInterval(renew);
-        if (this.db.open) this.stmts.dropLock.run(sessionId, holder);
+        const unreleased = this.release(sessionId, holder);
+        if (unreleased !== undefined && failure instanceof SessionStoreUnavailable) failure.cleanupError ??= unreleased;
       }
     });
+  }
+
+  /**
+   * One attempt to take the session's lock row: true when this holder has it now. A busy
+   * database is a lock not taken yet (the caller waits and tries again).
+   */
+  private tryLock(sessionId: string, holder: string, now: number): boolean {
+    try {
+      return this.stmts.takeLock.run(sessionId, holder, now + this.lockLeaseMs, now).changes === 1;
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Releases the session's lock row; never throws. A busy database is retried in the background
+   * (backing off to 100 ms) until the release succeeds, the database is closed or the lease has
+   * run out anyway; any other failure is left to the lease.
+   *
+   * @returns The error of the first attempt, or `undefined` when it released the lock.
+   */
+  private release(sessionId: string, holder: string): unknown {
+    if (!this.db.open) return undefined;
+    try {
+      this.stmts.dropLock.run(sessionId, holder);
+      return undefined;
+    } catch (error) {
+      if (isBusy(error)) {
+        this.unreleased.set(holder, sessionId);
+        const leaseEnds = Date.now() + this.lockLeaseMs;
+        const retry = (wait: number) => {
+          setTimeout(() => {
+            if (!this.unreleased.has(holder) || !this.db.open || Date.now() > leaseEnds) {
+              this.unreleased.delete(holder);
+              return;
+            }
+            try {
+              this.stmts.dropLock.run(sessionId, holder);
+              this.unreleased.delete(holder);
+            } catch (again) {
+              if (isBusy(again)) retry(Math.min(wait * 2, 100));
+              else this.unreleased.delete(holder);
+            }
+          }, wait).unref();
+        };
+        retry(1);
+      }
+      return error;
+    }
   }
 
   /**
@@ -371,8 +607,25 @@ export class SqliteSessionStore implements SessionStore {
     };
   }
 
-  /** Closes the database when this store opened it. */
+  /**
+   * Closes the database when this store opened it. Lock rows whose release is still being
+   * retried (the database was busy) are dropped first, waiting for the database up to 1,000 ms
+   * each when its busy timeout is shorter; a row still busy after that is left to its lease.
+   */
   close(): void {
+    if (this.unreleased.size > 0 && this.db.open) {
+      const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
+      if (busyTimeout < 1000) this.db.pragma('busy_timeout = 1000');
+      for (const [holder, sessionId] of this.unreleased) {
+        try {
+          this.stmts.dropLock.run(sessionId, holder);
+        } catch {
+          // Still busy (or failing): the lease runs out.
+        }
+      }
+      if (busyTimeout < 1000) this.db.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+    this.unreleased.clear();
     if (this.owned) this.db.close();
   }
 }

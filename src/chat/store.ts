@@ -8,6 +8,7 @@ import { MemoryEffectLedger } from '../typestate/index.ts';
 import { compareUtf8 } from '../canonical/index.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
+import { count } from '../internal/durations.ts';
 import type { ChatMessage, ToolCall } from './messages.ts';
 import type { DispatchPath } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
@@ -585,7 +586,12 @@ export class InMemorySessionStore implements SessionStore {
    */
   constructor(options: { readonly resumeLogSize?: number; readonly sendKeysKept?: number } = {}) {
     this.resumeLogSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
-    this.sendKeysKept = own(options, 'sendKeysKept') ?? DEFAULT_SEND_KEYS_KEPT;
+    this.sendKeysKept = count(
+      'InMemorySessionStore',
+      'sendKeysKept',
+      own(options, 'sendKeysKept'),
+      DEFAULT_SEND_KEYS_KEPT,
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * Duration options (milliseconds) and the ledgers' clock, checked: one reading for the SQLite
- * store's lock and the SQLite, PostgreSQL and file effect ledgers. Internal.
+ * Duration options (milliseconds), count options and the ledgers' clock, checked: one reading for
+ * the SQLite store's lock and kept keys and the SQLite, PostgreSQL and file effect ledgers.
+ * Internal.
  *
  * @module
  */
@@ -19,6 +20,22 @@ export function milliseconds(owner: string, field: string, value: unknown, fallb
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
     throw new TypeError(`${owner}: options.${field}: expected milliseconds >= 0, got ${String(ms)}`);
   return ms;
+}
+
+/**
+ * A count option (how many of something to keep): its value, or `fallback` when absent.
+ *
+ * @param owner - What is reading it, for the error (`SqliteSessionStore`).
+ * @param field - The option's name (`sendKeysKept`).
+ * @param value - The option as given.
+ * @param fallback - The default.
+ * @throws TypeError naming the field for a value that is not an integer >= 0.
+ */
+export function count(owner: string, field: string, value: unknown, fallback: number): number {
+  const n = value ?? fallback;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw new TypeError(`${owner}: options.${field}: expected an integer >= 0, got ${String(n)}`);
+  return n;
 }
 
 /**
