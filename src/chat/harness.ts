@@ -131,8 +131,8 @@ export interface ChatHarness {
    * suspended it), resumes it with `payload` merged into its state, notifies this harness's
    * listeners, and returns the outcome. `undefined` when no turn waits on the signal. A signal
    * delivered twice resumes once: the later delivery finds no suspension (`undefined`) or, if it
-   * raced the first, `errored` / `suspension_record_invalid` (across processes, with a store that
-   * holds sessions across processes: PostgreSQL). Never rejects.
+   * raced the first, `errored` / `suspension_record_invalid` (across processes too, with a store that
+   * holds sessions across processes: PostgreSQL, SQLite). Never rejects.
    */
   signal(signalId: string, payload: Readonly<Record<string, unknown>>): Promise<ChatTurnOutcome | undefined>;
   /** The suspensions waiting in the store: which session waits on which signal, with what open. */
