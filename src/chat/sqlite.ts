@@ -70,6 +70,13 @@ export interface SqliteSessionStoreOptions {
   /** How long, in milliseconds, a turn waits for a session another process holds; default 30,000. */
   readonly lockTimeoutMs?: number;
   /**
+   * How long, in milliseconds, one statement waits for a database another connection is writing
+   * (SQLite's `busy_timeout`) before the call fails with `SessionStoreUnavailable` (`busy`).
+   * Default: better-sqlite3's 5,000 for a database the store opens; a database you pass in keeps
+   * its own unless this is given.
+   */
+  readonly busyTimeoutMs?: number;
+  /**
    * How many idempotency keys to keep per session (`SaveOptions.send`): the keys of the session's
    * newest this many keyed sends (saves without a key, such as resumes, do not count); older
    * keys are forgotten, oldest first, in the save that keeps a new one. An integer >= 0;
@@ -220,7 +227,11 @@ export class SqliteSessionStore implements SessionStore {
       DEFAULT_SEND_KEYS_KEPT,
     );
     this.owned = typeof database === 'string';
+    const busyTimeoutMs = own(options, 'busyTimeoutMs');
+    const busy =
+      busyTimeoutMs === undefined ? undefined : milliseconds('SqliteSessionStore', 'busyTimeoutMs', busyTimeoutMs, 0);
     this.db = typeof database === 'string' ? new Database(database) : database;
+    if (busy !== undefined) this.db.pragma(`busy_timeout = ${Math.min(Math.round(busy), 2 ** 31 - 1)}`);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, message_count INTEGER NOT NULL, record TEXT NOT NULL);` +
