@@ -165,8 +165,11 @@ interface HoldRow extends QueryResultRow {
 interface Held {
   readonly token: string;
   readonly version: number;
-  /** The record read with the hold, when it was current and the caller did not know it. */
-  readonly record: SessionRecord | undefined;
+  /**
+   * The record read with the hold (`undefined`: no such session), or `'unread'` when the caller
+   * holds it already or the statement's snapshot was not current.
+   */
+  readonly record: SessionRecord | undefined | 'unread';
   /** Whether the send lookup read with the hold is current. */
   readonly sendRead: boolean;
   readonly sent: SendRecord | undefined;
@@ -334,7 +337,7 @@ export class PostgresSessionStore implements SessionStore {
       `WITH a AS (INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
       `VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond', COALESCE((SELECT version FROM ${t.sessions} WHERE session_id = $1), 0)) ` +
       'ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at ' +
-      'WHERE l.holder IS NULL OR l.expires_at < clock_timestamp() RETURNING l.version) ' +
+      'WHERE l.holder IS NULL OR l.expires_at < clock_timestamp() OR l.holder = EXCLUDED.holder RETURNING l.version) ' +
       `SELECT a.version, p.version AS seen, CASE WHEN ${fresh} THEN p.record END AS record, ` +
       `CASE WHEN ${fresh} THEN (SELECT suspension FROM ${t.suspensions} WHERE session_id = $1) END AS suspension, ` +
       `CASE WHEN ${fresh} THEN '[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' END AS messages, ` +
@@ -360,10 +363,19 @@ export class PostgresSessionStore implements SessionStore {
         const current = Number(row.seen ?? 0) === locked;
         // A save committed after this statement's snapshot: read the version again (the lease is held now).
         const version = current ? locked : await this.versionWith(sessionId);
-        const record =
-          current && row.record !== null && row.messages !== null
-            ? decodeRecord(version, row.record, JSON.parse(row.messages) as ChatMessage[], row.suspension ?? undefined)
-            : undefined;
+        // A new session (no row) reads as `undefined`; a record the caller knows is not sent.
+        const record: SessionRecord | undefined | 'unread' = !current
+          ? 'unread'
+          : row.seen === null
+            ? undefined
+            : row.record !== null && row.messages !== null
+              ? decodeRecord(
+                  version,
+                  row.record,
+                  JSON.parse(row.messages) as ChatMessage[],
+                  row.suspension ?? undefined,
+                )
+              : 'unread';
         const sent = current && key !== null && row.sent !== null ? decodeSend(key, row.sent) : undefined;
         return { token, version, record, sendRead: current && key !== null, sent };
       }
@@ -427,7 +439,7 @@ export class PostgresSessionStore implements SessionStore {
     try {
       return await body({
         load: async () => {
-          if (held.record !== undefined) return held.record;
+          if (held.record !== 'unread') return held.record;
           try {
             return await this.loadWith(sessionId);
           } catch (error) {

@@ -199,7 +199,7 @@ describe('PostgresSessionStore', () => {
     await store.close();
   });
 
-  it('takes two statements per steady-state turn: one to hold and read, one to save', async () => {
+  it('takes two statements per turn: one to hold and read, one to save (new, steady, reloaded)', async () => {
     const tablePrefix = freshPrefix();
     const pool = new pg.Pool({ connectionString: connection, max: 4 });
     const statements: string[] = [];
@@ -212,7 +212,11 @@ describe('PostgresSessionStore', () => {
     const connect = vi.spyOn(pool, 'connect');
     const store = new PostgresSessionStore(pool, { tablePrefix });
     const harness = createChatHarness({ graph: echo, store });
+    await harness.send('warm', user('tables made'));
+    statements.length = 0;
+    // A new session's first turn: the hold reads that there is no session; the save inserts it.
     await harness.send('s', user('warm up'));
+    expect(statements).toHaveLength(2);
     statements.length = 0;
     connect.mockClear();
     for (let turn = 0; turn < 5; turn++)
