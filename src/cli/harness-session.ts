@@ -12,7 +12,17 @@ import {
   writeSession,
   type HarnessSession,
 } from '../tusk/index.ts';
-import { clockFlag, failed, flags, jsonOutput, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import {
+  clockFlag,
+  failed,
+  flags,
+  humanLines,
+  jsonOutput,
+  printed,
+  usage,
+  type HarnessCommandOutput,
+} from './harness-common.ts';
+import { quote } from '../internal/display.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-session';
@@ -58,7 +68,7 @@ function summary(title: string, path: string, session: HarnessSession): string {
   if (session.issueId !== undefined) lines.push(`  Issue: ${session.issueId}`);
   if (session.nextStep !== undefined) lines.push(`  Next Step: ${session.nextStep}`);
   lines.push(`  Path: ${path}`);
-  return `${lines.join('\n')}\n`;
+  return humanLines(lines);
 }
 
 async function write(args: readonly string[]): Promise<HarnessCommandOutput> {
@@ -79,7 +89,7 @@ async function write(args: readonly string[]): Promise<HarnessCommandOutput> {
   if (!parsed.ok) return firstFailure(parsed);
   const v = parsed.value;
   if (v.state !== 'active' && v.state !== 'stopped') {
-    return usage(COMMAND, `--state expects active or stopped, received ${JSON.stringify(v.state)}`);
+    return usage(COMMAND, `--state expects active or stopped, received ${quote(v.state)}`);
   }
   const clock = clockFlag(COMMAND, v.now);
   if (typeof clock !== 'function') return clock;
@@ -142,7 +152,7 @@ async function bootstrap(args: readonly string[]): Promise<HarnessCommandOutput>
     if (boot.resumeIssueId !== null) lines.push(`  Resume Issue: ${boot.resumeIssueId}`);
     if (boot.nextStep !== null) lines.push(`  Next Step: ${boot.nextStep}`);
     if (boot.nextFeatureId !== null) lines.push(`  Next Feature: ${boot.nextFeatureId}`);
-    return printed(`${lines.join('\n')}\n`);
+    return printed(humanLines(lines));
   } catch (error) {
     return failed(PREFIX, error);
   }

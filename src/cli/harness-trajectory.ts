@@ -12,7 +12,17 @@ import {
   repairTrajectory,
   type TornTail,
 } from '../tusk/index.ts';
-import { failed, flags, jsonOutput, numberFlag, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import {
+  failed,
+  flags,
+  humanLines,
+  jsonOutput,
+  numberFlag,
+  printed,
+  usage,
+  type HarnessCommandOutput,
+} from './harness-common.ts';
+import { quote } from '../internal/display.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-trajectory';
@@ -50,7 +60,9 @@ Exit codes: 0 done (query also with a torn last line, reported on stderr and as 
 `;
 
 function tornWarning(path: string, tail: TornTail): string {
-  return `turngate harness-trajectory: ${path} line ${tail.line} is torn (${tail.byteLength} bytes, no line end); it was not read. Run \`turngate harness-trajectory repair --path ${path}\`.\n`;
+  return humanLines([
+    `turngate harness-trajectory: ${path} line ${tail.line} is torn (${tail.byteLength} bytes, no line end); it was not read. Run \`turngate harness-trajectory repair --path ${path}\`.`,
+  ]);
 }
 
 async function append(args: readonly string[]): Promise<HarnessCommandOutput> {
@@ -86,7 +98,12 @@ async function append(args: readonly string[]): Promise<HarnessCommandOutput> {
     });
     if (v.json) return printed(jsonOutput({ action: 'harness-trajectory.append', path: v.path, row }));
     return printed(
-      `turngate harness-trajectory append\n  Step ID: ${row.stepId}\n  Result Class: ${row.resultClass}\n  Path: ${v.path}\n`,
+      humanLines([
+        'turngate harness-trajectory append',
+        `  Step ID: ${row.stepId}`,
+        `  Result Class: ${row.resultClass}`,
+        `  Path: ${v.path}`,
+      ]),
     );
   } catch (error) {
     return failed(PREFIX, error);
@@ -103,7 +120,7 @@ async function query(args: readonly string[]): Promise<HarnessCommandOutput> {
   if (!parsed.ok) return firstFailure(parsed);
   const v = parsed.value;
   if (v.mode !== 'latest' && v.mode !== 'failed' && v.mode !== 'retry-needed') {
-    return usage(COMMAND, `--mode expects latest, failed or retry-needed, received ${JSON.stringify(v.mode)}`);
+    return usage(COMMAND, `--mode expects latest, failed or retry-needed, received ${quote(v.mode)}`);
   }
   const limit = numberFlag(COMMAND, 'limit', v.limit, 20, 'integer');
   if (typeof limit !== 'number') return limit;
@@ -122,7 +139,7 @@ async function query(args: readonly string[]): Promise<HarnessCommandOutput> {
       `  Count: ${projection.count} (total=${projection.totalCount}, failed=${projection.failedCount}, retry_needed=${projection.retryNeededCount})`,
       ...projection.items.map((row) => `  - ${row.stepId} [${row.resultClass}] ${row.action} (${row.finishedAt})`),
     ];
-    return printed(`${lines.join('\n')}\n`, 0, warning);
+    return printed(humanLines(lines), 0, warning);
   } catch (error) {
     return failed(PREFIX, error);
   }
@@ -152,7 +169,7 @@ async function repair(args: readonly string[]): Promise<HarnessCommandOutput> {
       done.tornTail === undefined
         ? '  Nothing to repair: the last line is complete.'
         : `  Moved torn line ${done.tornTail.line} (${done.tornTail.byteLength} bytes) to ${done.savedTo}`;
-    return printed(`turngate harness-trajectory repair\n  Path: ${path}\n${what}\n`);
+    return printed(humanLines(['turngate harness-trajectory repair', `  Path: ${path}`, what]));
   } catch (error) {
     return failed(PREFIX, error);
   }
