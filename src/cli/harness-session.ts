@@ -36,7 +36,10 @@ export const HARNESS_SESSION_USAGE = `Usage: turngate harness-session write [--p
 The harness session artifact (premath.harness.session.v1): compact handoff state for a
 fresh-context session. Writes are atomic (temp file, fsync, rename) and update in place:
 the session id and startedAt are kept, updatedAt is refreshed, stoppedAt is set exactly when
-stopped, blank strings are dropped, refs are trimmed, sorted and deduplicated.
+stopped, blank strings are dropped, refs are trimmed, sorted and deduplicated. A --path that
+is a symbolic link is refused by write (the rename would replace the link, not its target):
+pass the target's path. Temp files (.<file>.<pid>.<hex>.tmp) that a killed writer left are
+removed by the next write or read.
 
 Options:
   --path <file>              the artifact (default ${DEFAULT_SESSION_PATH})
