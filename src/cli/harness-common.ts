@@ -55,9 +55,9 @@ export function usage(command: string, message: string): HarnessCommandOutput {
 
 /**
  * Maps a failure to its exit: invalid input (`HarnessInputError`, a torn trajectory) exits 2
- * with one `<prefix>` line naming the field and file; a file that cannot be read or written
- * exits 1; anything else is rethrown (the CLI's internal error, exit 3). The line is bounded and
- * escaped ({@link oneLine}).
+ * with one `<prefix>` line naming the field and file; a file that cannot be read or written, or
+ * a trajectory lock another process keeps (`ELOCKED`), exits 1; anything else is rethrown (the
+ * CLI's internal error, exit 3). The line is bounded and escaped ({@link oneLine}).
  */
 export function failed(prefix: string, error: unknown): HarnessCommandOutput {
   if (error instanceof HarnessInputError || error instanceof TrajectoryTornTailError) {

@@ -35,7 +35,11 @@ export const HARNESS_TRAJECTORY_USAGE = `Usage: turngate harness-trajectory appe
 
 The harness trajectory (premath.harness.step.v1 rows, JSONL, append-only). Appends are one
 line each, fsynced; a last line torn by a crash is reported by query, refused by append, and
-moved aside (to <file>.torn-<offset>) by repair.
+moved aside by repair (to a new file <file>.torn-<offset>, or <file>.torn-<offset>-<n> when one
+exists). Appends, repairs, and queries that find a line without its end hold the file's lock
+(<file>.lock) across processes: a line another process is still writing is waited for, never
+judged torn or cut. A lock whose holder on this machine is gone is broken; one held by a live
+process for more than 30 s is an error (exit 1) naming the holder.
 
 Options:
   --path <file>              the trajectory (default ${DEFAULT_TRAJECTORY_PATH})
@@ -55,8 +59,8 @@ query:
   --limit <n>                the most rows to list (default 20)
 
 Exit codes: 0 done (query also with a torn last line, reported on stderr and as tornTail),
-1 a file could not be read or written, 2 invalid input or usage, or append to a torn file
-(one stderr line starting ${PREFIX}).
+1 a file could not be read or written, or its lock stayed held, 2 invalid input or usage, or
+append to a torn file (one stderr line starting ${PREFIX}).
 `;
 
 function tornWarning(path: string, tail: TornTail): string {

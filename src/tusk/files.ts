@@ -68,12 +68,12 @@ const writing = new Set<string>();
 
 /**
  * Writes `data` to a new temp file beside `path` (`.<name>.<pid>.<12 hex digits>.tmp`, creating
- * the directory when missing) and fsyncs it; removes it when the write fails.
+ * the directory when missing) and, when `durable`, fsyncs it; removes it when the write fails.
  * The caller calls {@link doneWith} once the temp file is renamed, linked or removed.
  *
  * @returns The temp file's path.
  */
-async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
+async function writeTemp(path: string, data: string | Uint8Array, durable = true): Promise<string> {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   writing.add(resolve(temp));
@@ -85,7 +85,7 @@ async function writeTemp(path: string, data: string | Uint8Array): Promise<strin
       return open(temp, 'wx', 0o644);
     });
     await handle.writeFile(data);
-    await handle.sync();
+    if (durable) await handle.sync();
     await handle.close();
   } catch (error) {
     await handle?.close();
@@ -211,16 +211,17 @@ export async function writeFileAtomic(
 }
 
 /**
- * Creates `path` with `data` unless it exists, atomically and whole: writes and fsyncs a temp
- * file beside it, links it to `path` (which fails when `path` exists, in this process or
- * another), removes the temp file and fsyncs the directory. A crash leaves no file or the whole
- * one. Creates the directory when missing.
+ * Creates `path` with `data` unless it exists, atomically and whole: writes a temp file beside
+ * it, links it to `path` (which fails when `path` exists, in this process or another), removes
+ * the temp file. Readers find no file or the whole one. When `durable` (the default), the temp
+ * file and then the directory are fsynced, so a crash of the machine leaves no file or the whole
+ * one too. Creates the directory when missing.
  *
  * @returns `true` when this call created `path`, `false` when it existed.
  */
-export async function createFileExclusive(path: string, data: string): Promise<boolean> {
+export async function createFileExclusive(path: string, data: string | Uint8Array, durable = true): Promise<boolean> {
   const dir = dirname(path);
-  const temp = await writeTemp(path, data);
+  const temp = await writeTemp(path, data, durable);
   try {
     try {
       await link(temp, path);
@@ -232,6 +233,6 @@ export async function createFileExclusive(path: string, data: string): Promise<b
     await rm(temp, { force: true });
     doneWith(temp);
   }
-  await syncDirectory(dir);
+  if (durable) await syncDirectory(dir);
   return true;
 }
