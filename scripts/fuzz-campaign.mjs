@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // npm run fuzz:campaign -- [--inputs 100000] [--seed 15] [--cli-runs 200] [--limit-mb 64] [--no-limits]
+//                           [--tusk-inputs 20000] [--tusk-rounds 10] [--tusk-large-rows 140] [--tusk-kills 50]
 //
 // The release-check campaign against hostile input (the long version of test/fuzz-cli.test.ts).
-// Needs a build (`npm run build`). Four parts, each reported with counts:
+// Needs a build (`npm run build`). Five parts, each reported with counts:
 //
 // 1. Library: `--inputs` seeded inputs through joinCheckText, the object path (parseJson, then
 //    joinCheck) and the command's function (harnessJoinCheck): turns with hostile edits checked
@@ -21,6 +22,14 @@
 //    checkTranscriptJson and repairTranscriptJson: throws, hangs, malformed reports, repairs
 //    whose output the check rejects for a failure repair did not report, repairs that are not
 //    idempotent.
+// 5. Tusk: `--tusk-inputs` seeded command lines of harness-session, harness-trajectory and
+//    harness-kpi with hostile flag values (test/tusk-fuzz.mjs): throws, hangs, broken output
+//    promises (exit outside 0-2, stderr not one line, raw control characters or unbounded human
+//    lines, --json that does not parse); the CPU time of a process given a 131,000-character
+//    --state; then processes on one trajectory: `--tusk-rounds` rounds of two appenders beside a
+//    repairer (acknowledged rows lost, refusals, tails moved aside), `--tusk-large-rows` rows of
+//    4 MiB from each of two appenders (refusals), rounds with an appender killed by SIGKILL (lost
+//    rows, locks broken), and `--tusk-kills` session writers killed mid-write (stray temp files).
 //
 // Times and RSS are single runs on whatever else the machine is doing: read them as orders of
 // magnitude. The counts are the result.
@@ -35,6 +44,17 @@ import { harnessJoinCheck } from '../dist/cli/harness-join-check.js';
 import { joinCheck, joinCheckText, parseJson, renderJoinCheckJson } from '../dist/index.js';
 import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/index.js';
 import { seedTranscripts, transcriptInput, violations } from '../test/transcript-fuzz.mjs';
+import { harnessKpiCommand } from '../dist/cli/harness-kpi.js';
+import { harnessSessionCommand } from '../dist/cli/harness-session.js';
+import { harnessTrajectoryCommand } from '../dist/cli/harness-trajectory.js';
+import { readTrajectory, repairTrajectory, writeSession } from '../dist/tusk/index.js';
+import {
+  appendersAndRepair,
+  commandViolations,
+  killedSessionWriters,
+  rowSizes,
+  tuskCommandInput,
+} from '../test/tusk-fuzz.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -45,6 +65,10 @@ const { values: options } = parseArgs({
     'hang-ms': { type: 'string', default: '2000' },
     'no-limits': { type: 'boolean', default: false },
     'transcript-inputs': { type: 'string', default: '100000' },
+    'tusk-inputs': { type: 'string', default: '20000' },
+    'tusk-rounds': { type: 'string', default: '10' },
+    'tusk-large-rows': { type: 'string', default: '140' },
+    'tusk-kills': { type: 'string', default: '50' },
   },
 });
 const INPUTS = Number(options.inputs);
@@ -535,8 +559,139 @@ console.log(
 );
 console.log(`  broken properties     ${transcriptCounts.broken}`);
 
+// ---------------------------------------------------------------------------------------------
+// Part 5: Tusk
+
+const tusk = { inputs: 0, crashes: 0, hangs: 0, broken: 0, lost: 0, spuriousRefusals: 0, errors: 0, strays: 0 };
+let slowestTusk = 0;
+const tuskStart = performance.now();
+const tuskCommands = {
+  'harness-session': harnessSessionCommand,
+  'harness-trajectory': harnessTrajectoryCommand,
+  'harness-kpi': harnessKpiCommand,
+};
+const tuskDir = mkdtempSync(join(dir, 'tusk-'));
+for (const input of fc.sample(tuskCommandInput(fc), { seed: SEED, numRuns: Number(options['tusk-inputs']) })) {
+  const runDir = mkdtempSync(join(tuskDir, `${tusk.inputs++}-`));
+  const started = performance.now();
+  const broken = await commandViolations(tuskCommands, input, runDir);
+  const ms = performance.now() - started;
+  slowestTusk = Math.max(slowestTusk, ms);
+  rmSync(runDir, { recursive: true, force: true });
+  if (ms > HANG_MS) tusk.hangs++;
+  if (broken.some((b) => b.startsWith('threw: '))) tusk.crashes++;
+  else if (broken.length > 0) tusk.broken++;
+  if (broken.length > 0)
+    note(`tusk ${input.command}`, `${broken[0].slice(0, 300)} <- ${JSON.stringify(input.args).slice(0, 300)}`);
+}
+console.log('\nTusk commands (harness-session, harness-trajectory, harness-kpi on hostile flag values):');
+console.log(
+  `  inputs tried          ${tusk.inputs.toLocaleString('en-US')} in ${((performance.now() - tuskStart) / 1000).toFixed(1)} s`,
+);
+console.log(`  crashes               ${tusk.crashes}`);
+console.log(`  hangs (> ${HANG_MS} ms)     ${tusk.hangs} (slowest input ${slowestTusk.toFixed(1)} ms)`);
+console.log(`  broken promises       ${tusk.broken}`);
+
+const cpuPreload = join(dir, 'cpu.mjs');
+writeFileSync(
+  cpuPreload,
+  "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.resourceUsage(); writeFileSync(process.env.TURNGATE_CPU_FILE, String((u.userCPUTime + u.systemCPUTime) / 1e6)); });\n",
+);
+const cpuFile = join(dir, 'cpu.txt');
+const longState = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    cpuPreload,
+    CLI,
+    'harness-session',
+    'write',
+    '--path',
+    join(tuskDir, 's.json'),
+    '--state',
+    ' '.repeat(131_000),
+  ],
+  { env: { ...childEnv, TURNGATE_CPU_FILE: cpuFile }, encoding: 'utf8' },
+);
+console.log(
+  `  131,000-character --state: exit ${longState.status}, ${Number(readFileSync(cpuFile, 'utf8')).toFixed(2)} s of CPU, stderr ${longState.stderr.length.toLocaleString('en-US')} characters`,
+);
+
+const tuskLib = { readTrajectory, repairTrajectory };
+const ROUNDS = Number(options['tusk-rounds']);
+const plain = { acknowledged: 0, lost: 0, refused: 0, moved: 0, repairs: 0 };
+const plainStart = performance.now();
+for (let round = 0; round < ROUNDS; round++) {
+  const sizes = rowSizes(fc, { seed: SEED + round, appenders: 2, rows: 35, large: 1 });
+  const r = await appendersAndRepair(tuskLib, { dir: mkdtempSync(join(tuskDir, 'plain-')), sizes });
+  for (const key of Object.keys(plain)) plain[key] += r[key];
+  tusk.errors += r.errors.length;
+  if (r.errors.length > 0) note('tusk appender failed', r.errors[0]);
+}
+tusk.lost += plain.lost;
+tusk.spuriousRefusals += plain.refused + plain.moved;
+console.log('\nTusk trajectory (processes of dist/tusk on one file):');
+console.log(
+  `  appenders + repairer  ${plain.lost} of ${plain.acknowledged} acknowledged rows lost, ${plain.refused} refusals, ${plain.moved} tails moved aside, ${plain.repairs} repairs (${ROUNDS} rounds of 2 x 35 rows up to 4 MiB, ${((performance.now() - plainStart) / 1000).toFixed(1)} s)`,
+);
+
+const LARGE = Number(options['tusk-large-rows']);
+if (LARGE > 0) {
+  const largeStart = performance.now();
+  const sizes = [Array(LARGE).fill(4 << 20), Array(LARGE).fill(4 << 20)];
+  const largeDir = mkdtempSync(join(tuskDir, 'large-'));
+  const r = await appendersAndRepair(tuskLib, { dir: largeDir, sizes, repair: false });
+  rmSync(largeDir, { recursive: true, force: true });
+  tusk.lost += r.lost;
+  tusk.spuriousRefusals += r.refused;
+  tusk.errors += r.errors.length;
+  console.log(
+    `  4 MiB rows            ${r.refused} refusals of ${2 * LARGE} appends, ${r.lost} of ${r.acknowledged} acknowledged rows lost (2 appenders, ${((performance.now() - largeStart) / 1000).toFixed(1)} s)`,
+  );
+}
+
+const killed = { acknowledged: 0, lost: 0, duplicated: 0, moved: 0, tornAfter: 0 };
+for (let round = 0; round < ROUNDS; round++) {
+  const sizes = rowSizes(fc, { seed: SEED + 100 + round, appenders: 3, rows: 30, large: 0 });
+  const r = await appendersAndRepair(tuskLib, {
+    dir: mkdtempSync(join(tuskDir, 'killed-')),
+    sizes,
+    kill: [round % 3],
+    killAfter: 5 + ((round * 7) % 20),
+  });
+  for (const key of Object.keys(killed)) killed[key] += r[key];
+  tusk.errors += r.errors.length;
+  if (r.errors.length > 0) note('tusk appender failed', r.errors[0]);
+}
+tusk.lost += killed.lost + killed.duplicated + killed.tornAfter;
+console.log(
+  `  one appender killed   ${killed.lost} of ${killed.acknowledged} acknowledged rows lost, ${killed.duplicated} duplicated, ${killed.moved} torn lines moved aside, ${killed.tornAfter} left torn (${ROUNDS} rounds, SIGKILL)`,
+);
+
+const KILLS = Number(options['tusk-kills']);
+if (KILLS > 0) {
+  const [after, pauses] = fc.sample(
+    fc.tuple(
+      fc.array(fc.integer({ min: 1, max: 8 }), { minLength: KILLS, maxLength: KILLS }),
+      fc.array(fc.integer({ min: 0, max: 4 }), { minLength: KILLS, maxLength: KILLS }),
+    ),
+    { seed: SEED, numRuns: 1 },
+  )[0];
+  const r = await killedSessionWriters(
+    { writeSession },
+    { dir: mkdtempSync(join(tuskDir, 'session-')), after, pauses },
+  );
+  tusk.strays += r.afterNextWrite + Math.max(0, r.maxStrays - 1);
+  console.log(
+    `  session writers       ${r.kills} killed: at most ${r.maxStrays} stray temp file(s) at a time, ${r.afterKills} after the kills, ${r.afterNextWrite} after the next write`,
+  );
+}
+
 if (examples.length > 0) console.log(`\nFirst findings:\n  ${examples.join('\n  ')}`);
 rmSync(dir, { recursive: true, force: true });
 const failed = counts.crashes + counts.hangs + counts.wrongAccepts + counts.joinMismatches + counts.pathMismatches;
 const transcriptFailed = transcriptCounts.crashes + transcriptCounts.hangs + transcriptCounts.broken;
-process.exitCode = failed + counts.brokenPromises + processCrashes + processMismatches + transcriptFailed > 0 ? 1 : 0;
+const tuskFailed =
+  tusk.crashes + tusk.hangs + tusk.broken + tusk.lost + tusk.spuriousRefusals + tusk.errors + tusk.strays;
+process.exitCode =
+  failed + counts.brokenPromises + processCrashes + processMismatches + transcriptFailed + tuskFailed > 0 ? 1 : 0;

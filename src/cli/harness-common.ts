@@ -1,13 +1,15 @@
 /**
  * What the Tusk harness commands share: argument parsing with one usage line on error, the
- * JSON output (premath's `--json`: sorted keys, two-space indent, final newline), and the map
- * from errors to exit codes.
+ * JSON output (premath's `--json`: sorted keys, two-space indent, final newline), the human
+ * output (every line cut to a bounded length and its control characters escaped, by the one
+ * helper `oneLine` of src/internal/display.ts), and the map from errors to exit codes.
  *
  * @module
  */
 import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { parseFlags } from './args.ts';
 import { prettyJson, type JsonValue } from '../canonical/index.ts';
+import { oneLine, quote } from '../internal/display.ts';
 import { HarnessInputError, TrajectoryTornTailError } from '../tusk/index.ts';
 import { parseRfc3339 } from '../tusk/internal.ts';
 import type { Result } from '../failures/index.ts';
@@ -30,11 +32,19 @@ export function jsonOutput(value: JsonValue | object): string {
   return `${prettyJson(value)}\n`;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+/**
+ * Human output: each line cut to a bounded length with a marker (`… (n more characters)`) and
+ * its control characters escaped ({@link oneLine}), each ended by a newline.
+ *
+ * @param lines - The lines, values from the input or the files included as they are.
+ */
+export function humanLines(lines: readonly string[]): string {
+  let out = '';
+  for (const line of lines) out += `${oneLine(line)}\n`;
+  return out;
 }
 
-/** A usage error: exit 2 and one stderr line pointing at the command's help. */
+/** A usage error: exit 2 and one stderr line (bounded, escaped) pointing at the command's help. */
 export function usage(command: string, message: string): HarnessCommandOutput {
   return {
     stdout: '',
@@ -45,8 +55,9 @@ export function usage(command: string, message: string): HarnessCommandOutput {
 
 /**
  * Maps a failure to its exit: invalid input (`HarnessInputError`, a torn trajectory) exits 2
- * with one `<prefix>` line naming the field and file; a file that cannot be read or written
- * exits 1; anything else is rethrown (the CLI's internal error, exit 3).
+ * with one `<prefix>` line naming the field and file; a file that cannot be read or written, or
+ * a trajectory lock another process keeps (`ELOCKED`), exits 1; anything else is rethrown (the
+ * CLI's internal error, exit 3). The line is bounded and escaped ({@link oneLine}).
  */
 export function failed(prefix: string, error: unknown): HarnessCommandOutput {
   if (error instanceof HarnessInputError || error instanceof TrajectoryTornTailError) {
@@ -82,7 +93,7 @@ export function numberFlag(
   if (!pattern.test(value))
     return usage(
       command,
-      `--${name} expects ${kind === 'integer' ? 'a whole number' : 'a number'}, received ${JSON.stringify(value)}`,
+      `--${name} expects ${kind === 'integer' ? 'a whole number' : 'a number'}, received ${quote(value)}`,
     );
   return Number(value);
 }
@@ -92,10 +103,7 @@ export function clockFlag(command: string, now: string | undefined): (() => Date
   if (now === undefined) return () => new Date();
   const instant = parseRfc3339(now);
   if (instant === undefined) {
-    return usage(
-      command,
-      `--now expects an RFC 3339 timestamp such as 2026-02-22T01:00:00Z, received ${JSON.stringify(now)}`,
-    );
+    return usage(command, `--now expects an RFC 3339 timestamp such as 2026-02-22T01:00:00Z, received ${quote(now)}`);
   }
   const date = new Date(instant.seconds * 1000 + Math.floor(instant.nanos / 1e6));
   return () => date;

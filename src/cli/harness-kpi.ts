@@ -7,7 +7,15 @@
 import { resolve } from 'node:path';
 import { JsonNumber, formatF64 } from '../canonical/index.ts';
 import { DEFAULT_SESSION_PATH, DEFAULT_TRAJECTORY_PATH, computeKpi, readTrajectory } from '../tusk/index.ts';
-import { failed, flags, jsonOutput, numberFlag, printed, type HarnessCommandOutput } from './harness-common.ts';
+import {
+  failed,
+  flags,
+  humanLines,
+  jsonOutput,
+  numberFlag,
+  printed,
+  type HarnessCommandOutput,
+} from './harness-common.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-kpi';
@@ -85,7 +93,9 @@ export async function harnessKpiCommand(argv: readonly string[]): Promise<Harnes
     const warning =
       read.tornTail === undefined
         ? ''
-        : `turngate harness-kpi: ${v['trajectory-path']} line ${read.tornTail.line} is torn (no line end); it was not counted.\n`;
+        : humanLines([
+            `turngate harness-kpi: ${v['trajectory-path']} line ${read.tornTail.line} is torn (no line end); it was not counted.`,
+          ]);
     if (v.json) {
       // Ratios and thresholds are floats in the report (1.0, not 1), as premath's benchmark writes them.
       const float = (x: number) => new JsonNumber(formatF64(x));
@@ -115,7 +125,7 @@ export async function harnessKpiCommand(argv: readonly string[]): Promise<Harnes
       `  thresholds: target=${thresholds.targetKpi} rollback=${thresholds.rollbackKpi} min_rows=${thresholds.minSampleRows}`,
       `  decision: ${decision.state} (${decision.reason})`,
     ];
-    return printed(`${text.join('\n')}\n`, exitCode, warning);
+    return printed(humanLines(text), exitCode, warning);
   } catch (error) {
     return failed(PREFIX, error);
   }

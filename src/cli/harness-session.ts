@@ -12,7 +12,17 @@ import {
   writeSession,
   type HarnessSession,
 } from '../tusk/index.ts';
-import { clockFlag, failed, flags, jsonOutput, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import {
+  clockFlag,
+  failed,
+  flags,
+  humanLines,
+  jsonOutput,
+  printed,
+  usage,
+  type HarnessCommandOutput,
+} from './harness-common.ts';
+import { quote } from '../internal/display.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-session';
@@ -26,7 +36,10 @@ export const HARNESS_SESSION_USAGE = `Usage: turngate harness-session write [--p
 The harness session artifact (premath.harness.session.v1): compact handoff state for a
 fresh-context session. Writes are atomic (temp file, fsync, rename) and update in place:
 the session id and startedAt are kept, updatedAt is refreshed, stoppedAt is set exactly when
-stopped, blank strings are dropped, refs are trimmed, sorted and deduplicated.
+stopped, blank strings are dropped, refs are trimmed, sorted and deduplicated. A --path that
+is a symbolic link is refused by write (the rename would replace the link, not its target):
+pass the target's path. Temp files (.<file>.<pid>.<hex>.tmp) that a killed writer left are
+removed by the next write or read.
 
 Options:
   --path <file>              the artifact (default ${DEFAULT_SESSION_PATH})
@@ -58,7 +71,7 @@ function summary(title: string, path: string, session: HarnessSession): string {
   if (session.issueId !== undefined) lines.push(`  Issue: ${session.issueId}`);
   if (session.nextStep !== undefined) lines.push(`  Next Step: ${session.nextStep}`);
   lines.push(`  Path: ${path}`);
-  return `${lines.join('\n')}\n`;
+  return humanLines(lines);
 }
 
 async function write(args: readonly string[]): Promise<HarnessCommandOutput> {
@@ -79,7 +92,7 @@ async function write(args: readonly string[]): Promise<HarnessCommandOutput> {
   if (!parsed.ok) return firstFailure(parsed);
   const v = parsed.value;
   if (v.state !== 'active' && v.state !== 'stopped') {
-    return usage(COMMAND, `--state expects active or stopped, received ${JSON.stringify(v.state)}`);
+    return usage(COMMAND, `--state expects active or stopped, received ${quote(v.state)}`);
   }
   const clock = clockFlag(COMMAND, v.now);
   if (typeof clock !== 'function') return clock;
@@ -142,7 +155,7 @@ async function bootstrap(args: readonly string[]): Promise<HarnessCommandOutput>
     if (boot.resumeIssueId !== null) lines.push(`  Resume Issue: ${boot.resumeIssueId}`);
     if (boot.nextStep !== null) lines.push(`  Next Step: ${boot.nextStep}`);
     if (boot.nextFeatureId !== null) lines.push(`  Next Feature: ${boot.nextFeatureId}`);
-    return printed(`${lines.join('\n')}\n`);
+    return printed(humanLines(lines));
   } catch (error) {
     return failed(PREFIX, error);
   }

@@ -12,7 +12,17 @@ import {
   repairTrajectory,
   type TornTail,
 } from '../tusk/index.ts';
-import { failed, flags, jsonOutput, numberFlag, printed, usage, type HarnessCommandOutput } from './harness-common.ts';
+import {
+  failed,
+  flags,
+  humanLines,
+  jsonOutput,
+  numberFlag,
+  printed,
+  usage,
+  type HarnessCommandOutput,
+} from './harness-common.ts';
+import { quote } from '../internal/display.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const COMMAND = 'harness-trajectory';
@@ -25,7 +35,11 @@ export const HARNESS_TRAJECTORY_USAGE = `Usage: turngate harness-trajectory appe
 
 The harness trajectory (premath.harness.step.v1 rows, JSONL, append-only). Appends are one
 line each, fsynced; a last line torn by a crash is reported by query, refused by append, and
-moved aside (to <file>.torn-<offset>) by repair.
+moved aside by repair (to a new file <file>.torn-<offset>, or <file>.torn-<offset>-<n> when one
+exists). Appends, repairs, and queries that find a line without its end hold the file's lock
+(<file>.lock) across processes: a line another process is still writing is waited for, never
+judged torn or cut. A lock whose holder on this machine is gone is broken; one held by a live
+process for more than 30 s is an error (exit 1) naming the holder.
 
 Options:
   --path <file>              the trajectory (default ${DEFAULT_TRAJECTORY_PATH})
@@ -45,12 +59,14 @@ query:
   --limit <n>                the most rows to list (default 20)
 
 Exit codes: 0 done (query also with a torn last line, reported on stderr and as tornTail),
-1 a file could not be read or written, 2 invalid input or usage, or append to a torn file
-(one stderr line starting ${PREFIX}).
+1 a file could not be read or written, or its lock stayed held, 2 invalid input or usage, or
+append to a torn file (one stderr line starting ${PREFIX}).
 `;
 
 function tornWarning(path: string, tail: TornTail): string {
-  return `turngate harness-trajectory: ${path} line ${tail.line} is torn (${tail.byteLength} bytes, no line end); it was not read. Run \`turngate harness-trajectory repair --path ${path}\`.\n`;
+  return humanLines([
+    `turngate harness-trajectory: ${path} line ${tail.line} is torn (${tail.byteLength} bytes, no line end); it was not read. Run \`turngate harness-trajectory repair --path ${path}\`.`,
+  ]);
 }
 
 async function append(args: readonly string[]): Promise<HarnessCommandOutput> {
@@ -86,7 +102,12 @@ async function append(args: readonly string[]): Promise<HarnessCommandOutput> {
     });
     if (v.json) return printed(jsonOutput({ action: 'harness-trajectory.append', path: v.path, row }));
     return printed(
-      `turngate harness-trajectory append\n  Step ID: ${row.stepId}\n  Result Class: ${row.resultClass}\n  Path: ${v.path}\n`,
+      humanLines([
+        'turngate harness-trajectory append',
+        `  Step ID: ${row.stepId}`,
+        `  Result Class: ${row.resultClass}`,
+        `  Path: ${v.path}`,
+      ]),
     );
   } catch (error) {
     return failed(PREFIX, error);
@@ -103,7 +124,7 @@ async function query(args: readonly string[]): Promise<HarnessCommandOutput> {
   if (!parsed.ok) return firstFailure(parsed);
   const v = parsed.value;
   if (v.mode !== 'latest' && v.mode !== 'failed' && v.mode !== 'retry-needed') {
-    return usage(COMMAND, `--mode expects latest, failed or retry-needed, received ${JSON.stringify(v.mode)}`);
+    return usage(COMMAND, `--mode expects latest, failed or retry-needed, received ${quote(v.mode)}`);
   }
   const limit = numberFlag(COMMAND, 'limit', v.limit, 20, 'integer');
   if (typeof limit !== 'number') return limit;
@@ -122,7 +143,7 @@ async function query(args: readonly string[]): Promise<HarnessCommandOutput> {
       `  Count: ${projection.count} (total=${projection.totalCount}, failed=${projection.failedCount}, retry_needed=${projection.retryNeededCount})`,
       ...projection.items.map((row) => `  - ${row.stepId} [${row.resultClass}] ${row.action} (${row.finishedAt})`),
     ];
-    return printed(`${lines.join('\n')}\n`, 0, warning);
+    return printed(humanLines(lines), 0, warning);
   } catch (error) {
     return failed(PREFIX, error);
   }
@@ -152,7 +173,7 @@ async function repair(args: readonly string[]): Promise<HarnessCommandOutput> {
       done.tornTail === undefined
         ? '  Nothing to repair: the last line is complete.'
         : `  Moved torn line ${done.tornTail.line} (${done.tornTail.byteLength} bytes) to ${done.savedTo}`;
-    return printed(`turngate harness-trajectory repair\n  Path: ${path}\n${what}\n`);
+    return printed(humanLines(['turngate harness-trajectory repair', `  Path: ${path}`, what]));
   } catch (error) {
     return failed(PREFIX, error);
   }

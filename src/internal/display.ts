@@ -26,17 +26,22 @@ export function excerpt(text: string, limit = QUOTE_LIMIT): string {
 
 /**
  * What a terminal could act on instead of printing: C0 and C1 control characters and DEL (ESC
- * starts colour, cursor and title sequences; CR and LF start a new line, which in a CI log can
- * start a workflow command), the line and paragraph separators, the bidirectional embedding,
- * override and isolate controls (they reorder what is shown), and lone surrogates.
+ * starts colour, cursor and title sequences, BEL rings; CR and LF start a new line, which in a CI
+ * log can start a workflow command), the line and paragraph separators, every bidirectional
+ * control of Unicode's Bidi_Control property (the embedding, override and isolate controls
+ * U+202A-U+202E and U+2066-U+2069, which reorder what is shown, and the marks U+061C, U+200E,
+ * U+200F), and lone surrogates.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is escaped
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
 
 function isUnsafe(code: number): boolean {
   return (
     code < 0x20 ||
     (code >= 0x7f && code <= 0x9f) ||
+    code === 0x061c ||
+    code === 0x200e ||
+    code === 0x200f ||
     code === 0x2028 ||
     code === 0x2029 ||
     (code >= 0x202a && code <= 0x202e) ||
@@ -77,6 +82,25 @@ export function escapeControls(text: string): string {
     start = i + 1;
   }
   return out + text.slice(start);
+}
+
+/**
+ * A value as a message quotes it, never growing with the value: a string in JSON string syntax
+ * around at most {@link QUOTE_LIMIT} code units of it ({@link excerpt}),
+ * `"abc… (131,000 more characters)"`; anything else as JSON (or `String`), cut the same way.
+ * Never throws. Printed, it still goes through {@link escapeControls}.
+ *
+ * @param value - The value.
+ */
+export function quote(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(excerpt(value));
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return excerpt(text);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { JsonValue } from '../canonical/index.ts';
 import { normalizeRefs } from '../normalize/index.ts';
 import { HarnessInputError } from './errors.ts';
 import { isRfc3339 } from './time.ts';
+import { quote } from '../internal/display.ts';
 
 /** A JSON object being read, with the path used in errors (`session`, `row`, `policy.rules[1]`). */
 export interface Fields {
@@ -24,8 +25,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (value instanceof JsonNumber) return `the number ${value.raw}`;
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string')
-    return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+  if (typeof value === 'string') return `the string ${quote(value)}`;
   if (typeof value === 'object') return 'an object';
   return `the ${typeof value} ${String(value)}`;
 }

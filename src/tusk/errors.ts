@@ -145,6 +145,77 @@ export class TrajectoryTornTailError extends Error {
 }
 
 /**
+ * Who holds a trajectory's lock file (`<file>.lock`), as it wrote itself there.
+ *
+ * @example
+ * ```ts
+ * import type { TrajectoryLockHolder } from 'turngate/tusk';
+ * const holder: TrajectoryLockHolder = { pid: 4242, host: 'ci-runner-7', acquiredAt: '2026-02-22T01:00:00.000Z' };
+ * ```
+ */
+export interface TrajectoryLockHolder {
+  /** The holder's process id. */
+  readonly pid: number;
+  /** The holder's host name (`os.hostname()`). */
+  readonly host: string;
+  /** When it took the lock (ISO 8601, milliseconds). */
+  readonly acquiredAt: string;
+}
+
+/**
+ * Another process kept a trajectory's lock (`<file>.lock`) longer than the wait (30 s): a process
+ * on another machine, or a live one that is stuck. Appends, repairs, and reads that find a line
+ * without its end take the lock, so none judges a line torn while another process is still
+ * writing it. A lock whose holder ran on this machine and is gone is broken, never waited for.
+ * `code` is `ELOCKED`: the command line exits 1.
+ *
+ * Source: the Tusk harness contract §12 (append-only rows).
+ *
+ * @example
+ * ```ts
+ * import { TrajectoryLockTimeoutError } from 'turngate/tusk';
+ * const error = new TrajectoryLockTimeoutError('t.jsonl', 't.jsonl.lock', { pid: 4242, host: 'ci-7', acquiredAt: '2026-02-22T01:00:00.000Z' }, 30000);
+ * error.code; //=> 'ELOCKED'
+ * ```
+ */
+export class TrajectoryLockTimeoutError extends Error {
+  /** Always `ELOCKED`. */
+  readonly code = 'ELOCKED';
+  /** The trajectory file. */
+  readonly path: string;
+  /** Its lock file. */
+  readonly lockPath: string;
+  /** Who holds the lock, when its file says so. */
+  readonly holder: TrajectoryLockHolder | undefined;
+  /** How long this process waited, in milliseconds. */
+  readonly waitedMs: number;
+  /**
+   * Creates a lock timeout error.
+   *
+   * @param path - The trajectory file.
+   * @param lockPath - Its lock file.
+   * @param holder - Who holds the lock, when known.
+   * @param waitedMs - How long the wait was, in milliseconds.
+   */
+  constructor(path: string, lockPath: string, holder: TrajectoryLockHolder | undefined, waitedMs: number) {
+    const who =
+      holder === undefined
+        ? 'a holder that cannot be read'
+        : `pid ${holder.pid} on host ${holder.host}, since ${holder.acquiredAt}`;
+    super(
+      `${path} is locked by another process (${who}): waited ${waitedMs} ms for ${lockPath}; ` +
+        `if that process is no longer running, remove ${lockPath}`,
+    );
+    this.name = 'TrajectoryLockTimeoutError';
+    this.path = path;
+    this.lockPath = lockPath;
+    this.holder =
+      holder === undefined ? undefined : { pid: holder.pid, host: holder.host, acquiredAt: holder.acquiredAt };
+    this.waitedMs = waitedMs;
+  }
+}
+
+/**
  * Where a torn last line of a trajectory file is.
  *
  * @example

@@ -22,6 +22,7 @@ import {
 } from './decode.ts';
 import { HarnessInputError } from './errors.ts';
 import { formatRfc3339 } from './time.ts';
+import { quote } from '../internal/display.ts';
 
 /** The ledger kind. Source: HARNESS-RUNTIME §2, §5. */
 export const FEATURE_LEDGER_KIND = 'premath.harness.feature_ledger.v1';
@@ -387,7 +388,7 @@ export function upsertFeature(
   if (!STATUSES.includes(update.status)) {
     throw new HarnessInputError(
       'update.status',
-      `expected pending, in_progress, blocked or completed, received ${JSON.stringify(update.status)}`,
+      `expected pending, in_progress, blocked or completed, received ${quote(update.status)}`,
     );
   }
   const at = formatRfc3339(now);

@@ -1,13 +1,16 @@
 /**
  * File primitives of the harness stores: atomic replacement (temp file, fsync, rename, fsync of
- * the directory), one writer at a time per path within a process, and reads that tell a missing
- * file from an unreadable one. Internal.
+ * the directory), one writer at a time per path within a process, reads that tell a missing
+ * file from an unreadable one, the removal of temp files that killed writers left behind, and
+ * the refusal to replace a symbolic link. Internal.
  *
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readFile, readdir, readlink, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { HarnessInputError } from './errors.ts';
+import { processIsAlive } from './process.ts';
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -60,27 +63,126 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** The temp files this thread is writing (by resolved path): never stray, whatever their age. */
+const writing = new Set<string>();
+
 /**
- * Writes `data` to a new temp file beside `path` (`.<name>.<pid>.<random>.tmp`, creating the
- * directory when missing) and fsyncs it; removes it when the write fails.
+ * Writes `data` to a new temp file beside `path` (`.<name>.<pid>.<12 hex digits>.tmp`, creating
+ * the directory when missing) and, when `durable`, fsyncs it; removes it when the write fails.
+ * The caller calls {@link doneWith} once the temp file is renamed, linked or removed.
  *
  * @returns The temp file's path.
  */
-async function writeTemp(path: string, data: string | Uint8Array): Promise<string> {
+async function writeTemp(path: string, data: string | Uint8Array, durable = true): Promise<string> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
+  writing.add(resolve(temp));
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
+    handle = await open(temp, 'wx', 0o644).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      return open(temp, 'wx', 0o644);
+    });
     await handle.writeFile(data);
-    await handle.sync();
-  } catch (error) {
+    if (durable) await handle.sync();
     await handle.close();
+  } catch (error) {
+    await handle?.close();
     await rm(temp, { force: true });
+    doneWith(temp);
     throw error;
   }
-  await handle.close();
   return temp;
+}
+
+function doneWith(temp: string): void {
+  writing.delete(resolve(temp));
+}
+
+/** How old a temp file of a live process must be to count as abandoned (a write takes milliseconds). */
+export const ABANDONED_TEMP_MS = 10 * 60_000;
+
+/** This process's start, in ms since the epoch. */
+const processStart = () => Date.now() - process.uptime() * 1000;
+
+/**
+ * Removes the temp files that writers of `path` killed between the temp-file write and the
+ * rename left beside it: names `.<name>.<pid>.<12 hex digits>.tmp` exactly (nothing else is
+ * touched), not being written by this thread, whose writer is gone. Gone means: no process with
+ * that pid runs on this machine; or the pid is this process's but the file is older than this
+ * process (a pid reused, as in a restarted container); or the file is older than
+ * {@link ABANDONED_TEMP_MS} whatever its pid. Best effort: a directory or file that cannot be
+ * listed or removed is left as it is.
+ *
+ * @param path - The file whose temp files to clean up.
+ * @returns How many were removed.
+ */
+export async function removeStrayTemps(path: string): Promise<number> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = tempPid(name.slice(prefix.length, -'.tmp'.length));
+    const temp = join(dir, name);
+    if (pid === undefined || writing.has(resolve(temp))) continue;
+    try {
+      const { mtimeMs } = await stat(temp);
+      const gone =
+        Date.now() - mtimeMs > ABANDONED_TEMP_MS ||
+        (pid === process.pid ? mtimeMs < processStart() - 1000 : !processIsAlive(pid));
+      if (!gone) continue;
+      await rm(temp, { force: true });
+      removed++;
+    } catch {
+      // Gone already, or not ours to remove: leave it.
+    }
+  }
+  return removed;
+}
+
+/** The pid of a temp name's middle part `<pid>.<12 hex digits>`, or `undefined` for any other text. */
+function tempPid(middle: string): number | undefined {
+  const dot = middle.indexOf('.');
+  if (dot < 1 || dot > 10 || middle.length !== dot + 13) return undefined;
+  for (let i = 0; i < middle.length; i++) {
+    const c = middle.charCodeAt(i);
+    const digit = c >= 0x30 && c <= 0x39;
+    if (i < dot ? !digit : i > dot && !digit && !(c >= 0x61 && c <= 0x66)) return undefined;
+  }
+  return Number(middle.slice(0, dot));
+}
+
+/**
+ * Refuses to replace a symbolic link: an atomic write renames a new file over `path`, which
+ * would replace the link itself and leave the file it points to as it was.
+ *
+ * @param path - The file about to be replaced.
+ * @throws {@link HarnessInputError} with `path` when `path` is a symbolic link, naming its target.
+ */
+export async function refuseSymlink(path: string): Promise<void> {
+  let target: string;
+  try {
+    if (!(await lstat(path)).isSymbolicLink()) return;
+    target = await readlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  throw new HarnessInputError(
+    '',
+    `expected a file, found a symbolic link to ${target}; write to ${resolve(dirname(path), target)} instead, ` +
+      'or remove the link (a write renames a new file over the path: it would replace the link and leave its ' +
+      'target as it was)',
+    { path },
+  );
 }
 
 /**
@@ -102,21 +204,24 @@ export async function writeFileAtomic(
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    doneWith(temp);
   }
   await syncDirectory(dir);
 }
 
 /**
- * Creates `path` with `data` unless it exists, atomically and whole: writes and fsyncs a temp
- * file beside it, links it to `path` (which fails when `path` exists, in this process or
- * another), removes the temp file and fsyncs the directory. A crash leaves no file or the whole
- * one. Creates the directory when missing.
+ * Creates `path` with `data` unless it exists, atomically and whole: writes a temp file beside
+ * it, links it to `path` (which fails when `path` exists, in this process or another), removes
+ * the temp file. Readers find no file or the whole one. When `durable` (the default), the temp
+ * file and then the directory are fsynced, so a crash of the machine leaves no file or the whole
+ * one too. Creates the directory when missing.
  *
  * @returns `true` when this call created `path`, `false` when it existed.
  */
-export async function createFileExclusive(path: string, data: string): Promise<boolean> {
+export async function createFileExclusive(path: string, data: string | Uint8Array, durable = true): Promise<boolean> {
   const dir = dirname(path);
-  const temp = await writeTemp(path, data);
+  const temp = await writeTemp(path, data, durable);
   try {
     try {
       await link(temp, path);
@@ -126,7 +231,8 @@ export async function createFileExclusive(path: string, data: string): Promise<b
     }
   } finally {
     await rm(temp, { force: true });
+    doneWith(temp);
   }
-  await syncDirectory(dir);
+  if (durable) await syncDirectory(dir);
   return true;
 }

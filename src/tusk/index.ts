@@ -9,8 +9,14 @@
  *
  * @module
  */
-export { HarnessInputError, RetryPolicyError, StepFailure, TrajectoryTornTailError } from './errors.ts';
-export type { RetryPolicyFailureClass, TornTail } from './errors.ts';
+export {
+  HarnessInputError,
+  RetryPolicyError,
+  StepFailure,
+  TrajectoryLockTimeoutError,
+  TrajectoryTornTailError,
+} from './errors.ts';
+export type { RetryPolicyFailureClass, TornTail, TrajectoryLockHolder } from './errors.ts';
 export {
   BOOTSTRAP_KIND,
   DEFAULT_SESSION_PATH,

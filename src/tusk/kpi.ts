@@ -8,6 +8,7 @@ import { compareUtf8 } from '../canonical/index.ts';
 import { HarnessInputError } from './errors.ts';
 import { addHours, compareInstants, formatInstant, parseRfc3339, type Instant } from './time.ts';
 import { isSuccessResultClass, type TrajectoryRow } from './trajectory.ts';
+import { quote } from '../internal/display.ts';
 
 /** The KPI kind. Source: the Tusk harness contract §13. */
 export const KPI_KIND = 'premath.multithread.throughput.v1';
@@ -174,10 +175,7 @@ export function computeKpi(rows: readonly TrajectoryRow[], options: KpiOptions =
   if (options.windowEnd !== undefined) {
     const end = parseRfc3339(options.windowEnd);
     if (end === undefined) {
-      throw new HarnessInputError(
-        'windowEnd',
-        `expected an RFC 3339 timestamp, received ${JSON.stringify(options.windowEnd)}`,
-      );
+      throw new HarnessInputError('windowEnd', `expected an RFC 3339 timestamp, received ${quote(options.windowEnd)}`);
     }
     windowEnd = end;
   } else {

@@ -29,6 +29,7 @@ import { formatRfc3339 } from './time.ts';
 import { appendTrajectoryRow, readTrajectory, repairTrajectory } from './trajectory-store.ts';
 import type { TrajectoryRow } from './trajectory.ts';
 import { failureOf, stepContext } from './step-context.ts';
+import { quote } from '../internal/display.ts';
 
 const running = new Set<string>();
 
@@ -36,7 +37,7 @@ function refSegment(value: string, field: string, forbidDot: boolean): string {
   if (trimWhiteSpace(value) !== value || value === '' || /[\s/]/.test(value) || (forbidDot && value.includes('.'))) {
     throw new HarnessInputError(
       field,
-      `expected a non-blank id without whitespace, "/"${forbidDot ? ' or "."' : ''}, received ${JSON.stringify(value)}`,
+      `expected a non-blank id without whitespace, "/"${forbidDot ? ' or "."' : ''}, received ${quote(value)}`,
     );
   }
   return value;
@@ -229,7 +230,7 @@ class HarnessRun<TTarget> {
     if (this.finished.has(item.id)) {
       throw new HarnessInputError(
         'item.id',
-        `expected an item this run has not finished, received ${JSON.stringify(item.id)} again (claim must skip ctx.finished)`,
+        `expected an item this run has not finished, received ${quote(item.id)} again (claim must skip ctx.finished)`,
       );
     }
   }

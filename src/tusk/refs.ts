@@ -7,6 +7,7 @@
 import { digest, trimWhiteSpace } from '../canonical/index.ts';
 import type { JsonValue } from '../canonical/index.ts';
 import { HarnessInputError } from './errors.ts';
+import { quote } from '../internal/display.ts';
 
 /**
  * `prefix` + lowercase hex SHA-256 of the canonical JSON bytes of `value` (the project's
@@ -52,10 +53,7 @@ export interface LeaseHandoff {
 function segment(value: string, field: string): string {
   const trimmed = trimWhiteSpace(value);
   if (trimmed === '' || trimmed.includes('/')) {
-    throw new HarnessInputError(
-      field,
-      `expected a non-blank ref segment without "/", received ${JSON.stringify(value)}`,
-    );
+    throw new HarnessInputError(field, `expected a non-blank ref segment without "/", received ${quote(value)}`);
   }
   return trimmed;
 }

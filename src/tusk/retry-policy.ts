@@ -9,6 +9,7 @@ import { sortUtf8, trimWhiteSpace, type JsonValue, isBlank } from '../canonical/
 import { fieldPath, integerOf, objectAt, parseJsonText, requiredString, type Fields } from './decode.ts';
 import { HarnessInputError, RetryPolicyError } from './errors.ts';
 import { prefixedDigest } from './refs.ts';
+import { quote } from '../internal/display.ts';
 
 /** The policy kind. Source: HARNESS-RETRY-ESCALATION §2. */
 export const RETRY_POLICY_KIND = 'ci.harness.retry.policy.v1';
@@ -130,7 +131,7 @@ function parseRule(value: unknown, at: string, isDefault: boolean): RetryRule {
   if (!ESCALATION_ACTIONS.includes(escalationAction)) {
     throw shape(
       fieldPath(at, 'escalationAction'),
-      `expected issue_discover, mark_blocked or stop, received ${JSON.stringify(escalationAction)}`,
+      `expected issue_discover, mark_blocked or stop, received ${quote(escalationAction)}`,
     );
   }
   let failureClasses: string[] = [];
@@ -207,10 +208,7 @@ export function parseRetryPolicy(input: string | Uint8Array | unknown): RetryPol
   if (integerOf(f.value['schema']) !== 1) throw shape('policy.schema', 'expected 1');
   const policyKind = nonBlank(f, 'policyKind');
   if (policyKind !== RETRY_POLICY_KIND) {
-    throw shape(
-      'policy.policyKind',
-      `expected ${JSON.stringify(RETRY_POLICY_KIND)}, received ${JSON.stringify(policyKind)}`,
-    );
+    throw shape('policy.policyKind', `expected ${JSON.stringify(RETRY_POLICY_KIND)}, received ${quote(policyKind)}`);
   }
   const policyId = nonBlank(f, 'policyId');
   const policyDigest = nonBlank(f, 'policyDigest');
@@ -230,15 +228,14 @@ export function parseRetryPolicy(input: string | Uint8Array | unknown): RetryPol
   const rules = rawRules.map((raw, index) => {
     const at = fieldPath('policy.rules', index);
     const rule = parseRule(raw, at, false);
-    if (ruleIds.has(rule.ruleId))
-      throw shape(fieldPath(at, 'ruleId'), `duplicate ruleId ${JSON.stringify(rule.ruleId)}`);
+    if (ruleIds.has(rule.ruleId)) throw shape(fieldPath(at, 'ruleId'), `duplicate ruleId ${quote(rule.ruleId)}`);
     ruleIds.add(rule.ruleId);
     for (const failureClass of rule.failureClasses) {
       const previous = owner.get(failureClass);
       if (previous !== undefined) {
         throw shape(
           fieldPath(at, 'failureClasses'),
-          `expected failure classes disjoint across rules: ${JSON.stringify(failureClass)} is already in ${JSON.stringify(previous)}`,
+          `expected failure classes disjoint across rules: ${quote(failureClass)} is already in ${quote(previous)}`,
         );
       }
       owner.set(failureClass, rule.ruleId);

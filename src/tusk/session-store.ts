@@ -1,7 +1,9 @@
 /**
  * The session artifact and the feature ledger on disk: reads that name the file in every error,
  * and atomic read-modify-write updates (one at a time per file in a process). A failed update
- * leaves the file exactly as it was.
+ * leaves the file exactly as it was. A path that is a symbolic link is refused for writing (the
+ * rename would replace the link); reads and writes remove the temp files of writers that were
+ * killed before their rename.
  *
  * @module
  */
@@ -15,7 +17,14 @@ import {
   type FeatureLedger,
   type FeatureUpdate,
 } from './feature-ledger.ts';
-import { readIfExists, withFileLock, writeFileAtomic, type AtomicWriteHooks } from './files.ts';
+import {
+  readIfExists,
+  refuseSymlink,
+  removeStrayTemps,
+  withFileLock,
+  writeFileAtomic,
+  type AtomicWriteHooks,
+} from './files.ts';
 import { issueMemorySnapshotRef } from './issues.ts';
 import {
   bootstrapSession,
@@ -55,6 +64,9 @@ function located<T>(path: string, read: () => T): T {
 /**
  * Reads a session artifact, or `undefined` when the file does not exist.
  *
+ * Removes the temp files that writers killed before their rename left beside it first
+ * (`.<name>.<pid>.<12 hex digits>.tmp` of a process that is gone; best effort).
+ *
  * Source: the Tusk harness contract §11.
  *
  * @param path - The artifact's path (premath's default: `.premath/harness_session.json`).
@@ -68,6 +80,7 @@ function located<T>(path: string, read: () => T): T {
  * ```
  */
 export async function readSessionIfExists(path: string): Promise<HarnessSession | undefined> {
+  await removeStrayTemps(path);
   const bytes = await readIfExists(path);
   return bytes === undefined ? undefined : located(path, () => parseSession(new TextDecoder().decode(bytes)));
 }
@@ -99,6 +112,7 @@ export async function writeSessionWithHooks(
   hooks: AtomicWriteHooks,
 ): Promise<HarnessSession> {
   return withFileLock(path, async () => {
+    await refuseSymlink(path);
     const existing = await readSessionIfExists(path);
     const issuesPath = update.issuesPath ?? existing?.issuesPath;
     let issuesSnapshotRef = update.issuesSnapshotRef;
@@ -117,7 +131,9 @@ export async function writeSessionWithHooks(
  * atomically: temp file, fsync, rename, fsync of the directory, so a crash leaves the old
  * artifact or the new one, never a torn file. When the session has an `issuesPath`, the
  * `issuesSnapshotRef` is derived from that file now (absent when it does not exist). Writes to
- * one path from one process run one at a time.
+ * one path from one process run one at a time. Temp files that killed writers left beside the
+ * artifact are removed first. A `path` that is a symbolic link is refused: the rename would
+ * replace the link and leave its target as it was; write to the target's path instead.
  *
  * Source: the Tusk harness contract §11; HARNESS-RUNTIME §4.
  *
@@ -125,7 +141,8 @@ export async function writeSessionWithHooks(
  * @param update - The write.
  * @param options - The clock.
  * @returns The session written.
- * @throws {@link HarnessInputError} for a malformed existing artifact or issue memory (nothing written).
+ * @throws {@link HarnessInputError} (with `path`) for a malformed existing artifact or issue memory, or a
+ *   `path` that is a symbolic link (nothing written).
  * @example
  * ```ts
  * import { writeSession } from 'turngate/tusk';
@@ -157,12 +174,15 @@ export async function writeSession(
  * ```
  */
 export async function readFeatureLedger(path: string): Promise<FeatureLedger | undefined> {
+  await removeStrayTemps(path);
   const bytes = await readIfExists(path);
   return bytes === undefined ? undefined : located(path, () => parseFeatureLedger(new TextDecoder().decode(bytes)));
 }
 
 /**
  * Inserts or updates one feature row of the ledger on disk ({@link upsertFeature}), atomically.
+ * Like {@link writeSession}, refuses a `path` that is a symbolic link and removes the temp files
+ * of killed writers.
  *
  * Source: HARNESS-RUNTIME §5.
  *
@@ -170,7 +190,8 @@ export async function readFeatureLedger(path: string): Promise<FeatureLedger | u
  * @param update - The row write.
  * @param options - The clock.
  * @returns The ledger written.
- * @throws {@link HarnessInputError} for a malformed existing ledger or a bad update (nothing written).
+ * @throws {@link HarnessInputError} for a malformed existing ledger, a bad update, or a `path` that is a
+ *   symbolic link (nothing written).
  * @example
  * ```ts
  * import { writeFeature } from 'turngate/tusk';
@@ -183,6 +204,7 @@ export async function writeFeature(
   options: StoreClock = {},
 ): Promise<FeatureLedger> {
   return withFileLock(path, async () => {
+    await refuseSymlink(path);
     const next = upsertFeature(await readFeatureLedger(path), update, (options.clock ?? (() => new Date()))());
     await writeFileAtomic(path, renderFeatureLedger(next));
     return next;

@@ -22,6 +22,7 @@ import {
 import { HarnessInputError } from './errors.ts';
 import type { FeatureProjection } from './feature-ledger.ts';
 import { formatRfc3339 } from './time.ts';
+import { quote } from '../internal/display.ts';
 
 /** The session artifact kind. Source: the Tusk harness contract §11. */
 export const SESSION_KIND = 'premath.harness.session.v1';
@@ -164,7 +165,7 @@ export function parseSession(value: unknown): HarnessSession {
   exactString(f, 'sessionKind', SESSION_KIND);
   const state = requiredString(f, 'state');
   if (state !== 'active' && state !== 'stopped') {
-    throw new HarnessInputError('session.state', `expected "active" or "stopped", received ${JSON.stringify(state)}`);
+    throw new HarnessInputError('session.state', `expected "active" or "stopped", received ${quote(state)}`);
   }
   const stoppedAt = optionalTimestamp(f, 'stoppedAt');
   if (state === 'stopped' && stoppedAt === undefined) {
@@ -283,10 +284,7 @@ export function newSessionId(now: Date, issueId?: string): string {
  */
 export function updateSession(existing: HarnessSession | undefined, update: SessionUpdate, now: Date): HarnessSession {
   if (update.state !== 'active' && update.state !== 'stopped') {
-    throw new HarnessInputError(
-      'update.state',
-      `expected "active" or "stopped", received ${JSON.stringify(update.state)}`,
-    );
+    throw new HarnessInputError('update.state', `expected "active" or "stopped", received ${quote(update.state)}`);
   }
   const at = formatRfc3339(now);
   const pick = (key: 'issueId' | 'summary' | 'nextStep' | 'issuesPath'): string | undefined =>

@@ -20,6 +20,7 @@ import {
 } from './decode.ts';
 import { HarnessInputError, type TornTail } from './errors.ts';
 import { compareInstants, parseRfc3339, type Instant } from './time.ts';
+import { quote } from '../internal/display.ts';
 
 /** The row kind. Source: the Tusk harness contract §12. */
 export const STEP_KIND = 'premath.harness.step.v1';
@@ -434,7 +435,7 @@ export function projectTrajectory(
 ): TrajectoryProjection {
   const mode = options.mode ?? 'latest';
   if (!['latest', 'failed', 'retry-needed', 'retry_needed'].includes(mode)) {
-    throw new HarnessInputError('mode', `expected latest, failed or retry-needed, received ${JSON.stringify(mode)}`);
+    throw new HarnessInputError('mode', `expected latest, failed or retry-needed, received ${quote(mode)}`);
   }
   const limit = options.limit ?? 20;
   if (!Number.isSafeInteger(limit) || limit < 0) {
