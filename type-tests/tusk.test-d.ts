@@ -9,6 +9,7 @@ import type { JoinClosed, MutationReady } from 'turngate';
 import {
   projectTrajectory,
   runHarness,
+  TrajectoryLockTimeoutError,
   updateSession,
   type EscalationAction,
   type HarnessRunResult,
@@ -17,6 +18,7 @@ import {
   type KpiDecisionState,
   type RetryPolicy,
   type RunHarnessOptions,
+  type TrajectoryLockHolder,
   type TrajectoryRow,
   type Verification,
   type WorkItem,
@@ -125,3 +127,15 @@ expectType<string>(action);
 const partial = match(state).with('pass', 'watch', 'rollback', () => 1);
 // @ts-expect-error -- NonExhaustiveError<'insufficient_data'>: a match must handle every decision state
 partial.exhaustive();
+
+// A trajectory held by another process: the error says who and how long, with a literal code.
+declare const lockError: unknown;
+if (lockError instanceof TrajectoryLockTimeoutError) {
+  expectType<'ELOCKED'>(lockError.code);
+  expectType<number>(lockError.waitedMs);
+  expectType<TrajectoryLockHolder | undefined>(lockError.holder);
+  // @ts-expect-error -- the holder may be unknown: check it before reading its pid
+  void lockError.holder.pid;
+  // @ts-expect-error -- the fields are read-only
+  lockError.waitedMs = 0;
+}
