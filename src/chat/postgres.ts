@@ -270,18 +270,20 @@ export class PostgresSessionStore implements SessionStore {
    * A statement with the client-side timeout (`query_timeout`: node-postgres reads it per query;
    * its type declarations know it only as a connection option).
    */
-  private config(text: string, values: unknown[]): QueryConfig {
+  private config(text: string, values: unknown[], prepared = false): QueryConfig {
     const config: QueryConfig & { readonly query_timeout: number } = {
       text,
       values,
       query_timeout: this.queryTimeoutMs,
+      // A named statement is parsed and planned once per connection, then only bound and run.
+      ...(prepared ? { name: `turngate_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` } : {}),
     };
     return config;
   }
 
-  /** One statement on a pooled connection, with the client-side timeout. */
-  private async q<R extends QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
-    return (await this.pool.query<R>(this.config(text, values))).rows;
+  /** One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own). */
+  private async q<R extends QueryResultRow>(text: string, values: unknown[] = [], prepared = false): Promise<R[]> {
+    return (await this.pool.query<R>(this.config(text, values, prepared))).rows;
   }
 
   /** Creates the tables on first use; a failed attempt is retried by the next call. */
@@ -348,7 +350,7 @@ export class PostgresSessionStore implements SessionStore {
     for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
       let rows: HoldRow[];
       try {
-        rows = await this.q<HoldRow>(text, [sessionId, token, this.leaseMs, known, key]);
+        rows = await this.q<HoldRow>(text, [sessionId, token, this.leaseMs, known, key], true);
       } catch (error) {
         // A pooled connection the server closed (a restart) fails its next query at once: one
         // more try on a fresh connection. The token makes a repeat of a statement that did take
@@ -632,6 +634,7 @@ export class PostgresSessionStore implements SessionStore {
           send,
           this.sendKeysKept,
         ],
+        true,
       );
       return Number(rows[0]?.written) === 1;
     } catch (error) {
