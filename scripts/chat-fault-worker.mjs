@@ -18,49 +18,15 @@
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createChatHarness, END, sequentialGraph } from '../dist/chat/index.js';
+import { createChatHarness } from '../dist/chat/index.js';
+import { toolLoopGraph } from './chat-tool-loop.mjs';
 import { PostgresSessionStore } from '../dist/chat/postgres.js';
 
 const config = JSON.parse(process.argv[2]);
 const { url, prefix, worker, own, shared, thinkMs, errorPauseMs, slowMs, retryDeadlineMs, hangMs, keys, storeOptions } =
   config;
 
-const tagOf = (message) => (typeof message?.content === 'string' ? message.content.replace(/^(ask|done) /, '') : '');
-const pendingCalls = (state) => {
-  const last = state.messages.at(-1);
-  return last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
-};
-
-// The graph of scripts/chat-load-worker.mjs; the model node awaits `slowMs` (a slow model).
-const graph = sequentialGraph({
-  entry: 'model',
-  nodes: {
-    model: async (state) => {
-      await sleep(slowMs > 0 ? slowMs : 1);
-      const last = state.messages.at(-1);
-      if (last?.role === 'user') {
-        const tag = tagOf(last);
-        return {
-          messages: [
-            { role: 'assistant', content: [], tool_calls: [{ id: `call_${tag}`, name: 'lookup', arguments: { tag } }] },
-          ],
-        };
-      }
-      return { messages: [{ role: 'assistant', content: `done ${last?.role === 'tool' ? last.content : '?'}` }] };
-    },
-    tools: (state) => ({
-      messages: pendingCalls(state).map((call) => ({
-        role: 'tool',
-        tool_call_id: call.id,
-        content: String(call.arguments?.tag),
-      })),
-    }),
-  },
-  edges: [
-    { from: 'model', to: (state) => (pendingCalls(state).length > 0 ? 'tools' : END) },
-    { from: 'tools', to: 'model' },
-  ],
-});
+const graph = toolLoopGraph(slowMs > 0 ? slowMs : 1);
 
 const store = new PostgresSessionStore(url, { tablePrefix: prefix, ...storeOptions });
 const harness = createChatHarness({ graph, store });

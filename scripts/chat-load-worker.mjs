@@ -6,7 +6,8 @@
 // a tool, the tool answers, the model replies.
 //
 // usage: node scripts/chat-load-worker.mjs <url> <prefix> <worker> <workers> <shared> <perShared> <distinct> <concurrency>
-import { createChatHarness, END, sequentialGraph } from '../dist/chat/index.js';
+import { createChatHarness } from '../dist/chat/index.js';
+import { toolLoopGraph } from './chat-tool-loop.mjs';
 import { PostgresSessionStore } from '../dist/chat/postgres.js';
 
 const [url, prefix, workerText, workersText, sharedText, perSharedText, distinctText, concurrencyText] =
@@ -18,41 +19,7 @@ const perShared = Number(perSharedText);
 const distinct = Number(distinctText);
 const concurrency = Number(concurrencyText);
 
-const tagOf = (message) => (typeof message?.content === 'string' ? message.content.replace(/^(ask|done) /, '') : '');
-const pendingCalls = (state) => {
-  const last = state.messages.at(-1);
-  return last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
-};
-
-const graph = sequentialGraph({
-  entry: 'model',
-  nodes: {
-    model: async (state) => {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      const last = state.messages.at(-1);
-      if (last?.role === 'user') {
-        const tag = tagOf(last);
-        return {
-          messages: [
-            { role: 'assistant', content: [], tool_calls: [{ id: `call_${tag}`, name: 'lookup', arguments: { tag } }] },
-          ],
-        };
-      }
-      return { messages: [{ role: 'assistant', content: `done ${last?.role === 'tool' ? last.content : '?'}` }] };
-    },
-    tools: (state) => ({
-      messages: pendingCalls(state).map((call) => ({
-        role: 'tool',
-        tool_call_id: call.id,
-        content: String(call.arguments?.tag),
-      })),
-    }),
-  },
-  edges: [
-    { from: 'model', to: (state) => (pendingCalls(state).length > 0 ? 'tools' : END) },
-    { from: 'tools', to: 'model' },
-  ],
-});
+const graph = toolLoopGraph(1);
 
 // A short lease: the run that kills a process waits this long for the sessions it held.
 const store = new PostgresSessionStore(url, { tablePrefix: prefix, maxConnections: 10, lockLeaseMs: 2000 });
