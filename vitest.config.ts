@@ -6,5 +6,7 @@ export default defineConfig({
     // The PostgreSQL tests need a server: vitest.postgres.config.ts runs them (scripts/test.sh).
     exclude: ['test/postgres/**', 'node_modules/**'],
     testTimeout: 30_000,
+    // Temporary folders of the run (the tests' and their processes') are removed when it ends.
+    globalSetup: ['test/setup/temp-dir.ts'],
   },
 });

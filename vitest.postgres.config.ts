@@ -6,5 +6,6 @@ export default defineConfig({
     include: ['test/postgres/**/*.test.ts'],
     testTimeout: 60_000,
     fileParallelism: false,
+    globalSetup: ['test/setup/temp-dir.ts'],
   },
 });

@@ -8,12 +8,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every temporary file of the run (the tests', the doc examples', the tools') goes under one
+# folder, removed when the run ends: `npm test` leaves nothing in the system's temporary folder.
+run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/turngate-npm-test-XXXXXX")"
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
+
 node_modules/.bin/biome check .
 npm run -s build
 node node_modules/typescript/bin/tsc -p tsconfig.json
 node scripts/check-doc-examples.mjs
 node scripts/check-doc-claims.mjs
-node_modules/.bin/vitest run
+# The unit tests' global setup (test/setup/temp-dir.ts) removes every temporary folder they and
+# their processes make, so a bare `vitest run` leaves nothing behind either: checked here.
+mkdir "$run_tmp/unit"
+TMPDIR="$run_tmp/unit" node_modules/.bin/vitest run
+left="$(ls -A "$run_tmp/unit")"
+if [ -n "$left" ]; then
+  echo "the unit tests left temporary files behind: $(echo "$left" | tr '\n' ' ')" >&2
+  exit 1
+fi
 if [ -n "${TURNGATE_PG_URL:-}" ]; then
   node_modules/.bin/vitest run --config vitest.postgres.config.ts
   node scripts/chat-load-test.mjs

@@ -321,6 +321,75 @@ describe('large values cost their own size', () => {
   });
 });
 
+describe('long arrays', () => {
+  /** Arrays of these lengths (around the length from which the parser hands its element list over), nested. */
+  interface Part {
+    readonly length: number;
+    readonly nesting: number;
+    readonly leaf: JsonValue;
+    readonly inObject: boolean;
+  }
+  const shapes: fc.Arbitrary<Part[]> = fc.array(
+    fc.record({
+      length: fc.constantFrom(0, 1, 7, 1023, 1024, 1025, 2500),
+      nesting: fc.nat(2),
+      leaf: fc.constantFrom<JsonValue>(0, 12, 'ab', {}, [], { b: 1, a: [2] }, [3, { z: {} }]),
+      inObject: fc.boolean(),
+    }),
+    { maxLength: 4 },
+  );
+  const build = (parts: readonly Part[]): JsonValue =>
+    parts.map(({ length, nesting, leaf, inObject }) => {
+      let value: JsonValue = Array.from({ length }, () => leaf);
+      for (let i = 0; i < nesting; i++) value = [value, length];
+      return inObject ? { list: value, n: length } : value;
+    });
+  const numbers = (value: unknown) =>
+    JSON.parse(JSON.stringify(value, (_k, v) => (v instanceof JsonNumber ? v.toNumber() : v)));
+
+  it('parse as JSON.parse reads them, however they nest', () => {
+    fc.assert(
+      fc.property(shapes, (parts) => {
+        const text = JSON.stringify(build(parts));
+        expect(numbers(parseJson(text))).toEqual(JSON.parse(text));
+        expect(numbers(parseJson(new TextEncoder().encode(text)))).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 60, seed: 23 },
+    );
+  });
+
+  it('empty objects parse to distinct plain objects that take properties', () => {
+    const [a, b] = parseJson('[{}, {}]') as Record<string, unknown>[];
+    expect(a).not.toBe(b);
+    expect(Object.getPrototypeOf(a)).toBe(Object.prototype);
+    expect(a?.constructor).toBe(Object);
+    (a as Record<string, unknown>)['x'] = 1;
+    expect(JSON.stringify([a, b])).toBe('[{"x":1},{}]');
+  });
+
+  it('write the canonical text of their elements, through the engine or not, and digest it', () => {
+    fc.assert(
+      fc.property(shapes, fc.boolean(), (parts, parsed) => {
+        const built = build(parts);
+        const value = (parsed ? parseJson(JSON.stringify(built)) : built) as JsonValue[];
+        const text = canonicalJson(value);
+        expect(text).toBe(`[${value.map((item) => canonicalJson(item)).join(',')}]`);
+        expect(canonicalJson({ b: value, a: 1 })).toBe(`{"a":1,"b":${text}}`);
+        expect(digest(value)).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
+      }),
+      { numRuns: 60, seed: 24 },
+    );
+  });
+
+  it('take our writer where the engine writes an element otherwise, batch by batch', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) =>
+      i % 1500 === 7 ? { b: new JsonNumber('1.0'), a: i } : { a: new JsonNumber(String(i)), b: [i] },
+    );
+    const expected = Array.from(rows, (_, i) => (i % 1500 === 7 ? `{"a":${i},"b":1.0}` : `{"a":${i},"b":[${i}]}`));
+    expect(canonicalJson(rows)).toBe(`[${expected.join(',')}]`);
+  });
+});
+
 describe('UTF-8 bytes are parsed as they are, not decoded to UTF-16 first', () => {
   const encode = (text: string) => new TextEncoder().encode(text);
   const withNumbers = (value: unknown) => JSON.stringify(value, (_k, v) => (v instanceof JsonNumber ? `#${v.raw}` : v));

@@ -173,10 +173,7 @@ function writeCanonical(sink: Sink, value: unknown, depth: number): void {
       enter(sink, value, depth);
       if (Array.isArray(value)) {
         sink.write('[');
-        for (let i = 0; i < value.length; i++) {
-          if (i > 0) sink.write(',');
-          writeCanonical(sink, value[i] === undefined ? null : value[i], depth + 1);
-        }
+        writeElements(sink, value, depth);
         sink.write(']');
         return;
       }
@@ -205,8 +202,45 @@ function writeCanonical(sink: Sink, value: unknown, depth: number): void {
   }
 }
 
+/**
+ * The elements of `array` (a container at `depth`) in canonical text, joined by commas: a long
+ * array {@link ENGINE_BATCH} elements at a time through the engine where it writes them as we
+ * do (so a large payload is neither copied whole nor written piece by piece in script), each
+ * element by {@link writeCanonical} where it does not.
+ */
+function writeElements(sink: Sink, array: readonly unknown[], depth: number): void {
+  for (let start = 0; start < array.length; start += ENGINE_BATCH) {
+    const end = Math.min(array.length, start + ENGINE_BATCH);
+    if (start > 0) sink.write(',');
+    const text = array.length > ENGINE_BATCH ? engineText(array.slice(start, end), 0, depth) : undefined;
+    if (text !== undefined) {
+      sink.write(text.slice(1, -1));
+      continue;
+    }
+    for (let i = start; i < end; i++) {
+      if (i > start) sink.write(',');
+      writeCanonical(sink, array[i] === undefined ? null : array[i], depth + 1);
+    }
+  }
+}
+
 /** What {@link engineReady} returns for a value the engine's `JSON.stringify` would not write as premath does. */
 const SLOWER_PATH: unique symbol = Symbol('slower path');
+
+/**
+ * How many array elements and object members {@link engineReady} copies for one text (into
+ * containers holding numbers where the value holds {@link JsonNumber}s) before it leaves the
+ * value to our writer: the copy is a second tree held next to the value, which for a large
+ * parsed payload was most of the join check's memory. Our writer hashes as it writes and hands
+ * arrays back to the engine {@link ENGINE_BATCH} elements at a time, so no copy is larger.
+ */
+const ENGINE_COPIED_SLOTS = 1 << 16;
+
+/** How many elements of a long array our writer gives the engine at a time. */
+const ENGINE_BATCH = 1024;
+
+/** What {@link engineReady} may still copy for the text being written. */
+let copiedSlotsLeft = 0;
 
 /**
  * Whether `text` (written by `JSON.stringify`) holds an escaped surrogate, `\ud800`–`\udfff`: a
@@ -270,7 +304,11 @@ function engineReady(value: unknown, depth: number): unknown {
       const ready = engineReady(item, depth + 1);
       if (ready === SLOWER_PATH) return SLOWER_PATH;
       if (ready !== item) {
-        if (out === value) out = value.slice();
+        if (out === value) {
+          copiedSlotsLeft -= value.length;
+          if (copiedSlotsLeft < 0) return SLOWER_PATH;
+          out = value.slice();
+        }
         out[i] = ready;
       }
     }
@@ -288,7 +326,11 @@ function engineReady(value: unknown, depth: number): unknown {
       const ready = engineReady(item, depth + 1);
       if (ready === SLOWER_PATH) return SLOWER_PATH;
       if (ready !== item) {
-        if (out === record) out = { ...record };
+        if (out === record) {
+          copiedSlotsLeft -= keys.length;
+          if (copiedSlotsLeft < 0) return SLOWER_PATH;
+          out = { ...record };
+        }
         out[key] = ready;
       }
     }
@@ -300,14 +342,16 @@ function engineReady(value: unknown, depth: number): unknown {
 }
 
 /**
- * The text the engine's `JSON.stringify` writes for `value` when it is the text premath writes
- * (canonical with `indent` 0, pretty with 2), else `undefined`. The engine's writer escapes
+ * The text the engine's `JSON.stringify` writes for `value` (standing at `depth`, 1 for a root)
+ * when it is the text premath writes (canonical with `indent` 0, pretty with 2) and it takes no
+ * more than {@link ENGINE_COPIED_SLOTS} copied slots, else `undefined`. The engine's writer escapes
  * exactly what serde_json escapes, in the same spelling, except a lone surrogate (refused by
  * serde_json), which the output check sends to the slower path.
  */
-function engineText(value: unknown, indent: 0 | 2): string | undefined {
+function engineText(value: unknown, indent: 0 | 2, depth = 1): string | undefined {
   if (toJsonReachable()) return undefined;
-  const ready = engineReady(value, 1);
+  copiedSlotsLeft = ENGINE_COPIED_SLOTS;
+  const ready = engineReady(value, depth);
   if (ready === SLOWER_PATH || ready === undefined) return undefined;
   const text = indent === 0 ? JSON.stringify(ready) : JSON.stringify(ready, null, indent);
   return holdsEscapedSurrogate(text) ? undefined : text;

@@ -58,12 +58,39 @@ export interface OwnDataOptions {
   readonly onObjectCopied?: (original: object, copy: object) => void;
 }
 
-class SnapshotFailure {
+/** A walk's stop: where and why (thrown inside a walk, turned into an {@link OwnDataError} at its end). Internal. */
+export class DataFailure {
   constructor(
     readonly segments: readonly PathSegment[],
     readonly problem: OwnDataProblem,
     readonly detail: string,
   ) {}
+}
+
+/** The cycle at `path` (the walks' one wording). */
+export function cycleAt(path: readonly PathSegment[]): DataFailure {
+  return new DataFailure([...path], 'cycle', 'the value contains itself (a cycle)');
+}
+
+/** Nesting past `maxDepth` at `path`. */
+export function tooDeepAt(path: readonly PathSegment[], maxDepth: number): DataFailure {
+  return new DataFailure([...path], 'too_deep', `nesting deeper than ${maxDepth} levels`);
+}
+
+/** A value that is no JSON data (`a bigint`, `a function`, ...) at `path`. */
+export function notDataAt(path: readonly PathSegment[], value: unknown): DataFailure {
+  return new DataFailure([...path], 'not_data', `${kindOf(value)} is not JSON data`);
+}
+
+/**
+ * The {@link OwnDataError} of what a walk threw: its {@link DataFailure}, or, for anything else
+ * (a getter, Proxy trap or prototype lookup threw), `read_failed` where the walk stood.
+ */
+export function dataErrorOf(thrown: unknown, path: readonly PathSegment[], root: string): OwnDataError {
+  if (thrown instanceof DataFailure) {
+    return { path: formatPath(thrown.segments, root), problem: thrown.problem, detail: thrown.detail };
+  }
+  return { path: formatPath(path, root), problem: 'read_failed', detail: `reading it threw ${describeThrown(thrown)}` };
 }
 
 function kindOf(value: unknown): string {
@@ -76,7 +103,8 @@ function kindOf(value: unknown): string {
   return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object that is not plain data';
 }
 
-function isPlainPrototype(prototype: unknown): boolean {
+/** Whether an object with this prototype is a plain object (`Object.prototype` or `null`). */
+export function isPlainPrototype(prototype: unknown): boolean {
   return prototype === null || prototype === Object.prototype;
 }
 
@@ -112,23 +140,19 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
         return current;
       case 'number':
         if (Number.isFinite(current)) return current;
-        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not a JSON number`);
+        throw new DataFailure([...path], 'not_data', `${kindOf(current)} is not a JSON number`);
       case 'object':
         break;
       case 'bigint':
         if (keepBigInt) return current;
-        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not JSON data`);
+        throw notDataAt(path, current);
       default:
-        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not JSON data`);
+        throw notDataAt(path, current);
     }
     if (current === null) return null;
     if (isLeaf?.(current)) return current;
-    if (depth > maxDepth) {
-      throw new SnapshotFailure([...path], 'too_deep', `nesting deeper than ${maxDepth} levels`);
-    }
-    if (ancestors.has(current)) {
-      throw new SnapshotFailure([...path], 'cycle', 'the value contains itself (a cycle)');
-    }
+    if (depth > maxDepth) throw tooDeepAt(path, maxDepth);
+    if (ancestors.has(current)) throw cycleAt(path);
     ancestors.add(current);
     try {
       if (Array.isArray(current)) {
@@ -139,7 +163,7 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
           // A hole is not read through: Array.prototype may hold a value at that index.
           const item = Object.hasOwn(current, index) ? current[index] : undefined;
           if (item === undefined) {
-            throw new SnapshotFailure([...path], 'not_data', 'undefined (or a hole) in an array is not JSON data');
+            throw new DataFailure([...path], 'not_data', 'undefined (or a hole) in an array is not JSON data');
           }
           out[index] = copy(item, depth + 1);
           path.pop();
@@ -147,7 +171,7 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
         return out;
       }
       if (!isPlainPrototype(Object.getPrototypeOf(current))) {
-        throw new SnapshotFailure([...path], 'not_data', `${kindOf(current)} is not plain JSON data`);
+        throw new DataFailure([...path], 'not_data', `${kindOf(current)} is not plain JSON data`);
       }
       const out = bareRecord();
       for (const key of Object.keys(current)) {
@@ -166,23 +190,6 @@ export function snapshotOwnData(value: unknown, options: OwnDataOptions = {}): O
   try {
     return { ok: true, value: copy(value, 1) };
   } catch (thrown) {
-    const root = rootName;
-    if (thrown instanceof SnapshotFailure) {
-      return {
-        ok: false,
-        failures: [{ path: formatPath(thrown.segments, root), problem: thrown.problem, detail: thrown.detail }],
-      };
-    }
-    // A getter, Proxy trap or prototype lookup threw: the path is where the copy stood.
-    return {
-      ok: false,
-      failures: [
-        {
-          path: formatPath(path, root),
-          problem: 'read_failed',
-          detail: `reading it threw ${describeThrown(thrown)}`,
-        },
-      ],
-    };
+    return { ok: false, failures: [dataErrorOf(thrown, path, rootName)] };
   }
 }

@@ -7,12 +7,13 @@
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { own } from '../internal/own-field.ts';
-import { snapshotOwnData } from '../internal/own-data.ts';
+import { MAX_DATA_DEPTH, type OwnDataError, snapshotOwnData } from '../internal/own-data.ts';
+import { serializationError } from '../internal/serializable.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
-import type { FormatMisuse } from './core/markers.ts';
+import { type FormatMisuse, refuseForeignStructure } from './core/markers.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -184,21 +185,27 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
   let messages: readonly unknown[];
   let body: JsonObject | undefined;
   try {
+    const field = FORMAT_DRIVERS[format].field;
     // The format readers read fields by name. While Object.prototype holds only what the language
     // defines that reads own data; when some other code has polluted it, read an own-data copy
-    // (null-prototype objects), so a planted key never reaches a rule.
+    // (null-prototype objects), so a planted key never reaches a rule. The copy is JSON data.
+    const clean = objectPrototypeIsClean();
     let source = input;
-    if (!objectPrototypeIsClean()) {
-      const own = snapshotOwnData(input, { root: FORMAT_DRIVERS[format].field });
-      if (!own.ok) {
-        const error = firstFailure(own);
-        throw new TranscriptInputError(error.path, `JSON data (${error.detail})`);
-      }
+    if (!clean) {
+      const own = snapshotOwnData(input, { root: Array.isArray(input) ? field : '' });
+      if (!own.ok) throw inputErrorOf(firstFailure(own));
       source = own.value;
     }
-    const unwrapped = unwrapTranscript(source, format);
+    const unwrapped = unwrapTranscript(source, format, false);
     messages = unwrapped.messages;
     body = unwrapped.body;
+    // Otherwise the messages are kept as they are, and what is accepted goes to an SDK that
+    // serializes it: every field (read by a rule or not) must be something JSON.stringify writes.
+    if (clean) {
+      const unwritable = serializationError(messages, field, body === undefined ? MAX_DATA_DEPTH : MAX_DATA_DEPTH - 1);
+      if (unwritable !== undefined) throw inputErrorOf(unwritable);
+    }
+    refuseForeignStructure(messages, format, field);
     outcome = FORMAT_DRIVERS[format].check(messages, contextOf(body, settings), carried);
   } catch (error) {
     const inputError =
@@ -238,6 +245,11 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
   };
 }
 
+/** The input error of a value that is not JSON data (a snapshot's or a serialization check's problem). */
+function inputErrorOf(error: OwnDataError): TranscriptInputError {
+  return new TranscriptInputError(error.path, `JSON data (${error.detail})`);
+}
+
 /** The settings of `options`, read from its own fields (a polluted `Object.prototype` supplies none). */
 function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSettings {
   return {
@@ -266,7 +278,11 @@ function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSet
  * holding another format's tool structure (a `tool_use` block, a `tool` role, a `parts` or
  * `call_id` field checked as a format that has none): the error names the path, what was
  * found and the format the history looks like (`error.looksLike`). Unknown fields that are no
- * format's tool structure are kept. (A `format` or `expect` outside their unions, or a `model`
+ * format's tool structure are kept. What is accepted is sent, so it must serialize: a cycle, a
+ * `bigint`, a getter that throws or nesting deeper than 127 levels anywhere in the messages (in
+ * a field no rule reads too) is `invalid`, naming its path (`messages[1].content[0].input.n:
+ * expected JSON data (a bigint is not JSON data)`); what `JSON.stringify` writes (a `Date`, a
+ * `URL`, a `Uint8Array`, `undefined`) is kept. (A `format` or `expect` outside their unions, or a `model`
  * that is not a non-empty string, is a programming error and throws `TypeError`.)
  *
  * @param messages - The messages (items, contents), or a request body holding them in `messages`, `input` or `contents`.

@@ -1,0 +1,167 @@
+/**
+ * Whether `JSON.stringify` can write a value that is kept as it is (not copied): the check for
+ * values a boundary passes on unchanged, such as the messages of a checked transcript, which a
+ * provider SDK serializes afterwards. Internal; the copying boundaries take `snapshotOwnData`,
+ * which refuses all this and more.
+ *
+ * @module
+ */
+import {
+  cycleAt,
+  dataErrorOf,
+  isPlainPrototype,
+  MAX_DATA_DEPTH,
+  notDataAt,
+  type OwnDataError,
+  tooDeepAt,
+} from './own-data.ts';
+import type { PathSegment } from './path.ts';
+
+/**
+ * How many objects the quick walk visits before it hands over to the exact one: a tree walk
+ * (what `JSON.stringify` does) visits a shared object once per reference, so objects shared
+ * level after level would make it exponential; the exact walk visits each object once.
+ */
+const QUICK_WALK_OBJECTS = 1 << 20;
+
+/** The quick walk's stop: the exact walk decides (and names the path). */
+const HAND_OVER = Symbol('hand over');
+
+/** A plain object: its prototype is `Object.prototype` or `null`. */
+function isPlain(value: object): boolean {
+  return isPlainPrototype(Object.getPrototypeOf(value));
+}
+
+/** Whether `value` is a boxed bigint (`Object(1n)`), which `JSON.stringify` unboxes and throws on. */
+function isBoxedBigInt(value: object): boolean {
+  try {
+    BigInt.prototype.valueOf.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How `JSON.stringify` takes an object that is neither a plain object nor an array: `bigint`
+ * (a boxed bigint, a typed array of bigints: it throws), `leaf` (it writes it without walking
+ * its properties as ours: a typed array or `DataView` of numbers, a `toJSON` method as `Date`,
+ * `URL` and `Buffer` have), or `walk` (its own enumerable properties, as a plain object's).
+ */
+function otherObject(value: object): 'bigint' | 'leaf' | 'walk' {
+  if (ArrayBuffer.isView(value)) {
+    const bigints = value instanceof BigInt64Array || value instanceof BigUint64Array;
+    return bigints && value.length > 0 ? 'bigint' : 'leaf';
+  }
+  if (isBoxedBigInt(value)) return 'bigint';
+  return typeof (value as { readonly toJSON?: unknown }).toJSON === 'function' ? 'leaf' : 'walk';
+}
+
+/**
+ * The first reason `JSON.stringify(value)` would throw, or `undefined` when it can write it:
+ * a cycle, a `bigint` (JSON has none), a getter or Proxy trap that throws, or nesting deeper
+ * than `maxDepth` arrays and objects (the own-data snapshot's limit, so no reader recursing
+ * over the value can run out of stack). What `JSON.stringify` leaves out or writes as `null`
+ * (functions, symbols, `undefined`, `NaN`) is no problem; a class instance with a `toJSON`
+ * method (`Date`, `URL`, `Buffer`: the method is trusted) and a typed array are taken as leaves
+ * (a `BigInt64Array` and a boxed bigint are bigints). Objects shared without a cycle are fine.
+ * Linear in the number of objects and properties: a quick tree walk (no set of objects kept)
+ * decides the common case, and an exact walk that visits each object once finds the path of a
+ * problem. Never throws. Call it while `Object.prototype` is clean (`objectPrototypeIsClean`):
+ * the quick walk reads plain objects' keys with `for...in`.
+ *
+ * @param value - Any value.
+ * @param root - The root's name in the error path (e.g. `messages`).
+ * @param maxDepth - How many arrays and objects may nest; default `MAX_DATA_DEPTH`.
+ * @returns The problem, as the own-data snapshot words it, or `undefined`.
+ */
+export function serializationError(value: unknown, root: string, maxDepth = MAX_DATA_DEPTH): OwnDataError | undefined {
+  if (typeof value !== 'object' || value === null) {
+    return typeof value === 'bigint' ? exactWalk(value, root, maxDepth) : undefined;
+  }
+  let objects = QUICK_WALK_OBJECTS;
+  // Hands over to the exact walk on anything but a clean pass: a bigint, too deep (a cycle ends
+  // there too), too many objects, or a throw while reading. The one hot loop of a transcript
+  // check: primitives are tested inline, and plain objects are walked with `for...in`, which
+  // reads their own enumerable keys (`Object.prototype` has none: the caller checked that it is
+  // clean) without allocating a key list.
+  const item = (current: unknown, depth: number): void => {
+    if (typeof current === 'object') {
+      if (current !== null) quick(current, depth);
+    } else if (typeof current === 'bigint') throw HAND_OVER;
+  };
+  const quick = (current: object, depth: number): void => {
+    if (depth > maxDepth || --objects < 0) throw HAND_OVER;
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) item(current[index], depth + 1);
+      return;
+    }
+    if (isPlain(current)) {
+      for (const key in current) item((current as Record<string, unknown>)[key], depth + 1);
+      return;
+    }
+    const kind = otherObject(current);
+    if (kind === 'bigint') throw HAND_OVER;
+    if (kind === 'leaf') return;
+    for (const key of Object.keys(current)) item((current as Record<string, unknown>)[key], depth + 1);
+  };
+  try {
+    quick(value, 1);
+    return undefined;
+  } catch {
+    return exactWalk(value, root, maxDepth);
+  }
+}
+
+/** The height (in nested containers) of each object walked; `OPEN` while it is being walked. */
+const OPEN = -1;
+
+/** The exact walk: each object once (its height kept), the path of the first problem. */
+function exactWalk(value: unknown, root: string, maxDepth: number): OwnDataError | undefined {
+  const path: PathSegment[] = [];
+  const heights = new Map<object, number>();
+  const walk = (current: unknown, depth: number): number => {
+    if (typeof current !== 'object') {
+      if (typeof current === 'bigint') throw notDataAt(path, current);
+      return 0;
+    }
+    if (current === null) return 0;
+    const known = heights.get(current);
+    if (known === OPEN) throw cycleAt(path);
+    if (known !== undefined) {
+      if (depth + known - 1 > maxDepth) throw tooDeepAt(path, maxDepth);
+      return known;
+    }
+    if (depth > maxDepth) throw tooDeepAt(path, maxDepth);
+    const kind = Array.isArray(current) || isPlain(current) ? 'walk' : otherObject(current);
+    if (kind === 'bigint') throw notDataAt(path, current);
+    if (kind === 'leaf') {
+      heights.set(current, 1);
+      return 1;
+    }
+    heights.set(current, OPEN);
+    let below = 0;
+    // The segment is pushed before the read, so a getter that throws is named by its own path.
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) {
+        path.push(index);
+        below = Math.max(below, walk(current[index], depth + 1));
+        path.pop();
+      }
+    } else {
+      for (const key of Object.keys(current)) {
+        path.push(key);
+        below = Math.max(below, walk((current as Record<string, unknown>)[key], depth + 1));
+        path.pop();
+      }
+    }
+    heights.set(current, below + 1);
+    return below + 1;
+  };
+  try {
+    walk(value, 1);
+    return undefined;
+  } catch (thrown) {
+    return dataErrorOf(thrown, path, root);
+  }
+}
