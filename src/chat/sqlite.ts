@@ -159,8 +159,8 @@ function served<T>(call: string, run: () => T): T {
  * machines, use the PostgreSQL store.
  *
  * Errors by cause: SQLite's `SQLITE_BUSY` / `SQLITE_LOCKED` (and their extended codes), which a
- * call meets when another connection holds the database past the busy timeout (better-sqlite3's
- * `timeout`, default 5,000 ms), are thrown as {@link SessionStoreUnavailable} (reason `busy`, the
+ * call meets when another connection holds the database past the busy timeout (`busyTimeoutMs`;
+ * default better-sqlite3's 5,000 ms), are thrown as {@link SessionStoreUnavailable} (reason `busy`, the
  * SQLite error as `cause`; for a save `outcomeUnknown` is false: the transaction rolled back), so
  * the harness answers them in the `retryable_transient` bucket. While taking the session lock, a
  * busy database counts as the session still being held: the turn waits, up to `lockTimeoutMs`
