@@ -20,22 +20,11 @@
 // Figures are medians over --repeats interleaved rounds; a single run on a busy machine moves by a
 // few MB. NODE_EXTRA_CA_CERTS is unset in the children (it slows every start).
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-
-const SHAPES = {
-  'many calls': null,
-  'one huge string': ['"', 'x', '"'],
-  'escaped strings': ['"', '\\n', '"'],
-  'many distinct keys': null,
-  'many small numbers': ['[0', ',0', ']'],
-  'many small objects': ['[{"a":0}', ',{"a":0}', ']'],
-  'many empty objects': ['[{}', ',{}', ']'],
-  'many small arrays': ['[[0]', ',[0]', ']'],
-  'many short strings': ['["ab"', ',"ab"', ']'],
-};
+import { SHAPES, writeShape } from './bench/memory-shapes.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -50,64 +39,10 @@ const shapes = values.shapes ? values.shapes.split(',') : Object.keys(SHAPES);
 for (const shape of shapes) if (!(shape in SHAPES)) throw new Error(`unknown shape ${shape}`);
 
 const CLI = new URL('../dist/cli/turngate.js', import.meta.url).pathname;
-const { callSpec } = JSON.parse(
-  readFileSync(new URL('../examples/evidence/handoff-turn.json', import.meta.url), 'utf8'),
-).evidence;
 const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-memory-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const childEnv = { ...process.env };
 delete childEnv.NODE_EXTRA_CA_CERTS;
-
-/** Writes a turn of `shape` of about `bytes` bytes to `path`. */
-function writeShape(path, shape, bytes) {
-  const fd = openSync(path, 'w');
-  const head = (open) =>
-    `{"evidence":{"callSpec":${JSON.stringify(callSpec)},"protocolState":{"stopReason":"end_turn"},` +
-    `"toolRequests":[{"toolCallId":"a","toolName":"t"}],"toolUse":[{"toolCallId":"a","disposition":"observed"}],` +
-    `"toolResults":[{"toolCallId":"a","status":"ok","payload":${open}`;
-  const tail = (close) => `${close}}]}}`;
-  if (shape === 'many calls') {
-    const rows = (n, row) => Array.from({ length: n }, (_, i) => row(`toolu_${String(i).padStart(8, '0')}`)).join(',');
-    const n = Math.floor(bytes / 165);
-    writeSync(
-      fd,
-      `{"evidence":{"callSpec":${JSON.stringify(callSpec)},"protocolState":{"stopReason":"end_turn"},` +
-        `"toolRequests":[${rows(n, (c) => `{"toolCallId":"${c}","toolName":"fs.read"}`)}],` +
-        `"toolResults":[${rows(n, (c) => `{"toolCallId":"${c}","status":"ok"}`)}],` +
-        `"toolUse":[${rows(n, (c) => `{"toolCallId":"${c}","disposition":"observed"}`)}]}}`,
-    );
-  } else if (shape === 'many distinct keys') {
-    const h = head('{"k":0');
-    const t = tail('}');
-    writeSync(fd, h);
-    let written = h.length;
-    let parts = [];
-    for (let i = 0; written < bytes - t.length - 16; i++) {
-      const part = `,"k${i}":0`;
-      parts.push(part);
-      written += part.length;
-      if (parts.length === 10000) {
-        writeSync(fd, parts.join(''));
-        parts = [];
-      }
-    }
-    writeSync(fd, parts.join('') + t);
-  } else {
-    const [open, unit, close] = SHAPES[shape];
-    const h = head(open);
-    const t = tail(close);
-    let left = Math.floor((bytes - h.length - t.length) / unit.length);
-    writeSync(fd, h);
-    const chunk = unit.repeat(1 << 16);
-    while (left > 0) {
-      const n = Math.min(left, 1 << 16);
-      writeSync(fd, n === 1 << 16 ? chunk : unit.repeat(n));
-      left -= n;
-    }
-    writeSync(fd, t);
-  }
-  closeSync(fd);
-}
 
 const preload = join(dir, 'peak-rss.mjs');
 writeFileSync(

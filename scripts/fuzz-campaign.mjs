@@ -34,7 +34,7 @@
 // Times and RSS are single runs on whatever else the machine is doing: read them as orders of
 // magnitude. The counts are the result.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -55,6 +55,7 @@ import {
   rowSizes,
   tuskCommandInput,
 } from '../test/tusk-fuzz.mjs';
+import { writeShape } from './bench/memory-shapes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -414,60 +415,6 @@ console.log(`  output mismatches     ${processMismatches}`);
 
 // ---------------------------------------------------------------------------------------------
 // Part 3: limits
-
-function writeShape(path, shape, bytes) {
-  const fd = openSync(path, 'w');
-  const head = (open) =>
-    `{"evidence":{"callSpec":${JSON.stringify(callSpec)},"protocolState":{"stopReason":"end_turn"},` +
-    `"toolRequests":[{"toolCallId":"a","toolName":"t"}],"toolUse":[{"toolCallId":"a","disposition":"observed"}],` +
-    `"toolResults":[{"toolCallId":"a","status":"ok","payload":${open}`;
-  const tail = (close) => `${close}}]}}`;
-  const repeat = (open, unit, close) => {
-    const h = head(open);
-    const t = tail(close);
-    let left = Math.floor((bytes - h.length - t.length) / unit.length);
-    writeSync(fd, h);
-    const chunk = unit.repeat(1 << 16);
-    while (left > 0) {
-      const n = Math.min(left, 1 << 16);
-      writeSync(fd, n === 1 << 16 ? chunk : unit.repeat(n));
-      left -= n;
-    }
-    writeSync(fd, t);
-  };
-  if (shape === 'one huge string') repeat('"', 'x', '"');
-  else if (shape === 'escaped strings') repeat('"', '\\n', '"');
-  else if (shape === 'many small numbers') repeat('[0', ',0', ']');
-  else if (shape === 'many distinct keys') {
-    const h = head('{"k":0');
-    const t = tail('}');
-    writeSync(fd, h);
-    let written = h.length;
-    let parts = [];
-    for (let i = 0; written < bytes - t.length - 16; i++) {
-      const part = `,"k${i}":0`;
-      parts.push(part);
-      written += part.length;
-      if (parts.length === 10000) {
-        writeSync(fd, parts.join(''));
-        parts = [];
-      }
-    }
-    writeSync(fd, parts.join('') + t);
-  } else {
-    // many calls: requests, results and uses of about 150 bytes per call
-    const rows = (n, row) => Array.from({ length: n }, (_, i) => row(`toolu_${String(i).padStart(8, '0')}`)).join(',');
-    const n = Math.floor(bytes / 165);
-    writeSync(
-      fd,
-      `{"evidence":{"callSpec":${JSON.stringify(callSpec)},"protocolState":{"stopReason":"end_turn"},` +
-        `"toolRequests":[${rows(n, (c) => `{"toolCallId":"${c}","toolName":"fs.read"}`)}],` +
-        `"toolResults":[${rows(n, (c) => `{"toolCallId":"${c}","status":"ok"}`)}],` +
-        `"toolUse":[${rows(n, (c) => `{"toolCallId":"${c}","disposition":"observed"}`)}]}}`,
-    );
-  }
-  closeSync(fd);
-}
 
 const preload = join(dir, 'peak-rss.mjs');
 writeFileSync(
