@@ -1,0 +1,103 @@
+/**
+ * The layer map of docs/ARCHITECTURE.md holds in src/: every import (type-only and re-exports
+ * included) of a file that is not a test goes to its own layer, a layer on a lower floor through
+ * that layer's `index.ts` or `internal.ts`, or `internal/`. The floors are read from the document,
+ * so the map has one home.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+const src = join(root, 'src');
+
+/** Layer -> floor, from the table of docs/ARCHITECTURE.md (`| 3 | \`normalize/\` | ... |`). */
+function floors(): Map<string, number> {
+  const text = readFileSync(join(root, 'docs/ARCHITECTURE.md'), 'utf8');
+  const map = new Map<string, number>();
+  for (const match of text.matchAll(/^\| (\d+) \| `([a-z]+)\/` \|/gm)) map.set(match[2] as string, Number(match[1]));
+  return map;
+}
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) yield path;
+  }
+}
+
+/** Every relative module a file imports or re-exports (static, dynamic, type-only). */
+function importsOf(text: string): string[] {
+  const specifiers: string[] = [];
+  for (const match of text.matchAll(/\b(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g))
+    specifiers.push(match[1] as string);
+  return specifiers;
+}
+
+/** What is wrong with one import, or undefined when the map allows it. */
+function violation(map: Map<string, number>, file: string, specifier: string): string | undefined {
+  const from = relative(src, file).split('/');
+  const to = relative(src, resolve(dirname(file), specifier)).split('/');
+  const fromLayer = from.length > 1 ? from[0] : undefined; // undefined: a root file (src/index.ts)
+  const toLayer = to.length > 1 ? to[0] : undefined;
+  if (toLayer === undefined) return 'imports a root file of src/';
+  if (toLayer === fromLayer) return undefined;
+  const toFloor = map.get(toLayer);
+  if (toFloor === undefined) return `imports ${toLayer}/, which docs/ARCHITECTURE.md does not place`;
+  if (fromLayer === undefined) return toLayer === 'cli' ? 'the root entry imports cli/' : undefined;
+  const fromFloor = map.get(fromLayer);
+  if (fromFloor === undefined) return `is in ${fromLayer}/, which docs/ARCHITECTURE.md does not place`;
+  if (toFloor >= fromFloor)
+    return `${fromLayer}/ (floor ${fromFloor}) imports ${toLayer}/ (floor ${toFloor}): ${toFloor === fromFloor ? 'beside' : 'above'} it`;
+  const entry = to.slice(1).join('/');
+  if (toLayer !== 'internal' && entry !== 'index.ts' && entry !== 'internal.ts')
+    return `imports ${to.join('/')}, not ${toLayer}/index.ts or ${toLayer}/internal.ts`;
+  return undefined;
+}
+
+describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
+  const map = floors();
+
+  it('places every folder of src/ on a floor', () => {
+    const folders = readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(folders.filter((folder) => !map.has(folder))).toEqual([]);
+    expect([...map.keys()].sort()).toEqual(folders);
+  });
+
+  it('finds no import the map does not allow', () => {
+    const found: string[] = [];
+    let imports = 0;
+    for (const file of sourceFiles(src)) {
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        imports++;
+        const wrong = violation(map, file, specifier);
+        if (wrong !== undefined) found.push(`${relative(root, file)}: '${specifier}' ${wrong}`);
+      }
+    }
+    expect(imports).toBeGreaterThan(500);
+    expect(found).toEqual([]);
+  });
+
+  it('refuses an upward, a sideways and a deep import, and allows a downward one', () => {
+    const at = (path: string) => join(src, path);
+    expect(violation(map, at('check/check.ts'), '../typestate/index.ts')).toMatch(/floor 4.*floor 5.*above/);
+    expect(violation(map, at('chat/store.ts'), '../adapters/index.ts')).toMatch(/beside/);
+    expect(violation(map, at('chat/turn.ts'), '../transcripts/chat/check.ts')).toMatch(/not transcripts\/index.ts/);
+    expect(violation(map, at('src-root-file.ts'), './cli/main.ts')).toBe('the root entry imports cli/');
+    expect(violation(map, at('chat/turn.ts'), '../transcripts/index.ts')).toBeUndefined();
+    expect(violation(map, at('chat/turn.ts'), '../internal/own-field.ts')).toBeUndefined();
+    expect(violation(map, at('chat/turn.ts'), './store.ts')).toBeUndefined();
+  });
+
+  it('reads type-only imports, re-exports and dynamic imports', () => {
+    expect(
+      importsOf(
+        "import type { A } from '../a/index.ts';\nexport { B } from './b.ts';\nconst c = await import('../c/index.ts');",
+      ),
+    ).toEqual(['../a/index.ts', './b.ts', '../c/index.ts']);
+  });
+});
