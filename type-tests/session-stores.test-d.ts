@@ -1,0 +1,49 @@
+/**
+ * Type tests of the session stores under faults: the PostgreSQL store's timeouts and lease are
+ * numbers of milliseconds, a store's transient failure names its reason from a closed set, a lock
+ * timeout is one of them, and `withSessionLock` takes what the harness knows as its third
+ * argument. Negative cases use `@ts-expect-error`.
+ */
+import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
+import {
+  SessionLockTimeout,
+  SessionStoreUnavailable,
+  type SessionLockOptions,
+  type SessionStore,
+  type StoreUnavailableReason,
+} from 'turngate/chat';
+import { PostgresSessionStore, type PostgresSessionStoreOptions } from 'turngate/chat/postgres';
+
+expectAssignable<PostgresSessionStoreOptions>({
+  lockLeaseMs: 30_000,
+  lockTimeoutMs: 30_000,
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 10_000,
+  sendKeysKept: 1_000,
+});
+expectNotAssignable<PostgresSessionStoreOptions>({ statementTimeoutMs: '10s' });
+// @ts-expect-error -- a timeout is a number of milliseconds
+new PostgresSessionStore('postgres://127.0.0.1/app', { connectTimeoutMs: '5s' });
+expectAssignable<SessionStore>(new PostgresSessionStore('postgres://127.0.0.1/app'));
+
+// The reason is a closed set; a lock timeout is a store that is unavailable for now (busy).
+expectType<StoreUnavailableReason>(new SessionStoreUnavailable('timeout', 'save timed out').reason);
+expectAssignable<SessionStoreUnavailable>(new SessionLockTimeout('conv-1', 30_000));
+expectType<boolean>(
+  new SessionStoreUnavailable('unreachable', 'ECONNREFUSED', { outcomeUnknown: true }).outcomeUnknown,
+);
+// @ts-expect-error -- no such reason
+new SessionStoreUnavailable('down', 'the server is down');
+declare const reason: string;
+// @ts-expect-error -- a string is not a reason until checked
+new SessionStoreUnavailable(reason, 'unchecked');
+
+// What the harness tells a store when it takes a session.
+expectAssignable<SessionLockOptions>({ knownVersion: 12, sendKey: 'msg-7f3a' });
+expectAssignable<SessionLockOptions>({});
+expectNotAssignable<SessionLockOptions>({ knownVersion: '12' });
+declare const store: SessionStore;
+declare const unknownOptions: unknown;
+void store.withSessionLock?.('conv-1', async (session) => session.version(), { knownVersion: 3 });
+// @ts-expect-error -- the options are an object of known fields, not unknown
+void store.withSessionLock?.('conv-1', async (session) => session.version(), unknownOptions);
