@@ -18,6 +18,7 @@ import {
 import { type Hold, runTurn, type TurnRunnerDeps } from './turn.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { describeThrown } from '../internal/display.ts';
+import { isPromiseLike } from '../internal/promise.ts';
 
 /** Told of a listener that threw or whose returned promise rejected: the error and the session. */
 export type ListenerErrorHandler = (error: unknown, sessionId: string) => void;
@@ -30,16 +31,6 @@ export function warnListenerError(error: unknown, sessionId: string): void {
   process.emitWarning(`a chat listener of session ${JSON.stringify(sessionId)} failed: ${describeThrown(error)}`, {
     code: 'TURNGATE_LISTENER_FAILED',
   });
-}
-
-/** Whether a value is a promise-like (has a callable `then`), read without trusting getters. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  try {
-    return typeof (value as { then?: unknown }).then === 'function';
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -84,7 +75,7 @@ export class Listeners {
     for (const listener of [...(this.bySession.get(sessionId) ?? [])]) {
       try {
         const returned: unknown = listener(outcome);
-        if (isThenable(returned)) returned.then(undefined, (error: unknown) => this.report(error, sessionId));
+        if (isPromiseLike(returned)) returned.then(undefined, (error: unknown) => this.report(error, sessionId));
       } catch (error) {
         this.report(error, sessionId);
       }

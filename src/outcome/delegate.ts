@@ -10,6 +10,7 @@
 import { isBlank } from '../canonical/index.ts';
 import { describeThrown } from '../internal/display.ts';
 import { deepFreeze } from '../internal/freeze.ts';
+import { isPromiseLike } from '../internal/promise.ts';
 import { type MethodAlias, resolveMethod, type UnknownMethodMessage, validateWith } from '../typestate/index.ts';
 import { unknownMethodDetail } from '../typestate/internal.ts';
 import {
@@ -431,16 +432,6 @@ function deliveredChecked(boundary: Boundary, returned: unknown): Delegation<unk
     outcome: value === given ? returned : Outcome.ok(value),
     record: record(boundary, 'ok', null, true, []),
   };
-}
-
-/** Whether a value is a thenable; a `then` that cannot be read is not one (the check reports it). */
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  try {
-    return typeof Reflect.get(value, 'then') === 'function';
-  } catch {
-    return false;
-  }
 }
 
 /** What the checks before the tool runs decide: a refusal, or the call to make. */
