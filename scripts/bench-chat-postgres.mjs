@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { median } from './bench/stats.mjs';
 
 const url = process.env.TURNGATE_PG_URL;
 if (!url) {
@@ -40,10 +41,6 @@ const graphOf = (chat) =>
     edges: [],
   });
 const user = (content) => ({ role: 'user', content });
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function drop(prefix) {
   const admin = new pg.Pool({ connectionString: url, max: 1 });

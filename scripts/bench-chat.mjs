@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createChatHarness, InMemorySessionStore, sequentialGraph } from '../dist/chat/index.js';
 import { SqliteSessionStore } from '../dist/chat/sqlite.js';
+import { median } from './bench/stats.mjs';
 
 const graph = sequentialGraph({
   entry: 'reply',
@@ -80,11 +81,6 @@ async function alongOneSession(harness, tag, marks) {
   return result;
 }
 
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const us = (ms) => `${(ms * 1000).toFixed(1)} us`;
 const ms = (value) => `${value.toFixed(2)} ms`;

@@ -30,6 +30,7 @@ import {
 } from '../dist/index.js';
 import { SqliteSessionStore } from '../dist/chat/sqlite.js';
 import { FileEffectLedger } from '../dist/tusk/index.js';
+import { median } from './bench/stats.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, batch: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 15);
@@ -82,11 +83,6 @@ async function batch(ledger) {
   return ((performance.now() - start) * 1000) / BATCH;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const quartiles = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return [s[Math.floor((s.length - 1) / 4)], s[Math.ceil(((s.length - 1) * 3) / 4)]];

@@ -17,13 +17,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { median } from './bench/stats.mjs';
 
 const { values: options } = parseArgs({ options: { repeats: { type: 'string', default: '5' } } });
 const REPEATS = Math.max(1, Number(options.repeats));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const root = new URL('..', import.meta.url).pathname;
