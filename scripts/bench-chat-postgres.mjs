@@ -20,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { median } from './bench/stats.mjs';
+import { dropStoreTables } from './pg-tables.mjs';
 
 const url = process.env.TURNGATE_PG_URL;
 if (!url) {
@@ -44,8 +45,7 @@ const user = (content) => ({ role: 'user', content });
 
 async function drop(prefix) {
   const admin = new pg.Pool({ connectionString: url, max: 1 });
-  const tables = ['sessions', 'messages', 'suspensions', 'resumes', 'sends', 'effects', 'locks'];
-  await admin.query(`DROP TABLE IF EXISTS ${tables.map((t) => `${prefix}_${t}`).join(', ')}`);
+  await dropStoreTables(admin, prefix);
   await admin.end();
 }
 

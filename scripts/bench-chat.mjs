@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { createChatHarness, InMemorySessionStore, sequentialGraph } from '../dist/chat/index.js';
 import { SqliteSessionStore } from '../dist/chat/sqlite.js';
 import { median } from './bench/stats.mjs';
+import { dropStoreTables } from './pg-tables.mjs';
 
 const graph = sequentialGraph({
   entry: 'reply',
@@ -43,9 +44,7 @@ async function makeStore(kind) {
 async function dropAndClose(store, prefix) {
   const pg = (await import('pg')).default;
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await pool.query(
-    `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes`,
-  );
+  await dropStoreTables(pool, prefix);
   await pool.end();
   await store.close();
 }

@@ -38,6 +38,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { PostgresSessionStore } from '../dist/chat/postgres.js';
 import { checkTranscript } from '../dist/transcripts/index.js';
+import { dropStoreTables } from './pg-tables.mjs';
+import { readTurns } from './chat-tool-loop.mjs';
 
 const FAULTS = ['restart', 'stop', 'pause', 'lock', 'idle'];
 const { values } = parseArgs({
@@ -337,34 +339,9 @@ async function verify(url, prefix, logs) {
       if (history.length > 0 && checkTranscript(history, { format: 'chat' }).result !== 'accepted')
         figures.notJoinClosed++;
       const lastK = new Map(); // worker -> last k stored in this session
-      let stray = false;
-      for (let i = 0; i < history.length; ) {
-        const asked = history[i];
-        const tag =
-          asked.role === 'user' && typeof asked.content === 'string' ? asked.content.replace(/^ask /, '') : undefined;
-        if (tag === undefined) {
-          if (!stray) figures.torn++; // one count per run of messages outside a whole turn
-          stray = true;
-          i++;
-          continue;
-        }
-        const [, call, result, reply] = history.slice(i, i + 4);
-        const whole =
-          call?.role === 'assistant' &&
-          call.tool_calls?.length === 1 &&
-          call.tool_calls[0].id === `call_${tag}` &&
-          result?.role === 'tool' &&
-          result.tool_call_id === `call_${tag}` &&
-          result.content === tag &&
-          reply?.role === 'assistant' &&
-          reply.content === `done ${tag}`;
-        stray = !whole;
-        if (!whole) {
-          figures.torn++;
-          i++;
-          continue;
-        }
-        i += 4;
+      const { tags, torn } = readTurns(history);
+      figures.torn += torn;
+      for (const tag of tags) {
         stored.set(tag, (stored.get(tag) ?? 0) + 1);
         figures.turnsStored++;
         const [, worker, k] = /^w(\d+)-\w+-k(\d+)$/.exec(tag) ?? [];
@@ -401,8 +378,7 @@ const label = (t) =>
   t.outcome === 'errored' ? `errored ${t.bucket}/${t.category}` : t.replayed ? `${t.outcome} (replayed)` : t.outcome;
 
 async function dropTables(url, prefix) {
-  const tables = ['sessions', 'messages', 'suspensions', 'resumes', 'sends', 'effects'].map((t) => `${prefix}_${t}`);
-  await admin(url, (c) => c.query(`DROP TABLE IF EXISTS ${tables.join(', ')}`));
+  await admin(url, (c) => dropStoreTables(c, prefix));
 }
 
 /** Waits until `test()` holds or `ms` pass. */

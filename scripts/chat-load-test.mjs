@@ -19,6 +19,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkTranscript } from '../dist/transcripts/index.js';
 import { PostgresSessionStore } from '../dist/chat/postgres.js';
+import { dropStoreTables } from './pg-tables.mjs';
+import { readTurns } from './chat-tool-loop.mjs';
 
 const url = process.env.TURNGATE_PG_URL;
 if (!url) {
@@ -112,22 +114,10 @@ async function verify(prefix, logs, victim) {
     counts.sessions++;
     const history = record.state.messages;
     if (checkTranscript(history, { format: 'chat' }).result !== 'accepted') counts.notJoinClosed++;
-    if (history.length % 4 !== 0) counts.torn++;
     const lastK = new Map(); // worker -> last k seen in this session
-    for (let i = 0; i + 3 < history.length; i += 4) {
-      const [asked, call, result, reply] = history.slice(i, i + 4);
-      const tag = typeof asked.content === 'string' ? asked.content.replace(/^ask /, '') : '';
-      const whole =
-        asked.role === 'user' &&
-        call.role === 'assistant' &&
-        call.tool_calls?.length === 1 &&
-        call.tool_calls[0].id === `call_${tag}` &&
-        result.role === 'tool' &&
-        result.tool_call_id === `call_${tag}` &&
-        result.content === tag &&
-        reply.role === 'assistant' &&
-        reply.content === `done ${tag}`;
-      if (!whole) counts.torn++;
+    const { tags, torn } = readTurns(history);
+    counts.torn += torn;
+    for (const tag of tags) {
       if (stored.has(tag)) counts.duplicated++;
       stored.set(tag, sessionId);
       counts.turnsStored++;
@@ -158,9 +148,7 @@ async function verify(prefix, logs, victim) {
 
 async function dropTables(prefix) {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await pool.query(
-    `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes`,
-  );
+  await dropStoreTables(pool, prefix);
   await pool.end();
 }
 

@@ -53,3 +53,43 @@ export function toolLoopGraph(modelMs) {
     ],
   });
 }
+
+/**
+ * The whole turns of a stored history, in order, and how many places are torn. A whole turn is
+ * the four messages of one tag: `ask <tag>`, the call `call_<tag>`, its result `<tag>`, and the
+ * reply `done <tag>`. A message that starts no whole turn counts as torn once per run of them.
+ *
+ * @param {readonly { role: string; content?: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[]} history
+ * @returns {{ tags: string[]; torn: number }}
+ */
+export function readTurns(history) {
+  const tags = [];
+  let torn = 0;
+  let stray = false;
+  for (let i = 0; i < history.length; ) {
+    const asked = history[i];
+    const tag =
+      asked.role === 'user' && typeof asked.content === 'string' ? asked.content.replace(/^ask /, '') : undefined;
+    const [, call, result, reply] = history.slice(i, i + 4);
+    const whole =
+      tag !== undefined &&
+      call?.role === 'assistant' &&
+      call.tool_calls?.length === 1 &&
+      call.tool_calls[0].id === `call_${tag}` &&
+      result?.role === 'tool' &&
+      result.tool_call_id === `call_${tag}` &&
+      result.content === tag &&
+      reply?.role === 'assistant' &&
+      reply.content === `done ${tag}`;
+    if (!whole) {
+      if (!stray) torn++;
+      stray = true;
+      i++;
+      continue;
+    }
+    stray = false;
+    tags.push(tag);
+    i += 4;
+  }
+  return { tags, torn };
+}

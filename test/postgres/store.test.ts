@@ -14,6 +14,7 @@ import {
   type ChatMessage,
 } from '../../src/chat/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
+import { sqlTables } from '../../src/chat/sql-rows.ts';
 import { restartAndResume } from '../restart.ts';
 import { sessionStoreSuite } from '../session-store-suite.ts';
 
@@ -34,9 +35,7 @@ function freshPrefix(): string {
 
 afterAll(async () => {
   for (const prefix of prefixes)
-    await admin.query(
-      `DROP TABLE IF EXISTS ${prefix}_sessions, ${prefix}_messages, ${prefix}_suspensions, ${prefix}_resumes, ${prefix}_sends, ${prefix}_effects, ${prefix}_locks`,
-    );
+    await admin.query(`DROP TABLE IF EXISTS ${Object.values(sqlTables('test', prefix)).join(', ')}`);
   await admin.end();
 });
 
