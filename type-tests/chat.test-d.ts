@@ -4,8 +4,16 @@
  */
 import { match } from 'ts-pattern';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
-import type { ChatHarness, ChatMessage, ChatTurnOutcome, ErrorBucket, SessionStore } from 'turngate/chat';
-import { InMemorySessionStore } from 'turngate/chat';
+import type {
+  ChatGraph,
+  ChatHarness,
+  ChatMessage,
+  ChatTurnOutcome,
+  ErrorBucket,
+  ListenerErrorHandler,
+  SessionStore,
+} from 'turngate/chat';
+import { createChatHarness, InMemorySessionStore } from 'turngate/chat';
 
 declare const harness: ChatHarness;
 
@@ -140,3 +148,10 @@ declare const sent: ChatTurnOutcome;
 if (sent.outcome === 'completed' || sent.outcome === 'suspended') expectType<true | undefined>(sent.replayed);
 // @ts-expect-error -- an errored outcome is never a replay
 void sent.replayed;
+
+// A listener's failure goes to onListenerError: (error, sessionId) => void.
+expectAssignable<ListenerErrorHandler>((error: unknown, sessionId: string) => void [error, sessionId]);
+expectNotAssignable<ListenerErrorHandler>((error: unknown, sessionId: number) => void [error, sessionId]);
+declare const someGraph: ChatGraph;
+// @ts-expect-error -- the handler takes the error and the session id, not an outcome
+createChatHarness({ graph: someGraph, onListenerError: (outcome: ChatTurnOutcome) => void outcome });

@@ -18,7 +18,7 @@ import type { ChatGraph } from './graph.ts';
 import type { ChatMessage } from './messages.ts';
 import { type ChatListener, type ChatTurnOutcome, type DispatchPath, ErroredOutcomes } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
-import { Listeners, ResumeFeed, SignalCoordinator, warnListenerError } from './signals.ts';
+import { type ListenerErrorHandler, Listeners, ResumeFeed, SignalCoordinator, warnListenerError } from './signals.ts';
 import {
   InMemorySessionStore,
   type ListSuspendedOptions,
@@ -67,7 +67,7 @@ export interface ChatHarnessOptions {
    * process warning (`process.emitWarning`, code `TURNGATE_LISTENER_FAILED`). Never an unhandled
    * rejection.
    */
-  readonly onListenerError?: (error: unknown, sessionId: string) => void;
+  readonly onListenerError?: ListenerErrorHandler;
   /**
    * When set, the harness calls {@link ChatHarness.pollResumes} every this many milliseconds
    * while it has listeners (the timer does not keep the process alive; `close()` stops it).

@@ -84,6 +84,7 @@ export type {
 } from './graph.ts';
 export { createChatHarness } from './harness.ts';
 export type { ChatHarness, ChatHarnessOptions, SendOptions } from './harness.ts';
+export type { ListenerErrorHandler } from './signals.ts';
 export type {
   ChatListener,
   ChatTurnCompleted,

@@ -20,7 +20,16 @@ import { firstFailure } from '../failures/internal.ts';
 import { describeThrown } from '../internal/display.ts';
 import { isPromiseLike } from '../internal/promise.ts';
 
-/** Told of a listener that threw or whose returned promise rejected: the error and the session. */
+/**
+ * Told of a listener that threw or whose returned promise rejected: the error and the session.
+ * The harness's `onListenerError` option.
+ *
+ * @example
+ * ```ts
+ * import type { ListenerErrorHandler } from 'turngate/chat';
+ * const onListenerError: ListenerErrorHandler = (error, sessionId) => console.error(`listener of ${sessionId} failed`, error);
+ * ```
+ */
 export type ListenerErrorHandler = (error: unknown, sessionId: string) => void;
 
 /**
