@@ -8,7 +8,7 @@ import { trimWhiteSpace } from '../canonical/index.ts';
 import type { JsonNumber } from '../canonical/index.ts';
 import { carryDuplicateKeys, isJsonNumber } from '../canonical/internal.ts';
 import { shielded } from '../internal/detach.ts';
-import { excerpt } from '../internal/display.ts';
+import { excerpt, quote } from '../internal/display.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { schemaIssuePath } from '../internal/path.ts';
 import type { Result } from '../failures/index.ts';
@@ -44,7 +44,7 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
 
 /** What a value is, for a message: a string quoted (cut after 200 characters), a number as written, else its kind. */
 function describeReceived(input: unknown): string {
-  if (typeof input === 'string') return JSON.stringify(excerpt(input));
+  if (typeof input === 'string') return quote(input);
   if (typeof input === 'number' || typeof input === 'bigint' || typeof input === 'boolean') return String(input);
   if (input === null) return 'null';
   if (isJsonNumber(input as object)) return excerpt((input as JsonNumber).raw);
