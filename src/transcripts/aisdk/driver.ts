@@ -6,6 +6,7 @@
  */
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
+import { lengthGrammar } from '../core/ids.ts';
 import { readAISDKTurns } from './evidence.ts';
 import { checkAISDK } from './check.ts';
 import { aisdkToChat, chatToAISDK } from './convert.ts';
@@ -22,5 +23,6 @@ export const AISDK_DRIVER = {
   toChat: aisdkToChat,
   fromChat: chatToAISDK,
   turns: readAISDKTurns,
+  toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
   stopReasons: STOP_REASON_TABLE['aisdk'],
 } as const satisfies FormatDriver<'aisdk'>;

@@ -6,6 +6,8 @@
  */
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
+import { digestChars, type IdSeed } from '../core/ids.ts';
+import { TOOL_ID } from './read.ts';
 import { readAnthropicTurns } from './evidence.ts';
 import { checkAnthropic } from './check.ts';
 import { anthropicToChat, chatToAnthropic } from './convert.ts';
@@ -22,5 +24,10 @@ export const ANTHROPIC_DRIVER = {
   toChat: anthropicToChat,
   fromChat: chatToAnthropic,
   turns: readAnthropicTurns,
+  toolCallIds: {
+    description: 'letters, digits, _ and - (^[a-zA-Z0-9_-]+$)',
+    accepts: (id: string) => TOOL_ID.test(id),
+    mint: (seed: IdSeed) => `toolu_${digestChars(seed.digest, 24)}`,
+  },
   stopReasons: STOP_REASON_TABLE['anthropic'],
 } as const satisfies FormatDriver<'anthropic'>;

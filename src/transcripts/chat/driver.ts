@@ -6,6 +6,8 @@
  */
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
+import { lengthGrammar } from '../core/ids.ts';
+import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
 import { toolRunTurns } from '../core/turns.ts';
 import { checkChat, readChat } from './check.ts';
 import { repairChat } from './repair.ts';
@@ -21,5 +23,6 @@ export const CHAT_DRIVER = {
   toChat: (messages) => ({ messages: [...messages], losses: [] }),
   fromChat: (messages) => ({ messages: [...messages], losses: [] }),
   turns: (messages) => toolRunTurns(messages, readChat(messages)),
+  toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
   stopReasons: STOP_REASON_TABLE['chat'],
 } as const satisfies FormatDriver<'chat'>;

@@ -8,6 +8,7 @@
 import type { STOP_REASON_TABLE, TranscriptFormat } from '../../check/index.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
 import type { ConversionLoss } from './convert.ts';
+import type { ToolCallIdGrammar } from './ids.ts';
 import type { RuleTable } from './report.ts';
 import type { FormatRepairer } from './repairer.ts';
 import type { Turns } from './turns.ts';
@@ -32,6 +33,8 @@ export interface FormatDriver<F extends TranscriptFormat> {
   readonly fromChat: Converter;
   /** The evidence reader: the client calls of each model message with their results. */
   readonly turns: (messages: readonly unknown[]) => Turns;
+  /** The tool call ids the format takes, and how a conversion mints one (`core/ids.ts`). */
+  readonly toolCallIds: ToolCallIdGrammar;
   /** The format's stop reasons (the join check's table, `STOP_REASON_TABLE`, which the typestate layer reads below this one). */
   readonly stopReasons: (typeof STOP_REASON_TABLE)[F];
 }

@@ -6,6 +6,7 @@
  */
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
+import { lengthGrammar } from '../core/ids.ts';
 import { readGeminiTurns } from './evidence.ts';
 import { checkGemini } from './check.ts';
 import { chatToGemini, geminiToChat } from './convert.ts';
@@ -22,5 +23,6 @@ export const GEMINI_DRIVER = {
   toChat: geminiToChat,
   fromChat: chatToGemini,
   turns: readGeminiTurns,
+  toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
   stopReasons: STOP_REASON_TABLE['gemini'],
 } as const satisfies FormatDriver<'gemini'>;

@@ -6,6 +6,8 @@
  */
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
+import { lengthGrammar } from '../core/ids.ts';
+import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
 import { toolRunTurns } from '../core/turns.ts';
 import { checkOpenAIChat, readOpenAIChat } from './check.ts';
 import { chatToOpenAIChat, openAIChatToChat } from './convert.ts';
@@ -22,5 +24,6 @@ export const OPENAI_CHAT_DRIVER = {
   toChat: openAIChatToChat,
   fromChat: chatToOpenAIChat,
   turns: (messages) => toolRunTurns(messages, readOpenAIChat(messages)),
+  toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
   stopReasons: STOP_REASON_TABLE['openai-chat'],
 } as const satisfies FormatDriver<'openai-chat'>;
