@@ -7,6 +7,7 @@
  *   turngate harness-trajectory append|query|repair ...
  *   turngate harness-kpi ...
  *   turngate transcript-check --format <format> --input <file | -> [--json] [--expect ...] [--repair] [--fail-on-reject]
+ *   turngate transcript-convert --from <format> --to <format> --input <file | -> [--json] ...
  *
  * @module
  */
@@ -19,6 +20,7 @@ import { harnessSessionCommand } from './harness-session.ts';
 import { harnessTrajectoryCommand } from './harness-trajectory.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { transcriptCheckCommand } from './transcript-check.ts';
+import { transcriptConvertCommand } from './transcript-convert.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
@@ -45,6 +47,7 @@ The Tusk harness (see each command's --help):
   turngate harness-kpi                             the multithread throughput KPI
 
 Also: turngate transcript-check --format <format> --input <file | -> (see transcript-check --help)
+      turngate transcript-convert --from <format> --to <format> --input <file | -> (see its --help)
 `;
 
 /** The installed package's version: `dist/cli/` (the bundle or the module) is two levels below its package.json. */
@@ -73,6 +76,7 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
     return { stdout: `turngate ${packageVersion()}\n`, stderr: '', exitCode: 0 };
   }
   if (command === 'transcript-check') return transcriptCheckCommand(rest);
+  if (command === 'transcript-convert') return transcriptConvertCommand(rest);
   if (command === 'harness-session') return harnessSessionCommand(rest);
   if (command === 'harness-trajectory') return harnessTrajectoryCommand(rest);
   if (command === 'harness-kpi') return harnessKpiCommand(rest);

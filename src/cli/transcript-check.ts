@@ -17,6 +17,7 @@ import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index
 import { repairTranscriptJson, type RepairOutcome } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
 import { firstFailure } from '../failures/internal.ts';
+import type { Result } from '../failures/index.ts';
 
 /** The prefix of every input-error line. */
 export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
@@ -70,11 +71,76 @@ export function jsonText(value: unknown, depth = 0): string {
   return `{${entries.map(([key, item]) => `${pad}${JSON.stringify(key)}: ${jsonText(item, depth + 1)}`).join(',')}${end}}`;
 }
 
-function invalidInput(detail: string, label: string): CommandOutput {
+/** Exit 2 with one stderr line `<prefix> <detail> (input <label>)`. */
+export function invalidInput(detail: string, label: string, prefix = TRANSCRIPT_INVALID_PREFIX): CommandOutput {
   return {
     stdout: '',
-    stderr: `${TRANSCRIPT_INVALID_PREFIX} ${printable(detail)} (input ${printable(label)})\n`,
+    stderr: `${prefix} ${printable(detail)} (input ${printable(label)})\n`,
     exitCode: 2,
+  };
+}
+
+/** A `--format`-like flag's value: one of `TRANSCRIPT_FORMATS`. */
+export function formatFlag(value: unknown, flag: string): Result<TranscriptFormat, string> {
+  if (typeof value === 'string' && (TRANSCRIPT_FORMATS as readonly string[]).includes(value))
+    return { ok: true, value: value as TranscriptFormat };
+  return { ok: false, failures: [`--${flag} must be one of ${TRANSCRIPT_FORMATS.join(', ')}`] };
+}
+
+/** `--model`: absent, or a model id. */
+export function modelFlag(value: unknown): Result<string | undefined, string> {
+  if (value === undefined || (typeof value === 'string' && value.trim() !== '')) return { ok: true, value };
+  return { ok: false, failures: ['--model takes a model id (e.g. claude-sonnet-4-5, gemini-3-pro-preview)'] };
+}
+
+/** `--read-only-tools`: comma-separated tool names; with `requires`, only beside that flag (`allowed`). */
+export function readOnlyToolsFlag(
+  value: unknown,
+  allowed = true,
+  requires?: string,
+): Result<readonly string[] | undefined, string> {
+  if (typeof value !== 'string') return { ok: true, value: undefined };
+  const names = value.split(',').map((name) => name.trim());
+  if (!allowed || names.some((name) => name === ''))
+    return {
+      ok: false,
+      failures: [
+        `--read-only-tools takes comma-separated tool names${requires === undefined ? '' : `, with ${requires}`}`,
+      ],
+    };
+  return { ok: true, value: names };
+}
+
+/** Why a transcript input could not be read: bad usage (`--max-input-bytes`), or the input itself. */
+export interface TranscriptInputProblem {
+  readonly usage: boolean;
+  readonly detail: string;
+}
+
+/** Reads `--input` under `--max-input-bytes` (default 64M). */
+export async function readTranscriptInput(
+  input: string,
+  limitText: unknown,
+): Promise<Result<Uint8Array, TranscriptInputProblem>> {
+  let maxBytes = DEFAULT_MAX_INPUT_BYTES;
+  if (typeof limitText === 'string') {
+    const limit = parseByteLimit(limitText);
+    if (!limit.ok) return { ok: false, failures: [{ usage: true, detail: firstFailure(limit) }] };
+    maxBytes = limit.value;
+  }
+  const read = await readInput(input, maxBytes);
+  if (read.ok) return read;
+  const problem = firstFailure(read);
+  return {
+    ok: false,
+    failures: [
+      {
+        usage: false,
+        detail: problem.tooLarge
+          ? `input is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes`
+          : `failed to read input: ${problem.reason}`,
+      },
+    ],
   };
 }
 
@@ -182,10 +248,11 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
   return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
 }
 
-function usageError(message: string): CommandOutput {
+/** Exit 2 with one stderr line naming the command's help. */
+export function usageError(message: string, command = 'transcript-check'): CommandOutput {
   return {
     stdout: '',
-    stderr: `turngate: ${printable(message)} (see turngate transcript-check --help)\n`,
+    stderr: `turngate: ${printable(message)} (see turngate ${command} --help)\n`,
     exitCode: 2,
   };
 }
@@ -213,10 +280,8 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   if (!parsed.ok) return usageError(firstFailure(parsed));
   const values: Record<string, string | boolean | undefined> = parsed.value;
   if (values['help'] === true) return { stdout: TRANSCRIPT_CHECK_USAGE, stderr: '', exitCode: 0 };
-  const format = values['format'];
-  if (typeof format !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-    return usageError(`--format must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
-  }
+  const format = formatFlag(values['format'], 'format');
+  if (!format.ok) return usageError(firstFailure(format));
   const expect = values['expect'] ?? 'sendable';
   if (expect !== 'sendable' && expect !== 'received') return usageError('--expect must be sendable or received');
   const input = values['input'];
@@ -224,41 +289,23 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   if (values['report-only'] === true && values['fail-on-reject'] === true) {
     return usageError('--report-only and --fail-on-reject contradict each other: give one');
   }
-  const model = values['model'];
-  if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) {
-    return usageError('--model takes a model id (e.g. claude-sonnet-4-5, gemini-3-pro-preview)');
-  }
-  const readOnlyText = values['read-only-tools'];
-  const readOnlyTools =
-    typeof readOnlyText === 'string' ? readOnlyText.split(',').map((name) => name.trim()) : undefined;
-  if (readOnlyTools !== undefined && (values['repair'] !== true || readOnlyTools.some((name) => name === ''))) {
-    return usageError('--read-only-tools takes comma-separated tool names, with --repair');
-  }
-  let maxBytes = DEFAULT_MAX_INPUT_BYTES;
-  const limitText = values['max-input-bytes'];
-  if (typeof limitText === 'string') {
-    const limit = parseByteLimit(limitText);
-    if (!limit.ok) return usageError(firstFailure(limit));
-    maxBytes = limit.value;
-  }
-  const read = await readInput(input, maxBytes);
+  const model = modelFlag(values['model']);
+  if (!model.ok) return usageError(firstFailure(model));
+  const readOnlyTools = readOnlyToolsFlag(values['read-only-tools'], values['repair'] === true, '--repair');
+  if (!readOnlyTools.ok) return usageError(firstFailure(readOnlyTools));
+  const read = await readTranscriptInput(input, values['max-input-bytes']);
   if (!read.ok) {
     const problem = firstFailure(read);
-    return invalidInput(
-      problem.tooLarge
-        ? `input is larger than the input limit of ${describeLimit(maxBytes)}; raise the limit with --max-input-bytes`
-        : `failed to read input: ${problem.reason}`,
-      input,
-    );
+    return problem.usage ? usageError(problem.detail) : invalidInput(problem.detail, input);
   }
   return transcriptCheck(read.value, {
-    format: format as TranscriptFormat,
+    format: format.value,
     expect,
     json: values['json'] === true,
     repair: values['repair'] === true,
-    ...(readOnlyTools === undefined ? {} : { readOnlyTools }),
+    ...(readOnlyTools.value === undefined ? {} : { readOnlyTools: readOnlyTools.value }),
     failOnReject: values['report-only'] !== true,
-    ...(typeof model === 'string' ? { model } : {}),
+    ...(model.value === undefined ? {} : { model: model.value }),
     inputLabel: input,
   });
 }

@@ -20,6 +20,14 @@ export { repairTranscript, repairTranscriptJson } from './repair.ts';
 export { toEvidence } from './evidence.ts';
 export { toChatMessages, fromChatMessages } from './convert.ts';
 export type { Conversion, ConversionOutcome } from './convert.ts';
+export { convertTranscript, convertTranscriptJson } from './convert-transcript.ts';
+export type {
+  ConvertOutcome,
+  ConvertTranscriptOptions,
+  ConvertedTranscript,
+  ToolCallIdPair,
+  TranscriptChange,
+} from './convert-transcript.ts';
 export type { ConversionLoss } from './core/convert.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairOutcome, RepairedTranscript } from './repair.ts';

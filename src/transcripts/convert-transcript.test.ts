@@ -1,0 +1,215 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loopArbitrary, mutate, mutationsOf, render } from '../../test/transcript-loops.ts';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
+import {
+  checkTranscriptJson,
+  convertTranscript,
+  convertTranscriptJson,
+  repairTranscriptJson,
+  type ConvertTranscriptOptions,
+  toChatMessages,
+  type TranscriptMessage,
+} from './index.ts';
+
+const CASES = join(import.meta.dirname, '../../conformance/transcripts');
+
+interface Case {
+  readonly file: string;
+  readonly format: TranscriptFormat;
+  readonly input: unknown;
+  readonly expect: 'sendable' | 'received';
+  readonly model: string | undefined;
+}
+
+/** Every conformance transcript that is one (accepted or rejected), of every format. */
+function conformanceTranscripts(): Case[] {
+  const out: Case[] = [];
+  for (const format of TRANSCRIPT_FORMATS) {
+    let files: string[];
+    try {
+      files = readdirSync(join(CASES, format)).filter((f) => f.endsWith('.json'));
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const data = JSON.parse(readFileSync(join(CASES, format, file), 'utf8'));
+      if (data.result === 'invalid') continue;
+      const body = data.input;
+      // A failure no repair fixes stays one in every format: the property is over the rest.
+      const own = repairTranscriptJson(body, { format, expect: data.expect ?? 'sendable' });
+      if (!own.ok || own.value.remaining.length > 0) continue;
+      const model = typeof body?.model === 'string' ? body.model : undefined;
+      out.push({ file: `${format}/${file}`, format, input: body, expect: data.expect ?? 'sendable', model });
+    }
+  }
+  return out;
+}
+
+const cases = conformanceTranscripts();
+const pairs = TRANSCRIPT_FORMATS.flatMap((from) => TRANSCRIPT_FORMATS.map((to) => [from, to] as const));
+
+/** The tool call ids of a chat history, calls and results. */
+function chatIds(format: TranscriptFormat, messages: readonly unknown[]): string[] {
+  const chat = toChatMessages(messages as readonly TranscriptMessage<TranscriptFormat>[], { format });
+  if (!chat.ok) throw chat.failures[0];
+  return chat.value.messages.flatMap((m) =>
+    m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : m.role === 'tool' ? [m.tool_call_id] : [],
+  );
+}
+
+describe('convertTranscript over every pair of formats', () => {
+  it('has conformance transcripts of every format to convert', () => {
+    const formats = new Set(cases.map((c) => c.format));
+    expect([...formats].sort()).toEqual([...TRANSCRIPT_FORMATS].sort());
+  });
+
+  it.each(pairs)('%s -> %s: every conformance transcript converts into one the target accepts', (from, to) => {
+    for (const source of cases.filter((c) => c.format === from)) {
+      const converted = convertTranscriptJson(source.input, { from, to, expect: source.expect });
+      if (!converted.ok) throw new Error(`${source.file}: ${converted.failures[0]?.message}`);
+      const { messages, remaining, changes } = converted.value;
+      expect({ file: source.file, remaining }).toEqual({ file: source.file, remaining: [] });
+      // Within one format the request body's other fields (a Responses `conversation`) still hold.
+      const body = source.input;
+      const sent =
+        from === to && body !== null && typeof body === 'object' && !Array.isArray(body)
+          ? { ...body, [FORMAT_DRIVERS[to].field]: messages }
+          : messages;
+      const report = checkTranscriptJson(sent, { format: to, expect: source.expect });
+      expect({ file: source.file, result: report.result, failures: report.failures }).toEqual({
+        file: source.file,
+        result: 'accepted',
+        failures: [],
+      });
+      // Across formats, every id in the target is in the target's grammar (within one, the
+      // format's own check decides, and under `received` leaves the open calls' ids alone).
+      const grammar = FORMAT_DRIVERS[to].toolCallIds;
+      for (const id of from === to ? [] : chatIds(to, messages))
+        expect({ file: source.file, id, ok: grammar.accepts(id) }).toEqual({ file: source.file, id, ok: true });
+      // Converting again gives the same messages and records.
+      const again = convertTranscriptJson(source.input, { from, to, expect: source.expect });
+      expect(again.ok && again.value.messages).toEqual(messages);
+      expect(again.ok && again.value.changes).toEqual(changes);
+    }
+  });
+});
+
+/** Ids in no format's grammar but chat's: too long, with characters Anthropic refuses, ... */
+const awkwardId = fc
+  .tuple(fc.constantFrom('call:', 'fc.', 'functions.get:', 'x y ', ''), fc.string({ minLength: 1, maxLength: 60 }))
+  .map(([prefix, rest]) => `${prefix}${rest}`)
+  .filter((id) => id.trim() !== '');
+
+describe('tool call ids across formats', () => {
+  it('remaps ids bijectively into the target grammar, stably, and brings them home', () => {
+    fc.assert(
+      fc.property(
+        loopArbitrary(),
+        fc.array(awkwardId, { minLength: 40, maxLength: 40 }),
+        fc.constantFrom(...pairs),
+        (steps, names, [from, to]) => {
+          // Give each generated call an awkward id (distinct by construction: the index is appended).
+          const renamed = new Map<string, string>();
+          const rename = (id: string) => {
+            if (!renamed.has(id)) renamed.set(id, `${names[renamed.size % names.length]}#${renamed.size}`);
+            return renamed.get(id) as string;
+          };
+          const withIds = steps.map((step) =>
+            step.kind === 'assistant'
+              ? { ...step, calls: step.calls.map((call) => ({ ...call, id: rename(call.id) })) }
+              : step.kind === 'results'
+                ? { ...step, ids: step.ids.map(rename) }
+                : step,
+          );
+          const source = render('chat', withIds);
+          const before = convertTranscriptJson(source, { from: 'chat', to: from });
+          if (!before.ok) throw before.failures[0];
+          const history = before.value.messages;
+          const converted = convertTranscriptJson(history, { from, to });
+          if (!converted.ok) throw converted.failures[0];
+          const { messages, toolCallIds } = converted.value;
+          expect(checkTranscriptJson(messages, { format: to }).result).toBe('accepted');
+          const targets = toolCallIds.map((p) => p.target);
+          expect(new Set(targets).size).toBe(targets.length);
+          const sourceIds = new Set(chatIds(from, history));
+          const targetIds = new Set(chatIds(to, messages));
+          expect(targetIds.size).toBe(sourceIds.size);
+          // Home again: converting back with the pairs gives the source's own ids.
+          const back = convertTranscriptJson(messages, { from: to, to: from, toolCallIds });
+          if (!back.ok) throw back.failures[0];
+          expect(new Set(chatIds(from, back.value.messages))).toEqual(sourceIds);
+        },
+      ),
+      { numRuns: 120, seed: 11 },
+    );
+  });
+
+  it('converts a rejected loop (a mutation) into one the target accepts', () => {
+    const mutated = loopArbitrary().chain((steps) =>
+      fc.constantFrom(...mutationsOf(steps)).map((mutation) => mutate(steps, mutation)),
+    );
+    fc.assert(
+      fc.property(mutated, fc.constantFrom(...pairs), (steps, [from, to]) => {
+        const converted = convertTranscriptJson(render(from, steps), { from, to });
+        if (!converted.ok) throw converted.failures[0];
+        expect(converted.value.remaining).toEqual([]);
+        expect(checkTranscriptJson(converted.value.messages, { format: to }).result).toBe('accepted');
+      }),
+      { numRuns: 150, seed: 5 },
+    );
+  });
+});
+
+describe('convertTranscript records and options', () => {
+  const signed = [
+    { role: 'user', content: 'Weather in Oslo?' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Look it up.', signature: 'EuYBCkQYAiJA' },
+        { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'Snow' }] },
+  ] as const;
+
+  it('drops signed reasoning across formats, with a record, and keeps it when asked', () => {
+    const dropped = convertTranscript(signed, { from: 'anthropic', to: 'chat' });
+    expect(dropped.ok && dropped.value.changes).toEqual([
+      { kind: 'reasoning_dropped', stage: 'chat', at: 'messages[1].content[0]', detail: 'a thinking block' },
+    ]);
+    const kept = convertTranscript(signed, { from: 'anthropic', to: 'chat', reasoning: 'keep' });
+    expect(kept.ok && kept.value.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'thinking', text: 'Look it up.', signature: 'EuYBCkQYAiJA' }],
+      tool_calls: [{ id: 'toolu_01', name: 'get_weather', arguments: { city: 'Oslo' } }],
+    });
+    expect(kept.ok && kept.value.changes).toEqual([]);
+  });
+
+  it('keeps a same-format history as repair would (same array when accepted)', () => {
+    const same = convertTranscript(signed, { from: 'anthropic', to: 'anthropic' });
+    expect(same.ok && same.value.messages).toBe(signed);
+  });
+
+  it('refuses input that is not a transcript of the source, naming the path', () => {
+    const refused = convertTranscriptJson([{ role: 'model', parts: [] }], { from: 'openai-chat', to: 'anthropic' });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.failures[0]?.path).toBe('messages[0].role');
+  });
+
+  it.each([
+    [{ from: 'nope', to: 'chat' }, 'options.from must be one of'],
+    [{ from: 'chat', to: 'toString' }, 'options.to must be one of'],
+    [{ from: 'chat', to: 'anthropic', reasoning: 'maybe' }, "options.reasoning must be 'drop' or 'keep'"],
+    [{ from: 'chat', to: 'anthropic', toolCallIds: [{ source: 1 }] }, 'options.toolCallIds must be an array'],
+  ])('throws a TypeError for options outside their types: %j', (options, message) => {
+    expect(() =>
+      convertTranscriptJson([], options as ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>),
+    ).toThrow(message);
+  });
+});

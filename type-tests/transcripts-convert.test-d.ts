@@ -1,0 +1,63 @@
+/**
+ * Type tests of `convertTranscript(history, { from, to })`: the history is `from`'s (an SDK's
+ * own messages compile), the outcome's messages are `to`'s, and a history of another format or a
+ * format outside `TRANSCRIPT_FORMATS` does not compile. `any`, `never`, `unknown` and `string`
+ * each have a defined answer. Negative cases use `@ts-expect-error`, so tsd and TypeScript 7
+ * check the same file.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
+import { expectType } from 'tsd';
+import {
+  type ConvertOutcome,
+  type ConvertedTranscript,
+  convertTranscript,
+  convertTranscriptJson,
+  type ToolCallIdPair,
+  type TranscriptChange,
+  type TranscriptMessage,
+} from 'turngate/transcripts';
+
+declare const anthropic: Anthropic.MessageParam[];
+declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
+
+// The right calls: the target's messages come out.
+const converted = convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic' });
+expectType<ConvertOutcome<'anthropic'>>(converted);
+if (converted.ok) {
+  expectType<readonly TranscriptMessage<'anthropic'>[]>(converted.value.messages);
+  expectType<readonly TranscriptChange[]>(converted.value.changes);
+  expectType<readonly ToolCallIdPair[]>(converted.value.toolCallIds);
+  expectType<ConvertedTranscript<'anthropic'>>(converted.value);
+  convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat', toolCallIds: converted.value.toolCallIds });
+}
+convertTranscript({ model: 'gpt-5', messages: openaiChat }, { from: 'openai-chat', to: 'gemini', reasoning: 'keep' });
+expectType<ConvertOutcome<'chat'>>(convertTranscriptJson(JSON.parse('[]') as unknown, { from: 'gemini', to: 'chat' }));
+
+// A change is told apart by its kind.
+declare const change: TranscriptChange;
+if (change.kind === 'tool_call_id_remapped') expectType<string>(change.target);
+if (change.kind === 'repaired') expectType<'chat' | 'target'>(change.stage);
+
+// The wrong calls.
+// @ts-expect-error -- "(format anthropic), not format openai-chat"
+convertTranscript(anthropic, { from: 'openai-chat', to: 'gemini' });
+// @ts-expect-error -- "'"bedrock"' is not assignable"
+convertTranscript(openaiChat, { from: 'openai-chat', to: 'bedrock' });
+// @ts-expect-error -- ""maybe"' is not assignable"
+convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic', reasoning: 'maybe' });
+// @ts-expect-error -- "'to' is missing"
+convertTranscript(openaiChat, { from: 'openai-chat' });
+
+// any, never, unknown and string.
+// biome-ignore lint/suspicious/noExplicitAny: the any input is under test
+declare const anyValue: any;
+declare const neverValue: never;
+declare const unknownValue: unknown;
+expectType<ConvertOutcome<'chat'>>(convertTranscript(anyValue, { from: 'anthropic', to: 'chat' }));
+expectType<ConvertOutcome<'chat'>>(convertTranscript(neverValue, { from: 'anthropic', to: 'chat' }));
+// @ts-expect-error -- "not assignable to parameter"
+convertTranscript(unknownValue, { from: 'anthropic', to: 'chat' });
+// @ts-expect-error -- "not assignable to parameter"
+convertTranscript('Hello', { from: 'anthropic', to: 'chat' });
+expectType<ConvertOutcome<'chat'>>(convertTranscriptJson(unknownValue, { from: 'anthropic', to: 'chat' }));
