@@ -56,7 +56,7 @@ describe('premath-format suites', () => {
     });
     const error = await fixtureError(() => runPremathSuite(dir));
     expect(error.message).toBe(`malformed fixture ${file}: expectedJoinClosed: expected boolean, got "yes"`);
-    expect([error.file, error.path]).toEqual([file, 'expectedJoinClosed']);
+    expect([error.file, error.field]).toEqual([file, 'expectedJoinClosed']);
   });
 
   it('names a missing input in case.json, a bad result and a manifest entry that is not an id', async () => {

@@ -16,18 +16,18 @@ import { JsonNumber, type JsonValue, parseJson } from '../../src/canonical/index
 import { TRANSCRIPT_FORMATS } from '../../src/check/stop-reasons.ts';
 
 /**
- * A fixture that does not have the shape its suite needs: the `file`, the field's `path` in it
+ * A fixture that does not have the shape its suite needs: the `file`, the `field` in it
  * (`cases[0].chat_turns[1].session_id`; empty for the whole document) and the `problem` (what
  * was expected and what the field holds, or why the text does not parse). Its message is one
- * line: `malformed fixture <file>: <path>: <problem>`.
+ * line: `malformed fixture <file>: <field>: <problem>`.
  */
 export class FixtureError extends Error {
   constructor(
     readonly file: string,
-    readonly path: string,
+    readonly field: string,
     readonly problem: string,
   ) {
-    super(`malformed fixture ${file}: ${path === '' ? '(the document)' : path}: ${problem}`.replace(/\s*\n\s*/g, ' '));
+    super(`malformed fixture ${file}: ${field === '' ? '(the document)' : field}: ${problem}`.replace(/\s*\n\s*/g, ' '));
     this.name = 'FixtureError';
   }
 }

@@ -47,14 +47,14 @@ function judge(testCase: Case): string | undefined {
   if (report.result !== testCase.result) {
     const got =
       report.result === 'invalid'
-        ? `invalid at ${report.error.path} (${report.error.expected})`
+        ? `invalid at ${report.error.field} (${report.error.expected})`
         : report.failures.map(show).join('; ');
     return `expected ${testCase.result}, got ${report.result}${got === '' ? '' : `: ${got}`}`;
   }
   if (report.result === 'invalid') {
-    return testCase.invalidAt === undefined || testCase.invalidAt === report.error.path
+    return testCase.invalidAt === undefined || testCase.invalidAt === report.error.field
       ? undefined
-      : `input error at ${report.error.path}, expected at ${testCase.invalidAt}`;
+      : `input error at ${report.error.field}, expected at ${testCase.invalidAt}`;
   }
   const expected = testCase.failures ?? [];
   const unmatched = [...report.failures];

@@ -99,7 +99,7 @@ describe.each(TRANSCRIPT_FORMATS)('%s reader', (format) => {
         expect(['accepted', 'rejected', 'invalid']).toContain(report.result);
         if (report.result === 'invalid')
           expect(
-            report.error.path.startsWith(
+            report.error.field.startsWith(
               format === 'openai-responses' ? 'input' : format === 'gemini' ? 'contents' : 'messages',
             ),
           ).toBe(true);
@@ -122,7 +122,7 @@ describe('input errors', () => {
         format: 'anthropic',
       },
     );
-    expect(report.result === 'invalid' && [report.error.path, report.error.expected]).toEqual([
+    expect(report.result === 'invalid' && [report.error.field, report.error.expected]).toEqual([
       'messages[1].content[0].id',
       'a string',
     ]);
@@ -171,20 +171,20 @@ describe("another format's structure", () => {
     const chatLike = checkTranscriptJson([{ role: 'tool', tool_call_id: 'call_1', content: 'Snow' }], {
       format: 'anthropic',
     });
-    expect(chatLike.result === 'invalid' && [chatLike.error.path, chatLike.error.looksLike]).toEqual([
+    expect(chatLike.result === 'invalid' && [chatLike.error.field, chatLike.error.looksLike]).toEqual([
       'messages[0].role',
       ['openai-chat', 'chat'],
     ]);
     const gemini = checkTranscriptJson([{ role: 'user', parts: [{ text: 'Hi' }], tool_call_id: 'call_1' }], {
       format: 'gemini',
     });
-    expect(gemini.result === 'invalid' && gemini.error.path).toBe('contents[0].tool_call_id');
+    expect(gemini.result === 'invalid' && gemini.error.field).toBe('contents[0].tool_call_id');
   });
 
   it('is invalid in a request body too, and repair gives the same input error', () => {
     const body = { model: 'gpt-5', messages: anthropic };
     const report = checkTranscriptJson(body, { format: 'openai-chat' });
-    expect(report.result === 'invalid' && report.error.path).toBe('messages[1].content[0].type');
+    expect(report.result === 'invalid' && report.error.field).toBe('messages[1].content[0].type');
     const repaired = repairTranscriptJson(body, { format: 'openai-chat' });
     expect(!repaired.ok && repaired.failures[0]?.message).toBe(report.result === 'invalid' && report.error.message);
     expect(
@@ -201,7 +201,7 @@ describe("another format's structure", () => {
       expect(checkTranscriptJson(extra, { format }).result).toBe('accepted');
     // Typed parts are not Gemini's parts: an AI SDK UI message is refused by the reader, not named Gemini.
     const ui = checkTranscriptJson([{ role: 'user', parts: [{ type: 'text', text: 'Hi' }] }], { format: 'aisdk' });
-    expect(ui.result === 'invalid' && [ui.error.path, ui.error.looksLike]).toEqual(['messages[0].content', []]);
+    expect(ui.result === 'invalid' && [ui.error.field, ui.error.looksLike]).toEqual(['messages[0].content', []]);
   });
 });
 

@@ -199,7 +199,7 @@ describe('convertTranscript records and options', () => {
   it('refuses input that is not a transcript of the source, naming the path', () => {
     const refused = convertTranscriptJson([{ role: 'model', parts: [] }], { from: 'openai-chat', to: 'anthropic' });
     expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.failures[0]?.path).toBe('messages[0].role');
+    expect(!refused.ok && refused.failures[0]?.field).toBe('messages[0].role');
   });
 
   it.each([

@@ -393,7 +393,7 @@ function runConvert(
     const [error] = chatRepair.failures as [TranscriptInputError];
     return {
       ok: false,
-      failures: [new TranscriptInputError(error.path, `${error.expected} (in the history as ChatMessages)`)],
+      failures: [new TranscriptInputError(error.field, `${error.expected} (in the history as ChatMessages)`)],
     };
   }
   changes.push(...repairChanges(chatRepair.value.repairs, 'chat'));

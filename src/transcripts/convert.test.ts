@@ -104,7 +104,7 @@ describe('conversion losses', () => {
   it('refuses input that is not a transcript of the source format', () => {
     // biome-ignore lint/plugin: a value its types forbid, to check the input error
     const bad = fromChatMessages([{ role: 'tool', content: 'x' }] as never, { format: 'anthropic' });
-    expect(!bad.ok && bad.failures[0]?.path).toBe('messages[0].tool_call_id');
+    expect(!bad.ok && bad.failures[0]?.field).toBe('messages[0].tool_call_id');
     // biome-ignore lint/plugin: a body its types forbid, to check the input error
     expect(toChatMessages({ contents: 3 } as never, { format: 'gemini' }).ok).toBe(false);
   });

@@ -143,10 +143,10 @@ describe('toEvidence details', () => {
 
   it('refuses a turn index that is no model message with calls, and input that is no transcript', () => {
     const bad = toEvidence([{ role: 'user', content: 'hi' }], { format: 'openai-chat', callSpec: CALL_SPEC, turn: 0 });
-    expect(!bad.ok && bad.failures[0]?.path).toBe('options.turn');
+    expect(!bad.ok && bad.failures[0]?.field).toBe('options.turn');
     // biome-ignore lint/plugin: a value its types forbid, to check the input error
     const invalid = toEvidence([{ role: 'robot' }] as never, { format: 'chat', callSpec: CALL_SPEC });
-    expect(!invalid.ok && invalid.failures[0]?.path).toBe('messages[0].role');
+    expect(!invalid.ok && invalid.failures[0]?.field).toBe('messages[0].role');
     const none = toEvidence([{ role: 'user', content: 'hi' }], { format: 'chat', callSpec: CALL_SPEC });
     expect(none.ok && [none.value.messageIndex, none.value.input.evidence.protocolState?.stopReason]).toEqual([
       -1,

@@ -115,7 +115,7 @@ describe.each(TRANSCRIPT_FORMATS)('%s: what an SDK cannot serialize', (format) =
     for (const input of [messages, { model: 'm', [ROOT[format]]: messages }]) {
       const clean = checkTranscriptJson(input, { format });
       const polluted = withPollution({ planted: 'x' }, () => checkTranscriptJson(input, { format }));
-      expect(clean.result === 'invalid' && clean.error.path).toMatch(/\.again$/);
+      expect(clean.result === 'invalid' && clean.error.field).toMatch(/\.again$/);
       expect(polluted.result === 'invalid' && polluted.error.message).toBe(
         clean.result === 'invalid' && clean.error.message,
       );

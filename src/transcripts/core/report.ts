@@ -77,7 +77,7 @@ export interface OpenToolCall {
 }
 
 /**
- * Input that is not a transcript of the format: `path` names the field (`messages[2].role`),
+ * Input that is not a transcript of the format: `field` names the field (`messages[2].role`),
  * `expected` what it should be; for a history holding another format's structure,
  * `looksLike` names the formats it looks like.
  *
@@ -85,12 +85,12 @@ export interface OpenToolCall {
  * ```ts
  * import { checkTranscriptJson } from 'turngate/transcripts';
  * const report = checkTranscriptJson([{ content: 'hi' }], { format: 'openai-chat' });
- * if (report.result === 'invalid') report.error.path; //=> 'messages[0].role'
+ * if (report.result === 'invalid') report.error.field; //=> 'messages[0].role'
  * ```
  */
 export class TranscriptInputError extends Error {
   /** The path of the offending field, e.g. `messages[2].role`. */
-  readonly path: string;
+  readonly field: string;
   /** What was expected there. */
   readonly expected: string;
   /**
@@ -102,18 +102,18 @@ export class TranscriptInputError extends Error {
   /**
    * Creates the error.
    *
-   * @param path - The path of the offending field.
-   * @param expected - What was expected there (the message is `<path>: expected <expected>`).
+   * @param field - The path of the offending field.
+   * @param expected - What was expected there (the message is `<field>: expected <expected>`).
    * @param foreign - For another format's structure: the message, and the formats the history looks like.
    */
   constructor(
-    path: string,
+    field: string,
     expected: string,
     foreign?: { readonly message: string; readonly looksLike: readonly TranscriptFormat[] },
   ) {
-    super(foreign?.message ?? `${path}: expected ${expected}`);
+    super(foreign?.message ?? `${field}: expected ${expected}`);
     this.name = 'TranscriptInputError';
-    this.path = path;
+    this.field = field;
     this.expected = expected;
     this.looksLike = foreign?.looksLike ?? [];
   }

@@ -226,7 +226,7 @@ describe('shape rules', () => {
       [[user({ functionResponse: { id: 7, name: 'f', response: {} } })], 'contents[0].parts[0].functionResponse.id'],
     ] as const) {
       const report = checkTranscriptJson(value, { format: 'gemini' });
-      expect(report.result === 'invalid' && report.error.path).toBe(path);
+      expect(report.result === 'invalid' && report.error.field).toBe(path);
     }
   });
 });

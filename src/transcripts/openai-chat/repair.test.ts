@@ -284,7 +284,7 @@ describe('openai-chat reader', () => {
       { format: 'openai-chat' },
     );
     expect(report.result).toBe('invalid');
-    if (report.result === 'invalid') expect(report.error.path).toBe('messages[0].tool_calls[0].type');
+    if (report.result === 'invalid') expect(report.error.field).toBe('messages[0].tool_calls[0].type');
   });
 
   it('exempts an assistant message with a refusal or audio from the content rule', () => {
