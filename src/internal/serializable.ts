@@ -109,14 +109,7 @@ function quickWalk(current: object, depth: number, maxDepth: number, budget: num
     }
     return budget;
   }
-  if (!isPlain(current)) {
-    const kind = otherObject(current);
-    if (kind === 'bigint') throw HAND_OVER;
-    if (kind === 'leaf') return budget;
-    for (const key of Object.keys(current))
-      budget = quickItem((current as Record<string, unknown>)[key], depth, maxDepth, budget);
-    return budget;
-  }
+  if (!isPlainPrototype(Object.getPrototypeOf(current))) return quickOther(current, depth, maxDepth, budget);
   for (const key in current) {
     const item: unknown = (current as Record<string, unknown>)[key];
     if (typeof item === 'string') continue;
@@ -127,10 +120,17 @@ function quickWalk(current: object, depth: number, maxDepth: number, budget: num
   return budget;
 }
 
-/** One property of an object walked by `quickWalk` (at `depth`): the walk of an object, the test of a primitive. */
-function quickItem(item: unknown, depth: number, maxDepth: number, budget: number): number {
-  if (typeof item === 'object') return item === null ? budget : quickWalk(item, depth + 1, maxDepth, budget);
-  if (typeof item === 'bigint') throw HAND_OVER;
+/** `quickWalk` of an object that is not plain (its prototype is not `isPlainPrototype`'s): kept out of the hot function. */
+function quickOther(current: object, depth: number, maxDepth: number, budget: number): number {
+  const kind = otherObject(current);
+  if (kind === 'bigint') throw HAND_OVER;
+  if (kind === 'leaf') return budget;
+  for (const key of Object.keys(current)) {
+    const item: unknown = (current as Record<string, unknown>)[key];
+    if (typeof item === 'object') {
+      if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
+    } else if (typeof item === 'bigint') throw HAND_OVER;
+  }
   return budget;
 }
 
