@@ -194,7 +194,9 @@ function applyUpdate(state: ChatState, update: unknown, node: string): ChatState
     else if (value === undefined) continue;
     else if (!Array.isArray(value))
       throw new ChatError(GRAPH_PROGRAMMING_ERROR, `node ${node} returned messages that are not a list`);
-    else next['messages'] = [...state.messages, ...value];
+    // One exact copy of the history per step (a spread would iterate it and regrow the array);
+    // `value` is read as a spread reads it, holes as `undefined`.
+    else next['messages'] = state.messages.concat(Array.from(value));
   }
   return next as ChatState;
 }

@@ -260,7 +260,8 @@ export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
       const ids = [suspension.descriptor.signal_id];
       return errors.refuse('harness_path_classification_ambiguous', detail, { ids, path });
     }
-    const state = chatState(record?.state ?? initialState, [...history, message]);
+    // One exact copy (concat copies a packed array at once; a spread iterates and regrows).
+    const state = chatState(record?.state ?? initialState, history.concat([message]));
     return runTurn(deps, {
       sessionId,
       session,

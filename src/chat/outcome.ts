@@ -137,6 +137,21 @@ export type ChatTurnOutcome = ChatTurnCompleted | ChatTurnErrored | ChatTurnSusp
  */
 export type ChatListener = (outcome: ChatTurnCompleted | ChatTurnErrored) => void;
 
+/** The state of each completed outcome, read by the one `finalState` getter every outcome shares. */
+const FINAL_STATES = new WeakMap<object, ChatState>();
+
+/**
+ * `finalState` of a completed outcome: a copy of its state (a new object and message list per
+ * read). One function for every outcome, not a closure per outcome: V8 keeps an accessor's
+ * functions in the old generation, so a closure per outcome held each turn's whole history
+ * until the next full collection, and the young-generation collections grew with the history.
+ */
+function finalStateOf(this: unknown): ChatState {
+  const state = typeof this === 'object' && this !== null ? FINAL_STATES.get(this) : undefined;
+  if (state === undefined) throw new TypeError('finalState can only be read from the outcome it belongs to');
+  return { ...state, messages: [...state.messages] };
+}
+
 /**
  * A completed outcome whose `finalState` is copied when read (the state itself is the harness's
  * frozen record).
@@ -155,10 +170,8 @@ export function completedOutcome(
   const outcome = replayed
     ? { outcome: 'completed' as const, replies, dispatchPath, replayed: true as const }
     : { outcome: 'completed' as const, replies, dispatchPath };
-  Object.defineProperty(outcome, 'finalState', {
-    enumerable: true,
-    get: () => ({ ...finalState, messages: [...finalState.messages] }),
-  });
+  FINAL_STATES.set(outcome, finalState);
+  Object.defineProperty(outcome, 'finalState', { enumerable: true, get: finalStateOf });
   return outcome as typeof outcome & { readonly finalState: ChatState };
 }
 

@@ -100,6 +100,23 @@ describe('RecordCache', () => {
   });
 });
 
+describe('completedOutcome', () => {
+  it('copies finalState on each read, as an enumerable own property, and only for its own outcome', () => {
+    const state = { topic: 'rain', messages: [{ role: 'user' as const, content: 'Hi' }] };
+    const outcome = completedOutcome([], state, '3.1');
+    const first = outcome.finalState;
+    expect(first).toEqual(state);
+    expect(first).not.toBe(state);
+    expect(first.messages).not.toBe(state.messages);
+    (first.messages as unknown[]).push({ role: 'user', content: 'changed' });
+    expect(outcome.finalState.messages).toHaveLength(1);
+    expect(Object.keys(outcome)).toContain('finalState');
+    expect({ ...outcome }.finalState).toEqual(state);
+    const copied = Object.defineProperties({}, Object.getOwnPropertyDescriptors(outcome)) as { finalState?: unknown };
+    expect(() => copied.finalState).toThrow(TypeError);
+  });
+});
+
 describe('Listeners', () => {
   const completed = completedOutcome([], { messages: [] }, '3.3');
 

@@ -177,12 +177,14 @@ function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
   let kept = 0;
   if (own(result, 'appendOnly') === true && messages.length >= base.length) kept = base.length;
   else while (kept < base.length && kept < messages.length && messages[kept] === base[kept]) kept++;
-  const out: ChatMessage[] = base.slice(0, kept);
+  const added: ChatMessage[] = [];
   for (let index = kept; index < messages.length; index++) {
     const accepted = acceptMessage(messages[index], `messages[${index}]`);
     if (!accepted.ok) throw programmingError(`the graph produced an invalid message: ${firstFailure(accepted).detail}`);
-    out.push(deepFreeze(accepted.value));
+    added.push(deepFreeze(accepted.value));
   }
+  // The kept prefix and the new messages in one exact copy (the history is copied once per turn).
+  const out = (kept === base.length ? base : base.slice(0, kept)).concat(added);
   const fields: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(state as object)) {
     if (key === 'messages') continue;

@@ -79,38 +79,59 @@ export function serializationError(value: unknown, root: string, maxDepth = MAX_
   if (typeof value !== 'object' || value === null) {
     return typeof value === 'bigint' ? exactWalk(value, root, maxDepth) : undefined;
   }
-  let objects = QUICK_WALK_OBJECTS;
-  // Hands over to the exact walk on anything but a clean pass: a bigint, too deep (a cycle ends
-  // there too), too many objects, or a throw while reading. The one hot loop of a transcript
-  // check: primitives are tested inline, and plain objects are walked with `for...in`, which
-  // reads their own enumerable keys (`Object.prototype` has none: the caller checked that it is
-  // clean) without allocating a key list.
-  const item = (current: unknown, depth: number): void => {
-    if (typeof current === 'object') {
-      if (current !== null) quick(current, depth);
-    } else if (typeof current === 'bigint') throw HAND_OVER;
-  };
-  const quick = (current: object, depth: number): void => {
-    if (depth > maxDepth || --objects < 0) throw HAND_OVER;
-    if (Array.isArray(current)) {
-      for (let index = 0; index < current.length; index++) item(current[index], depth + 1);
-      return;
-    }
-    if (isPlain(current)) {
-      for (const key in current) item((current as Record<string, unknown>)[key], depth + 1);
-      return;
-    }
-    const kind = otherObject(current);
-    if (kind === 'bigint') throw HAND_OVER;
-    if (kind === 'leaf') return;
-    for (const key of Object.keys(current)) item((current as Record<string, unknown>)[key], depth + 1);
-  };
   try {
-    quick(value, 1);
+    quickWalk(value, 1, maxDepth, QUICK_WALK_OBJECTS);
     return undefined;
   } catch {
     return exactWalk(value, root, maxDepth);
   }
+}
+
+/**
+ * The quick walk, the one hot loop of a transcript check: a tree walk of `current` (at `depth`)
+ * that keeps no set of objects and allocates nothing, and returns how many objects it may still
+ * visit (`budget` less the ones it visited). It throws `HAND_OVER` on anything but a clean pass
+ * (a bigint, too deep: a cycle ends there too, too many objects, or a throw while reading), for
+ * the exact walk to decide. Primitives are tested inline (a string first: the most common), and
+ * plain objects are walked with `for...in`, which reads their own enumerable keys
+ * (`Object.prototype` has none: the caller checked that it is clean) without allocating a key
+ * list. A plain function, not a closure per call: V8 optimizes it once for every call.
+ */
+function quickWalk(current: object, depth: number, maxDepth: number, budget: number): number {
+  if (depth > maxDepth || --budget < 0) throw HAND_OVER;
+  if (Array.isArray(current)) {
+    for (let index = 0; index < current.length; index++) {
+      const item: unknown = current[index];
+      if (typeof item === 'string') continue;
+      if (typeof item === 'object') {
+        if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
+      } else if (typeof item === 'bigint') throw HAND_OVER;
+    }
+    return budget;
+  }
+  if (!isPlainPrototype(Object.getPrototypeOf(current))) return quickOther(current, depth, maxDepth, budget);
+  for (const key in current) {
+    const item: unknown = (current as Record<string, unknown>)[key];
+    if (typeof item === 'string') continue;
+    if (typeof item === 'object') {
+      if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
+    } else if (typeof item === 'bigint') throw HAND_OVER;
+  }
+  return budget;
+}
+
+/** `quickWalk` of an object that is not plain (its prototype is not `isPlainPrototype`'s): kept out of the hot function. */
+function quickOther(current: object, depth: number, maxDepth: number, budget: number): number {
+  const kind = otherObject(current);
+  if (kind === 'bigint') throw HAND_OVER;
+  if (kind === 'leaf') return budget;
+  for (const key of Object.keys(current)) {
+    const item: unknown = (current as Record<string, unknown>)[key];
+    if (typeof item === 'object') {
+      if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
+    } else if (typeof item === 'bigint') throw HAND_OVER;
+  }
+  return budget;
 }
 
 /** The height (in nested containers) of each object walked; `OPEN` while it is being walked. */
