@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests import `turngate` (and its subpaths) from src/ through the package's source export
+// condition (`@turngate/source` in package.json's `exports`): no build before a test run.
+const conditions = ['@turngate/source'];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The PostgreSQL tests need a server: vitest.postgres.config.ts runs them (scripts/test.sh).

@@ -1,7 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // The PostgreSQL tests: run by scripts/test.sh when TURNGATE_PG_URL is set.
+// `turngate` resolves to src/ (package.json's `@turngate/source` condition), as in vitest.config.ts.
+const conditions = ['@turngate/source'];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['test/postgres/**/*.test.ts'],
     testTimeout: 60_000,
