@@ -1,58 +1,79 @@
 #!/usr/bin/env node
-// Bundles what the package runs, from tsc's output in dist/:
+// Builds the JavaScript of the package from src/ with esbuild (no type check: `npm run build`
+// type-checks and writes the declarations first; `npm run check` type-checks without writing):
 //
-// - the CLI, as one file (dist/cli/turngate.js) with tree-shaking, so `turngate` loads one small
-//   module instead of the library's module graph and all of valibot;
-// - every entry point of package.json's `exports` (dist/esm/<entry>.js), with the code two
-//   entries share in common chunks (dist/esm/chunks/), so a class or a WeakMap has one copy
-//   whichever entries a program imports. Dependencies stay imports. `import 'turngate'` then
-//   reads a few files instead of about a hundred modules, each resolved, read and compiled on
-//   its own: docs/BENCHMARKS.md ("import cost") measures the difference.
+// - every entry point of package.json's `exports` (dist/esm/<entry>.js) and the CLI
+//   (dist/esm/cli.js), with the code two of them share in common chunks (dist/esm/chunks/), so a
+//   class or a WeakMap has one copy whichever entries a program imports, and the CLI carries no
+//   second copy of the library. Dependencies stay imports. `import 'turngate'` then reads a few
+//   files instead of about a hundred modules, each resolved, read and compiled on its own:
+//   docs/BENCHMARKS.md ("import cost") measures the difference;
+// - dist/cli/turngate.js, the `bin`: a two-line file that imports dist/esm/cli.js;
+// - one module per source file (dist/<path>.js, tsc's layout), not published: the tests' child
+//   processes and the benchmarks load internals from it.
 //
-// Types are tsc's declarations (dist/**/*.d.ts); package.json's `exports` points `types` at them
-// and `default` at the bundles.
+// Types are tsc's declarations (dist/**/*.d.ts); package.json's `exports` points `types` at them,
+// `default` at the bundles and `@turngate/source` (this repository's own tools) at src/.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const dist = new URL('../dist/', import.meta.url).pathname;
-const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const root = new URL('..', import.meta.url).pathname;
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const common = { platform: 'node', format: 'esm', target: 'node20', legalComments: 'none', logLevel: 'warning' };
 
-const outfile = `${dist}cli/turngate.js`;
-await build({
-  entryPoints: [`${dist}cli/main.js`],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minifySyntax: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-chmodSync(outfile, 0o755);
-
-/** `./dist/esm/chat/sqlite.js` -> [`chat/sqlite`, `dist/chat/sqlite.js`]: where each bundle comes from. */
-const entryPoints = {};
+/** `./dist/esm/chat/sqlite.js` -> [`chat/sqlite`, `src/chat/sqlite.ts`]: where each bundle comes from. */
+const entryPoints = { cli: join(src, 'cli/main.ts') };
 for (const [subpath, target] of Object.entries(manifest.exports)) {
   if (typeof target === 'string') continue; // ./package.json
-  const bundled = target.default;
-  const match = /^\.\/dist\/esm\/(.+)\.js$/.exec(bundled);
-  if (match === null)
-    throw new Error(`package.json exports["${subpath}"].default: expected ./dist/esm/<name>.js, got ${bundled}`);
-  const source = target.types.replace(/\.d\.ts$/, '.js');
-  entryPoints[match[1]] = new URL(`../${source}`, import.meta.url).pathname;
+  const bundled = /^\.\/dist\/esm\/(.+)\.js$/.exec(target.default);
+  if (bundled === null)
+    throw new Error(`package.json exports["${subpath}"].default: expected ./dist/esm/<name>.js, got ${target.default}`);
+  const source = target['@turngate/source'];
+  if (typeof source !== 'string' || !/^\.\/src\/.+\.ts$/.test(source))
+    throw new Error(`package.json exports["${subpath}"]["@turngate/source"]: expected ./src/<name>.ts, got ${source}`);
+  entryPoints[bundled[1]] = join(root, source);
 }
-rmSync(`${dist}esm`, { recursive: true, force: true });
+rmSync(join(dist, 'esm'), { recursive: true, force: true });
 await build({
+  ...common,
   entryPoints,
-  outdir: `${dist}esm`,
+  outdir: join(dist, 'esm'),
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   splitting: true,
   packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
+});
+
+const bin = join(dist, 'cli', 'turngate.js');
+mkdirSync(join(dist, 'cli'), { recursive: true });
+writeFileSync(bin, "#!/usr/bin/env node\nimport '../esm/cli.js';\n");
+chmodSync(bin, 0o755);
+
+/** Every module of src/ but the tests. */
+function* modules(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* modules(path);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) yield path;
+  }
+}
+// One output per module: every import stays an import, `./x.ts` written `./x.js`.
+const oneModulePerFile = {
+  name: 'one-module-per-file',
+  setup(builder) {
+    builder.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: args.path.replace(/\.ts$/, '.js'), external: true },
+    );
+  },
+};
+await build({
+  ...common,
+  entryPoints: [...modules(src)],
+  outdir: dist,
+  outbase: src,
+  bundle: true,
+  plugins: [oneModulePerFile],
 });

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite, as the README's test command runs it: format and lint (Biome), build,
-# typecheck (TypeScript 6), the doc examples compile and their `//=>` value claims hold (run
-# against dist/), unit + property tests (vitest), the PostgreSQL store tests and the
-# multi-process load test when TURNGATE_PG_URL is set, type tests (tsd), TypeScript 7 over the
-# public types, our conformance vectors (join check, extended profile, chat, transcripts), and
-# the upstream suites when ../shared/upstream is present.
+# The whole test suite, as the README's test command runs it: format and lint (Biome); one
+# TypeScript 6 program that type-checks src/, the tests, examples, type tests, the doc examples
+# and the negative type tests' messages against src/, and writes the build's declarations
+# (scripts/typecheck.mjs: the only TypeScript 6 pass); the build (esbuild, rollup-plugin-dts); the doc
+# examples' `//=>` value claims run against dist/; unit + property tests (vitest); the PostgreSQL
+# store tests and the multi-process load test when TURNGATE_PG_URL is set; type tests (tsd, on
+# the declarations as shipped); TypeScript 7 over src/, type tests and examples; the packed
+# package under attw; our conformance vectors (join check, extended profile, chat, transcripts),
+# and the upstream suites when ../shared/upstream is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,9 +18,10 @@ trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
 
 node_modules/.bin/biome check .
-npm run -s build
-node node_modules/typescript/bin/tsc -p tsconfig.json
-node scripts/check-doc-examples.mjs
+# `npm run build`'s steps, the first one type-checking everything, not only src/.
+node scripts/typecheck.mjs --declarations dist
+node scripts/bundle.mjs
+node scripts/bundle-types.mjs
 node scripts/check-doc-claims.mjs
 # The unit tests' global setup (test/setup/temp-dir.ts) removes every temporary folder they and
 # their processes make, so a bare `vitest run` leaves nothing behind either: checked here.
@@ -36,7 +40,6 @@ else
   echo "TURNGATE_PG_URL is not set: ran without the PostgreSQL tests (eval \"\$(bash scripts/start-postgres.sh)\" starts a server)"
 fi
 node_modules/.bin/tsd
-node scripts/type-messages.mjs --check | tail -n 1
 node node_modules/ts7/bin/tsc -p tsconfig.ts7.json
 echo "TypeScript 7: public types, type tests and examples check"
 bash scripts/attw.sh

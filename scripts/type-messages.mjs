@@ -2,101 +2,134 @@
 // The messages of turngate's negative type tests, as a person meets them.
 //
 // Every `// @ts-expect-error` in type-tests/*.test-d.ts marks a misuse. This script copies the
-// type tests with those directives switched off, compiles them against the built package
-// (TypeScript 6, with the compiler options tsd uses), and for each misuse prints the length of
-// the compiler's message and its first two lines, then the longest. A directive written
-// `// @ts-expect-error -- "<text>"` promises that <text> is in the message.
+// type tests with those directives switched off, compiles them against src/ (the package's
+// `@turngate/source` condition; TypeScript 6, with the compiler options tsd uses), and for each
+// misuse prints the length of the compiler's message and its first two lines, then the longest.
+// A directive written `// @ts-expect-error -- "<text>"` promises that <text> is in the message.
 //
 //   node scripts/type-messages.mjs            print every message (npm run type-messages)
 //   node scripts/type-messages.mjs --check    also fail unless each promised <text> is in its message
 //   node scripts/type-messages.mjs --ts7      compile with TypeScript 7 instead
 //
-// Build first (`npm run build`): the tests import 'turngate'.
+// scripts/typecheck.mjs compiles the same copies in its one program (npm run check, npm test)
+// and reports them with `reportMessages`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = new URL('..', import.meta.url).pathname;
-const check = process.argv.includes('--check');
-const ts7 = process.argv.includes('--ts7');
-const out = join(root, '.bench', 'type-messages');
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
 
-const directive = /^(\s*)\/\/ @ts-expect-error(?: -- (.*))?$/;
-const misuses = [];
-const files = readdirSync(join(root, 'type-tests')).filter((name) => name.endsWith('.test-d.ts'));
-for (const name of files) {
-  const lines = readFileSync(join(root, 'type-tests', name), 'utf8').split('\n');
-  const copy = lines.map((line, index) => {
-    const found = directive.exec(line);
-    if (found === null) return line;
-    const promised = /^"(.*)"$/.exec(found[2]?.trim() ?? '');
-    misuses.push({ file: name, line: index + 2, promised: promised?.[1] ?? '' });
-    return `${found[1]}// (misuse) ${found[2] ?? ''}`;
-  });
-  writeFileSync(join(out, name.replace(/\.test-d\.ts$/, '.ts')), copy.join('\n'));
-}
-writeFileSync(
-  join(out, 'tsconfig.json'),
-  JSON.stringify({
-    extends: '../../tsconfig.base.json',
-    compilerOptions: { noEmit: true, noUnusedLocals: false, noUnusedParameters: false },
-    include: ['*.ts'],
-  }),
-);
+/** The folder the copies are written to. */
+export const MISUSE_DIR = join(root, '.bench', 'type-messages');
 
-const tsc = ts7 ? 'node_modules/ts7/bin/tsc' : 'node_modules/typescript/bin/tsc';
-const run = spawnSync(process.execPath, [join(root, tsc), '-p', join(out, 'tsconfig.json'), '--pretty', 'false'], {
-  encoding: 'utf8',
-  maxBuffer: 64 * 1024 * 1024,
-});
-
-/** Diagnostics by `file:line`: the message of each (first line, then its indented continuation lines). */
-const diagnostics = new Map();
-let current;
-for (const line of run.stdout.split('\n')) {
-  const head = /^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/.exec(line);
-  if (head !== null) {
-    const key = `${head[1].split('/').pop()}:${head[2]}`;
-    current = { code: head[3], lines: [head[4]] };
-    diagnostics.set(key, [...(diagnostics.get(key) ?? []), current]);
-  } else if (current !== undefined && line.startsWith(' ')) {
-    current.lines.push(line.trim());
+/**
+ * Writes the copies of type-tests/*.test-d.ts with every `@ts-expect-error` switched off into
+ * `out` (`<name>.ts`), and returns the misuses: the copy's file name, the line of the misuse in
+ * it (1-based), and the text its directive promises ('' when none).
+ *
+ * @param {string} out
+ * @returns {{ file: string, line: number, promised: string }[]}
+ */
+export function writeMisuseCopies(out) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const directive = /^(\s*)\/\/ @ts-expect-error(?: -- (.*))?$/;
+  const misuses = [];
+  const files = readdirSync(join(root, 'type-tests')).filter((name) => name.endsWith('.test-d.ts'));
+  for (const name of files) {
+    const copyName = name.replace(/\.test-d\.ts$/, '.ts');
+    const lines = readFileSync(join(root, 'type-tests', name), 'utf8').split('\n');
+    const copy = lines.map((line, index) => {
+      const found = directive.exec(line);
+      if (found === null) return line;
+      const promised = /^"(.*)"$/.exec(found[2]?.trim() ?? '');
+      misuses.push({ file: copyName, line: index + 2, promised: promised?.[1] ?? '' });
+      return `${found[1]}// (misuse) ${found[2] ?? ''}`;
+    });
+    writeFileSync(join(out, copyName), copy.join('\n'));
   }
+  return misuses;
 }
 
-const squash = (text) => text.replace(/\s+/g, ' ').trim();
-let longest = { length: 0 };
-let failed = 0;
-console.log(
-  `negative type tests: ${misuses.length} (TypeScript ${ts7 ? '7' : '6'}); length = characters of the whole message`,
-);
-for (const misuse of misuses) {
-  const key = `${misuse.file.replace(/\.test-d\.ts$/, '.ts')}:${misuse.line}`;
-  const found = diagnostics.get(key) ?? [];
-  const message = found.map((d) => `${d.code}: ${d.lines.join('\n')}`).join('\n');
-  const where = `${misuse.file}:${misuse.line}`;
-  if (found.length === 0) {
-    failed++;
-    console.log(`\n${where}  NO ERROR (the misuse compiles)`);
-    continue;
+/**
+ * Prints each misuse's message and, with `check`, whether it holds its promise. Returns how many
+ * misuses failed (no error at all, or with `check` a promised text missing).
+ *
+ * @param {{ file: string, line: number, promised: string }[]} misuses
+ * @param {Map<string, { code: string, lines: string[] }[]>} diagnostics by `<copy file name>:<line>`
+ * @param {{ check: boolean, compiler: string, print?: (line: string) => void }} options
+ */
+export function reportMessages(misuses, diagnostics, { check, compiler, print = console.log }) {
+  const squash = (text) => text.replace(/\s+/g, ' ').trim();
+  let longest = { length: 0 };
+  let failed = 0;
+  print(`negative type tests: ${misuses.length} (${compiler}); length = characters of the whole message`);
+  for (const misuse of misuses) {
+    const found = diagnostics.get(`${misuse.file}:${misuse.line}`) ?? [];
+    const message = found.map((d) => `${d.code}: ${d.lines.join('\n')}`).join('\n');
+    const where = `${misuse.file.replace(/\.ts$/, '.test-d.ts')}:${misuse.line}`;
+    if (found.length === 0) {
+      failed++;
+      print(`\n${where}  NO ERROR (the misuse compiles)`);
+      continue;
+    }
+    const [first, second] = message.split('\n');
+    print(`\n${where}  ${message.length} chars`);
+    print(`  ${first}`);
+    if (second !== undefined) print(`  ${second}`);
+    if (message.length > longest.length) longest = { length: message.length, where };
+    if (check && misuse.promised !== '' && !squash(message).includes(squash(misuse.promised))) {
+      failed++;
+      print(`  ^ promised: ${misuse.promised}`);
+    }
   }
-  const [first, second] = message.split('\n');
-  console.log(`\n${where}  ${message.length} chars`);
-  console.log(`  ${first}`);
-  if (second !== undefined) console.log(`  ${second}`);
-  if (message.length > longest.length) longest = { length: message.length, where };
-  if (check && misuse.promised !== '' && !squash(message).includes(squash(misuse.promised))) {
-    failed++;
-    console.log(`  ^ promised: ${misuse.promised}`);
-  }
+  print(`\nlongest: ${longest.length} chars at ${longest.where}`);
+  return failed;
 }
-console.log(`\nlongest: ${longest.length} chars at ${longest.where}`);
-if (failed > 0) {
-  console.error(
-    `type messages: ${failed} of ${misuses.length} negative type tests ${check ? 'do not show their promised message' : 'compile'}`,
+
+/** tsc's `--pretty false` output, as diagnostics by `<file name>:<line>`. */
+function parseTscOutput(stdout) {
+  const diagnostics = new Map();
+  let current;
+  for (const line of stdout.split('\n')) {
+    const head = /^(.+?)\((\d+),\d+\): error (TS\d+): (.*)$/.exec(line);
+    if (head !== null) {
+      const key = `${head[1].split('/').pop()}:${head[2]}`;
+      current = { code: head[3], lines: [head[4]] };
+      diagnostics.set(key, [...(diagnostics.get(key) ?? []), current]);
+    } else if (current !== undefined && line.startsWith(' ')) {
+      current.lines.push(line.trim());
+    }
+  }
+  return diagnostics;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const check = process.argv.includes('--check');
+  const ts7 = process.argv.includes('--ts7');
+  const misuses = writeMisuseCopies(MISUSE_DIR);
+  writeFileSync(
+    join(MISUSE_DIR, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '../../tsconfig.base.json',
+      compilerOptions: { noEmit: true, noUnusedLocals: false, noUnusedParameters: false },
+      include: ['*.ts'],
+    }),
   );
-  process.exit(1);
+  const tsc = ts7 ? 'node_modules/ts7/bin/tsc' : 'node_modules/typescript/bin/tsc';
+  const run = spawnSync(
+    process.execPath,
+    [join(root, tsc), '-p', join(MISUSE_DIR, 'tsconfig.json'), '--pretty', 'false'],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const compiler = `TypeScript ${ts7 ? '7' : '6'}`;
+  const failed = reportMessages(misuses, parseTscOutput(run.stdout), { check, compiler });
+  if (failed > 0) {
+    console.error(
+      `type messages: ${failed} of ${misuses.length} negative type tests ${check ? 'do not show their promised message' : 'compile'}`,
+    );
+    process.exit(1);
+  }
+  rmSync(MISUSE_DIR, { recursive: true, force: true });
 }
-rmSync(out, { recursive: true, force: true });

@@ -108,7 +108,7 @@ checkTranscript(aisdk, { format: 'aisdk' });
 checkTranscript(gemini, { format: 'gemini' });
 checkTranscript(chat, { format: 'chat' });
 repairTranscript(anthropic, { format: 'anthropic', readOnlyTools: ['get_weather'] });
-// @ts-expect-error -- "these messages hold tool_use, tool_result, server_tool_use (format anthropic), not format openai-chat"
+// @ts-expect-error -- "(format anthropic), not format openai-chat: check and send them as their format"
 checkTranscript(anthropic, { format: 'openai-chat' });
 // @ts-expect-error -- "(format anthropic), not format openai-chat"
 checkTranscript({ model: 'gpt-5', messages: anthropic }, { format: 'openai-chat' });
