@@ -14,13 +14,8 @@
 import { createRequire } from 'node:module';
 import { oneLine } from '../internal/display.ts';
 import { parseFlags } from './args.ts';
-import { harnessJoinCheck, inputTooLarge, unreadableInput, type CommandOutput } from './harness-join-check.ts';
-import { harnessKpiCommand } from './harness-kpi.ts';
-import { harnessSessionCommand } from './harness-session.ts';
-import { harnessTrajectoryCommand } from './harness-trajectory.ts';
+import type { CommandOutput } from './harness-join-check.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
-import { transcriptCheckCommand } from './transcript-check.ts';
-import { transcriptConvertCommand } from './transcript-convert.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
@@ -75,11 +70,12 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
   if (command === '--version' || command === '-v' || command === 'version') {
     return { stdout: `turngate ${packageVersion()}\n`, stderr: '', exitCode: 0 };
   }
-  if (command === 'transcript-check') return transcriptCheckCommand(rest);
-  if (command === 'transcript-convert') return transcriptConvertCommand(rest);
-  if (command === 'harness-session') return harnessSessionCommand(rest);
-  if (command === 'harness-trajectory') return harnessTrajectoryCommand(rest);
-  if (command === 'harness-kpi') return harnessKpiCommand(rest);
+  // Each command's module loads when it runs: `--help` and one command do not pay for the others.
+  if (command === 'transcript-check') return (await import('./transcript-check.ts')).transcriptCheckCommand(rest);
+  if (command === 'transcript-convert') return (await import('./transcript-convert.ts')).transcriptConvertCommand(rest);
+  if (command === 'harness-session') return (await import('./harness-session.ts')).harnessSessionCommand(rest);
+  if (command === 'harness-trajectory') return (await import('./harness-trajectory.ts')).harnessTrajectoryCommand(rest);
+  if (command === 'harness-kpi') return (await import('./harness-kpi.ts')).harnessKpiCommand(rest);
   if (command !== 'harness-join-check') return usageError(`unknown command \`${command}\``);
   const parsed = parseFlags(rest, {
     input: { type: 'string' },
@@ -99,6 +95,7 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
     if (!limit.ok) return usageError(firstFailure(limit));
     maxBytes = limit.value;
   }
+  const { harnessJoinCheck, inputTooLarge, unreadableInput } = await import('./harness-join-check.ts');
   const read = await readInput(input, maxBytes);
   if (!read.ok) {
     const problem = firstFailure(read);
