@@ -45,8 +45,13 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
   const assistant = (i: number) => ((flags[i] as number) & MESSAGE.assistant) !== 0;
 
   if (n > 0 && assistant(0)) sink.fail('bedrock-converse.first_message_not_user', [], at(0), 0);
-  for (let i = 1; i < n; i++)
-    if (assistant(i) === assistant(i - 1)) sink.fail('bedrock-converse.roles_not_alternating', [], at(i), i);
+  // One failure per run of consecutive messages of one role, at the run's first message (where repair joins it).
+  for (let i = 1; i < n; i++) {
+    if (assistant(i) !== assistant(i - 1)) continue;
+    const start = i - 1;
+    while (i + 1 < n && assistant(i + 1) === assistant(i)) i++;
+    sink.fail('bedrock-converse.roles_not_alternating', [], at(start), start);
+  }
 
   const resultRules = new Map<number, TranscriptRule>();
   const badIds: BlockSite[] = [...read.badIds];

@@ -32,6 +32,12 @@ const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
  */
 export const OPENING_USER_TEXT = '[turngate:opening-turn] The earlier turns of this conversation are not included.';
 
+/**
+ * The text repair puts in a message that has no content (or only blank text) when removing it
+ * would leave two messages of one role side by side: the one home of this text.
+ */
+export const EMPTY_MESSAGE_TEXT = '[turngate:empty-message] This message had no content.';
+
 /** The opening user message (a fresh object each time). */
 export function openingUserMessage(): { role: 'user'; content: [{ text: string }] } {
   return { role: 'user', content: [{ text: OPENING_USER_TEXT }] };

@@ -31,7 +31,7 @@ import {
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import type { BedrockAnalysis } from './check.ts';
-import { openingUserMessage, toolResult, toolResultText } from './convert.ts';
+import { EMPTY_MESSAGE_TEXT, openingUserMessage, toolResult, toolResultText } from './convert.ts';
 import { MESSAGE, type ResultSite } from './read.ts';
 
 type Repaired = NonNullable<FormatRepair['repaired']>;
@@ -135,8 +135,11 @@ function repairPairing(
 ): Repaired {
   const edits = new BlockRepairs(messages, 'messages', 'content');
   const { repairs } = edits;
-  for (const failure of failures.of('bedrock-converse.text_block_blank'))
-    edits.remove(failure.message, failure.slot, failure.rule, [], 'removed the blank text block');
+  const blanks = failures.of('bedrock-converse.text_block_blank');
+  const hollow = hollowMessages(messages, failures);
+  for (const failure of blanks)
+    if (!hollow.has(failure.message))
+      edits.remove(failure.message, failure.slot, failure.rule, [], 'removed the blank text block');
   for (const site of read.badJson) {
     const key = slotKey(site.message, site.slot);
     const before = edits.replace.get(key) ?? edits.block(site.message, site.slot);
@@ -228,28 +231,60 @@ function repairPairing(
         'a user message with the tool results',
       );
   }
+  const emptied = new Set<unknown>();
   let out = applyBlockEdits(messages, 'content', {
     drop: edits.drop,
     replace: edits.replace,
     append,
     insertAfter: edits.insertAfter,
   });
-  // Empty messages go, unless results were put in them.
-  const emptied = new Set<unknown>();
-  for (const failure of failures.of('bedrock-converse.message_content_empty')) {
-    if (append.has(failure.message)) continue;
-    emptied.add(messages[failure.message]);
+  // Messages without content (or with blank text only) go, unless results were put in them; one
+  // between two messages of one role keeps its place with a marked text, so roles still alternate.
+  for (const [i, rule] of hollow) {
+    if (append.has(i)) continue;
+    const roleAround = (k: number) => (read.flags[k] as number) & MESSAGE.assistant;
+    if (i > 0 && i + 1 < messages.length && roleAround(i - 1) === roleAround(i + 1)) {
+      const content = [{ text: EMPTY_MESSAGE_TEXT }];
+      out = out.map((message) => (message === messages[i] ? { ...(messages[i] as JsonObject), content } : message));
+      repairs.push({
+        action: 'rewrote_field',
+        rule,
+        ids: [],
+        at: `messages[${i}].content`,
+        detail: 'gave the message without content a marked text: removing it would join two messages of one role',
+        removed: messages[i],
+      });
+      continue;
+    }
+    emptied.add(messages[i]);
     repairs.push({
       action: 'removed',
-      rule: failure.rule,
+      rule,
       ids: [],
-      at: `messages[${failure.message}]`,
-      detail: 'removed the empty message',
-      removed: messages[failure.message],
+      at: `messages[${i}]`,
+      detail: 'removed the message without content',
+      removed: messages[i],
     });
   }
   if (emptied.size > 0) out = out.filter((message) => !emptied.has(message));
   return { messages: out, repairs };
+}
+
+/**
+ * The messages with nothing but blank text, or no content at all, by index, with the rule that
+ * finds them. Their blank blocks are not removed one by one: the message is removed or marked whole.
+ */
+function hollowMessages(messages: readonly unknown[], failures: FailureIndex): Map<number, TranscriptRule> {
+  const hollow = new Map<number, TranscriptRule>();
+  for (const failure of failures.of('bedrock-converse.message_content_empty'))
+    hollow.set(failure.message, failure.rule);
+  const blanks = new Map<number, number>();
+  for (const failure of failures.of('bedrock-converse.text_block_blank'))
+    blanks.set(failure.message, (blanks.get(failure.message) ?? 0) + 1);
+  for (const [i, count] of blanks)
+    if (count === ((messages[i] as JsonObject)['content'] as unknown[]).length)
+      hollow.set(i, 'bedrock-converse.text_block_blank');
+  return hollow;
 }
 
 /** Step 3: joins each run of consecutive messages of one role into its first message. */

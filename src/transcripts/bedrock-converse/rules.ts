@@ -31,7 +31,7 @@ export const BEDROCK_CONVERSE_RULES = {
   },
   'bedrock-converse.roles_not_alternating': {
     class: ORDER,
-    summary: 'message with the same role as the message before it (roles must alternate user, assistant)',
+    summary: 'message followed by a message of the same role (roles must alternate user, assistant)',
     fix: 'Join consecutive messages of one role into one message: one user message holds all the tool results of a turn and any text that follows them.',
     source: `${API}/API_runtime_Message.html (role user or assistant); https://github.com/langchain-ai/langchain-aws/issues/130; https://github.com/microsoft/semantic-kernel/issues/10281; https://github.com/Portkey-AI/gateway/issues/748`,
     providerError:
