@@ -58,7 +58,9 @@ export interface BedrockContentBlock {
 
 /**
  * One message of `messages`: `role` `user` or `assistant` (the system prompt is the request's
- * `system` field) and its content blocks. The SDK's `Message` is assignable to it.
+ * `system` field) and its content blocks. The SDK's `Message` is assignable to it: the SDK's
+ * `ConversationRole` also lists `system`, which the API reference does not list for `messages`
+ * (the check reads a `system` message as input that is not Converse messages).
  *
  * @example
  * ```ts
@@ -71,7 +73,7 @@ export interface BedrockContentBlock {
  * ```
  */
 export interface BedrockMessage {
-  readonly role?: 'user' | 'assistant' | undefined;
+  readonly role?: 'user' | 'assistant' | 'system' | undefined;
   readonly content?: readonly BedrockContentBlock[] | undefined;
 }
 
