@@ -14,7 +14,9 @@ import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/i
 
 const { values } = parseArgs({ options: { repeats: { type: 'string' }, formats: { type: 'string' } } });
 const REPEATS = Number(values.repeats ?? 9);
-const FORMATS = (values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,chat').split(',');
+const FORMATS = (values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,bedrock-converse,chat').split(
+  ',',
+);
 const SIZES = [100, 1000, 10000];
 
 // A realistic loop, round after round: a user question, an assistant message with 1-3 calls,
@@ -119,6 +121,22 @@ const render = {
       },
       { role: 'model', parts: [{ text: r.answer }] },
     ]),
+  'bedrock-converse': (rs) =>
+    rs.flatMap((r) => [
+      { role: 'user', content: [{ text: r.user }] },
+      {
+        role: 'assistant',
+        content: [
+          { text: 'Let me check.' },
+          ...r.calls.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: { q: c.id } } })),
+        ],
+      },
+      {
+        role: 'user',
+        content: r.calls.map((c) => ({ toolResult: { toolUseId: c.id, content: [{ text: `result of ${c.id}` }] } })),
+      },
+      { role: 'assistant', content: [{ text: r.answer }] },
+    ]),
 };
 
 // The floor: one pass collecting call ids and result ids into Sets, reading each format's fields.
@@ -177,13 +195,28 @@ const floor = {
     return calls.size + results.size;
   },
 };
+floor['bedrock-converse'] = (ms) => {
+  const calls = new Set();
+  const results = new Set();
+  for (const m of ms) {
+    for (const b of m.content) {
+      if (b.toolUse !== undefined) calls.add(b.toolUse.toolUseId);
+      else if (b.toolResult !== undefined) results.add(b.toolResult.toolUseId);
+    }
+  }
+  return calls.size + results.size;
+};
 floor.chat = floor['openai-chat'];
 
 // A broken copy: every 50th message that holds results loses its first result (a dangling call
 // for repair to answer); a message left empty is dropped.
 function broken(format, messages) {
   const key = format === 'gemini' ? 'parts' : 'content';
-  const isResult = (p) => p.type === 'tool_result' || p.type === 'tool-result' || p.functionResponse !== undefined;
+  const isResult = (p) =>
+    p.type === 'tool_result' ||
+    p.type === 'tool-result' ||
+    p.functionResponse !== undefined ||
+    p.toolResult !== undefined;
   let n = 0;
   const out = [];
   for (const m of messages) {

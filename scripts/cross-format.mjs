@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat'];
+export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'bedrock-converse', 'chat'];
 
 /** Whether a JSON value holds any tool call or tool result structure of any format. */
 const TOOL_KEYS = new Set([
@@ -27,6 +27,8 @@ const TOOL_KEYS = new Set([
   'toolCallId',
   'functionCall',
   'functionResponse',
+  'toolUse',
+  'toolResult',
 ]);
 const TOOL_TYPES = /^(tool_use|tool_result|server_tool_use|.*_tool_result|tool-.*|.*_call|.*_call_output)$/;
 export function hasToolStructure(value) {

@@ -150,6 +150,25 @@ export function render(
             })),
           });
         break;
+      case 'bedrock-converse':
+        if (step.kind === 'user' || step.kind === 'inject')
+          out.push({ role: step.kind === 'inject' ? step.role : 'user', content: [{ text: step.text }] });
+        else if (step.kind === 'assistant')
+          out.push({
+            role: 'assistant',
+            content: [
+              ...(step.text === undefined && step.calls.length > 0 ? [] : [{ text: step.text ?? 'OK.' }]),
+              ...step.calls.map((c) => ({ toolUse: { toolUseId: c.id, name: c.name, input: { q: c.id } } })),
+            ],
+          });
+        else
+          out.push({
+            role: 'user',
+            content: step.ids.map((id) => ({
+              toolResult: { toolUseId: id, content: [{ text: `result of ${id}` }] },
+            })),
+          });
+        break;
       case 'gemini': {
         const withIds = options.ids !== false;
         if (step.kind === 'user' || (step.kind === 'inject' && step.role === 'user'))
@@ -270,6 +289,12 @@ const RULES = {
     before: 'aisdk.tool_result_before_call',
     misplaced: 'aisdk.tool_result_separated',
   },
+  'bedrock-converse': {
+    unanswered: 'bedrock-converse.tool_use_unanswered',
+    duplicate: 'bedrock-converse.duplicate_tool_result',
+    before: 'bedrock-converse.tool_result_not_after_call',
+    misplaced: 'bedrock-converse.tool_result_not_after_call',
+  },
   gemini: {
     unanswered: 'gemini.function_call_unanswered',
     duplicate: 'gemini.duplicate_function_response',
@@ -285,6 +310,20 @@ export function expectedFailures(
   mutation: Mutation,
 ): ExpectedFailure[] {
   const failures = pairingFailures(format, steps, mutation);
+  if (format === 'bedrock-converse') {
+    // Bedrock: roles alternate strictly; an injected message or an emptied results step breaks that.
+    const user = (step: Step) =>
+      step.kind === 'user' || step.kind === 'results' || (step.kind === 'inject' && step.role === 'user');
+    const mutated = mutate(steps, mutation);
+    // One failure per run of one role.
+    for (let i = 1; i < mutated.length; i++)
+      if (
+        user(mutated[i] as Step) === user(mutated[i - 1] as Step) &&
+        (i === 1 || user(mutated[i - 1] as Step) !== user(mutated[i - 2] as Step))
+      )
+        failures.push({ rule: 'bedrock-converse.roles_not_alternating', ids: [] });
+    return failures;
+  }
   if (format !== 'gemini') return failures;
   // Gemini: a function call turn must follow a user content; emptying a results step can break that.
   const mutated = mutate(steps, mutation);

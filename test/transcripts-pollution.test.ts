@@ -68,6 +68,8 @@ describe('transcripts under a polluted prototype', () => {
       }
       expect(differs).toEqual([]);
     },
+    // Every field name times every case of every format: about 30 s on a shared two-core machine.
+    120_000,
   );
 
   it('repair reads no array element through a hole: a planted Array.prototype element fills none', () => {

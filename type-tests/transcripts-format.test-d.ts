@@ -7,6 +7,7 @@
  * check the same file.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type { Message as BedrockSdkMessage } from '@aws-sdk/client-bedrock-runtime';
 import type { Content } from '@google/genai';
 import type { ModelMessage } from 'ai';
 import type OpenAI from 'openai';
@@ -29,6 +30,7 @@ declare const responses: ResponsesItem[];
 declare const aisdk: ModelMessage[];
 declare const gemini: Content[];
 declare const chat: ChatMessage[];
+declare const bedrock: BedrockSdkMessage[];
 
 // Each format's own SDK type: the guarded send compiles and takes that format's transcript.
 expectType<(t: SendableTranscript<'anthropic', AnthropicParam>) => number>(
@@ -48,6 +50,19 @@ expectType<(t: SendableTranscript<'aisdk', ModelMessage>) => number>(
 );
 expectType<(t: SendableTranscript<'gemini', Content>) => number>(guardSend('gemini', (m: Content[]) => m.length));
 expectType<(t: SendableTranscript<'chat', ChatMessage>) => number>(guardSend('chat', (m: ChatMessage[]) => m.length));
+expectType<(t: SendableTranscript<'bedrock-converse', BedrockSdkMessage>) => number>(
+  guardSend('bedrock-converse', (m: BedrockSdkMessage[]) => m.length),
+);
+expectType<(t: SendableTranscript<'bedrock-converse', TranscriptMessage<'bedrock-converse'>>) => number>(
+  guardSend('bedrock-converse', (m) => m.length),
+);
+// Bedrock's untyped blocks (toolUse, toolResult) and Anthropic's typed ones tell the formats apart.
+// @ts-expect-error -- "these messages hold toolUse, toolResult, reasoningContent (format bedrock-converse), not format anthropic"
+guardSend('anthropic', (m: BedrockSdkMessage[]) => m.length);
+// @ts-expect-error -- "(format anthropic), not format bedrock-converse"
+guardSend('bedrock-converse', (m: AnthropicParam[]) => m.length);
+// @ts-expect-error -- "(format bedrock-converse), not format openai-chat"
+guardSend('openai-chat', (m: BedrockSdkMessage[]) => m.length);
 // An untyped parameter is the format's message type.
 expectType<(t: SendableTranscript<'gemini', TranscriptMessage<'gemini'>>) => number>(
   guardSend('gemini', (m) => m.length),
@@ -107,6 +122,13 @@ checkTranscript(responses, { format: 'openai-responses' });
 checkTranscript(aisdk, { format: 'aisdk' });
 checkTranscript(gemini, { format: 'gemini' });
 checkTranscript(chat, { format: 'chat' });
+checkTranscript(bedrock, { format: 'bedrock-converse' });
+checkTranscript({ messages: bedrock }, { format: 'bedrock-converse' });
+repairTranscript(bedrock, { format: 'bedrock-converse', readOnlyTools: ['get_weather'] });
+// @ts-expect-error -- "(format gemini), not format bedrock-converse"
+checkTranscript(gemini, { format: 'bedrock-converse' });
+// @ts-expect-error -- "(format bedrock-converse), not format gemini"
+checkTranscript(bedrock, { format: 'gemini' });
 repairTranscript(anthropic, { format: 'anthropic', readOnlyTools: ['get_weather'] });
 // @ts-expect-error -- "(format anthropic), not format openai-chat: check and send them as their format"
 checkTranscript(anthropic, { format: 'openai-chat' });

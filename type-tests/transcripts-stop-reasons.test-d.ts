@@ -3,6 +3,7 @@
  * stop-reason table, so `toEvidence` (and the typestate layer) take an SDK's value as it is.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type { StopReason as BedrockStopReason } from '@aws-sdk/client-bedrock-runtime';
 import type { FinishReason as GeminiFinishReason } from '@google/genai';
 import type { FinishReason as AISDKFinishReason } from 'ai';
 import type OpenAI from 'openai';
@@ -14,11 +15,17 @@ declare const chat: NonNullable<OpenAI.ChatCompletion.Choice['finish_reason']>;
 declare const responses: NonNullable<NonNullable<OpenAI.Responses.Response['incomplete_details']>['reason']>;
 declare const aisdk: AISDKFinishReason;
 declare const gemini: `${GeminiFinishReason}`;
+declare const bedrock: BedrockStopReason;
 expectAssignable<StopReasonOf<'anthropic'>>(anthropic);
 expectAssignable<StopReasonOf<'openai-chat'>>(chat);
 expectAssignable<StopReasonOf<'openai-responses'>>(responses);
 expectAssignable<StopReasonOf<'aisdk'>>(aisdk);
 expectAssignable<StopReasonOf<'gemini'>>(gemini);
+expectAssignable<StopReasonOf<'bedrock-converse'>>(bedrock);
+expectType<'refusal'>({} as ProtocolStopReasonOf<'bedrock-converse', 'guardrail_intervened'>);
+// @ts-expect-error -- Anthropic's pause_turn is no Converse stop reason
+const notBedrock: StopReasonOf<'bedrock-converse'> = 'pause_turn';
+void notBedrock;
 expectType<'pause_turn'>({} as ProtocolStopReasonOf<'openai-responses', 'steered'>);
 // @ts-expect-error -- a stop reason of another format
 const wrong: StopReasonOf<'openai-chat'> = 'end_turn';

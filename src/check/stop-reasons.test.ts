@@ -58,4 +58,15 @@ describe('stop reason table', () => {
     expect(protocolStopReason('gemini', 'MAX_TOKENS', { hasToolCalls: true })).toBe('max_tokens');
     expect(protocolStopReason('openai-chat', 'stop', { hasToolCalls: true })).toBe('end_turn');
   });
+
+  it('maps the Bedrock Converse stop reasons the API reference lists', () => {
+    expect(protocolStopReason('bedrock-converse', 'tool_use')).toBe('tool_use');
+    expect(protocolStopReason('bedrock-converse', 'end_turn')).toBe('end_turn');
+    expect(protocolStopReason('bedrock-converse', 'model_context_window_exceeded')).toBe('max_tokens');
+    expect(protocolStopReason('bedrock-converse', 'guardrail_intervened')).toBe('refusal');
+    expect(protocolStopReason('bedrock-converse', 'content_filtered')).toBe('refusal');
+    expect(protocolStopReason('bedrock-converse', 'malformed_tool_use')).toBe('error');
+    expect(protocolStopReason('bedrock-converse', 'end_turn', { hasToolCalls: true })).toBe('end_turn');
+    expect(protocolStopReason('bedrock-converse', 'pause_turn')).toBe('unknown');
+  });
 });

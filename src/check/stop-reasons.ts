@@ -10,7 +10,8 @@ import { HANDLED_STOP_REASONS } from './types.ts';
 
 /**
  * The wire formats turngate reads: Anthropic Messages, OpenAI Chat Completions, OpenAI
- * Responses, AI SDK `ModelMessage[]`, Gemini `generateContent`, and turngate's own `ChatMessage`.
+ * Responses, AI SDK `ModelMessage[]`, Gemini `generateContent`, Amazon Bedrock Converse, and
+ * turngate's own `ChatMessage`.
  *
  * @example
  * ```ts
@@ -18,7 +19,15 @@ import { HANDLED_STOP_REASONS } from './types.ts';
  * TRANSCRIPT_FORMATS.includes('anthropic'); //=> true
  * ```
  */
-export const TRANSCRIPT_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat'] as const;
+export const TRANSCRIPT_FORMATS = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'aisdk',
+  'gemini',
+  'bedrock-converse',
+  'chat',
+] as const;
 
 /** One of {@link TRANSCRIPT_FORMATS}. */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -59,6 +68,9 @@ export type ProtocolStopReason = (typeof PROTOCOL_STOP_REASONS)[number];
  * - `aisdk`: the AI SDK's `FinishReason`.
  * - `gemini`: `Candidate.finishReason`; `STOP` is `end_turn` unless the candidate holds
  *   `functionCall` parts (see {@link protocolStopReason}).
+ * - `bedrock-converse`: Converse `stopReason` (API reference, `ConverseOutput` / `MessageStopEvent`):
+ *   `guardrail_intervened` and `content_filtered` are refusals, `model_context_window_exceeded`
+ *   truncates output like `max_tokens`, `malformed_model_output` and `malformed_tool_use` are errors.
  * - `chat`: turngate's `ChatMessage` carries no stop reason; a turn that ends on assistant tool
  *   calls is `tool_use`, otherwise `end_turn`.
  */
@@ -120,6 +132,17 @@ export const STOP_REASON_TABLE = {
     NO_IMAGE: 'other',
     CONTINUATION: 'other',
     FINISH_REASON_UNSPECIFIED: 'unknown',
+  },
+  'bedrock-converse': {
+    end_turn: 'end_turn',
+    tool_use: 'tool_use',
+    max_tokens: 'max_tokens',
+    model_context_window_exceeded: 'max_tokens',
+    stop_sequence: 'stop_sequence',
+    guardrail_intervened: 'refusal',
+    content_filtered: 'refusal',
+    malformed_model_output: 'error',
+    malformed_tool_use: 'error',
   },
   chat: {
     end_turn: 'end_turn',

@@ -2,7 +2,7 @@
  * The `transcript-check` command: a provider transcript checked (and optionally repaired) from
  * a file or standard input.
  *
- *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|chat>
+ *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|bedrock-converse|chat>
  *     --input <file | -> [--json] [--expect sendable|received] [--model <id>]
  *     [--repair [--read-only-tools <names>]] [--report-only]
  *

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
 import { loopArbitrary, render } from '../../test/transcript-loops.ts';
+import { BedrockMessagesSchema } from './bedrock-converse/wire.ts';
 import {
   AISDKMessagesSchema,
   AnthropicMessagesSchema,
@@ -28,6 +29,7 @@ const SCHEMAS: Record<TranscriptFormat, v.GenericSchema> = {
   'openai-responses': ResponsesInputSchema,
   aisdk: AISDKMessagesSchema,
   gemini: GeminiContentsSchema,
+  'bedrock-converse': BedrockMessagesSchema,
   chat: v.array(ChatMessageSchema),
 };
 

@@ -8,6 +8,9 @@
  */
 import type { TranscriptFormat } from '../check/index.ts';
 import { AISDK_DRIVER } from './aisdk/driver.ts';
+import { BEDROCK_CONVERSE_DRIVER } from './bedrock-converse/driver.ts';
+import { BEDROCK_CONVERSE_RULES } from './bedrock-converse/rules.ts';
+import type { BedrockMessage } from './bedrock-converse/wire.ts';
 import { AISDK_RULES } from './aisdk/rules.ts';
 import type { AISDKMessage } from './aisdk/wire.ts';
 import { ANTHROPIC_DRIVER } from './anthropic/driver.ts';
@@ -34,6 +37,7 @@ export const FORMAT_DRIVERS = {
   'openai-responses': OPENAI_RESPONSES_DRIVER,
   aisdk: AISDK_DRIVER,
   gemini: GEMINI_DRIVER,
+  'bedrock-converse': BEDROCK_CONVERSE_DRIVER,
   chat: CHAT_DRIVER,
 } as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
 
@@ -59,6 +63,7 @@ export const TRANSCRIPT_RULES = {
   ...OPENAI_RESPONSES_RULES,
   ...AISDK_RULES,
   ...GEMINI_RULES,
+  ...BEDROCK_CONVERSE_RULES,
   ...CHAT_RULES,
 } as const;
 
@@ -77,5 +82,6 @@ export interface TranscriptMessages {
   readonly 'openai-responses': ResponsesInputItem;
   readonly aisdk: AISDKMessage;
   readonly gemini: GeminiContent;
+  readonly 'bedrock-converse': BedrockMessage;
   readonly chat: ChatMessage;
 }

@@ -27,6 +27,7 @@ const FREE: Record<TranscriptFormat, readonly (string | number)[]> = {
   'openai-responses': [2, 'extra'],
   aisdk: [1, 'content', 0, 'input', 'q'],
   gemini: [1, 'parts', 0, 'functionCall', 'args', 'q'],
+  'bedrock-converse': [1, 'content', 0, 'toolUse', 'input', 'q'],
   chat: [1, 'tool_calls', 0, 'arguments', 'q'],
 };
 
@@ -36,6 +37,7 @@ const ROOT: Record<TranscriptFormat, string> = {
   'openai-responses': 'input',
   aisdk: 'messages',
   gemini: 'contents',
+  'bedrock-converse': 'messages',
   chat: 'messages',
 };
 

@@ -7,8 +7,8 @@
  * fields that are no marker stay tolerated. Internal.
  *
  * Sources: each provider's message reference (Anthropic Messages `messages`; OpenAI Chat
- * Completions `messages`; OpenAI Responses `input`; AI SDK `ModelMessage`; Gemini `Content`),
- * and llm-provider §3 for `chat`.
+ * Completions `messages`; OpenAI Responses `input`; AI SDK `ModelMessage`; Gemini `Content`;
+ * Bedrock Converse `Message` and `ContentBlock`), and llm-provider §3 for `chat`.
  *
  * @module
  */
@@ -22,10 +22,12 @@ import { TranscriptInputError } from './report.ts';
 
 /**
  * Where a marker stands: a message's `role` value, a message's field, a message's (item's)
- * `type` value, or a block's (part's) `type` value in `content`. A block is told by its type:
- * the fields of another format's blocks (`tool_use_id`, `toolCallId`) come with their type.
+ * `type` value, a block's (part's) `type` value in `content`, or the field of an untyped block in
+ * `content` (Bedrock Converse blocks are unions told by their one field: `toolUse`). A typed block
+ * is told by its type: the fields of another format's typed blocks (`tool_use_id`, `toolCallId`)
+ * come with their type.
  */
-export type MarkerPlace = 'role' | 'messageKey' | 'messageType' | 'blockType';
+export type MarkerPlace = 'role' | 'messageKey' | 'messageType' | 'blockType' | 'blockKey';
 
 /** One marker: where, the value (or field name), the formats that have it, and what it is. */
 export interface FormatMarker {
@@ -43,7 +45,7 @@ export interface FormatMarker {
   readonly alsoWithParts?: TranscriptFormat;
 }
 
-const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'chat'] as const;
+const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'bedrock-converse', 'chat'] as const;
 const CHAT_LIKE = ['openai-chat', 'chat'] as const;
 
 /** The markers. A format's own valid histories hold no marker of other formats only. */
@@ -84,6 +86,9 @@ export const FORMAT_MARKERS = [
   { place: 'blockType', value: 'tool-result', owners: ['aisdk'], what: 'an AI SDK part' },
   { place: 'blockType', value: 'tool-approval-request', owners: ['aisdk'], what: 'an AI SDK part' },
   { place: 'blockType', value: 'tool-approval-response', owners: ['aisdk'], what: 'an AI SDK part' },
+  { place: 'blockKey', value: 'toolUse', owners: ['bedrock-converse'], what: 'a Bedrock Converse block' },
+  { place: 'blockKey', value: 'toolResult', owners: ['bedrock-converse'], what: 'a Bedrock Converse block' },
+  { place: 'blockKey', value: 'reasoningContent', owners: ['bedrock-converse'], what: 'a Bedrock Converse block' },
 ] as const satisfies readonly FormatMarker[];
 
 type Marker = (typeof FORMAT_MARKERS)[number];
@@ -93,6 +98,8 @@ interface ForeignTable {
   readonly role: ReadonlyMap<string, FormatMarker>;
   readonly messageType: ReadonlyMap<string, FormatMarker>;
   readonly blockType: ReadonlyMap<string, FormatMarker>;
+  /** The fields that tell an untyped block of another format. */
+  readonly blockKeys: ReadonlyMap<string, FormatMarker>;
   readonly suffixes: readonly FormatMarker[];
   readonly messageKeys: ReadonlyMap<string, FormatMarker>;
   /** Roles of other formats this format uses too, on a content with untyped `parts`. */
@@ -107,6 +114,7 @@ function foreignTable(format: TranscriptFormat): ForeignTable {
     role: byValue('role'),
     messageType: byValue('messageType'),
     blockType: byValue('blockType'),
+    blockKeys: byValue('blockKey'),
     suffixes: foreign.filter((m) => m.suffix === true),
     messageKeys: byValue('messageKey'),
     rolesWithParts: new Set(
@@ -153,6 +161,11 @@ function scanBlocks(blocks: unknown, table: ForeignTable, visit: (found: Found) 
     const type = block['type'];
     const byType = typeof type === 'string' ? blockTypeMarker(table, type) : undefined;
     if (byType !== undefined) visit({ path: `.content[${j}].type`, shown: JSON.stringify(type), marker: byType });
+    if (typeof type === 'string' || table.blockKeys.size === 0) continue;
+    for (const key in block) {
+      const byKey = table.blockKeys.get(key);
+      if (byKey !== undefined) visit({ path: `.content[${j}].${key}`, shown: `\`${key}\``, marker: byKey });
+    }
   }
 }
 
@@ -162,7 +175,9 @@ function blocksHoldForeign(blocks: unknown, table: ForeignTable): boolean {
     const block: unknown = blocks[j];
     if (!isJsonObject(block)) continue;
     const type = block['type'];
-    if (typeof type === 'string' && blockTypeMarker(table, type) !== undefined) return true;
+    if (typeof type === 'string') {
+      if (blockTypeMarker(table, type) !== undefined) return true;
+    } else if (table.blockKeys.size > 0) for (const key in block) if (table.blockKeys.has(key)) return true;
   }
   return false;
 }
@@ -280,7 +295,9 @@ type FoundAt<M, P extends MarkerPlace> = P extends 'role'
       ? Literals<M extends { readonly type?: infer T } ? T : never>
       : P extends 'blockType'
         ? Literals<BlocksOf<M> extends infer B ? (B extends { readonly type?: infer T } ? T : never) : never>
-        : never;
+        : P extends 'blockKey'
+          ? Literals<KeysOf<BlocksOf<M>>>
+          : never;
 
 type Pattern<X> = X extends { readonly suffix: true; readonly value: infer V extends string }
   ? `${string}${V}`
@@ -314,14 +331,14 @@ export type ForeignMarkers<F extends TranscriptFormat, M> = 0 extends 1 & M ? ne
 /** The exact markers found, when there are some (a suffix marker can match many block types). */
 type Exact<X> = [Extract<X, { readonly exact: true }>] extends [never] ? X : Extract<X, { readonly exact: true }>;
 
-/** The found markers of the most telling place: block types, then item types, message fields, roles. */
-type MostTelling<X> = [Extract<X, { readonly place: 'blockType' }>] extends [never]
+/** The found markers of the most telling place: block types (and block fields), then item types, message fields, roles. */
+type MostTelling<X> = [Extract<X, { readonly place: 'blockType' | 'blockKey' }>] extends [never]
   ? [Extract<X, { readonly place: 'messageType' }>] extends [never]
     ? [Extract<X, { readonly place: 'messageKey' }>] extends [never]
       ? X
       : Extract<X, { readonly place: 'messageKey' }>
     : Extract<X, { readonly place: 'messageType' }>
-  : Exact<Extract<X, { readonly place: 'blockType' }>>;
+  : Exact<Extract<X, { readonly place: 'blockType' | 'blockKey' }>>;
 
 /**
  * What a signature taking messages of type `M` for format `F` adds to its parameter: `unknown`
