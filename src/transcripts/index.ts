@@ -78,6 +78,13 @@ export type {
   AISDKOtherPart,
 } from './aisdk/wire.ts';
 export { GeminiContentSchema, GeminiContentsSchema } from './gemini/wire.ts';
+export { BedrockMessageSchema, BedrockMessagesSchema } from './bedrock-converse/wire.ts';
+export type {
+  BedrockMessage,
+  BedrockContentBlock,
+  BedrockToolUse,
+  BedrockToolResult,
+} from './bedrock-converse/wire.ts';
 export type { GeminiContent, GeminiPart, GeminiFunctionCall, GeminiFunctionResponse } from './gemini/wire.ts';
 export {
   AssistantMessageSchema,

@@ -258,7 +258,7 @@ describe('bedrock-converse reader', () => {
     const bedrock = [ask, calls];
     const asAnthropic = checkTranscriptJson(bedrock, { format: 'anthropic' });
     expect(asAnthropic.result === 'invalid' && asAnthropic.error.looksLike).toEqual(['bedrock-converse']);
-    expect(asAnthropic.result === 'invalid' && asAnthropic.error.path).toBe('messages[1].content[1].toolUse');
+    expect(asAnthropic.result === 'invalid' && asAnthropic.error.field).toBe('messages[1].content[1].toolUse');
     const anthropic = [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] }];
     const asBedrock = checkTranscriptJson(anthropic, { format });
     expect(asBedrock.result === 'invalid' && asBedrock.error.looksLike).toEqual(['anthropic']);
