@@ -5,12 +5,16 @@
 //   node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,...]
 //                          [--no-alloc] [--write-inputs DIR]
 //   PREMATH_BIN=/path/to/premath npm run bench     adds premath's own command as a peer
+//   PREMATH_HARNESS=/path/to/premath-harness PREMATH_VECTORS=<premath checkout> npm run bench
+//                                                   adds premath's job in process (tools/premath-harness)
 //
 // 1. In process, per input shape and size: the job (parse, validate, normalize, check, render
 //    the --json report) against its floor (the engine's JSON.parse + JSON.stringify of the same
 //    input and report, plus one SHA-256 over the report), its share of time in garbage
-//    collection, the bytes it allocates, and, with PREMATH_BIN, premath's process on the same
-//    file. Medians over interleaved rounds, with the interquartile range.
+//    collection, the bytes it allocates; with PREMATH_HARNESS, turngate's job and premath's job
+//    in process, each timed in a fresh process of its own per round; with PREMATH_BIN, premath's
+//    process minus its start-up (a process-to-process figure). Medians over interleaved rounds,
+//    with the interquartile range.
 // 2. Processes at 1,000 calls, NODE_EXTRA_CA_CERTS unset: bare Node start-up, the bundled CLI
 //    with no job (--help), the cold job (one process per run), the warm job (in process) and
 //    premath's process, all interleaved; then the library's import cost (as shipped, and tsc's
@@ -23,6 +27,7 @@ import { parseArgs } from 'node:util';
 import { SHAPES, SHAPE_NOTES, turnBytes } from './bench/inputs.mjs';
 import { floorOf, jobOf } from './bench/jobs.mjs';
 import { childEnv, interleave, stats } from './bench/measure.mjs';
+import { checkVectors, harnessReport, inProcessRounds } from './bench/premath.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -37,7 +42,7 @@ const { values: flags } = parseArgs({
 });
 if (flags.help) {
   console.log(
-    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files.',
+    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files, and PREMATH_HARNESS (with PREMATH_VECTORS, a premath checkout) to compare the two jobs in process.',
   );
   process.exit(0);
 }
@@ -111,6 +116,11 @@ const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const premathBin = process.env.PREMATH_BIN ? resolve(process.env.PREMATH_BIN) : undefined;
+/** premath's job in process (tools/premath-harness), and the premath checkout whose vectors it must pass first. */
+const premathHarness = process.env.PREMATH_HARNESS ? resolve(process.env.PREMATH_HARNESS) : undefined;
+if (premathHarness !== undefined && !process.env.PREMATH_VECTORS) {
+  fail('PREMATH_HARNESS needs PREMATH_VECTORS: a premath checkout (its tests/conformance/fixtures/harness-typestate)');
+}
 /** Another build of turngate (BENCH_BASELINE=<its dist>/index.js), timed in the same rounds: before and after a change. */
 const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const THIS_BUILD = new URL('../dist/index.js', import.meta.url).pathname;
@@ -165,6 +175,15 @@ if (premathBin !== undefined) {
   }
 }
 
+let vectorsChecked = 0;
+if (premathHarness !== undefined) {
+  try {
+    vectorsChecked = checkVectors(premathHarness, resolve(process.env.PREMATH_VECTORS), (bytes) => jobOf(bytes)());
+  } catch (error) {
+    fail(`PREMATH_HARNESS: ${error.message}`);
+  }
+}
+
 const inputs = new Map(); // `${shape}:${n}` -> { file, bytes, report }
 for (const shape of shapes) {
   for (const n of sizes) {
@@ -197,6 +216,11 @@ console.log(
     ? '  premath: PREMATH_BIN not set, premath columns skipped (see docs/BENCHMARKS.md)'
     : `  premath: ${premathBin}`,
 );
+if (premathHarness !== undefined) {
+  console.log(
+    `  premath in process: ${premathHarness} (same report as turngate's, byte for byte, on premath's ${vectorsChecked} vectors)`,
+  );
+}
 if (baseline !== undefined)
   console.log(`  baseline: ${process.env.BENCH_BASELINE} (another build of turngate, same rounds)`);
 
@@ -232,6 +256,7 @@ for (const shape of shapes) {
   console.log(`\n${shape}: ${SHAPE_NOTES[shape]}`);
   const rows = [];
   const peerRows = [];
+  const harnessRows = [];
   const baselineRows = [];
   const growth = [];
   for (const n of sizes) {
@@ -282,6 +307,26 @@ for (const shape of shapes) {
         times(pair.cpuRatio.median),
       ]);
     }
+    if (premathHarness !== undefined) {
+      const sameReport = harnessReport(premathHarness, input.file).equals(input.report);
+      const builds = [{ name: 'this', index: THIS_BUILD }];
+      if (baseline !== undefined) builds.push({ name: 'baseline', index: baseline });
+      const r = inProcessRounds({ file: input.file, rounds, harness: premathHarness, builds });
+      const t = r.get('this');
+      const pm = r.get('premath');
+      const row = [
+        `${n}${sameReport ? '' : ' (output differs!)'}`,
+        ms(t.cpu.median),
+        ms(pm.cpu.median),
+        `${times(t.cpuRatio.median)} [${times(t.cpuRatio.q1)}-${times(t.cpuRatio.q3)}]`,
+        times(t.wallRatio.median),
+      ];
+      if (baseline !== undefined) {
+        const b = r.get('baseline');
+        row.push(ms(b.cpu.median), `${times(b.cpuRatio.median)} [${times(b.cpuRatio.q1)}-${times(b.cpuRatio.q3)}]`);
+      }
+      harnessRows.push(row);
+    }
     if (premathBin !== undefined) {
       const proc = stats(m.get('premath').samples);
       const start = stats(m.get('premath-start').samples);
@@ -310,10 +355,30 @@ for (const shape of shapes) {
     console.log('  before/after, each build in a process of its own (see docs/BENCHMARKS.md):');
     table(['calls', 'this build [IQR]', 'CPU', 'baseline [IQR]', 'CPU', 'this/baseline', 'CPU ratio'], baselineRows);
   }
+  if (premathHarness !== undefined) {
+    console.log('');
+    console.log(
+      "  in process, turngate's job / premath's job (each build in a fresh process per round, CPU per job, ratios pair by pair):",
+    );
+    const header = ['calls', 'turngate CPU', 'premath CPU', 'turngate/premath CPU [IQR]', 'wall ratio'];
+    if (baseline !== undefined) header.push('baseline CPU', 'baseline/premath CPU [IQR]');
+    table(header, harnessRows);
+  }
   if (premathBin !== undefined) {
     console.log('');
+    console.log(
+      "  process to process, not in process: premath's whole process minus its start-up, against turngate's in-process job:",
+    );
     table(
-      ['calls', 'premath process [IQR]', 'start-up', 'premath job', 'job/premath', 'premath job CPU', 'CPU ratio'],
+      [
+        'calls',
+        'premath process [IQR]',
+        'start-up',
+        'process - start-up',
+        'job/(process - start-up)',
+        'CPU (process - start-up)',
+        'CPU ratio',
+      ],
       peerRows,
     );
   }
@@ -326,7 +391,7 @@ for (const shape of shapes) {
     if (b.baseline !== undefined) {
       line += `, job on its own ${per10(a.after, b.after).toFixed(1)}x, baseline on its own ${per10(a.baseline, b.baseline).toFixed(1)}x`;
     }
-    if (b.premath !== undefined) line += `, premath job ${per10(a.premath, b.premath).toFixed(1)}x`;
+    if (b.premath !== undefined) line += `, premath process - start-up ${per10(a.premath, b.premath).toFixed(1)}x`;
     steps.push(line);
   }
   if (steps.length > 0) console.log(`  growth per 10x calls (linear = 10.0x): ${steps.join('; ')}`);
@@ -334,9 +399,14 @@ for (const shape of shapes) {
 console.log(
   "\n  job CPU: this process's CPU time per job (all threads: GC helpers and the optimizing compiler too); GC: share of job wall time inside V8 collections; alloc: bytes one warm job allocates (counted in a child with a young generation too large to collect mid-job).",
 );
+if (premathHarness !== undefined) {
+  console.log(
+    "  in process: turngate CPU and premath CPU are per-job CPU medians over batches in a warm process of each build's own (scripts/bench/solo-job.mjs, PREMATH_HARNESS), medians over the rounds; turngate/premath CPU is the median of the per-round ratios. The figure to quote against premath.",
+  );
+}
 if (premathBin !== undefined) {
   console.log(
-    '  premath job = premath process minus its start-up (`--version`), wall medians of the same rounds; premath job CPU likewise from CPU times (bash `time`, 1 ms resolution: meaningless below ~5 ms); CPU ratio = job CPU / premath job CPU.',
+    '  process - start-up = premath process minus its start-up (`--version`), wall medians of the same rounds: premath start-up, reading the file and printing are in it, so this compares processes, not jobs; CPU (process - start-up) likewise from CPU times (bash `time`, 1 ms resolution: meaningless below ~5 ms); CPU ratio = job CPU / that.',
   );
 }
 
