@@ -26,6 +26,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SHAPES, SHAPE_NOTES, turnBytes } from './bench/inputs.mjs';
 import { floorOf, jobOf } from './bench/jobs.mjs';
+import { beforeAfter } from './bench/before-after.mjs';
+import { bytes, cpuMs, cpuRatio, ms, pct, spread, table, times } from './bench/format.mjs';
 import { childEnv, interleave, stats } from './bench/measure.mjs';
 import { checkVectors, harnessReport, inProcessRounds } from './bench/premath.mjs';
 
@@ -74,42 +76,6 @@ const CLI = join(ROOT, 'dist/cli/turngate.js');
 const NODE = process.execPath;
 
 // ---------------------------------------------------------------------------------------------
-// Formatting
-
-const ms = (v) => {
-  if (v === undefined || Number.isNaN(v)) return '-';
-  if (v < 0.1) return `${(v * 1000).toFixed(1)} us`;
-  if (v < 1) return `${(v * 1000).toFixed(0)} us`;
-  if (v < 100) return `${v.toFixed(2)} ms`;
-  return `${v.toFixed(0)} ms`;
-};
-const bytes = (v) => {
-  if (v === null || v === undefined) return 'n/a';
-  if (v < 1024) return `${v} B`;
-  if (v < 1024 * 1024) return `${(v / 1024).toFixed(0)} kB`;
-  return `${(v / 1024 / 1024).toFixed(1)} MB`;
-};
-/** A CPU time read at 1 ms resolution (bash `time`). */
-const cpuMs = (v) => (v < 1 ? '<1 ms' : `${v.toFixed(0)} ms`);
-/** A ratio to a CPU time read at 1 ms resolution: none below 5 ms, where the rounding is >10%. */
-const cpuRatio = (a, b) => (b < 5 ? '-' : times(a / b));
-const times = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)}x`);
-const pct = (v) => `${(v * 100).toFixed(0)}%`;
-/** `median [q1-q3]` */
-const spread = (s) => `${ms(s.median)} [${ms(s.q1).replace(/ \w+$/, '')}-${ms(s.q3)}]`;
-
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
-      .join('  ')
-      .trimEnd();
-  console.log(`  ${line(header)}`);
-  for (const r of rows) console.log(`  ${line(r)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Set-up
 
 const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
@@ -124,50 +90,7 @@ if (premathHarness !== undefined && !process.env.PREMATH_VECTORS) {
 /** Another build of turngate (BENCH_BASELINE=<its dist>/index.js), timed in the same rounds: before and after a change. */
 const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const THIS_BUILD = new URL('../dist/index.js', import.meta.url).pathname;
-const SOLO = new URL('./bench/solo-job.mjs', import.meta.url).pathname;
 
-/**
- * This build's job and the baseline's on `file`, each in a fresh process of its own
- * (scripts/bench/solo-job.mjs): `rounds` pairs, the order alternating, ratios taken pair by pair.
- * Two builds in one process disturb each other (one's garbage is collected in the other's time).
- */
-function beforeAfter(file) {
-  const run = (build) => {
-    const r = spawnSync(NODE, [SOLO, build, file], { env: childEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (r.status !== 0) throw new Error(`solo job (${build}) exited ${r.status}: ${r.stderr.slice(0, 300)}`);
-    return JSON.parse(r.stdout);
-  };
-  const after = [];
-  const before = [];
-  const wallRatio = [];
-  const cpuRatio = [];
-  let same = true;
-  for (let round = 0; round < rounds; round++) {
-    let a;
-    let b;
-    if (round % 2 === 0) {
-      a = run(THIS_BUILD);
-      b = run(baseline);
-    } else {
-      b = run(baseline);
-      a = run(THIS_BUILD);
-    }
-    same &&= a.report === b.report;
-    after.push(a);
-    before.push(b);
-    wallRatio.push(a.wall / b.wall);
-    cpuRatio.push(a.cpu / b.cpu);
-  }
-  return {
-    same,
-    after: stats(after.map((x) => x.wall)),
-    afterCpu: stats(after.map((x) => x.cpu)),
-    before: stats(before.map((x) => x.wall)),
-    beforeCpu: stats(before.map((x) => x.cpu)),
-    wallRatio: stats(wallRatio),
-    cpuRatio: stats(cpuRatio),
-  };
-}
 if (premathBin !== undefined) {
   const probe = spawnSync(premathBin, ['--version'], { env: childEnv(), encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
@@ -294,7 +217,7 @@ for (const shape of shapes) {
     ]);
     const g = { n, job: job.median, floor: floor.median };
     if (baseline !== undefined) {
-      const pair = beforeAfter(input.file);
+      const pair = beforeAfter({ file: input.file, rounds, thisBuild: THIS_BUILD, baseline });
       g.baseline = pair.before.median;
       g.after = pair.after.median;
       baselineRows.push([
