@@ -37,23 +37,54 @@ import {
   type ToolUseDisposition,
 } from './types.ts';
 
-function wellFormed(value: string, field: string): string {
+/**
+ * Row `index` of an evidence surface, naming its fields for errors: `evidence.toolResults[3]`
+ * and `evidence.toolResults[3].status`. The names are built only when an error needs one (a
+ * turn of 10,000 calls has some 100,000 fields and, as a rule, no error). Internal.
+ */
+export class RowAt {
+  constructor(
+    readonly surface: string,
+    readonly index: number,
+  ) {}
+
+  /** The row's path, `evidence.<surface>[<index>]`. */
+  path(): string {
+    return `evidence.${this.surface}[${this.index}]`;
+  }
+
+  /** The path of the row's field `name`. */
+  field(name: string): string {
+    return `${this.path()}.${name}`;
+  }
+}
+
+/** A field named in full, or row `at`'s field `name`. */
+function fieldName(at: string | RowAt, name: string | undefined): string {
+  if (typeof at === 'string') return at;
+  return name === undefined ? at.path() : at.field(name);
+}
+
+function wellFormed(value: string, at: string | RowAt, name?: string): string {
   if (!value.isWellFormed())
-    throw new EvidenceInputError(field, 'expected a string of valid Unicode (it holds a lone surrogate)');
+    throw new EvidenceInputError(fieldName(at, name), 'expected a string of valid Unicode (it holds a lone surrogate)');
   return value;
 }
 
-/** Trims a required string; a blank one is an input error naming `field`. Internal. */
-export function required(value: string, field: string): string {
-  const trimmed = trimWhiteSpace(wellFormed(value, field));
-  if (trimmed === '') throw new EvidenceInputError(field, 'expected a non-blank string');
+/**
+ * Trims a required string; a blank one is an input error naming the field: `field` itself, or
+ * row `field`'s field `name`. Internal.
+ */
+export function required(value: string, field: string | RowAt, name?: string): string {
+  const trimmed = trimWhiteSpace(wellFormed(value, field, name));
+  if (trimmed === '') throw new EvidenceInputError(fieldName(field, name), 'expected a non-blank string');
   return trimmed;
 }
 
-/** Trims an optional string; blank is the same as absent. Internal. */
-export function optional(value: string | null | undefined, field: string): string | undefined {
+/** Trims an optional string; blank is the same as absent. The field is named as by {@link required}. Internal. */
+export function optional(value: string | null | undefined, field: string | RowAt, name?: string): string | undefined {
   if (value === null || value === undefined) return undefined;
-  const trimmed = trimWhiteSpace(wellFormed(value, field));
+  const trimmed = trimWhiteSpace(wellFormed(value, field, name));
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -113,12 +144,12 @@ function normalizeCallSpec(spec: CallSpecInput): NormalizedCallSpec {
   };
 }
 
-function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequest {
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
-  const toolName = required(row.toolName, `${at}.toolName`);
-  const schemaDigest = optional(row.schemaDigest, `${at}.schemaDigest`);
-  const callerId = optional(row.callerId, `${at}.callerId`);
-  const searchRefDigest = optional(row.searchRefDigest, `${at}.searchRefDigest`);
+function normalizeRequest(row: ToolRequestInput, at: RowAt): NormalizedToolRequest {
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
+  const toolName = required(row.toolName, at, 'toolName');
+  const schemaDigest = optional(row.schemaDigest, at, 'schemaDigest');
+  const callerId = optional(row.callerId, at, 'callerId');
+  const searchRefDigest = optional(row.searchRefDigest, at, 'searchRefDigest');
   const out = {} as Mutable<NormalizedToolRequest>;
   setOptional(out, 'callerId', callerId);
   setOptional(out, 'schemaDigest', schemaDigest);
@@ -129,12 +160,12 @@ function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequ
 }
 
 /** premath's `rawError` fallbacks for normalization (see `raw-error.ts` for why the check reads it differently). */
-function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: boolean; message?: string } {
+function rawErrorFields(raw: unknown, at: RowAt): { code?: string; retryable?: boolean; message?: string } {
   // No prototype: a field left unset reads as absent even when Object.prototype is polluted.
   const out: { code?: string; retryable?: boolean; message?: string } = Object.create(null);
   const pick = (field: 'errorCode' | 'errorMessage'): string | undefined => {
     const found = rawErrorValue(raw, field);
-    return typeof found?.value === 'string' ? optional(found.value, `${at}.rawError.${found.key}`) : undefined;
+    return typeof found?.value === 'string' ? optional(found.value, at, `rawError.${found.key}`) : undefined;
   };
   setOptional(out, 'code', pick('errorCode'));
   const retryable = rawRetryable(raw);
@@ -143,25 +174,25 @@ function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: 
   return out;
 }
 
-function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult {
+function normalizeResult(row: ToolResultInput, at: RowAt): NormalizedToolResult {
   const raw = rawErrorFields(row.rawError, at);
-  const errorCode = optional(row.errorCode, `${at}.errorCode`) ?? raw.code;
+  const errorCode = optional(row.errorCode, at, 'errorCode') ?? raw.code;
   const retryable = row.retryable ?? raw.retryable;
-  const errorMessage = optional(row.errorMessage, `${at}.errorMessage`) ?? raw.message;
+  const errorMessage = optional(row.errorMessage, at, 'errorMessage') ?? raw.message;
   const hasErrorMaterial = errorCode !== undefined || retryable !== undefined || errorMessage !== undefined;
 
-  const givenStatus = optional(row.status, `${at}.status`);
+  const givenStatus = optional(row.status, at, 'status');
   const status = givenStatus === undefined ? (hasErrorMaterial ? 'error' : 'ok') : asciiLowercase(givenStatus);
   if (status !== 'ok' && status !== 'error') {
-    throw new EvidenceInputError(`${at}.status`, `expected \`ok\` or \`error\`, received \`${status}\``);
+    throw new EvidenceInputError(at.field('status'), `expected \`ok\` or \`error\`, received \`${status}\``);
   }
 
-  let resultDigest = optional(row.resultDigest, `${at}.resultDigest`);
+  let resultDigest = optional(row.resultDigest, at, 'resultDigest');
   if (resultDigest === undefined && row.payload !== undefined && row.payload !== null) {
     resultDigest = digest(row.payload);
   }
 
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
   const out = {} as Mutable<NormalizedToolResult>;
   if (status === 'error') {
     const error: NormalizedToolErrorEnvelope = {
@@ -177,26 +208,26 @@ function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult
   return out;
 }
 
-function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
-  const disposition = asciiLowercase(required(row.disposition, `${at}.disposition`)) as ToolUseDisposition;
+function normalizeUse(row: ToolUseInput, at: RowAt): NormalizedToolUse {
+  const disposition = asciiLowercase(required(row.disposition, at, 'disposition')) as ToolUseDisposition;
   if (!TOOL_USE_DISPOSITIONS.includes(disposition)) {
     throw new EvidenceInputError(
-      `${at}.disposition`,
+      at.field('disposition'),
       `expected one of ${TOOL_USE_DISPOSITIONS.join('|')}, received \`${disposition}\``,
     );
   }
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
-  const resultDigest = optional(row.resultDigest, `${at}.resultDigest`);
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
+  const resultDigest = optional(row.resultDigest, at, 'resultDigest');
   let reasonCode: string | undefined;
   if (disposition === 'discarded_with_reason' || disposition === 'retry_scheduled') {
     const reason = row.reasonCode;
     if (reason !== undefined && reason !== null && typeof reason !== 'string') {
-      throw new EvidenceInputError(`${at}.reasonCode`, 'expected a string reason code');
+      throw new EvidenceInputError(at.field('reasonCode'), 'expected a string reason code');
     }
-    reasonCode = optional(reason, `${at}.reasonCode`);
+    reasonCode = optional(reason, at, 'reasonCode');
     if (reasonCode === undefined && disposition === 'discarded_with_reason') {
       throw new EvidenceInputError(
-        `${at}.reasonCode`,
+        at.field('reasonCode'),
         'expected a non-blank reason code for disposition `discarded_with_reason`',
       );
     }
@@ -208,28 +239,28 @@ function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
   return out;
 }
 
-function normalizeRender(row: ToolRenderInput, at: string): NormalizedToolRender {
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
-  const operatorPayloadDigest = required(row.operatorPayloadDigest, `${at}.operatorPayloadDigest`);
-  const reminderRenderDigest = required(row.reminderRenderDigest, `${at}.reminderRenderDigest`);
-  const injectionPoint = asciiLowercase(required(row.injectionPoint, `${at}.injectionPoint`));
-  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+function normalizeRender(row: ToolRenderInput, at: RowAt): NormalizedToolRender {
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
+  const operatorPayloadDigest = required(row.operatorPayloadDigest, at, 'operatorPayloadDigest');
+  const reminderRenderDigest = required(row.reminderRenderDigest, at, 'reminderRenderDigest');
+  const injectionPoint = asciiLowercase(required(row.injectionPoint, at, 'injectionPoint'));
+  const policyDigest = required(row.policyDigest, at, 'policyDigest');
   return { injectionPoint, operatorPayloadDigest, policyDigest, reminderRenderDigest, toolCallId };
 }
 
-function normalizeQueue(row: ReminderQueueInput, at: string): NormalizedReminderQueue {
-  const queueId = required(row.queueId, `${at}.queueId`);
-  const reducedDigest = required(row.reducedDigest, `${at}.reducedDigest`);
-  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+function normalizeQueue(row: ReminderQueueInput, at: RowAt): NormalizedReminderQueue {
+  const queueId = required(row.queueId, at, 'queueId');
+  const reducedDigest = required(row.reducedDigest, at, 'reducedDigest');
+  const policyDigest = required(row.policyDigest, at, 'policyDigest');
   return { policyDigest, queueId, reducedDigest };
 }
 
-function normalizeStateView(row: StateViewInput, at: string): NormalizedStateView {
-  const viewId = required(row.viewId, `${at}.viewId`);
-  const viewDigest = required(row.viewDigest, `${at}.viewDigest`);
-  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+function normalizeStateView(row: StateViewInput, at: RowAt): NormalizedStateView {
+  const viewId = required(row.viewId, at, 'viewId');
+  const viewDigest = required(row.viewDigest, at, 'viewDigest');
+  const policyDigest = required(row.policyDigest, at, 'policyDigest');
   const out = { policyDigest } as Mutable<NormalizedStateView>;
-  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs, `${at}.sourceRefs`));
+  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs, at.field('sourceRefs')));
   out.viewDigest = viewDigest;
   out.viewId = viewId;
   return out;
@@ -274,9 +305,20 @@ export function keyedRows<TIn, TOut>(
   normalizeRow: (row: TIn, at: string) => TOut,
   idOf: (row: TOut) => string,
 ): TOut[] {
+  return keyedRowsAt(rows, surface, idField, (row, at) => normalizeRow(row, at.path()), idOf);
+}
+
+/** {@link keyedRows} whose `normalizeRow` is given the row's place as a {@link RowAt}, named only on error. Internal. */
+export function keyedRowsAt<TIn, TOut>(
+  rows: readonly TIn[],
+  surface: string,
+  idField: string,
+  normalizeRow: (row: TIn, at: RowAt) => TOut,
+  idOf: (row: TOut) => string,
+): TOut[] {
   const byId = new Map<string, { row: TOut; index: number }>();
   rows.forEach((input, index) => {
-    const row = normalizeRow(input, `evidence.${surface}[${index}]`);
+    const row = normalizeRow(input, new RowAt(surface, index));
     const id = idOf(row);
     const existing = byId.get(id);
     if (existing === undefined) {
@@ -327,24 +369,30 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
  */
 export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   const callSpec = normalizeCallSpec(evidence.callSpec);
-  const toolRequests = keyedRows(
+  const toolRequests = keyedRowsAt(
     evidence.toolRequests,
     'toolRequests',
     'toolCallId',
     normalizeRequest,
     (r) => r.toolCallId,
   );
-  const toolResults = keyedRows(
+  const toolResults = keyedRowsAt(
     evidence.toolResults,
     'toolResults',
     'toolCallId',
     normalizeResult,
     (r) => r.toolCallId,
   );
-  const toolUse = keyedRows(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
-  const toolRender = keyedRows(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
-  const reminderQueue = keyedRows(evidence.reminderQueue, 'reminderQueue', 'queueId', normalizeQueue, (r) => r.queueId);
-  const stateViews = keyedRows(evidence.stateViews, 'stateViews', 'viewId', normalizeStateView, (r) => r.viewId);
+  const toolUse = keyedRowsAt(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
+  const toolRender = keyedRowsAt(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
+  const reminderQueue = keyedRowsAt(
+    evidence.reminderQueue,
+    'reminderQueue',
+    'queueId',
+    normalizeQueue,
+    (r) => r.queueId,
+  );
+  const stateViews = keyedRowsAt(evidence.stateViews, 'stateViews', 'viewId', normalizeStateView, (r) => r.viewId);
   const protocolState = {
     continuationAllowed: evidence.protocolState.continuationAllowed,
     stopReason: asciiLowercase(required(evidence.protocolState.stopReason, 'evidence.protocolState.stopReason')),
