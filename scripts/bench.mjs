@@ -5,12 +5,16 @@
 //   node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,...]
 //                          [--no-alloc] [--write-inputs DIR]
 //   PREMATH_BIN=/path/to/premath npm run bench     adds premath's own command as a peer
+//   PREMATH_HARNESS=/path/to/premath-harness PREMATH_VECTORS=<premath checkout> npm run bench
+//                                                   adds premath's job in process (tools/premath-harness)
 //
 // 1. In process, per input shape and size: the job (parse, validate, normalize, check, render
 //    the --json report) against its floor (the engine's JSON.parse + JSON.stringify of the same
 //    input and report, plus one SHA-256 over the report), its share of time in garbage
-//    collection, the bytes it allocates, and, with PREMATH_BIN, premath's process on the same
-//    file. Medians over interleaved rounds, with the interquartile range.
+//    collection, the bytes it allocates; with PREMATH_HARNESS, turngate's job and premath's job
+//    in process, each timed in a fresh process of its own per round; with PREMATH_BIN, premath's
+//    process minus its start-up (a process-to-process figure). Medians over interleaved rounds,
+//    with the interquartile range.
 // 2. Processes at 1,000 calls, NODE_EXTRA_CA_CERTS unset: bare Node start-up, the bundled CLI
 //    with no job (--help), the cold job (one process per run), the warm job (in process) and
 //    premath's process, all interleaved; then the library's import cost (as shipped, and tsc's
@@ -22,7 +26,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SHAPES, SHAPE_NOTES, turnBytes } from './bench/inputs.mjs';
 import { floorOf, jobOf } from './bench/jobs.mjs';
+import { beforeAfter } from './bench/before-after.mjs';
+import { bytes, cpuMs, cpuRatio, ms, pct, spread, table, times } from './bench/format.mjs';
 import { childEnv, interleave, stats } from './bench/measure.mjs';
+import { checkVectors, harnessReport, inProcessRounds } from './bench/premath.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -37,7 +44,7 @@ const { values: flags } = parseArgs({
 });
 if (flags.help) {
   console.log(
-    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files.',
+    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files, and PREMATH_HARNESS (with PREMATH_VECTORS, a premath checkout) to compare the two jobs in process.',
   );
   process.exit(0);
 }
@@ -69,99 +76,34 @@ const CLI = join(ROOT, 'dist/cli/turngate.js');
 const NODE = process.execPath;
 
 // ---------------------------------------------------------------------------------------------
-// Formatting
-
-const ms = (v) => {
-  if (v === undefined || Number.isNaN(v)) return '-';
-  if (v < 0.1) return `${(v * 1000).toFixed(1)} us`;
-  if (v < 1) return `${(v * 1000).toFixed(0)} us`;
-  if (v < 100) return `${v.toFixed(2)} ms`;
-  return `${v.toFixed(0)} ms`;
-};
-const bytes = (v) => {
-  if (v === null || v === undefined) return 'n/a';
-  if (v < 1024) return `${v} B`;
-  if (v < 1024 * 1024) return `${(v / 1024).toFixed(0)} kB`;
-  return `${(v / 1024 / 1024).toFixed(1)} MB`;
-};
-/** A CPU time read at 1 ms resolution (bash `time`). */
-const cpuMs = (v) => (v < 1 ? '<1 ms' : `${v.toFixed(0)} ms`);
-/** A ratio to a CPU time read at 1 ms resolution: none below 5 ms, where the rounding is >10%. */
-const cpuRatio = (a, b) => (b < 5 ? '-' : times(a / b));
-const times = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)}x`);
-const pct = (v) => `${(v * 100).toFixed(0)}%`;
-/** `median [q1-q3]` */
-const spread = (s) => `${ms(s.median)} [${ms(s.q1).replace(/ \w+$/, '')}-${ms(s.q3)}]`;
-
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
-      .join('  ')
-      .trimEnd();
-  console.log(`  ${line(header)}`);
-  for (const r of rows) console.log(`  ${line(r)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Set-up
 
 const dir = mkdtempSync(join(tmpdir(), 'turngate-bench-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const premathBin = process.env.PREMATH_BIN ? resolve(process.env.PREMATH_BIN) : undefined;
+/** premath's job in process (tools/premath-harness), and the premath checkout whose vectors it must pass first. */
+const premathHarness = process.env.PREMATH_HARNESS ? resolve(process.env.PREMATH_HARNESS) : undefined;
+if (premathHarness !== undefined && !process.env.PREMATH_VECTORS) {
+  fail('PREMATH_HARNESS needs PREMATH_VECTORS: a premath checkout (its tests/conformance/fixtures/harness-typestate)');
+}
 /** Another build of turngate (BENCH_BASELINE=<its dist>/index.js), timed in the same rounds: before and after a change. */
 const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 const THIS_BUILD = new URL('../dist/index.js', import.meta.url).pathname;
-const SOLO = new URL('./bench/solo-job.mjs', import.meta.url).pathname;
 
-/**
- * This build's job and the baseline's on `file`, each in a fresh process of its own
- * (scripts/bench/solo-job.mjs): `rounds` pairs, the order alternating, ratios taken pair by pair.
- * Two builds in one process disturb each other (one's garbage is collected in the other's time).
- */
-function beforeAfter(file) {
-  const run = (build) => {
-    const r = spawnSync(NODE, [SOLO, build, file], { env: childEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (r.status !== 0) throw new Error(`solo job (${build}) exited ${r.status}: ${r.stderr.slice(0, 300)}`);
-    return JSON.parse(r.stdout);
-  };
-  const after = [];
-  const before = [];
-  const wallRatio = [];
-  const cpuRatio = [];
-  let same = true;
-  for (let round = 0; round < rounds; round++) {
-    let a;
-    let b;
-    if (round % 2 === 0) {
-      a = run(THIS_BUILD);
-      b = run(baseline);
-    } else {
-      b = run(baseline);
-      a = run(THIS_BUILD);
-    }
-    same &&= a.report === b.report;
-    after.push(a);
-    before.push(b);
-    wallRatio.push(a.wall / b.wall);
-    cpuRatio.push(a.cpu / b.cpu);
-  }
-  return {
-    same,
-    after: stats(after.map((x) => x.wall)),
-    afterCpu: stats(after.map((x) => x.cpu)),
-    before: stats(before.map((x) => x.wall)),
-    beforeCpu: stats(before.map((x) => x.cpu)),
-    wallRatio: stats(wallRatio),
-    cpuRatio: stats(cpuRatio),
-  };
-}
 if (premathBin !== undefined) {
   const probe = spawnSync(premathBin, ['--version'], { env: childEnv(), encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     fail(`PREMATH_BIN=${premathBin} does not run (\`--version\`): ${probe.error?.message ?? probe.stderr}`);
+  }
+}
+
+let vectorsChecked = 0;
+if (premathHarness !== undefined) {
+  try {
+    vectorsChecked = checkVectors(premathHarness, resolve(process.env.PREMATH_VECTORS), (bytes) => jobOf(bytes)());
+  } catch (error) {
+    fail(`PREMATH_HARNESS: ${error.message}`);
   }
 }
 
@@ -197,6 +139,11 @@ console.log(
     ? '  premath: PREMATH_BIN not set, premath columns skipped (see docs/BENCHMARKS.md)'
     : `  premath: ${premathBin}`,
 );
+if (premathHarness !== undefined) {
+  console.log(
+    `  premath in process: ${premathHarness} (same report as turngate's, byte for byte, on premath's ${vectorsChecked} vectors)`,
+  );
+}
 if (baseline !== undefined)
   console.log(`  baseline: ${process.env.BENCH_BASELINE} (another build of turngate, same rounds)`);
 
@@ -232,6 +179,7 @@ for (const shape of shapes) {
   console.log(`\n${shape}: ${SHAPE_NOTES[shape]}`);
   const rows = [];
   const peerRows = [];
+  const harnessRows = [];
   const baselineRows = [];
   const growth = [];
   for (const n of sizes) {
@@ -269,7 +217,7 @@ for (const shape of shapes) {
     ]);
     const g = { n, job: job.median, floor: floor.median };
     if (baseline !== undefined) {
-      const pair = beforeAfter(input.file);
+      const pair = beforeAfter({ file: input.file, rounds, thisBuild: THIS_BUILD, baseline });
       g.baseline = pair.before.median;
       g.after = pair.after.median;
       baselineRows.push([
@@ -281,6 +229,26 @@ for (const shape of shapes) {
         times(pair.wallRatio.median),
         times(pair.cpuRatio.median),
       ]);
+    }
+    if (premathHarness !== undefined) {
+      const sameReport = harnessReport(premathHarness, input.file).equals(input.report);
+      const builds = [{ name: 'this', index: THIS_BUILD }];
+      if (baseline !== undefined) builds.push({ name: 'baseline', index: baseline });
+      const r = inProcessRounds({ file: input.file, rounds, harness: premathHarness, builds });
+      const t = r.get('this');
+      const pm = r.get('premath');
+      const row = [
+        `${n}${sameReport ? '' : ' (output differs!)'}`,
+        ms(t.cpu.median),
+        ms(pm.cpu.median),
+        `${times(t.cpuRatio.median)} [${times(t.cpuRatio.q1)}-${times(t.cpuRatio.q3)}]`,
+        times(t.wallRatio.median),
+      ];
+      if (baseline !== undefined) {
+        const b = r.get('baseline');
+        row.push(ms(b.cpu.median), `${times(b.cpuRatio.median)} [${times(b.cpuRatio.q1)}-${times(b.cpuRatio.q3)}]`);
+      }
+      harnessRows.push(row);
     }
     if (premathBin !== undefined) {
       const proc = stats(m.get('premath').samples);
@@ -310,10 +278,30 @@ for (const shape of shapes) {
     console.log('  before/after, each build in a process of its own (see docs/BENCHMARKS.md):');
     table(['calls', 'this build [IQR]', 'CPU', 'baseline [IQR]', 'CPU', 'this/baseline', 'CPU ratio'], baselineRows);
   }
+  if (premathHarness !== undefined) {
+    console.log('');
+    console.log(
+      "  in process, turngate's job / premath's job (each build in a fresh process per round, CPU per job, ratios pair by pair):",
+    );
+    const header = ['calls', 'turngate CPU', 'premath CPU', 'turngate/premath CPU [IQR]', 'wall ratio'];
+    if (baseline !== undefined) header.push('baseline CPU', 'baseline/premath CPU [IQR]');
+    table(header, harnessRows);
+  }
   if (premathBin !== undefined) {
     console.log('');
+    console.log(
+      "  process to process, not in process: premath's whole process minus its start-up, against turngate's in-process job:",
+    );
     table(
-      ['calls', 'premath process [IQR]', 'start-up', 'premath job', 'job/premath', 'premath job CPU', 'CPU ratio'],
+      [
+        'calls',
+        'premath process [IQR]',
+        'start-up',
+        'process - start-up',
+        'job/(process - start-up)',
+        'CPU (process - start-up)',
+        'CPU ratio',
+      ],
       peerRows,
     );
   }
@@ -326,7 +314,7 @@ for (const shape of shapes) {
     if (b.baseline !== undefined) {
       line += `, job on its own ${per10(a.after, b.after).toFixed(1)}x, baseline on its own ${per10(a.baseline, b.baseline).toFixed(1)}x`;
     }
-    if (b.premath !== undefined) line += `, premath job ${per10(a.premath, b.premath).toFixed(1)}x`;
+    if (b.premath !== undefined) line += `, premath process - start-up ${per10(a.premath, b.premath).toFixed(1)}x`;
     steps.push(line);
   }
   if (steps.length > 0) console.log(`  growth per 10x calls (linear = 10.0x): ${steps.join('; ')}`);
@@ -334,9 +322,14 @@ for (const shape of shapes) {
 console.log(
   "\n  job CPU: this process's CPU time per job (all threads: GC helpers and the optimizing compiler too); GC: share of job wall time inside V8 collections; alloc: bytes one warm job allocates (counted in a child with a young generation too large to collect mid-job).",
 );
+if (premathHarness !== undefined) {
+  console.log(
+    "  in process: turngate CPU and premath CPU are per-job CPU medians over batches in a warm process of each build's own (scripts/bench/solo-job.mjs, PREMATH_HARNESS), medians over the rounds; turngate/premath CPU is the median of the per-round ratios. The figure to quote against premath.",
+  );
+}
 if (premathBin !== undefined) {
   console.log(
-    '  premath job = premath process minus its start-up (`--version`), wall medians of the same rounds; premath job CPU likewise from CPU times (bash `time`, 1 ms resolution: meaningless below ~5 ms); CPU ratio = job CPU / premath job CPU.',
+    '  process - start-up = premath process minus its start-up (`--version`), wall medians of the same rounds: premath start-up, reading the file and printing are in it, so this compares processes, not jobs; CPU (process - start-up) likewise from CPU times (bash `time`, 1 ms resolution: meaningless below ~5 ms); CPU ratio = job CPU / that.',
   );
 }
 

@@ -475,6 +475,20 @@ describe('the engine writer and the writer of our own agree', () => {
     }
   });
 
+  it('writes only own keys while Object.prototype holds an enumerable property', () => {
+    const value = { a: 'x', b: [{ c: 1 }] };
+    const before = { canonical: canonicalJson(value), pretty: prettyJson(value), digest: digest(value) };
+    const proto = Object.prototype as { planted?: unknown };
+    // A parsed number is what the engine's path copies a container for: an inherited one must not be copied in.
+    proto.planted = new JsonNumber('1');
+    try {
+      expect(canonicalJson(value)).toBe('{"a":"x","b":[{"c":1}]}');
+      expect({ canonical: canonicalJson(value), pretty: prettyJson(value), digest: digest(value) }).toEqual(before);
+    } finally {
+      delete proto.planted;
+    }
+  });
+
   it('refuses class instances, cycles and nesting past the limit on either path', () => {
     expect(() => canonicalJson({ when: new Date(0) })).toThrow(/Date is not a JSON value/);
     const cycle: Record<string, unknown> = { a: 1 };

@@ -255,15 +255,14 @@ function holdsEscapedSurrogate(text: string): boolean {
   return false;
 }
 
-/** Whether some prototype would make `JSON.stringify` call a `toJSON` our writers never call. */
-function toJsonReachable(): boolean {
+/**
+ * Whether `Object.prototype` or `Array.prototype` would change what the engine's writer or
+ * {@link engineReady}'s walk sees: a `toJSON` our writers never call, or an enumerable
+ * property (which `for...in` would read as a key of every object).
+ */
+function prototypesInTheWay(): boolean {
+  for (const _ in Object.prototype) return true;
   return 'toJSON' in Object.prototype || 'toJSON' in Array.prototype;
-}
-
-/** Whether `keys` are in UTF-8 byte order already. */
-function inUtf8Order(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (compareUtf8(keys[i - 1] as string, keys[i] as string) > 0) return false;
-  return true;
 }
 
 /**
@@ -316,29 +315,30 @@ function engineReady(value: unknown, depth: number): unknown {
   }
   if (!isPlainRecord(value)) return SLOWER_PATH;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (inUtf8Order(keys)) {
-    let out = record;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      if (key === '__proto__') return SLOWER_PATH;
-      const item = record[key];
-      const ready = engineReady(item, depth + 1);
-      if (ready === SLOWER_PATH) return SLOWER_PATH;
-      if (ready !== item) {
-        if (out === record) {
-          copiedSlotsLeft -= keys.length;
-          if (copiedSlotsLeft < 0) return SLOWER_PATH;
-          out = { ...record };
-        }
-        out[key] = ready;
+  // `for...in` reads the keys in Object.keys' order without making an array of them (one per
+  // object: a large share of this walk's garbage); it sees no inherited key, since engineText
+  // takes this path only while Object.prototype has no enumerable property.
+  let out = record;
+  let previous: string | undefined;
+  for (const key in record) {
+    // Keys in another order: copying the object sorted costs more than our writer's one pass
+    // (measured on payloads, whose keys come in the user's order).
+    if (previous !== undefined && compareUtf8(previous, key) > 0) return SLOWER_PATH;
+    previous = key;
+    if (key === '__proto__') return SLOWER_PATH;
+    const item = record[key];
+    const ready = engineReady(item, depth + 1);
+    if (ready === SLOWER_PATH) return SLOWER_PATH;
+    if (ready !== item) {
+      if (out === record) {
+        copiedSlotsLeft -= Object.keys(record).length;
+        if (copiedSlotsLeft < 0) return SLOWER_PATH;
+        out = { ...record };
       }
+      out[key] = ready;
     }
-    return out;
   }
-  // Keys in another order: copying the object sorted costs more than our writer's one pass
-  // (measured on payloads, whose keys come in the user's order).
-  return SLOWER_PATH;
+  return out;
 }
 
 /**
@@ -349,7 +349,7 @@ function engineReady(value: unknown, depth: number): unknown {
  * serde_json), which the output check sends to the slower path.
  */
 function engineText(value: unknown, indent: 0 | 2, depth = 1): string | undefined {
-  if (toJsonReachable()) return undefined;
+  if (prototypesInTheWay()) return undefined;
   copiedSlotsLeft = ENGINE_COPIED_SLOTS;
   const ready = engineReady(value, depth);
   if (ready === SLOWER_PATH || ready === undefined) return undefined;

@@ -99,6 +99,17 @@ describe('joinCheck', () => {
         'evidence.toolResults[0].payload.x',
       ],
       [{ evidence: closed({ toolResults: [{ toolCallId: '\ud800' }] }) }, 'evidence.toolResults[0].toolCallId'],
+      [
+        {
+          evidence: closed({
+            toolUse: [
+              { toolCallId: 'tc-1', disposition: 'consumed' },
+              { toolCallId: ' ', disposition: 'consumed' },
+            ],
+          }),
+        },
+        'evidence.toolUse[1].toolCallId',
+      ],
     ];
     for (const [input, field] of cases) {
       const outcome = joinCheck(input);

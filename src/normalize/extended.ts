@@ -50,7 +50,7 @@ import {
   type NormalizedTraceExport,
   type NormalizedTransfer,
 } from './extended-types.ts';
-import { keyedRows, normalizeRefs, optional, required } from './normalize.ts';
+import { keyedRows, normalizeRefs, optional, required } from './rows.ts';
 
 function oneOf<const T extends string>(value: string, allowed: readonly T[], field: string): T {
   const lowered = asciiLowercase(required(value, field));

@@ -3,7 +3,8 @@
  *
  * @module
  */
-export { normalizeEvidence, normalizeRefs } from './normalize.ts';
+export { normalizeEvidence } from './normalize.ts';
+export { normalizeRefs } from './rows.ts';
 export { normalizeExtended } from './extended.ts';
 export {
   NORMALIZED_KIND,

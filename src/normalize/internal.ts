@@ -4,5 +4,5 @@
  *
  * @module
  */
-export { optional, required } from './normalize.ts';
+export { optional, required } from './rows.ts';
 export { rawErrorCovers } from './raw-error.ts';

@@ -4,7 +4,8 @@
  * @module
  */
 import { rawErrorValue, rawRetryable } from './raw-error.ts';
-import { asciiLowercase, digest, digestText, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { keyedRowsAt, normalizeRefs, optional, required, type RowAt } from './rows.ts';
+import { asciiLowercase, digest, digestText } from '../canonical/index.ts';
 import { EvidenceInputError } from '../evidence/index.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import type {
@@ -36,50 +37,6 @@ import {
   type NormalizedToolUse,
   type ToolUseDisposition,
 } from './types.ts';
-
-function wellFormed(value: string, field: string): string {
-  if (!value.isWellFormed())
-    throw new EvidenceInputError(field, 'expected a string of valid Unicode (it holds a lone surrogate)');
-  return value;
-}
-
-/** Trims a required string; a blank one is an input error naming `field`. Internal. */
-export function required(value: string, field: string): string {
-  const trimmed = trimWhiteSpace(wellFormed(value, field));
-  if (trimmed === '') throw new EvidenceInputError(field, 'expected a non-blank string');
-  return trimmed;
-}
-
-/** Trims an optional string; blank is the same as absent. Internal. */
-export function optional(value: string | null | undefined, field: string): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  const trimmed = trimWhiteSpace(wellFormed(value, field));
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/**
- * Normalizes a refs list (`sessionRefs`, `trajectoryRefs`, `requiredArtifactRefs`,
- * `sourceRefs`): trims each entry, drops blanks, deduplicates, sorts by UTF-8 byte order.
- *
- * Source: DIGESTS.md "What is digested".
- *
- * @param values - The raw refs.
- * @param field - The field name used in the error for a lone surrogate.
- * @returns The normalized refs (possibly empty).
- * @example
- * ```ts
- * import { normalizeRefs } from 'turngate/normalize';
- * normalizeRefs([' b ', 'a', 'b', ' ']); //=> ['a', 'b']
- * ```
- */
-export function normalizeRefs(values: readonly string[], field = 'refs'): string[] {
-  const set = new Set<string>();
-  for (const value of values) {
-    const trimmed = trimWhiteSpace(wellFormed(value, field));
-    if (trimmed !== '') set.add(trimmed);
-  }
-  return sortUtf8([...set]);
-}
 
 // The normalized rows below are built with their keys in UTF-8 order (the order their digests and
 // the report write them), so the canonical writer shares them instead of copying each one. Fields
@@ -113,12 +70,12 @@ function normalizeCallSpec(spec: CallSpecInput): NormalizedCallSpec {
   };
 }
 
-function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequest {
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
-  const toolName = required(row.toolName, `${at}.toolName`);
-  const schemaDigest = optional(row.schemaDigest, `${at}.schemaDigest`);
-  const callerId = optional(row.callerId, `${at}.callerId`);
-  const searchRefDigest = optional(row.searchRefDigest, `${at}.searchRefDigest`);
+function normalizeRequest(row: ToolRequestInput, at: RowAt): NormalizedToolRequest {
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
+  const toolName = required(row.toolName, at, 'toolName');
+  const schemaDigest = optional(row.schemaDigest, at, 'schemaDigest');
+  const callerId = optional(row.callerId, at, 'callerId');
+  const searchRefDigest = optional(row.searchRefDigest, at, 'searchRefDigest');
   const out = {} as Mutable<NormalizedToolRequest>;
   setOptional(out, 'callerId', callerId);
   setOptional(out, 'schemaDigest', schemaDigest);
@@ -129,12 +86,12 @@ function normalizeRequest(row: ToolRequestInput, at: string): NormalizedToolRequ
 }
 
 /** premath's `rawError` fallbacks for normalization (see `raw-error.ts` for why the check reads it differently). */
-function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: boolean; message?: string } {
+function rawErrorFields(raw: unknown, at: RowAt): { code?: string; retryable?: boolean; message?: string } {
   // No prototype: a field left unset reads as absent even when Object.prototype is polluted.
   const out: { code?: string; retryable?: boolean; message?: string } = Object.create(null);
   const pick = (field: 'errorCode' | 'errorMessage'): string | undefined => {
     const found = rawErrorValue(raw, field);
-    return typeof found?.value === 'string' ? optional(found.value, `${at}.rawError.${found.key}`) : undefined;
+    return typeof found?.value === 'string' ? optional(found.value, at, `rawError.${found.key}`) : undefined;
   };
   setOptional(out, 'code', pick('errorCode'));
   const retryable = rawRetryable(raw);
@@ -143,25 +100,25 @@ function rawErrorFields(raw: unknown, at: string): { code?: string; retryable?: 
   return out;
 }
 
-function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult {
+function normalizeResult(row: ToolResultInput, at: RowAt): NormalizedToolResult {
   const raw = rawErrorFields(row.rawError, at);
-  const errorCode = optional(row.errorCode, `${at}.errorCode`) ?? raw.code;
+  const errorCode = optional(row.errorCode, at, 'errorCode') ?? raw.code;
   const retryable = row.retryable ?? raw.retryable;
-  const errorMessage = optional(row.errorMessage, `${at}.errorMessage`) ?? raw.message;
+  const errorMessage = optional(row.errorMessage, at, 'errorMessage') ?? raw.message;
   const hasErrorMaterial = errorCode !== undefined || retryable !== undefined || errorMessage !== undefined;
 
-  const givenStatus = optional(row.status, `${at}.status`);
+  const givenStatus = optional(row.status, at, 'status');
   const status = givenStatus === undefined ? (hasErrorMaterial ? 'error' : 'ok') : asciiLowercase(givenStatus);
   if (status !== 'ok' && status !== 'error') {
-    throw new EvidenceInputError(`${at}.status`, `expected \`ok\` or \`error\`, received \`${status}\``);
+    throw new EvidenceInputError(at.field('status'), `expected \`ok\` or \`error\`, received \`${status}\``);
   }
 
-  let resultDigest = optional(row.resultDigest, `${at}.resultDigest`);
+  let resultDigest = optional(row.resultDigest, at, 'resultDigest');
   if (resultDigest === undefined && row.payload !== undefined && row.payload !== null) {
     resultDigest = digest(row.payload);
   }
 
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
   const out = {} as Mutable<NormalizedToolResult>;
   if (status === 'error') {
     const error: NormalizedToolErrorEnvelope = {
@@ -177,26 +134,26 @@ function normalizeResult(row: ToolResultInput, at: string): NormalizedToolResult
   return out;
 }
 
-function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
-  const disposition = asciiLowercase(required(row.disposition, `${at}.disposition`)) as ToolUseDisposition;
+function normalizeUse(row: ToolUseInput, at: RowAt): NormalizedToolUse {
+  const disposition = asciiLowercase(required(row.disposition, at, 'disposition')) as ToolUseDisposition;
   if (!TOOL_USE_DISPOSITIONS.includes(disposition)) {
     throw new EvidenceInputError(
-      `${at}.disposition`,
+      at.field('disposition'),
       `expected one of ${TOOL_USE_DISPOSITIONS.join('|')}, received \`${disposition}\``,
     );
   }
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
-  const resultDigest = optional(row.resultDigest, `${at}.resultDigest`);
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
+  const resultDigest = optional(row.resultDigest, at, 'resultDigest');
   let reasonCode: string | undefined;
   if (disposition === 'discarded_with_reason' || disposition === 'retry_scheduled') {
     const reason = row.reasonCode;
     if (reason !== undefined && reason !== null && typeof reason !== 'string') {
-      throw new EvidenceInputError(`${at}.reasonCode`, 'expected a string reason code');
+      throw new EvidenceInputError(at.field('reasonCode'), 'expected a string reason code');
     }
-    reasonCode = optional(reason, `${at}.reasonCode`);
+    reasonCode = optional(reason, at, 'reasonCode');
     if (reasonCode === undefined && disposition === 'discarded_with_reason') {
       throw new EvidenceInputError(
-        `${at}.reasonCode`,
+        at.field('reasonCode'),
         'expected a non-blank reason code for disposition `discarded_with_reason`',
       );
     }
@@ -208,28 +165,28 @@ function normalizeUse(row: ToolUseInput, at: string): NormalizedToolUse {
   return out;
 }
 
-function normalizeRender(row: ToolRenderInput, at: string): NormalizedToolRender {
-  const toolCallId = required(row.toolCallId, `${at}.toolCallId`);
-  const operatorPayloadDigest = required(row.operatorPayloadDigest, `${at}.operatorPayloadDigest`);
-  const reminderRenderDigest = required(row.reminderRenderDigest, `${at}.reminderRenderDigest`);
-  const injectionPoint = asciiLowercase(required(row.injectionPoint, `${at}.injectionPoint`));
-  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+function normalizeRender(row: ToolRenderInput, at: RowAt): NormalizedToolRender {
+  const toolCallId = required(row.toolCallId, at, 'toolCallId');
+  const operatorPayloadDigest = required(row.operatorPayloadDigest, at, 'operatorPayloadDigest');
+  const reminderRenderDigest = required(row.reminderRenderDigest, at, 'reminderRenderDigest');
+  const injectionPoint = asciiLowercase(required(row.injectionPoint, at, 'injectionPoint'));
+  const policyDigest = required(row.policyDigest, at, 'policyDigest');
   return { injectionPoint, operatorPayloadDigest, policyDigest, reminderRenderDigest, toolCallId };
 }
 
-function normalizeQueue(row: ReminderQueueInput, at: string): NormalizedReminderQueue {
-  const queueId = required(row.queueId, `${at}.queueId`);
-  const reducedDigest = required(row.reducedDigest, `${at}.reducedDigest`);
-  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+function normalizeQueue(row: ReminderQueueInput, at: RowAt): NormalizedReminderQueue {
+  const queueId = required(row.queueId, at, 'queueId');
+  const reducedDigest = required(row.reducedDigest, at, 'reducedDigest');
+  const policyDigest = required(row.policyDigest, at, 'policyDigest');
   return { policyDigest, queueId, reducedDigest };
 }
 
-function normalizeStateView(row: StateViewInput, at: string): NormalizedStateView {
-  const viewId = required(row.viewId, `${at}.viewId`);
-  const viewDigest = required(row.viewDigest, `${at}.viewDigest`);
-  const policyDigest = required(row.policyDigest, `${at}.policyDigest`);
+function normalizeStateView(row: StateViewInput, at: RowAt): NormalizedStateView {
+  const viewId = required(row.viewId, at, 'viewId');
+  const viewDigest = required(row.viewDigest, at, 'viewDigest');
+  const policyDigest = required(row.policyDigest, at, 'policyDigest');
   const out = { policyDigest } as Mutable<NormalizedStateView>;
-  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs, `${at}.sourceRefs`));
+  setList(out, 'sourceRefs', normalizeRefs(row.sourceRefs, at.field('sourceRefs')));
   out.viewDigest = viewDigest;
   out.viewId = viewId;
   return out;
@@ -244,51 +201,6 @@ function normalizeHandoff(row: HandoffInput): NormalizedHandoff {
   );
   setOptional(out, 'returnPathRef', optional(row.returnPathRef, 'evidence.handoff.returnPathRef'));
   return out;
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
-  }
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  return (
-    keysA.length === keysB.length &&
-    keysA.every(
-      (key) =>
-        Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-    )
-  );
-}
-
-/**
- * Normalizes rows of one surface, deduplicates them by id (identical repeats collapse,
- * differing repeats are an input error) and sorts them by id in UTF-8 byte order. Internal.
- */
-export function keyedRows<TIn, TOut>(
-  rows: readonly TIn[],
-  surface: string,
-  idField: string,
-  normalizeRow: (row: TIn, at: string) => TOut,
-  idOf: (row: TOut) => string,
-): TOut[] {
-  const byId = new Map<string, { row: TOut; index: number }>();
-  rows.forEach((input, index) => {
-    const row = normalizeRow(input, `evidence.${surface}[${index}]`);
-    const id = idOf(row);
-    const existing = byId.get(id);
-    if (existing === undefined) {
-      byId.set(id, { row, index });
-    } else if (!sameValue(existing.row, row)) {
-      throw new EvidenceInputError(
-        `evidence.${surface}`,
-        `conflicting duplicate ${idField} ${JSON.stringify(id)}: rows ${existing.index} and ${index} differ after normalization`,
-      );
-    }
-  });
-  return sortUtf8([...byId.keys()]).map((id) => (byId.get(id) as { row: TOut }).row);
 }
 
 function difference(left: readonly string[], right: ReadonlySet<string>): string[] {
@@ -327,24 +239,30 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
  */
 export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   const callSpec = normalizeCallSpec(evidence.callSpec);
-  const toolRequests = keyedRows(
+  const toolRequests = keyedRowsAt(
     evidence.toolRequests,
     'toolRequests',
     'toolCallId',
     normalizeRequest,
     (r) => r.toolCallId,
   );
-  const toolResults = keyedRows(
+  const toolResults = keyedRowsAt(
     evidence.toolResults,
     'toolResults',
     'toolCallId',
     normalizeResult,
     (r) => r.toolCallId,
   );
-  const toolUse = keyedRows(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
-  const toolRender = keyedRows(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
-  const reminderQueue = keyedRows(evidence.reminderQueue, 'reminderQueue', 'queueId', normalizeQueue, (r) => r.queueId);
-  const stateViews = keyedRows(evidence.stateViews, 'stateViews', 'viewId', normalizeStateView, (r) => r.viewId);
+  const toolUse = keyedRowsAt(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
+  const toolRender = keyedRowsAt(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
+  const reminderQueue = keyedRowsAt(
+    evidence.reminderQueue,
+    'reminderQueue',
+    'queueId',
+    normalizeQueue,
+    (r) => r.queueId,
+  );
+  const stateViews = keyedRowsAt(evidence.stateViews, 'stateViews', 'viewId', normalizeStateView, (r) => r.viewId);
   const protocolState = {
     continuationAllowed: evidence.protocolState.continuationAllowed,
     stopReason: asciiLowercase(required(evidence.protocolState.stopReason, 'evidence.protocolState.stopReason')),
@@ -396,32 +314,33 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   const stateViewSetDigest = digest(stateViews);
   const protocolStateDigest = digest(protocolState);
   const handoffDigest = handoff === undefined ? undefined : digest(handoff);
+  // In key order, so the digest takes the engine's writer (an object in another order takes the slower one).
   const joinSetDigest = digest({
-    requestSetDigest,
-    resultSetDigest,
-    useSetDigest,
-    toolRenderSetDigest,
-    reminderQueueSetDigest,
-    stateViewSetDigest,
-    protocolStateDigest,
+    continuationContextReady,
     handoffDigest: handoffDigest ?? null,
+    missingRenderCallIds,
+    missingResultCallIds,
+    missingUseCallIds,
+    orphanResultCallIds,
+    protocolStateDigest,
+    queueIds,
+    queuePolicyValid,
+    queueReductionPresent,
+    reminderQueueSetDigest,
+    renderCallIds,
+    renderPolicyValid,
+    requestSetDigest,
     requestedCallIds,
     resultCallIds,
-    usedCallIds,
-    renderCallIds,
-    queueIds,
+    resultSetDigest,
     stateViewIds,
-    missingResultCallIds,
-    orphanResultCallIds,
-    missingUseCallIds,
-    unknownUseCallIds,
-    missingRenderCallIds,
-    queueReductionPresent,
-    stateViewPresent,
-    renderPolicyValid,
-    queuePolicyValid,
     stateViewPolicyValid,
-    continuationContextReady,
+    stateViewPresent,
+    stateViewSetDigest,
+    toolRenderSetDigest,
+    unknownUseCallIds,
+    useSetDigest,
+    usedCallIds,
   });
 
   // Built in key order, as the rows are (see above).
