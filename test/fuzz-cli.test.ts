@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { harnessJoinCheck, INVALID_PREFIX } from '../src/cli/harness-join-check.ts';
-import { joinCheck, joinCheckText, parseJson, renderJoinCheckJson, type JoinCheckOutcome } from '../src/index.ts';
+import { parseJson } from '../src/canonical/index.ts';
+import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckOutcome } from '../src/index.ts';
 import { evidence } from './arbitraries.ts';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');

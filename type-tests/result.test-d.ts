@@ -7,23 +7,25 @@
 import * as v from 'valibot';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import {
-  decodeExtendedInput,
-  decodeJoinCheckInput,
   joinCheck,
   joinCheckText,
   validateWith,
-  type DecodeResult,
-  type EvidenceInputError,
-  type ExtendedDecodeResult,
-  type ExtendedJoinCheckInput,
   type Failure,
-  type JoinCheckInput,
   type JoinCheckOutcome,
   type JoinCheckReport,
   type Result,
   type SchemaCheck,
   type SchemaIssue,
 } from 'turngate';
+import {
+  decodeExtendedInput,
+  decodeJoinCheckInput,
+  type DecodeResult,
+  type EvidenceInputError,
+  type ExtendedDecodeResult,
+  type ExtendedJoinCheckInput,
+  type JoinCheckInput,
+} from 'turngate/evidence';
 import { validateChatMessage, type ChatMessage, type ChatMessageCheck } from 'turngate/chat';
 import {
   repairTranscript,

@@ -375,7 +375,8 @@ function extendedReport(
  *
  * @example
  * ```ts
- * import { checkDecoded, decodeJoinCheckInput } from 'turngate';
+ * import { checkDecoded } from 'turngate';
+ * import { decodeJoinCheckInput } from 'turngate/evidence';
  * declare const input: unknown;
  * const decoded = decodeJoinCheckInput(input);
  * if (decoded.ok) checkDecoded(decoded.value).result;
