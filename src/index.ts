@@ -33,7 +33,7 @@ export {
   renderJoinCheckJson,
   type ExtendedReport,
   type ExtendedWitness,
-  type JoinCheckOutcome,
+  type JoinCheckResult,
   type JoinCheckReport,
   type JoinCheckWitness,
   type JoinInput,

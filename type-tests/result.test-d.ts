@@ -11,7 +11,7 @@ import {
   joinCheckText,
   validateWith,
   type Failure,
-  type JoinCheckOutcome,
+  type JoinCheckResult,
   type JoinCheckReport,
   type Result,
   type SchemaCheck,
@@ -87,7 +87,7 @@ expectNotAssignable<Result<string, string>>({ ok: true, value: 1 });
 expectNotAssignable<Result<string>>({ ok: false, failures: [{ class: 'tool.made_up', detail: 'd' }] });
 
 // The public ok-unions are instances of it.
-expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheck({}) satisfies JoinCheckOutcome);
+expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheck({}) satisfies JoinCheckResult);
 expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheckText('{}'));
 expectType<Result<JoinCheckInput, EvidenceInputError>>(decodeJoinCheckInput({}) satisfies DecodeResult);
 expectType<Result<ExtendedJoinCheckInput | undefined, EvidenceInputError>>(
