@@ -5,7 +5,9 @@
  * error escape.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeJoinCheckInput, EvidenceInputError, JsonNumber, joinCheck, joinCheckText } from '../src/index.ts';
+import { JsonNumber } from '../src/canonical/index.ts';
+import { decodeJoinCheckInput, EvidenceInputError } from '../src/evidence/index.ts';
+import { joinCheck, joinCheckText } from '../src/index.ts';
 import { callSpec } from './arbitraries.ts';
 
 function withPayload(payload: unknown): unknown {

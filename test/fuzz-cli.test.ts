@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { harnessJoinCheck, INVALID_PREFIX } from '../src/cli/harness-join-check.ts';
-import { joinCheck, joinCheckText, parseJson, renderJoinCheckJson, type JoinCheckOutcome } from '../src/index.ts';
+import { parseJson } from '../src/canonical/index.ts';
+import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckResult } from '../src/index.ts';
 import { evidence } from './arbitraries.ts';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');
@@ -115,7 +116,7 @@ const commandInput: fc.Arbitrary<{ bytes: Uint8Array | string; closed?: boolean 
     return { bytes: JSON.stringify(generated) };
   });
 
-function verdict(outcome: JoinCheckOutcome): string {
+function verdict(outcome: JoinCheckResult): string {
   return outcome.ok ? renderJoinCheckJson(outcome.value) : `invalid ${outcome.failures[0]?.field}`;
 }
 

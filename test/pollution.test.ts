@@ -7,14 +7,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckOutcome } from '../src/index.ts';
+import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckResult } from '../src/index.ts';
 import { callSpec } from './arbitraries.ts';
 import { jsonKeys } from './turn-fixtures.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'examples', 'evidence');
 
 /** What an outcome says, as text: the --json bytes and the failures, or the input error. */
-function verdict(outcome: JoinCheckOutcome): string {
+function verdict(outcome: JoinCheckResult): string {
   if (!outcome.ok) return `invalid ${outcome.failures[0]?.field}: ${outcome.failures[0]?.expected}`;
   return `${renderJoinCheckJson(outcome.value)}${JSON.stringify(outcome.value.failures)}`;
 }

@@ -11,8 +11,8 @@ import {
   type FailureClass,
   type StopReasonOf,
   type ToolResult,
-  type ToolUseDisposition,
 } from 'turngate';
+import type { ToolUseDisposition } from 'turngate/normalize';
 import { Outcome } from 'turngate/outcome';
 import { checkTranscript, type TranscriptFormat } from 'turngate/transcripts';
 

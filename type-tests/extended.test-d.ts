@@ -3,13 +3,9 @@
  * tsd and TypeScript 7 check the same file.
  */
 import { expectAssignable, expectType } from 'tsd';
-import {
-  joinCheck,
-  type ExtendedJoinCheckInputWire,
-  type ExtendedReport,
-  type GuardrailStage,
-  type JoinCheckReport,
-} from 'turngate';
+import { joinCheck, type ExtendedReport, type JoinCheckReport } from 'turngate';
+import type { ExtendedJoinCheckInputWire } from 'turngate/evidence';
+import type { GuardrailStage } from 'turngate/normalize';
 
 const callSpec = {
   callId: 'c',

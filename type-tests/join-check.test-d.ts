@@ -3,15 +3,9 @@
  * `@ts-expect-error`, so tsd (TypeScript 5.9/6.0) and TypeScript 7 check the same file.
  */
 import { expectAssignable, expectType } from 'tsd';
-import {
-  joinCheck,
-  describeFailureClass,
-  type EvidenceInputError,
-  type FailureClass,
-  type JoinCheckReport,
-  type NormalizedToolResult,
-  type ToolUseDisposition,
-} from 'turngate';
+import { joinCheck, describeFailureClass, type FailureClass, type JoinCheckReport } from 'turngate';
+import type { EvidenceInputError } from 'turngate/evidence';
+import type { NormalizedToolResult, ToolUseDisposition } from 'turngate/normalize';
 
 const outcome = joinCheck({ evidence: {} });
 

@@ -7,23 +7,25 @@
 import * as v from 'valibot';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import {
-  decodeExtendedInput,
-  decodeJoinCheckInput,
   joinCheck,
   joinCheckText,
   validateWith,
-  type DecodeResult,
-  type EvidenceInputError,
-  type ExtendedDecodeResult,
-  type ExtendedJoinCheckInput,
   type Failure,
-  type JoinCheckInput,
-  type JoinCheckOutcome,
+  type JoinCheckResult,
   type JoinCheckReport,
   type Result,
   type SchemaCheck,
   type SchemaIssue,
 } from 'turngate';
+import {
+  decodeExtendedInput,
+  decodeJoinCheckInput,
+  type DecodeResult,
+  type EvidenceInputError,
+  type ExtendedDecodeResult,
+  type ExtendedJoinCheckInput,
+  type JoinCheckInput,
+} from 'turngate/evidence';
 import { validateChatMessage, type ChatMessage, type ChatMessageCheck } from 'turngate/chat';
 import {
   repairTranscript,
@@ -85,7 +87,7 @@ expectNotAssignable<Result<string, string>>({ ok: true, value: 1 });
 expectNotAssignable<Result<string>>({ ok: false, failures: [{ class: 'tool.made_up', detail: 'd' }] });
 
 // The public ok-unions are instances of it.
-expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheck({}) satisfies JoinCheckOutcome);
+expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheck({}) satisfies JoinCheckResult);
 expectType<Result<JoinCheckReport, EvidenceInputError>>(joinCheckText('{}'));
 expectType<Result<JoinCheckInput, EvidenceInputError>>(decodeJoinCheckInput({}) satisfies DecodeResult);
 expectType<Result<ExtendedJoinCheckInput | undefined, EvidenceInputError>>(

@@ -9,7 +9,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import { expectType } from 'tsd';
 import {
-  type ConvertOutcome,
+  type ConvertResult,
   type ConvertedTranscript,
   convertTranscript,
   convertTranscriptJson,
@@ -23,7 +23,7 @@ declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
 
 // The right calls: the target's messages come out.
 const converted = convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic' });
-expectType<ConvertOutcome<'anthropic'>>(converted);
+expectType<ConvertResult<'anthropic'>>(converted);
 if (converted.ok) {
   expectType<readonly TranscriptMessage<'anthropic'>[]>(converted.value.messages);
   expectType<readonly TranscriptChange[]>(converted.value.changes);
@@ -32,7 +32,7 @@ if (converted.ok) {
   convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat', toolCallIds: converted.value.toolCallIds });
 }
 convertTranscript({ model: 'gpt-5', messages: openaiChat }, { from: 'openai-chat', to: 'gemini', reasoning: 'keep' });
-expectType<ConvertOutcome<'chat'>>(convertTranscriptJson(JSON.parse('[]') as unknown, { from: 'gemini', to: 'chat' }));
+expectType<ConvertResult<'chat'>>(convertTranscriptJson(JSON.parse('[]') as unknown, { from: 'gemini', to: 'chat' }));
 
 // A change is told apart by its kind.
 declare const change: TranscriptChange;
@@ -54,10 +54,10 @@ convertTranscript(openaiChat, { from: 'openai-chat' });
 declare const anyValue: any;
 declare const neverValue: never;
 declare const unknownValue: unknown;
-expectType<ConvertOutcome<'chat'>>(convertTranscript(anyValue, { from: 'anthropic', to: 'chat' }));
-expectType<ConvertOutcome<'chat'>>(convertTranscript(neverValue, { from: 'anthropic', to: 'chat' }));
+expectType<ConvertResult<'chat'>>(convertTranscript(anyValue, { from: 'anthropic', to: 'chat' }));
+expectType<ConvertResult<'chat'>>(convertTranscript(neverValue, { from: 'anthropic', to: 'chat' }));
 // @ts-expect-error -- "not assignable to parameter"
 convertTranscript(unknownValue, { from: 'anthropic', to: 'chat' });
 // @ts-expect-error -- "not assignable to parameter"
 convertTranscript('Hello', { from: 'anthropic', to: 'chat' });
-expectType<ConvertOutcome<'chat'>>(convertTranscriptJson(unknownValue, { from: 'anthropic', to: 'chat' }));
+expectType<ConvertResult<'chat'>>(convertTranscriptJson(unknownValue, { from: 'anthropic', to: 'chat' }));

@@ -54,18 +54,18 @@ import {
 } from './types.ts';
 
 /**
- * The outcome of {@link joinCheck}: the report as `value` (accepted or rejected), or `failures`
+ * The {@link Result} of {@link joinCheck}: the report as `value` (accepted or rejected), or `failures`
  * holding one input error, the first problem found.
  *
  * @example
  * ```ts
- * import { joinCheck, type JoinCheckOutcome } from 'turngate';
+ * import { joinCheck, type JoinCheckResult } from 'turngate';
  * declare const input: unknown;
- * const outcome: JoinCheckOutcome = joinCheck(input);
+ * const outcome: JoinCheckResult = joinCheck(input);
  * const verdict = outcome.ok ? outcome.value.result : `invalid: ${outcome.failures[0]?.field}`;
  * ```
  */
-export type JoinCheckOutcome = Result<JoinCheckReport, EvidenceInputError>;
+export type JoinCheckResult = Result<JoinCheckReport, EvidenceInputError>;
 
 /**
  * An optional string field as premath reads it: trimmed, `''` when absent or blank. Normalization's
@@ -375,7 +375,8 @@ function extendedReport(
  *
  * @example
  * ```ts
- * import { checkDecoded, decodeJoinCheckInput } from 'turngate';
+ * import { checkDecoded } from 'turngate';
+ * import { decodeJoinCheckInput } from 'turngate/evidence';
  * declare const input: unknown;
  * const decoded = decodeJoinCheckInput(input);
  * if (decoded.ok) checkDecoded(decoded.value).result;
@@ -479,7 +480,7 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
  * if (outcome.ok) outcome.value.failureClasses; //=> ['tool.join_incomplete', 'tool.result_missing']
  * ```
  */
-export function joinCheck(input: unknown): JoinCheckOutcome {
+export function joinCheck(input: unknown): JoinCheckResult {
   const own = ownJoinCheckInput(input);
   return own.ok ? checkOwnData(own.value) : own;
 }
@@ -489,7 +490,7 @@ export function joinCheck(input: unknown): JoinCheckOutcome {
  * output); the report is shielded too, so a reader of it cannot be misled by a polluted
  * prototype either.
  */
-function checkOwnData(input: unknown): JoinCheckOutcome {
+function checkOwnData(input: unknown): JoinCheckResult {
   const decoded = decodeOwnData(input);
   if (!decoded.ok) return decoded;
   const extended = decodeExtendedOwnData(input);
@@ -519,7 +520,7 @@ function checkOwnData(input: unknown): JoinCheckOutcome {
  * joinCheckText('{"evidence": ').ok; //=> false
  * ```
  */
-export function joinCheckText(text: string | Uint8Array): JoinCheckOutcome {
+export function joinCheckText(text: string | Uint8Array): JoinCheckResult {
   let value: JsonValue;
   try {
     // With Object.prototype polluted, parse into objects without a prototype.

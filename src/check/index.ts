@@ -4,7 +4,7 @@
  * @module
  */
 export { joinCheck, joinCheckText, checkDecoded, renderJoinCheckJson } from './check.ts';
-export type { JoinCheckOutcome } from './check.ts';
+export type { JoinCheckResult } from './check.ts';
 export {
   JOIN_CHECK_WITNESS_KIND,
   EXTENDED_WITNESS_KIND,

@@ -15,7 +15,7 @@ import { HANDLED_STOP_REASONS } from './types.ts';
  *
  * @example
  * ```ts
- * import { TRANSCRIPT_FORMATS } from 'turngate';
+ * import { TRANSCRIPT_FORMATS } from 'turngate/transcripts';
  * TRANSCRIPT_FORMATS.includes('anthropic'); //=> true
  * ```
  */

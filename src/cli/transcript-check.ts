@@ -14,7 +14,7 @@ import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } fro
 import { JsonInputError, JsonNumber, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index.ts';
-import { repairTranscriptJson, type RepairOutcome } from '../transcripts/index.ts';
+import { repairTranscriptJson, type RepairResult } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
 import { firstFailure } from '../failures/internal.ts';
 import type { Result } from '../failures/index.ts';
@@ -146,7 +146,7 @@ export async function readTranscriptInput(
 
 function summary(
   report: TranscriptReport<TranscriptFormat>,
-  repaired: RepairOutcome<TranscriptFormat> | undefined,
+  repaired: RepairResult<TranscriptFormat> | undefined,
   label: string,
   expect: string,
 ): string {

@@ -14,7 +14,7 @@ import { TRANSCRIPT_FORMATS } from '../check/index.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { oneLine } from '../internal/display.ts';
 import {
-  type ConvertOutcome,
+  type ConvertResult,
   convertTranscriptJson,
   type ToolCallIdPair,
   type TranscriptChange,
@@ -67,7 +67,7 @@ the source format, or bad usage (one stderr line).
 
 const COMMAND = 'transcript-convert';
 
-function summary(outcome: ConvertOutcome<TranscriptFormat>, from: TranscriptFormat, label: string): string {
+function summary(outcome: ConvertResult<TranscriptFormat>, from: TranscriptFormat, label: string): string {
   if (!outcome.ok) return '';
   const { format, changes, remaining, messages } = outcome.value;
   const lines = [

@@ -296,7 +296,8 @@ export type ExtendedJoinCheckInput = v.InferOutput<typeof ExtendedJoinCheckInput
  *
  * @example
  * ```ts
- * import { joinCheck, type ExtendedJoinCheckInputWire } from 'turngate';
+ * import { joinCheck } from 'turngate';
+ * import type { ExtendedJoinCheckInputWire } from 'turngate/evidence';
  * declare const evidence: ExtendedJoinCheckInputWire['evidence'];
  * const input: ExtendedJoinCheckInputWire = {
  *   profile: 'turngate.harness.extended.v1',

@@ -422,7 +422,8 @@ export type JoinCheckInput = v.InferOutput<typeof JoinCheckInputSchema>;
  *
  * @example
  * ```ts
- * import { joinCheck, type JoinCheckInputWire } from 'turngate';
+ * import { joinCheck } from 'turngate';
+ * import type { JoinCheckInputWire } from 'turngate/evidence';
  * declare const evidence: JoinCheckInputWire['evidence'];
  * const input: JoinCheckInputWire = { evidence, truncationConstraints: { required: true, valid: true } };
  * joinCheck(input);

@@ -11,7 +11,8 @@
  *
  * @example
  * ```ts
- * import { NORMALIZED_KIND, type JoinCheckReport } from 'turngate';
+ * import type { JoinCheckReport } from 'turngate';
+ * import { NORMALIZED_KIND } from 'turngate/normalize';
  * declare const report: JoinCheckReport;
  * report.normalized.kind === NORMALIZED_KIND; //=> true
  * ```
@@ -93,7 +94,7 @@ export interface NormalizedToolResult {
  *
  * @example
  * ```ts
- * import { TOOL_USE_DISPOSITIONS } from 'turngate';
+ * import { TOOL_USE_DISPOSITIONS } from 'turngate/normalize';
  * TOOL_USE_DISPOSITIONS.includes('retry_scheduled'); //=> true
  * ```
  */

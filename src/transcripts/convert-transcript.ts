@@ -114,10 +114,10 @@ export interface ConvertedTranscript<G extends TranscriptFormat> {
 }
 
 /**
- * The outcome of `convertTranscript`: the {@link ConvertedTranscript} as `value`, or `failures`
+ * The `Result` of `convertTranscript`: the {@link ConvertedTranscript} as `value`, or `failures`
  * holding one input error for input that is not a transcript of the source format.
  */
-export type ConvertOutcome<G extends TranscriptFormat> = Result<ConvertedTranscript<G>, TranscriptInputError>;
+export type ConvertResult<G extends TranscriptFormat> = Result<ConvertedTranscript<G>, TranscriptInputError>;
 
 const lossChanges = (losses: readonly ConversionLoss[], stage: 'source' | 'chat'): TranscriptChange[] =>
   losses.map((loss) => ({ kind: 'lost', stage, at: loss.at, detail: loss.what }));
@@ -317,17 +317,17 @@ export function convertTranscript<
   const F extends TranscriptFormat,
   const G extends TranscriptFormat,
   M extends TranscriptMessage<F>,
->(history: readonly M[] & FormatMisuse<F, M>, options: ConvertTranscriptOptions<F, G>): ConvertOutcome<G>;
+>(history: readonly M[] & FormatMisuse<F, M>, options: ConvertTranscriptOptions<F, G>): ConvertResult<G>;
 export function convertTranscript<
   const F extends TranscriptFormat,
   const G extends TranscriptFormat,
   B extends TranscriptRequestBody<F>,
->(body: B & FormatMisuse<F, BodyMessage<F, B>>, options: ConvertTranscriptOptions<F, G>): ConvertOutcome<G>;
+>(body: B & FormatMisuse<F, BodyMessage<F, B>>, options: ConvertTranscriptOptions<F, G>): ConvertResult<G>;
 export function convertTranscript<const F extends TranscriptFormat, const G extends TranscriptFormat>(
   history: unknown,
   options: ConvertTranscriptOptions<F, G>,
-): ConvertOutcome<G> {
-  return runConvert(history, options) as ConvertOutcome<G>;
+): ConvertResult<G> {
+  return runConvert(history, options) as ConvertResult<G>;
 }
 
 /**
@@ -345,14 +345,14 @@ export function convertTranscript<const F extends TranscriptFormat, const G exte
 export function convertTranscriptJson<const F extends TranscriptFormat, const G extends TranscriptFormat>(
   value: unknown,
   options: ConvertTranscriptOptions<F, G>,
-): ConvertOutcome<G> {
-  return runConvert(value, options) as ConvertOutcome<G>;
+): ConvertResult<G> {
+  return runConvert(value, options) as ConvertResult<G>;
 }
 
 function runConvert(
   input: unknown,
   options: ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>,
-): ConvertOutcome<TranscriptFormat> {
+): ConvertResult<TranscriptFormat> {
   const settings = settingsOf(options);
   const { from, to, expect, model, readOnlyTools } = settings;
   const targetSettings = { format: to, expect, model, readOnlyTools };

@@ -22,19 +22,19 @@ export interface Conversion<M> {
 }
 
 /**
- * The outcome of a conversion: the {@link Conversion} as `value`, or `failures` holding one
+ * The `Result` of a conversion: the {@link Conversion} as `value`, or `failures` holding one
  * input error for input that is not a transcript of the source format.
  *
  * @example
  * ```ts
- * import { toChatMessages, type ConversionOutcome, type ChatMessage } from 'turngate/transcripts';
- * const converted: ConversionOutcome<ChatMessage> = toChatMessages([{ role: 'user', content: 'Hi' }], { format: 'openai-chat' });
+ * import { toChatMessages, type ConversionResult, type ChatMessage } from 'turngate/transcripts';
+ * const converted: ConversionResult<ChatMessage> = toChatMessages([{ role: 'user', content: 'Hi' }], { format: 'openai-chat' });
  * converted.ok && converted.value.messages; //=> [{ role: 'user', content: 'Hi' }]
  * ```
  */
-export type ConversionOutcome<M> = Result<Conversion<M>, TranscriptInputError>;
+export type ConversionResult<M> = Result<Conversion<M>, TranscriptInputError>;
 
-function convert(input: unknown, source: TranscriptFormat, converter: Converter): ConversionOutcome<unknown> {
+function convert(input: unknown, source: TranscriptFormat, converter: Converter): ConversionResult<unknown> {
   try {
     const { messages } = unwrapTranscript(input, source);
     const converted = converter(messages);
@@ -75,16 +75,16 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
 export function toChatMessages<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
   messages: readonly M[],
   options: { readonly format: F },
-): ConversionOutcome<ChatMessage>;
+): ConversionResult<ChatMessage>;
 export function toChatMessages<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
   body: B,
   options: { readonly format: F },
-): ConversionOutcome<ChatMessage>;
+): ConversionResult<ChatMessage>;
 export function toChatMessages<const F extends TranscriptFormat>(
   messages: unknown,
   options: { readonly format: F },
-): ConversionOutcome<ChatMessage> {
-  return convert(messages, options.format, FORMAT_DRIVERS[options.format].toChat) as ConversionOutcome<ChatMessage>;
+): ConversionResult<ChatMessage> {
+  return convert(messages, options.format, FORMAT_DRIVERS[options.format].toChat) as ConversionResult<ChatMessage>;
 }
 
 /**
@@ -111,6 +111,6 @@ export function toChatMessages<const F extends TranscriptFormat>(
 export function fromChatMessages<const F extends TranscriptFormat>(
   messages: readonly ChatMessage[],
   options: { readonly format: F },
-): ConversionOutcome<TranscriptMessage<F>> {
-  return convert(messages, 'chat', FORMAT_DRIVERS[options.format].fromChat) as ConversionOutcome<TranscriptMessage<F>>;
+): ConversionResult<TranscriptMessage<F>> {
+  return convert(messages, 'chat', FORMAT_DRIVERS[options.format].fromChat) as ConversionResult<TranscriptMessage<F>>;
 }

@@ -19,10 +19,10 @@ export { TranscriptInputError } from './core/report.ts';
 export { repairTranscript, repairTranscriptJson } from './repair.ts';
 export { toEvidence } from './evidence.ts';
 export { toChatMessages, fromChatMessages } from './convert.ts';
-export type { Conversion, ConversionOutcome } from './convert.ts';
+export type { Conversion, ConversionResult } from './convert.ts';
 export { convertTranscript, convertTranscriptJson } from './convert-transcript.ts';
 export type {
-  ConvertOutcome,
+  ConvertResult,
   ConvertTranscriptOptions,
   ConvertedTranscript,
   ToolCallIdPair,
@@ -30,7 +30,7 @@ export type {
 } from './convert-transcript.ts';
 export type { ConversionLoss } from './core/convert.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
-export type { RepairTranscriptOptions, RepairOutcome, RepairedTranscript } from './repair.ts';
+export type { RepairTranscriptOptions, RepairResult, RepairedTranscript } from './repair.ts';
 export { ORPHANED_RESULT_MARK, SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
 export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
 export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';

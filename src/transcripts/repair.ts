@@ -60,7 +60,7 @@ export interface RepairedTranscript<F extends TranscriptFormat, M extends Transc
 }
 
 /**
- * The outcome of `repairTranscript`: the {@link RepairedTranscript} as `value`, or `failures`
+ * The `Result` of `repairTranscript`: the {@link RepairedTranscript} as `value`, or `failures`
  * holding one input error for input that is not a transcript of the format.
  *
  * @example
@@ -71,7 +71,7 @@ export interface RepairedTranscript<F extends TranscriptFormat, M extends Transc
  * if (repaired.ok) repaired.value.messages === history; //=> true (already accepted: unchanged, same reference)
  * ```
  */
-export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> = Result<
+export type RepairResult<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> = Result<
   RepairedTranscript<F, M>,
   TranscriptInputError
 >;
@@ -80,7 +80,7 @@ export type RepairOutcome<F extends TranscriptFormat, M extends TranscriptMessag
 export function runRepair(
   input: unknown,
   settings: CheckSettings & { readonly readOnlyTools?: readonly string[] },
-): RepairOutcome<TranscriptFormat> {
+): RepairResult<TranscriptFormat> {
   const { format, readOnlyTools = [] } = settings;
   if (!Array.isArray(readOnlyTools) || !readOnlyTools.every((name) => typeof name === 'string')) {
     throw new TypeError('options.readOnlyTools must be an array of tool names (strings)');
@@ -199,16 +199,16 @@ const MAX_REPAIR_PASSES = 8;
 export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
   messages: readonly M[] & FormatMisuse<F, M>,
   options: RepairTranscriptOptions<F>,
-): RepairOutcome<F, M>;
+): RepairResult<F, M>;
 export function repairTranscript<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
   body: B & FormatMisuse<F, BodyMessage<F, B>>,
   options: RepairTranscriptOptions<F>,
-): RepairOutcome<F, BodyMessage<F, B>>;
+): RepairResult<F, BodyMessage<F, B>>;
 export function repairTranscript<const F extends TranscriptFormat>(
   messages: unknown,
   options: RepairTranscriptOptions<F>,
-): RepairOutcome<F> {
-  return runRepair(messages, repairSettings(options)) as RepairOutcome<F>;
+): RepairResult<F> {
+  return runRepair(messages, repairSettings(options)) as RepairResult<F>;
 }
 
 /**
@@ -226,6 +226,6 @@ export function repairTranscript<const F extends TranscriptFormat>(
 export function repairTranscriptJson<const F extends TranscriptFormat>(
   value: unknown,
   options: RepairTranscriptOptions<F>,
-): RepairOutcome<F> {
-  return runRepair(value, repairSettings(options)) as RepairOutcome<F>;
+): RepairResult<F> {
+  return runRepair(value, repairSettings(options)) as RepairResult<F>;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classes, mintsNothingMore, specFor, withPollution } from '../../test/turn-fixtures.ts';
-import { callSpec, DEFAULT_CALL_SPEC_FIELDS, DEFAULT_POLICIES, digest } from '../index.ts';
+import { digest } from '../canonical/index.ts';
+import { callSpec, DEFAULT_CALL_SPEC_FIELDS, DEFAULT_POLICIES } from '../index.ts';
 
 describe('callSpec', () => {
   it('refuses a blank field or an unknown action mode, and lowercases the mode', () => {

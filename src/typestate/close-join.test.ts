@@ -11,11 +11,11 @@ import {
   Tools,
   withPollution,
 } from '../../test/turn-fixtures.ts';
+import { digest } from '../canonical/index.ts';
 import {
   admitMutation,
   closeJoin,
   DEFAULT_CALL_SPEC_FIELDS,
-  digest,
   recordResults,
   recordUse,
   requestTools,

@@ -254,7 +254,7 @@ export type MutationToolCheck<TTools, TName extends string> =
  *
  * @example
  * ```ts
- * import type { UnknownMethodMessage } from 'turngate';
+ * import type { UnknownMethodMessage } from 'turngate/outcome';
  * type Shown = UnknownMethodMessage<'web_fetcher', 'get', 'fetch_url'>;
  * //=> 'unknown_method: web_fetcher has no method get; use fetch_url'
  * ```

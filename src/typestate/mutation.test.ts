@@ -14,9 +14,9 @@ import {
   Tools,
   withPollution,
 } from '../../test/turn-fixtures.ts';
+import { digest } from '../canonical/index.ts';
 import {
   admitMutation,
-  digest,
   joinCheck,
   performMutation,
   performMutationTool,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classes, fromModel, mintsNothingMore, specFor, Tools, withPollution } from '../../test/turn-fixtures.ts';
-import { digest, recordResults, requestTools } from '../index.ts';
+import { digest } from '../canonical/index.ts';
+import { recordResults, requestTools } from '../index.ts';
 
 function requested() {
   const r = requestTools(

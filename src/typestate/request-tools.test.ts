@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { classes, fromModel, mintsNothingMore, specFor, Tools, withPollution } from '../../test/turn-fixtures.ts';
-import { adaptText, defineTools, digest, requestTools, settle, type CallSpec } from '../index.ts';
+import { digest } from '../canonical/index.ts';
+import { adaptText, defineTools, requestTools, settle, type CallSpec } from '../index.ts';
 
 class Fetchers extends defineTools({
   web_fetcher: {

@@ -423,7 +423,7 @@ export function registryDefinitions(tools: unknown): ToolDefinitions {
  *
  * @example
  * ```ts
- * import type { MethodSource } from 'turngate';
+ * import type { MethodSource } from 'turngate/outcome';
  * const source: MethodSource = { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } };
  * ```
  */
@@ -439,7 +439,7 @@ export interface MethodSource {
  *
  * @example
  * ```ts
- * import type { MethodAlias } from 'turngate';
+ * import type { MethodAlias } from 'turngate/outcome';
  * const used: MethodAlias = { kind: 'method', alias: 'fetch', method: 'fetch_url' };
  * ```
  */
@@ -458,7 +458,7 @@ export interface MethodAlias {
  *
  * @example
  * ```ts
- * import { resolveMethod, type MethodResolution } from 'turngate';
+ * import { resolveMethod, type MethodResolution } from 'turngate/outcome';
  * const resolved: MethodResolution = resolveMethod({ methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } }, 'fetch');
  * resolved; //=> { status: 'resolved', method: 'fetch_url', alias: { kind: 'method', alias: 'fetch', method: 'fetch_url' } }
  * ```
@@ -482,7 +482,8 @@ export type MethodResolution =
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, resolveMethod } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import { resolveMethod } from 'turngate/outcome';
  * class Tools extends defineTools({
  *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
  * }) {}
