@@ -47,6 +47,8 @@ for (const from of TRANSCRIPT_FORMATS) {
 if (json) console.log(JSON.stringify(table, null, 2));
 else
   for (const [pair, kinds] of Object.entries(table)) {
-    console.log(`- **${pair}**: ${Object.keys(kinds).length === 0 ? 'nothing lost on the conformance transcripts' : ''}`);
+    console.log(
+      `- **${pair}**: ${Object.keys(kinds).length === 0 ? 'nothing lost on the conformance transcripts' : ''}`,
+    );
     for (const [kind, n] of Object.entries(kinds)) console.log(`  - ${kind} (${n})`);
   }

@@ -27,7 +27,9 @@ export class FixtureError extends Error {
     readonly field: string,
     readonly problem: string,
   ) {
-    super(`malformed fixture ${file}: ${field === '' ? '(the document)' : field}: ${problem}`.replace(/\s*\n\s*/g, ' '));
+    super(
+      `malformed fixture ${file}: ${field === '' ? '(the document)' : field}: ${problem}`.replace(/\s*\n\s*/g, ' '),
+    );
     this.name = 'FixtureError';
   }
 }
