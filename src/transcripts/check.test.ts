@@ -13,6 +13,7 @@ import {
   checkTranscriptJson,
   GeminiContentsSchema,
   guardSend,
+  LangChainMessagesSchema,
   isSendableTranscript,
   OpenAIChatMessagesSchema,
   repairTranscriptJson,
@@ -29,6 +30,7 @@ const SCHEMAS: Record<TranscriptFormat, v.GenericSchema> = {
   aisdk: AISDKMessagesSchema,
   gemini: GeminiContentsSchema,
   chat: v.array(ChatMessageSchema),
+  langchain: LangChainMessagesSchema,
 };
 
 /** Every path (as keys) inside a JSON value. */

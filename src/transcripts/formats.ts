@@ -18,6 +18,9 @@ import { CHAT_DRIVER } from './chat/driver.ts';
 import { CHAT_RULES } from './chat/rules.ts';
 import type { FormatDriver } from './core/driver.ts';
 import { GEMINI_DRIVER } from './gemini/driver.ts';
+import { LANGCHAIN_DRIVER } from './langchain/driver.ts';
+import { LANGCHAIN_RULES } from './langchain/rules.ts';
+import type { LangChainMessage } from './langchain/wire.ts';
 import { GEMINI_RULES } from './gemini/rules.ts';
 import type { GeminiContent } from './gemini/wire.ts';
 import { OPENAI_CHAT_DRIVER } from './openai-chat/driver.ts';
@@ -35,6 +38,7 @@ export const FORMAT_DRIVERS = {
   aisdk: AISDK_DRIVER,
   gemini: GEMINI_DRIVER,
   chat: CHAT_DRIVER,
+  langchain: LANGCHAIN_DRIVER,
 } as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
 
 /**
@@ -60,6 +64,7 @@ export const TRANSCRIPT_RULES = {
   ...AISDK_RULES,
   ...GEMINI_RULES,
   ...CHAT_RULES,
+  ...LANGCHAIN_RULES,
 } as const;
 
 /**
@@ -78,4 +83,5 @@ export interface TranscriptMessages {
   readonly aisdk: AISDKMessage;
   readonly gemini: GeminiContent;
   readonly chat: ChatMessage;
+  readonly langchain: LangChainMessage;
 }

@@ -28,6 +28,7 @@ const FREE: Record<TranscriptFormat, readonly (string | number)[]> = {
   aisdk: [1, 'content', 0, 'input', 'q'],
   gemini: [1, 'parts', 0, 'functionCall', 'args', 'q'],
   chat: [1, 'tool_calls', 0, 'arguments', 'q'],
+  langchain: [1, 'kwargs', 'tool_calls', 0, 'args', 'q'],
 };
 
 const ROOT: Record<TranscriptFormat, string> = {
@@ -37,6 +38,7 @@ const ROOT: Record<TranscriptFormat, string> = {
   aisdk: 'messages',
   gemini: 'contents',
   chat: 'messages',
+  langchain: 'messages',
 };
 
 /** The loop rendered in `format`, with `value` at its free place; and that place as a path. */
