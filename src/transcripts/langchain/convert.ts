@@ -43,11 +43,17 @@ export function langChainMessage(
   kind: 'human' | 'ai' | 'system' | 'tool',
   fields: JsonObject,
   form: LangChainForm = 'constructor',
-): LangChainMessage {
-  if (form === 'like') return { type: kind, ...fields } as LangChainMessage;
+): JsonObject {
+  if (form === 'like') return { type: kind, ...fields };
   const kwargs = { ...fields, additional_kwargs: {}, response_metadata: {} };
-  if (form === 'stored') return { type: kind, data: kwargs } as LangChainMessage;
-  return { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', CLASS[kind]], kwargs } as LangChainMessage;
+  if (form === 'stored') return { type: kind, data: kwargs };
+  return { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', CLASS[kind]], kwargs };
+}
+
+/** A message the writer built, as the public type. */
+function typed(message: JsonObject): LangChainMessage {
+  // biome-ignore lint/plugin: langChainMessage builds one of the three forms LangChainMessage names
+  return message as unknown as LangChainMessage;
 }
 
 /**
@@ -55,12 +61,7 @@ export function langChainMessage(
  * writes a tool result (repair's synthesized results: `status: 'error'`, which ChatAnthropic
  * sends as `is_error`). Internal.
  */
-export function toolResult(
-  toolCallId: string,
-  content: string,
-  form: LangChainForm,
-  status?: 'error',
-): LangChainMessage {
+export function toolResult(toolCallId: string, content: string, form: LangChainForm, status?: 'error'): JsonObject {
   return langChainMessage(
     'tool',
     { content, tool_call_id: toolCallId, ...(status === undefined ? {} : { status }) },
@@ -251,7 +252,7 @@ export function chatToLangChain(messages: readonly unknown[]): {
 } {
   readChat(messages);
   const losses: ConversionLoss[] = [];
-  const out = (messages as readonly ChatMessage[]).map((message, i): LangChainMessage => {
+  const out = (messages as readonly ChatMessage[]).map((message, i): JsonObject => {
     switch (message.role) {
       case 'system':
         return langChainMessage('system', { content: message.content });
@@ -294,5 +295,5 @@ export function chatToLangChain(messages: readonly unknown[]): {
       }
     }
   });
-  return { messages: out, losses };
+  return { messages: out.map(typed), losses };
 }

@@ -73,7 +73,7 @@ export function repairLangChain(
       ) as JsonObject,
     callAt: (call) => langChainCallAt(messages, call.message, call.slot),
     resultText: (entry) => toolMessageText(original(entry)),
-    userText: (text) => langChainMessage('human', { content: text }, textForm) as JsonObject,
+    userText: (text) => langChainMessage('human', { content: text }, textForm),
   };
   // No renaming (see the module note): the repeated ids stay for the user to fix.
   const failures = new FailureIndex(checked.located.filter((f) => f.rule !== LANGCHAIN_TOOL_RUNS.duplicateCall));

@@ -68,9 +68,17 @@ export interface LangChainContentBlock {
 export interface LangChainMessageFields {
   readonly content?: string | readonly LangChainContentBlock[];
   readonly tool_calls?: readonly LangChainToolCall[];
+  readonly invalid_tool_calls?: readonly { readonly [key: string]: unknown }[];
   readonly tool_call_id?: string | undefined;
   readonly status?: 'success' | 'error';
-  readonly [key: string]: unknown;
+  readonly artifact?: unknown;
+  readonly id?: string | undefined;
+  readonly name?: string | undefined;
+  /** A ChatMessage's (`generic`) role. */
+  readonly role?: string | undefined;
+  readonly additional_kwargs?: { readonly [key: string]: unknown };
+  readonly response_metadata?: { readonly [key: string]: unknown };
+  readonly usage_metadata?: { readonly [key: string]: unknown };
 }
 
 /**
