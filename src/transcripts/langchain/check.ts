@@ -79,39 +79,43 @@ function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], path:
   shape.push({ rule, ids, message, slot, at: path });
 }
 
+/** Where the calls of message `i` stand: `messages[i]` + the form's field + `.tool_calls` (raw: under `additional_kwargs`). */
+const listAt = (i: number, form: LangChainForm, raw: boolean) =>
+  `${at(i)}${FIELDS_AT[form]}${raw ? '.additional_kwargs' : ''}.tool_calls`;
+
 /** A LangChain `ToolCall` (`{ id, name, args }`), or `undefined` for one without an id (a rule failure). */
-function readCall(call: unknown, path: () => string, i: number, k: number, seq: number, shape: LocatedFailure[]) {
-  if (!isJsonObject(call)) invalid(path(), 'a tool call object ({ id, name, args })');
+function readCall(call: unknown, form: LangChainForm, i: number, k: number, seq: number, shape: LocatedFailure[]) {
+  if (!isJsonObject(call)) invalid(`${listAt(i, form, false)}[${k}]`, 'a tool call object ({ id, name, args })');
   const name = call['name'];
-  if (typeof name !== 'string') invalid(`${path()}.name`, 'a string');
+  if (typeof name !== 'string') invalid(`${listAt(i, form, false)}[${k}].name`, 'a string');
   const id = call['id'];
-  if (id !== undefined && id !== null && typeof id !== 'string') invalid(`${path()}.id`, 'a string');
-  if (!isJsonObject(call['args']))
-    fail(
-      shape,
-      'langchain.tool_call_args_not_object',
-      typeof id === 'string' && id !== '' ? [id] : [],
-      `${path()}.args`,
-      i,
-      k,
-    );
-  if (typeof id !== 'string' || id === '') {
-    fail(shape, 'langchain.tool_call_id_missing', [], `${path()}.id`, i, k);
+  if (id !== undefined && id !== null && typeof id !== 'string')
+    invalid(`${listAt(i, form, false)}[${k}].id`, 'a string');
+  const hasId = typeof id === 'string' && id !== '';
+  if (!isJsonObject(call['args'])) {
+    const ids = hasId ? [id] : [];
+    fail(shape, 'langchain.tool_call_args_not_object', ids, `${listAt(i, form, false)}[${k}].args`, i, k);
+  }
+  if (!hasId) {
+    fail(shape, 'langchain.tool_call_id_missing', [], `${listAt(i, form, false)}[${k}].id`, i, k);
     return undefined;
   }
-  return { key: id, name, message: i, slot: k, seq, server: false, answered: false, claimed: false };
+  const site: CallSite = { key: id, name, message: i, slot: k, seq, server: false, answered: false, claimed: false };
+  return site;
 }
 
 /** A raw provider call of `additional_kwargs.tool_calls` (`{ id, function: { name, arguments } }`); LangChain skips entries without `function`. */
-function readRawCall(call: unknown, path: () => string, i: number, k: number, seq: number, shape: LocatedFailure[]) {
-  if (!isJsonObject(call) || !isJsonObject(call['function'])) return undefined;
+function readRawCall(call: unknown, form: LangChainForm, i: number, k: number, seq: number, shape: LocatedFailure[]) {
+  if (!isJsonObject(call)) return undefined;
+  const fn = call['function'];
+  if (!isJsonObject(fn)) return undefined;
   const id = call['id'];
-  const name = call['function']['name'];
+  const name = fn['name'];
   if (typeof id !== 'string' || id === '') {
-    fail(shape, 'langchain.tool_call_id_missing', [], `${path()}.id`, i, k);
+    fail(shape, 'langchain.tool_call_id_missing', [], `${listAt(i, form, true)}[${k}].id`, i, k);
     return undefined;
   }
-  return {
+  const site: CallSite = {
     key: id,
     name: typeof name === 'string' ? name : '',
     message: i,
@@ -121,11 +125,11 @@ function readRawCall(call: unknown, path: () => string, i: number, k: number, se
     answered: false,
     claimed: false,
   };
+  return site;
 }
 
-/** The kind of message `i` and its form, or raises for a value that is no LangChain message. */
-function kindOf(message: JsonObject, i: number): LangChainKind {
-  const form = formOf(message);
+/** The kind of message `i` (of form `form`), or raises for a value that is no LangChain message. */
+function kindOf(message: JsonObject, form: LangChainForm, i: number): LangChainKind {
   const type = message['type'];
   let kind: LangChainKind | undefined;
   if (form === 'constructor') {
@@ -160,8 +164,8 @@ export function readLangChain(messages: readonly unknown[]): LangChainRead {
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
   const shape: LocatedFailure[] = [];
-  const forms: LangChainForm[] = new Array(n);
-  const kinds: LangChainKind[] = new Array(n);
+  const forms: LangChainForm[] = [];
+  const kinds: LangChainKind[] = [];
   let seq = 0;
   // The run of ToolMessages being read: the message it follows, and that message's calls.
   let owner = CARRIED;
@@ -170,21 +174,23 @@ export function readLangChain(messages: readonly unknown[]): LangChainRead {
   for (let i = 0; i < n; i++) {
     const message = messages[i];
     if (!isJsonObject(message)) invalid(at(i), 'a message object');
-    const kind = kindOf(message, i);
     const form = formOf(message);
-    forms[i] = form;
-    kinds[i] = kind;
-    const fields = fieldsOf(message);
-    const prefix = () => `${at(i)}${FIELDS_AT[form]}`;
+    const kind = kindOf(message, form, i);
+    forms.push(form);
+    kinds.push(kind);
+    const fields = (
+      form === 'constructor' ? message['kwargs'] : form === 'stored' ? message['data'] : message
+    ) as JsonObject;
     const content = fields['content'];
     if (content !== undefined && content !== null && typeof content !== 'string')
-      contentParts(content, `${prefix()}.content`, false);
+      contentParts(content, `${at(i)}${FIELDS_AT[form]}.content`, false);
     if (kind === 'tool') {
       const id = fields['tool_call_id'];
-      if (id !== undefined && id !== null && typeof id !== 'string') invalid(`${prefix()}.tool_call_id`, 'a string');
+      if (id !== undefined && id !== null && typeof id !== 'string')
+        invalid(`${at(i)}${FIELDS_AT[form]}.tool_call_id`, 'a string');
       const status = fields['status'];
       if (status !== undefined && status !== null && status !== 'success' && status !== 'error')
-        invalid(`${prefix()}.status`, "'success' or 'error'");
+        invalid(`${at(i)}${FIELDS_AT[form]}.status`, "'success' or 'error'");
       const key = typeof id === 'string' && id !== '' ? id : undefined;
       toolMessages.push({ key, message: i, seq: seq++, incomplete: key === undefined, owner, from, to });
       continue;
@@ -192,21 +198,23 @@ export function readLangChain(messages: readonly unknown[]): LangChainRead {
     if (kind === 'ai') {
       const list = fields['tool_calls'];
       if (list !== undefined && list !== null && !Array.isArray(list))
-        invalid(`${prefix()}.tool_calls`, 'an array of tool calls');
+        invalid(`${at(i)}${FIELDS_AT[form]}.tool_calls`, 'an array of tool calls');
       const first = calls.length;
       if (Array.isArray(list) && list.length > 0) {
         for (let k = 0; k < list.length; k++) {
-          const call = readCall(list[k], () => `${prefix()}.tool_calls[${k}]`, i, k, seq, shape);
+          const call = readCall(list[k], form, i, k, seq, shape);
           if (call !== undefined) {
             calls.push(call);
             seq++;
           }
         }
       } else {
-        const { list: raw } = callList(fields);
-        for (let k = 0; k < raw.length; k++) {
-          const path = () => `${prefix()}.additional_kwargs.tool_calls[${k}]`;
-          const call = readRawCall(raw[k], path, i, k, seq, shape);
+        // The raw provider calls, as callList reads them (written out: no list object per message).
+        const extra = fields['additional_kwargs'];
+        const raw = isJsonObject(extra) ? extra['tool_calls'] : undefined;
+        const count = Array.isArray(raw) ? raw.length : 0;
+        for (let k = 0; k < count; k++) {
+          const call = readRawCall((raw as unknown[])[k], form, i, k, seq, shape);
           if (call !== undefined) {
             calls.push(call);
             seq++;
@@ -218,8 +226,10 @@ export function readLangChain(messages: readonly unknown[]): LangChainRead {
       to = calls.length;
       continue;
     }
-    if (kind === 'function' && typeof fields['name'] !== 'string') invalid(`${prefix()}.name`, 'a string');
-    if (kind === 'generic' && typeof fields['role'] !== 'string') invalid(`${prefix()}.role`, 'a string');
+    if (kind === 'function' && typeof fields['name'] !== 'string')
+      invalid(`${at(i)}${FIELDS_AT[form]}.name`, 'a string');
+    if (kind === 'generic' && typeof fields['role'] !== 'string')
+      invalid(`${at(i)}${FIELDS_AT[form]}.role`, 'a string');
     owner = NO_OWNER;
     from = 0;
     to = 0;
