@@ -14,9 +14,9 @@ import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/i
 
 const { values } = parseArgs({ options: { repeats: { type: 'string' }, formats: { type: 'string' } } });
 const REPEATS = Number(values.repeats ?? 9);
-const FORMATS = (values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,bedrock-converse,chat').split(
-  ',',
-);
+const FORMATS = (
+  values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,bedrock-converse,chat,langchain'
+).split(',');
 const SIZES = [100, 1000, 10000];
 
 // A realistic loop, round after round: a user question, an assistant message with 1-3 calls,
@@ -108,6 +108,48 @@ const render = {
         })),
       },
       { role: 'assistant', content: [{ type: 'text', text: r.answer }] },
+    ]),
+  // LangChain: the toJSON() form (what JSON.stringify and LangGraph checkpoints write), written
+  // as literals (objects built by spreading differently shaped objects read far slower in V8
+  // than the parsed JSON a real history is).
+  langchain: (rs) =>
+    rs.flatMap((r) => [
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'HumanMessage'],
+        kwargs: { content: r.user, additional_kwargs: {}, response_metadata: {} },
+      },
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'AIMessage'],
+        kwargs: {
+          content: '',
+          tool_calls: r.calls.map((c) => ({ id: c.id, name: c.name, args: { q: c.id }, type: 'tool_call' })),
+          invalid_tool_calls: [],
+          additional_kwargs: {},
+          response_metadata: {},
+        },
+      },
+      ...r.calls.map((c) => ({
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'ToolMessage'],
+        kwargs: { content: `result of ${c.id}`, tool_call_id: c.id, additional_kwargs: {}, response_metadata: {} },
+      })),
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'AIMessage'],
+        kwargs: {
+          content: r.answer,
+          tool_calls: [],
+          invalid_tool_calls: [],
+          additional_kwargs: {},
+          response_metadata: {},
+        },
+      },
     ]),
   gemini: (rs) =>
     rs.flatMap((r) => [
@@ -207,6 +249,16 @@ floor['bedrock-converse'] = (ms) => {
   return calls.size + results.size;
 };
 floor.chat = floor['openai-chat'];
+floor.langchain = (ms) => {
+  const calls = new Set();
+  const results = new Set();
+  for (const m of ms) {
+    const k = m.kwargs;
+    if (k.tool_calls) for (const c of k.tool_calls) calls.add(c.id);
+    else if (k.tool_call_id !== undefined) results.add(k.tool_call_id);
+  }
+  return calls.size + results.size;
+};
 
 // A broken copy: every 50th message that holds results loses its first result (a dangling call
 // for repair to answer); a message left empty is dropped.
@@ -220,7 +272,7 @@ function broken(format, messages) {
   let n = 0;
   const out = [];
   for (const m of messages) {
-    const own = m.role === 'tool' && !Array.isArray(m.content);
+    const own = (m.role === 'tool' && !Array.isArray(m.content)) || m.kwargs?.tool_call_id !== undefined;
     if (own || m.type === 'function_call_output') {
       if (n++ % 50 !== 0) out.push(m);
       continue;

@@ -61,7 +61,8 @@ function callsOf(steps: readonly Step[]): Map<string, Call> {
 
 /**
  * Renders a loop into a format's messages (items, contents). Gemini: `ids` says whether calls
- * carry ids; Responses: `bare` leaves out reasoning items and item ids.
+ * carry ids; Responses: `bare` leaves out reasoning items and item ids; LangChain: `bare` writes
+ * every message in the toJSON() form.
  */
 export function render(
   format: TranscriptFormat,
@@ -169,6 +170,39 @@ export function render(
             })),
           });
         break;
+      case 'langchain': {
+        // The three serialized forms LangChain reads, mixed as a history may mix them:
+        // message-like objects for the human turns, toJSON() for AI messages, StoredMessage for
+        // results; `bare`: the toJSON() form only (what conversion from ChatMessage writes).
+        const lc = (cls: string, kwargs: Record<string, unknown>) => ({
+          lc: 1,
+          type: 'constructor',
+          id: ['langchain_core', 'messages', cls],
+          kwargs: { ...kwargs, additional_kwargs: {}, response_metadata: {} },
+        });
+        const ai = (content: unknown, tool_calls: unknown[]) =>
+          lc('AIMessage', { content, tool_calls, invalid_tool_calls: [] });
+        if (step.kind === 'user' || (step.kind === 'inject' && step.role === 'user'))
+          out.push(
+            options.bare === true ? lc('HumanMessage', { content: step.text }) : { type: 'human', content: step.text },
+          );
+        else if (step.kind === 'inject') out.push(ai(step.text, []));
+        else if (step.kind === 'assistant')
+          out.push(
+            ai(
+              step.text ?? (step.calls.length > 0 ? '' : 'OK.'),
+              step.calls.map((c) => ({ id: c.id, name: c.name, args: { q: c.id }, type: 'tool_call' })),
+            ),
+          );
+        else
+          for (const id of step.ids)
+            out.push(
+              options.bare === true
+                ? lc('ToolMessage', { content: `result of ${id}`, tool_call_id: id })
+                : { type: 'tool', data: { content: `result of ${id}`, tool_call_id: id, name: name(id) } },
+            );
+        break;
+      }
       case 'gemini': {
         const withIds = options.ids !== false;
         if (step.kind === 'user' || (step.kind === 'inject' && step.role === 'user'))
@@ -294,6 +328,12 @@ const RULES = {
     duplicate: 'bedrock-converse.duplicate_tool_result',
     before: 'bedrock-converse.tool_result_not_after_call',
     misplaced: 'bedrock-converse.tool_result_not_after_call',
+  },
+  langchain: {
+    unanswered: 'langchain.tool_call_unanswered',
+    duplicate: 'langchain.duplicate_tool_message',
+    before: 'langchain.tool_message_before_call',
+    misplaced: 'langchain.tool_message_not_adjacent',
   },
   gemini: {
     unanswered: 'gemini.function_call_unanswered',

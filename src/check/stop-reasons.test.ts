@@ -69,4 +69,12 @@ describe('stop reason table', () => {
     expect(protocolStopReason('bedrock-converse', 'end_turn', { hasToolCalls: true })).toBe('end_turn');
     expect(protocolStopReason('bedrock-converse', 'pause_turn')).toBe('unknown');
   });
+
+  it('reads a LangChain end_turn with tool calls as tool_use (LangChain has no stop reason of its own)', () => {
+    expect(protocolStopReason('langchain', 'end_turn')).toBe('end_turn');
+    expect(protocolStopReason('langchain', 'end_turn', { hasToolCalls: true })).toBe('tool_use');
+    expect(protocolStopReason('langchain', 'tool_use')).toBe('tool_use');
+    // The provider's own reasons (response_metadata.finish_reason) are read with the provider's format.
+    expect(protocolStopReason('langchain', 'tool_calls')).toBe('unknown');
+  });
 });

@@ -10,8 +10,9 @@ import { HANDLED_STOP_REASONS } from './types.ts';
 
 /**
  * The wire formats turngate reads: Anthropic Messages, OpenAI Chat Completions, OpenAI
- * Responses, AI SDK `ModelMessage[]`, Gemini `generateContent`, Amazon Bedrock Converse, and
- * turngate's own `ChatMessage`.
+ * Responses, AI SDK `ModelMessage[]`, Gemini `generateContent`, Amazon Bedrock Converse,
+ * turngate's own `ChatMessage`, and LangChain.js message histories (`BaseMessage`s serialized:
+ * `toJSON()`, `StoredMessage`, message-like).
  *
  * @example
  * ```ts
@@ -27,6 +28,7 @@ export const TRANSCRIPT_FORMATS = [
   'gemini',
   'bedrock-converse',
   'chat',
+  'langchain',
 ] as const;
 
 /** One of {@link TRANSCRIPT_FORMATS}. */
@@ -73,6 +75,10 @@ export type ProtocolStopReason = (typeof PROTOCOL_STOP_REASONS)[number];
  *   truncates output like `max_tokens`, `malformed_model_output` and `malformed_tool_use` are errors.
  * - `chat`: turngate's `ChatMessage` carries no stop reason; a turn that ends on assistant tool
  *   calls is `tool_use`, otherwise `end_turn`.
+ * - `langchain`: LangChain.js has no stop reason of its own: an `AIMessage`'s
+ *   `response_metadata.finish_reason` (OpenAI) or `stop_reason` (Anthropic) is the provider's,
+ *   to be read with that provider's format. As for `chat`, a turn that ends on an AIMessage with
+ *   tool calls is `tool_use`, otherwise `end_turn`.
  */
 export const STOP_REASON_TABLE = {
   anthropic: {
@@ -148,6 +154,10 @@ export const STOP_REASON_TABLE = {
     end_turn: 'end_turn',
     tool_use: 'tool_use',
   },
+  langchain: {
+    end_turn: 'end_turn',
+    tool_use: 'tool_use',
+  },
 } as const satisfies { readonly [F in TranscriptFormat]: Readonly<Record<string, ProtocolStopReason>> };
 
 /**
@@ -170,7 +180,7 @@ export type ProtocolStopReasonOf<
  * Maps a provider's stop reason to the protocol stop reason. A reason the table does not know
  * (a provider added one) maps to `unknown`, which the join check rejects as unhandled: fail
  * closed. For Gemini, `STOP` with `functionCall` parts in the candidate is `tool_use`
- * (`hasToolCalls: true`).
+ * (`hasToolCalls: true`); so is `end_turn` of `chat` and `langchain` for a last message with tool calls.
  *
  * @param format - The wire format.
  * @param reason - The provider's stop reason, as it sent it.
@@ -192,7 +202,11 @@ export function protocolStopReason(
   const table: Readonly<Record<string, ProtocolStopReason>> = STOP_REASON_TABLE[format];
   const mapped = Object.hasOwn(table, reason) ? table[reason] : undefined;
   if (mapped === undefined) return 'unknown';
-  if (mapped === 'end_turn' && options.hasToolCalls === true && (format === 'gemini' || format === 'chat')) {
+  if (
+    mapped === 'end_turn' &&
+    options.hasToolCalls === true &&
+    (format === 'gemini' || format === 'chat' || format === 'langchain')
+  ) {
     return 'tool_use';
   }
   return mapped;

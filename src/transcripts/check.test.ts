@@ -14,6 +14,7 @@ import {
   checkTranscriptJson,
   GeminiContentsSchema,
   guardSend,
+  LangChainMessagesSchema,
   isSendableTranscript,
   OpenAIChatMessagesSchema,
   repairTranscriptJson,
@@ -31,6 +32,7 @@ const SCHEMAS: Record<TranscriptFormat, v.GenericSchema> = {
   gemini: GeminiContentsSchema,
   'bedrock-converse': BedrockMessagesSchema,
   chat: v.array(ChatMessageSchema),
+  langchain: LangChainMessagesSchema,
 };
 
 /** Every path (as keys) inside a JSON value. */

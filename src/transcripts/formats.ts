@@ -21,6 +21,9 @@ import { CHAT_DRIVER } from './chat/driver.ts';
 import { CHAT_RULES } from './chat/rules.ts';
 import type { FormatDriver } from './core/driver.ts';
 import { GEMINI_DRIVER } from './gemini/driver.ts';
+import { LANGCHAIN_DRIVER } from './langchain/driver.ts';
+import { LANGCHAIN_RULES } from './langchain/rules.ts';
+import type { LangChainMessage } from './langchain/wire.ts';
 import { GEMINI_RULES } from './gemini/rules.ts';
 import type { GeminiContent } from './gemini/wire.ts';
 import { OPENAI_CHAT_DRIVER } from './openai-chat/driver.ts';
@@ -39,6 +42,7 @@ export const FORMAT_DRIVERS = {
   gemini: GEMINI_DRIVER,
   'bedrock-converse': BEDROCK_CONVERSE_DRIVER,
   chat: CHAT_DRIVER,
+  langchain: LANGCHAIN_DRIVER,
 } as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
 
 /**
@@ -65,6 +69,7 @@ export const TRANSCRIPT_RULES = {
   ...GEMINI_RULES,
   ...BEDROCK_CONVERSE_RULES,
   ...CHAT_RULES,
+  ...LANGCHAIN_RULES,
 } as const;
 
 /**
@@ -84,4 +89,5 @@ export interface TranscriptMessages {
   readonly gemini: GeminiContent;
   readonly 'bedrock-converse': BedrockMessage;
   readonly chat: ChatMessage;
+  readonly langchain: LangChainMessage;
 }

@@ -1,6 +1,7 @@
 /**
  * Provider transcripts (`turngate/transcripts`): the histories users send to Anthropic, OpenAI
- * (Chat Completions and Responses), the AI SDK, Gemini and turngate's own chat, checked against
+ * (Chat Completions and Responses), the AI SDK, Gemini, turngate's own chat and LangChain.js
+ * message histories, checked against
  * every rule the providers document or enforce about tool calls and tool results; a sendable
  * brand a guarded provider call requires.
  *
@@ -86,6 +87,17 @@ export type {
   BedrockToolResult,
 } from './bedrock-converse/wire.ts';
 export type { GeminiContent, GeminiPart, GeminiFunctionCall, GeminiFunctionResponse } from './gemini/wire.ts';
+export { LangChainMessageSchema, LangChainMessagesSchema, LangChainToolCallSchema } from './langchain/wire.ts';
+export type {
+  LangChainContentBlock,
+  LangChainMessage,
+  LangChainMessageFields,
+  LangChainMessageLike,
+  LangChainMessageLikeType,
+  LangChainSerializedMessage,
+  LangChainStoredMessage,
+  LangChainToolCall,
+} from './langchain/wire.ts';
 export {
   AssistantMessageSchema,
   ChatMessageSchema,

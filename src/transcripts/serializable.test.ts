@@ -29,6 +29,7 @@ const FREE: Record<TranscriptFormat, readonly (string | number)[]> = {
   gemini: [1, 'parts', 0, 'functionCall', 'args', 'q'],
   'bedrock-converse': [1, 'content', 0, 'toolUse', 'input', 'q'],
   chat: [1, 'tool_calls', 0, 'arguments', 'q'],
+  langchain: [1, 'kwargs', 'tool_calls', 0, 'args', 'q'],
 };
 
 const ROOT: Record<TranscriptFormat, string> = {
@@ -39,6 +40,7 @@ const ROOT: Record<TranscriptFormat, string> = {
   gemini: 'contents',
   'bedrock-converse': 'messages',
   chat: 'messages',
+  langchain: 'messages',
 };
 
 /** The loop rendered in `format`, with `value` at its free place; and that place as a path. */

@@ -8,7 +8,9 @@
  *
  * Sources: each provider's message reference (Anthropic Messages `messages`; OpenAI Chat
  * Completions `messages`; OpenAI Responses `input`; AI SDK `ModelMessage`; Gemini `Content`;
- * Bedrock Converse `Message` and `ContentBlock`), and llm-provider §3 for `chat`.
+ * Bedrock Converse `Message` and `ContentBlock`), llm-provider §3 for `chat`, and
+ * `@langchain/core` `messages/` for `langchain` (its `type` values, the `lc`/`kwargs` of
+ * `toJSON()`, the `data` of `StoredMessage`).
  *
  * @module
  */
@@ -46,7 +48,21 @@ export interface FormatMarker {
 }
 
 const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'bedrock-converse', 'chat'] as const;
-const CHAT_LIKE = ['openai-chat', 'chat'] as const;
+const CHAT_LIKE = ['openai-chat', 'chat', 'langchain'] as const;
+const LANGCHAIN = ['langchain'] as const;
+/** The `type` values of LangChain messages (`StoredMessage`, message-like objects, `toJSON()`). */
+const LANGCHAIN_TYPES = [
+  'human',
+  'ai',
+  'generic',
+  'constructor',
+  'user',
+  'assistant',
+  'system',
+  'developer',
+  'tool',
+  'function',
+] as const;
 
 /** The markers. A format's own valid histories hold no marker of other formats only. */
 export const FORMAT_MARKERS = [
@@ -64,6 +80,18 @@ export const FORMAT_MARKERS = [
   { place: 'role', value: 'developer', owners: ['openai-chat', 'openai-responses'], what: 'an OpenAI role' },
   { place: 'messageKey', value: 'tool_calls', owners: CHAT_LIKE, what: 'a Chat Completions message field' },
   { place: 'messageKey', value: 'tool_call_id', owners: CHAT_LIKE, what: 'a Chat Completions message field' },
+  ...LANGCHAIN_TYPES.map((value) => ({
+    place: 'messageType' as const,
+    value,
+    owners: LANGCHAIN,
+    what: 'a LangChain message type',
+  })),
+  { place: 'messageKey', value: 'lc', owners: LANGCHAIN, what: 'a LangChain serialized message field' },
+  { place: 'messageKey', value: 'kwargs', owners: LANGCHAIN, what: 'a LangChain serialized message field' },
+  { place: 'messageKey', value: 'data', owners: LANGCHAIN, what: 'a LangChain stored message field' },
+  { place: 'messageKey', value: 'additional_kwargs', owners: LANGCHAIN, what: 'a LangChain message field' },
+  { place: 'messageKey', value: 'response_metadata', owners: LANGCHAIN, what: 'a LangChain message field' },
+  { place: 'messageKey', value: 'invalid_tool_calls', owners: LANGCHAIN, what: 'a LangChain message field' },
   { place: 'messageKey', value: 'function_call', owners: ['openai-chat'], what: 'a Chat Completions message field' },
   { place: 'messageKey', value: 'call_id', owners: ['openai-responses'], what: 'an OpenAI Responses item field' },
   { place: 'messageKey', value: 'parts', owners: ['gemini'], what: 'a Gemini content field' },

@@ -1,0 +1,69 @@
+/**
+ * Type tests of the `langchain` format: `@langchain/core`'s own serialized types (the
+ * `StoredMessage` of `toDict()` / `mapChatMessagesToStoredMessages`, the `SerializedConstructor`
+ * of `toJSON()`) compile as its messages; another format's messages do not, and LangChain's do
+ * not pass as another format's. Negative cases use `@ts-expect-error`, so tsd and TypeScript 7
+ * check the same file.
+ */
+import type { SerializedConstructor } from '@langchain/core/load/serializable';
+import type { StoredMessage } from '@langchain/core/messages';
+import type OpenAI from 'openai';
+import { expectType } from 'tsd';
+import {
+  checkTranscript,
+  guardSend,
+  type LangChainMessage,
+  type SendableTranscript,
+  type TranscriptMessage,
+} from 'turngate/transcripts';
+
+declare const stored: StoredMessage[];
+declare const serialized: SerializedConstructor[];
+declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
+
+// LangChain's own types are this format's messages.
+expectType<(t: SendableTranscript<'langchain', StoredMessage>) => number>(
+  guardSend('langchain', (m: StoredMessage[]) => m.length),
+);
+expectType<(t: SendableTranscript<'langchain', SerializedConstructor>) => number>(
+  guardSend('langchain', (m: SerializedConstructor[]) => m.length),
+);
+checkTranscript(stored, { format: 'langchain' });
+checkTranscript(serialized, { format: 'langchain' });
+checkTranscript({ messages: stored }, { format: 'langchain' });
+expectType<LangChainMessage>({} as TranscriptMessage<'langchain'>);
+
+// The three forms, written out.
+const history: TranscriptMessage<'langchain'>[] = [
+  { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Weather?' } },
+  { type: 'ai', data: { content: '', tool_calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Oslo' } }] } },
+  { type: 'tool', content: 'Snow', tool_call_id: 'call_1', status: 'error' },
+];
+checkTranscript(history, { format: 'langchain' });
+
+// A message-like object needs one of the types coerceMessageLikeToMessage takes.
+// @ts-expect-error -- 'robot' is no message type
+const robot: TranscriptMessage<'langchain'> = { type: 'robot', content: 'Hi' };
+// A tool call's args is an object.
+// @ts-expect-error -- args as JSON text
+const textArgs: TranscriptMessage<'langchain'> = { type: 'ai', tool_calls: [{ id: 'c', name: 'f', args: '{}' }] };
+
+// Other formats' messages are refused, and LangChain's by other formats.
+// @ts-expect-error -- "(format openai-chat, ...), not format langchain"
+guardSend('langchain', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
+// @ts-expect-error -- "these messages hold ... (format langchain), not format openai-chat"
+guardSend('openai-chat', (m: { type: 'ai'; content: string; additional_kwargs: object }[]) => m.length);
+checkTranscript(openaiChat, { format: 'openai-chat' });
+
+// any, unknown, never and string have the answers of every format.
+declare const anyValue: any;
+declare const unknownValue: unknown;
+declare const nothing: never;
+checkTranscript(anyValue, { format: 'langchain' });
+checkTranscript(nothing, { format: 'langchain' });
+// @ts-expect-error -- unknown is no history: checkTranscriptJson reads unknown input
+checkTranscript(unknownValue, { format: 'langchain' });
+// @ts-expect-error -- a string is no LangChain history
+checkTranscript('Weather in Oslo?', { format: 'langchain' });
+void robot;
+void textArgs;
