@@ -12,7 +12,7 @@ import type { NormalizedEvidence } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import { deriveIntents, type MutationIntent } from './intents.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
-import type { MutationRecord } from './mutation.ts';
+import type { MutationRecord } from './mutation-record.ts';
 import { defaultRefs, deriveContext } from './profile.ts';
 import { resolveProtocolState, type TurnProtocolState } from './protocol.ts';
 import type { ToolUse, ToolUseRow } from './record-use.ts';

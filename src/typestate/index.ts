@@ -4,7 +4,8 @@
  *
  * @module
  */
-export type { Branded, BrandName, TurnStateName, StateOf } from './brand.ts';
+export type { Branded, StateOf } from './brand.ts';
+export type { BrandName, TurnStateName } from './states.ts';
 export type {
   TurnMisuse,
   ToolsOf,
@@ -50,7 +51,6 @@ export type {
   RefusedToolCall,
   TurnCalls,
   ToolRequests,
-  RequestedToolCall,
   TextAdapterProfile,
 } from './request-tools.ts';
 export { matchToolResult, TOOL_ERROR_CODES } from './results.ts';
@@ -66,12 +66,14 @@ export type {
 export { recordResults } from './record-results.ts';
 export type { ToolResults } from './record-results.ts';
 export { checkAdmissibleDisposition, recordUse } from './record-use.ts';
-export type { UseEvidence, ToolUseInputRow, ToolUseRow, ToolUse } from './record-use.ts';
+export type { ToolUseRow, ToolUse } from './record-use.ts';
+export type { RequestedToolCall, UseEvidence, ToolUseInputRow } from './inputs.ts';
 export { closeJoin } from './close-join.ts';
 export type { JoinClosed, CloseContext } from './close-join.ts';
 export type { MutationIntent } from './intents.ts';
 export { admitMutation } from './mutation.ts';
-export type { MutationPolicy, MutationWitness, MutationReady, MutationRecord } from './mutation.ts';
+export type { MutationPolicy, MutationReady } from './mutation.ts';
+export type { MutationWitness, MutationRecord } from './mutation-record.ts';
 export { performMutation, performMutationTool, EffectAlreadyRecorded } from './perform.ts';
 export { MemoryEffectLedger, effectKey } from './ledger.ts';
 export type {

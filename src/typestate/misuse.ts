@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { Branded, BrandName, StateOf } from './brand.ts';
+import type { Branded, StateOf } from './brand.ts';
 import type { ActionMode } from './call-spec.ts';
-import type { RequestedToolCall } from './request-tools.ts';
+import type { RequestedToolCall, UseEvidence } from './inputs.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
-import type { UseEvidence } from './record-use.ts';
+import type { BrandName } from './states.ts';
 import type { MutationToolName, ToolDefinitions, ToolDefinitionsOf, ToolName } from './tools.ts';
 
 /**

@@ -13,7 +13,8 @@ import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
 import { admissionOf, effectKey, type EffectEntry, type EffectRecord, recordedAnswer } from './ledger.ts';
 import type { MutationToolCheck, StateArgument, ToolsOf } from './misuse.ts';
-import type { MutationReady, MutationWitness } from './mutation.ts';
+import type { MutationReady } from './mutation.ts';
+import type { MutationWitness } from './mutation-record.ts';
 import type { ToolErrorEnvelope } from './results.ts';
 import { PAYLOAD_MAX_DEPTH } from './rows.ts';
 import {

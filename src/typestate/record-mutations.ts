@@ -10,7 +10,7 @@ import { snapshotOwnData } from '../internal/own-data.ts';
 import { expectMinted } from './brand.ts';
 import { closeTurn, type JoinClosed } from './close-join.ts';
 import type { StateArgument, ToolsOf } from './misuse.ts';
-import type { MutationRecord } from './mutation.ts';
+import type { MutationRecord } from './mutation-record.ts';
 import { outcomeOf } from './perform.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';

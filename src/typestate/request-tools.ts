@@ -12,6 +12,7 @@ import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { CallSpec } from './call-spec.ts';
+import type { RequestedToolCall } from './inputs.ts';
 import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
 import { TOOL_ERROR_CODES } from './results.ts';
 import { callRows, check, STAGE_PROTOCOL } from './rows.ts';
@@ -159,33 +160,6 @@ export type ToolRequests<TTools extends ToolDefinitionsOf<TTools> = ToolDefiniti
     readonly '~tools'?: TTools;
   }
 >;
-
-/**
- * A request as a caller hands it in: tool name and input not yet validated.
- *
- * @example
- * ```ts
- * import type { RequestedToolCall } from 'turngate';
- * const call: RequestedToolCall = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' } };
- * const viaAlias: RequestedToolCall = { toolCallId: 'toolu_02', toolName: 'web_fetcher', method: 'fetch', input: { url: 'https://news.example/rss' } };
- * ```
- */
-export interface RequestedToolCall {
-  /** The tool call id, as the model sent it. */
-  readonly toolCallId: string;
-  /** The tool name, as the model sent it. */
-  readonly toolName: string;
-  /** The arguments, as parsed JSON. */
-  readonly input: unknown;
-  /** The caller (e.g. a `code_execution` block id), for a programmatic call. */
-  readonly callerId?: string;
-  /**
-   * The method called: one of the tool's canonical `methods` or an alias. Provider wire formats
-   * have no method field: where it comes from (the tool name, an input field) is the adapter's
-   * choice.
-   */
-  readonly method?: string;
-}
 
 /**
  * A deterministic text adapter profile: turns a text-mode action into structured tool-use
