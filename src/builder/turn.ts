@@ -39,9 +39,10 @@ import type {
   NonLiteralIdMessage,
   RepeatedIdMessage,
   ResultOrphanMessage,
+  TurnMisuse,
+  UnknownMethodMessage,
   UseWithoutResultMessage,
-} from './messages.ts';
-import type { TurnMisuse, UnknownMethodMessage } from '../typestate/index.ts';
+} from '../typestate/index.ts';
 
 /**
  * The outcome of one tool call as the builder takes it: the tool's typed output, an error

@@ -78,3 +78,22 @@ export interface ToolUseInputRow {
   /** Required for `consumed`: what the result was consumed into. */
   readonly evidence?: UseEvidence;
 }
+
+/**
+ * A row a `useAll` decision may be written as (the check {@link UseDecisionCheck} decides
+ * whether its disposition has what it needs).
+ *
+ * @example
+ * ```ts
+ * import type { UseDecisionRow } from 'turngate';
+ * const row: UseDecisionRow = { disposition: 'discarded_with_reason', reasonCode: 'stale' };
+ * ```
+ */
+export interface UseDecisionRow {
+  /** What was done with the result. */
+  readonly disposition: ToolUseDisposition;
+  /** Required for `discarded_with_reason`. */
+  readonly reasonCode?: string;
+  /** Required for `consumed`. */
+  readonly evidence?: UseEvidence;
+}

@@ -14,11 +14,11 @@ import { expectMinted, isSpent, mint, type Branded } from './brand.ts';
 import { turnLineage, type JoinClosed } from './close-join.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
 import { type AdmitOptions, bindAdmission } from './ledger.ts';
-import type { StateArgument, ToolsOf } from './misuse.ts';
+import type { StateArgument } from './messages.ts';
 import type { MutationWitness } from './mutation-record.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
 import { parseOwnData } from './rows.ts';
-import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
+import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
 
 /**
  * The active mutation policy and the capability claims presented for this mutation.

@@ -10,11 +10,11 @@ import { ownEntries } from '../internal/entries.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { ToolUseInputRow, UseEvidence } from './inputs.ts';
-import type { StateArgument, ToolsOf, UseRowsCheck } from './misuse.ts';
+import type { StateArgument, UseRowsCheck } from './messages.ts';
 import type { ToolResults } from './record-results.ts';
 import { failedWith, failure, FailureCollector } from '../failures/internal.ts';
 import { callRows, check, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
-import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
+import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
 
 /**
  * A recorded tool-use row, bound to the digest of the result it used.

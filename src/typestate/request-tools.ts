@@ -11,17 +11,15 @@ import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
-import type { CallSpec } from './call-spec.ts';
+import type { CallSpec, ModeOf } from './call-spec.ts';
 import type { RequestedToolCall } from './inputs.ts';
-import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
+import type { CallsCheck, StateArgument } from './messages.ts';
 import { TOOL_ERROR_CODES } from './results.ts';
 import { callRows, check, STAGE_PROTOCOL } from './rows.ts';
+import { resolveMethod, unknownMethodDetail } from './methods.ts';
+import { formatIssues, validateWith } from './schema.ts';
 import {
-  formatIssues,
   registryDefinitions,
-  resolveMethod,
-  unknownMethodDetail,
-  validateWith,
   type ParsedToolInput,
   type ToolMethod,
   type ToolDefinitions,
