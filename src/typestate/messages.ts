@@ -108,7 +108,8 @@ type CallsIssue<TCalls extends readonly RequestedToolCall[], TTools, TMode exten
 /** The argument as given when there is no issue, else the issue's sentence. */
 type CheckedArgument<TArgument, TIssue> = [TIssue] extends [never] ? TArgument : TIssue & string;
 
-type NamedEvidence =
+/** The evidence a `consumed` row or decision names: at least one of the three refs. Internal. */
+export type NamedEvidence =
   | { readonly summaryRef: string }
   | { readonly handoffRef: string }
   | { readonly mutationInputRef: string };
@@ -326,3 +327,50 @@ export type RepeatedIdMessage<
   TId extends string,
   TWhat extends string,
 > = `tool.schema_invalid: ${TId} already has ${TWhat} (one per id)`;
+
+// The builder's `.request` and `.use` messages (internal names: the builder's types show them as
+// the sentences they are).
+
+/** A tuple of names as one string, in its order: `fetch_url, head_url`. Internal. */
+export type Listed<TNames extends readonly string[]> = TNames extends readonly [
+  infer THead extends string,
+  ...infer TRest extends readonly string[],
+]
+  ? TRest extends readonly []
+    ? THead
+    : `${THead}, ${Listed<TRest>}`
+  : string;
+
+/** A `.request` of a tool with `allowedCallers` without a `callerId`. Internal. */
+export type CallerMissingMessage<
+  TName extends string,
+  TAllowed extends string,
+> = `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}; pass { callerId }`;
+
+/** A `.request` of a tool with `allowedCallers` by a caller not in the list. Internal. */
+export type CallerNotAllowedMessage<
+  TName extends string,
+  TAllowed extends string,
+  TCaller extends string,
+> = `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}, not ${TCaller}`;
+
+/** A `.request` of a tool with `methods` that names no method. Internal. */
+export type MethodMissingMessage<
+  TName extends string,
+  TMethods extends readonly string[],
+> = `unknown_method: ${TName} needs { method }: one of ${Listed<TMethods>}`;
+
+/** A second `.request` on a json-mode turn. Internal. */
+export type JsonParallelMessage<TIds extends string> =
+  `tool.parallel_policy_violation: json mode allows one tool call per action; ${IdList<TIds>} is already requested`;
+
+/** Any `.request` on a text-mode turn. Internal. */
+export type TextRequestMessage =
+  'tool.schema_invalid: text mode takes tool calls only from adaptText(spec, tools, profile, text), never from raw text';
+
+/** A `.use(id, 'consumed')` without evidence. Internal. */
+export type ConsumedWithoutEvidenceMessage =
+  'mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }';
+
+/** A `.use(id, 'discarded_with_reason')` without a reason code. Internal. */
+export type DiscardedWithoutReasonMessage = 'tool.schema_invalid: discarded_with_reason needs { reasonCode }';
