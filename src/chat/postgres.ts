@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, type PoolConfig, type QueryConfig, type QueryResultRow } from 'pg';
+import { Pool, type PoolClient, type PoolConfig, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
@@ -82,6 +82,9 @@ export interface PostgresSessionStoreOptions {
    */
   readonly statementTimeoutMs?: number;
 }
+
+/** A query on one client (inside a transaction). */
+type Query = (text: string, values?: unknown[]) => Promise<QueryResult>;
 
 /** What the statement that takes a session returns. */
 interface HoldRow extends QueryResultRow {
@@ -592,102 +595,135 @@ export class PostgresSessionStore implements SessionStore {
     expected: number,
     options: SaveOptions | undefined,
   ): Promise<number> {
-    const { t } = this;
     const client = await this.pool.connect();
     client.on('error', ignore);
-    const query = (text: string, values: unknown[] = []) => client.query(this.config(text, values));
+    const query: Query = (text, values = []) => client.query(this.config(text, values));
     let open = false;
     try {
       await query('BEGIN');
       open = true;
-      const current = (
-        await query(
-          `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
-          [sessionId],
-        )
-      ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
-      const actual = Number(current?.version ?? 0);
-      if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
-      if (current?.holder !== token)
-        throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
-      const history = record.state.messages;
-      const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
-      const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;
-      if (from === 0 && current.version !== null)
-        await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
-      const { signalId, suspension, sendKey, send } = this.extras(record, options);
-      await query(
-        `WITH m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n) RETURNING 1), ` +
-          `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
-          `l AS (UPDATE ${t.locks} SET holder = NULL, expires_at = NULL, version = $4 WHERE session_id = $1 RETURNING 1) ` +
-          `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES ($1, $4, $5, $6) ` +
-          'ON CONFLICT (session_id) DO UPDATE SET version = EXCLUDED.version, message_count = EXCLUDED.message_count, record = EXCLUDED.record, updated_at = now()',
-        [
-          sessionId,
-          from,
-          history.slice(from).map((m) => JSON.stringify(m)),
-          expected + 1,
-          history.length,
-          encodeRecord(record),
-        ],
-      );
-      if (signalId !== null) {
-        try {
-          await query(`INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES ($1, $2, $3)`, [
-            signalId,
-            sessionId,
-            suspension,
-          ]);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new SignalIdInUse(signalId, 'another session');
-          throw error;
-        }
-      }
-      if (sendKey !== null) {
-        await query(
-          `WITH k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1) ` +
-            `DELETE FROM ${t.sends} WHERE session_id = $1 AND send_key <> $2 AND version <= ${this.oldestDropped('$5')}`,
-          [sessionId, sendKey, expected + 1, send, this.sendKeysKept],
-        );
-      }
-      const resumed = options === undefined ? undefined : own(options, 'resumed');
-      if (resumed !== undefined) {
-        // Log entries take their seq under one lock until commit, so seq order is commit order and
-        // a reader never skips an entry committed late.
-        await query(`SELECT pg_advisory_xact_lock(${lockKey('resumes', this.prefix)})`);
-        const inserted = await query(`INSERT INTO ${t.resumes} (session_id, entry) VALUES ($1, $2) RETURNING seq`, [
-          sessionId,
-          encodeResume(resumed),
-        ]);
-        await query(`DELETE FROM ${t.resumes} WHERE seq <= $1`, [
-          Number((inserted.rows[0] as { seq: string } | undefined)?.seq) - this.logSize,
-        ]);
-      }
+      await this.writeIn(query, sessionId, token, record, expected, options);
       open = false;
       await query('COMMIT');
       client.off('error', ignore);
       client.release();
       return expected + 1;
     } catch (error) {
-      let usable = !open;
-      if (open) {
-        const rollback = await query('ROLLBACK').then(
-          () => undefined,
-          (cleanup: unknown) => cleanup ?? new Error('ROLLBACK failed'),
-        );
-        usable = rollback === undefined;
-        if (rollback !== undefined) {
-          const failure = storeError(error, `saving session ${JSON.stringify(sessionId)}`, true);
-          if (failure instanceof SessionStoreUnavailable) failure.cleanupError = rollback;
-          client.off('error', ignore);
-          client.release(true);
-          throw failure;
-        }
-      } else usable = sqlState(error) !== undefined;
-      client.off('error', ignore);
-      client.release(usable ? undefined : true);
-      throw error;
+      throw await this.abandon(client, query, open, error, sessionId);
     }
+  }
+
+  /**
+   * The statements of {@link writeTransaction} inside its transaction.
+   *
+   * @throws {@link SessionWriteConflict} when the version is not the expected one, or the lease
+   *   ran out and another turn holds the session; {@link SignalIdInUse} when another session waits
+   *   on the suspension's signal id.
+   */
+  private async writeIn(
+    query: Query,
+    sessionId: string,
+    token: string,
+    record: Omit<SessionRecord, 'version'>,
+    expected: number,
+    options: SaveOptions | undefined,
+  ): Promise<void> {
+    const { t } = this;
+    const current = (
+      await query(
+        `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
+        [sessionId],
+      )
+    ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
+    const actual = Number(current?.version ?? 0);
+    if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
+    if (current?.holder !== token)
+      throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
+    const history = record.state.messages;
+    const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
+    const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;
+    if (from === 0 && current.version !== null)
+      await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+    const { signalId, suspension, sendKey, send } = this.extras(record, options);
+    await query(
+      `WITH m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n) RETURNING 1), ` +
+        `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
+        `l AS (UPDATE ${t.locks} SET holder = NULL, expires_at = NULL, version = $4 WHERE session_id = $1 RETURNING 1) ` +
+        `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES ($1, $4, $5, $6) ` +
+        'ON CONFLICT (session_id) DO UPDATE SET version = EXCLUDED.version, message_count = EXCLUDED.message_count, record = EXCLUDED.record, updated_at = now()',
+      [
+        sessionId,
+        from,
+        history.slice(from).map((m) => JSON.stringify(m)),
+        expected + 1,
+        history.length,
+        encodeRecord(record),
+      ],
+    );
+    if (signalId !== null) {
+      try {
+        await query(`INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES ($1, $2, $3)`, [
+          signalId,
+          sessionId,
+          suspension,
+        ]);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new SignalIdInUse(signalId, 'another session');
+        throw error;
+      }
+    }
+    if (sendKey !== null) {
+      await query(
+        `WITH k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1) ` +
+          `DELETE FROM ${t.sends} WHERE session_id = $1 AND send_key <> $2 AND version <= ${this.oldestDropped('$5')}`,
+        [sessionId, sendKey, expected + 1, send, this.sendKeysKept],
+      );
+    }
+    const resumed = options === undefined ? undefined : own(options, 'resumed');
+    if (resumed !== undefined) {
+      // Log entries take their seq under one lock until commit, so seq order is commit order and
+      // a reader never skips an entry committed late.
+      await query(`SELECT pg_advisory_xact_lock(${lockKey('resumes', this.prefix)})`);
+      const inserted = await query(`INSERT INTO ${t.resumes} (session_id, entry) VALUES ($1, $2) RETURNING seq`, [
+        sessionId,
+        encodeResume(resumed),
+      ]);
+      await query(`DELETE FROM ${t.resumes} WHERE seq <= $1`, [
+        Number((inserted.rows[0] as { seq: string } | undefined)?.seq) - this.logSize,
+      ]);
+    }
+  }
+
+  /**
+   * Ends a failed {@link writeTransaction}: rolls back an open transaction and releases the
+   * client (destroyed unless it is known usable). Returns what to throw: the error, or, when the
+   * rollback failed too, the store error with the rollback's failure as its `cleanupError`.
+   */
+  private async abandon(
+    client: PoolClient,
+    query: Query,
+    open: boolean,
+    error: unknown,
+    sessionId: string,
+  ): Promise<unknown> {
+    let usable = !open;
+    if (open) {
+      const rollback = await query('ROLLBACK').then(
+        () => undefined,
+        (cleanup: unknown) => cleanup ?? new Error('ROLLBACK failed'),
+      );
+      usable = rollback === undefined;
+      if (rollback !== undefined) {
+        const failure = storeError(error, `saving session ${JSON.stringify(sessionId)}`, true);
+        if (failure instanceof SessionStoreUnavailable) failure.cleanupError = rollback;
+        client.off('error', ignore);
+        client.release(true);
+        return failure;
+      }
+    } else usable = sqlState(error) !== undefined;
+    client.off('error', ignore);
+    client.release(usable ? undefined : true);
+    return error;
   }
 
   /** Saves a session record in its own statement, holding the session like a turn. */
