@@ -29,7 +29,7 @@ import type { TranscriptRule } from '../rules.ts';
 import type { analyzeAISDK } from './check.ts';
 import { toolResult } from './convert.ts';
 import { type AISDKRead, partAt, type ResultSite } from './read.ts';
-import { carriedText, fixedOutput, legacyOutput, parsedObject } from './shape.ts';
+import { carriedText, RESHAPE_DETAIL, reshape } from './shape.ts';
 
 /** The rules that place a tool-result (one per result at most). */
 const PAIRING: readonly TranscriptRule[] = [
@@ -55,38 +55,6 @@ const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'aisdk.approval_request_unknown_call':
     'removed the approval request: no tool-call in the messages has its toolCallId',
 };
-
-/** What each rewrite does, by rule. */
-const RESHAPE_DETAIL: Partial<Record<TranscriptRule, string>> = {
-  'aisdk.tool_call_legacy_args': 'renamed the tool-call field args to input',
-  'aisdk.tool_call_input_json_string': 'parsed the tool-call input from its JSON text into the object',
-  'aisdk.tool_result_legacy_result': 'wrote the tool-result field result as output: { type, value }',
-  'aisdk.tool_result_output_malformed': 'wrote the tool-result output as a ToolResultOutput, its value kept',
-  'aisdk.tool_result_name_missing': "set the tool-result's toolName to its tool-call's",
-  'aisdk.tool_result_name_mismatch': "set the tool-result's toolName to its tool-call's",
-};
-
-/** A part rewritten for one rule; `undefined` when there is nothing to write. */
-function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefined, nothing: () => string) {
-  switch (rule) {
-    case 'aisdk.tool_call_legacy_args': {
-      const { args, ...rest } = part;
-      return { ...rest, input: args };
-    }
-    case 'aisdk.tool_call_input_json_string': {
-      const input = typeof part['input'] === 'string' ? parsedObject(part['input']) : undefined;
-      return input === undefined ? undefined : { ...part, input };
-    }
-    case 'aisdk.tool_result_legacy_result': {
-      const { result: _result, isError: _isError, ...rest } = part;
-      return { ...rest, output: legacyOutput(part) };
-    }
-    case 'aisdk.tool_result_output_malformed':
-      return { ...part, output: fixedOutput(part['output'], nothing) };
-    default:
-      return call === undefined ? undefined : { ...part, toolName: call };
-  }
-}
 
 /**
  * Where the words of an orphan removed from message `i` go: after the last message of its turn
