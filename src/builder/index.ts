@@ -14,7 +14,7 @@ export type {
   ResultOrphanMessage,
   UseWithoutResultMessage,
   RepeatedIdMessage,
-} from './messages.ts';
+} from '../typestate/index.ts';
 export { settle, useAll } from './settle.ts';
 export type { ToolCallInfo, ToolHandlers, UseDecision } from './settle.ts';
 export { settleMutations } from './settle-mutations.ts';

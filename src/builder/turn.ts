@@ -10,7 +10,18 @@
 import type { Result } from '../failures/index.ts';
 import { failedWith } from '../failures/internal.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
-import { expectMinted } from '../typestate/internal.ts';
+import {
+  expectMinted,
+  type CallerMissingMessage,
+  type CallerNotAllowedMessage,
+  type ConsumedWithoutEvidenceMessage,
+  type DiscardedWithoutReasonMessage,
+  type JsonParallelMessage,
+  type Listed,
+  type MethodMissingMessage,
+  type NamedEvidence,
+  type TextRequestMessage,
+} from '../typestate/internal.ts';
 import type { ModeOf, StateArgument } from '../typestate/index.ts';
 import {
   closeJoin,
@@ -39,9 +50,10 @@ import type {
   NonLiteralIdMessage,
   RepeatedIdMessage,
   ResultOrphanMessage,
+  TurnMisuse,
+  UnknownMethodMessage,
   UseWithoutResultMessage,
-} from './messages.ts';
-import type { TurnMisuse, UnknownMethodMessage } from '../typestate/index.ts';
+} from '../typestate/index.ts';
 
 /**
  * The outcome of one tool call as the builder takes it: the tool's typed output, an error
@@ -76,11 +88,6 @@ export interface UseDetails {
   readonly evidence?: UseEvidence;
 }
 
-type NamedEvidence =
-  | { readonly summaryRef: string }
-  | { readonly handoffRef: string }
-  | { readonly mutationInputRef: string };
-
 type RequestIdCheck<TId extends string, TRequests> = string extends TId
   ? NonLiteralIdMessage
   : TId extends keyof TRequests
@@ -96,10 +103,10 @@ type CallerCheck<
   readonly allowedCallers: readonly (infer TAllowed extends string)[];
 }
   ? [TCaller] extends [never]
-    ? `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}; pass { callerId }`
+    ? CallerMissingMessage<TName, TAllowed>
     : [TCaller] extends [TAllowed]
       ? MethodCheck<TTools, TName, TMethod>
-      : `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}, not ${TCaller}`
+      : CallerNotAllowedMessage<TName, TAllowed, TCaller>
   : MethodCheck<TTools, TName, TMethod>;
 
 /** A tool with `methods` takes a literal method that is one of them or an alias (a `string` one is left to the run time). */
@@ -107,23 +114,13 @@ type MethodCheck<TTools, TName extends keyof TTools & string, TMethod extends st
   readonly methods: infer TMethods extends readonly [string, ...string[]];
 }
   ? [TMethod] extends [never]
-    ? `unknown_method: ${TName} needs { method }: one of ${Listed<TMethods>}`
+    ? MethodMissingMessage<TName, TMethods>
     : string extends TMethod
       ? TName
       : [TMethod] extends [TMethods[number] | ToolMethodAlias<TTools, TName>]
         ? TName
         : UnknownMethodMessage<TName, TMethod, Listed<TMethods>>
   : TName;
-
-/** A tuple of names as one string, in its order: `fetch_url, head_url`. */
-type Listed<TNames extends readonly string[]> = TNames extends readonly [
-  infer THead extends string,
-  ...infer TRest extends readonly string[],
-]
-  ? TRest extends readonly []
-    ? THead
-    : `${THead}, ${Listed<TRest>}`
-  : string;
 
 type ResultIdCheck<TId extends string, TRequests, TResulted extends string> = TId extends keyof TRequests
   ? TId extends TResulted
@@ -221,8 +218,8 @@ interface RequestSlots<
   readonly code: AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
   readonly json: [keyof TRequests] extends [never]
     ? AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>
-    : TurnMisuse<`tool.parallel_policy_violation: json mode allows one tool call per action; ${IdList<keyof TRequests & string>} is already requested`>;
-  readonly text: TurnMisuse<'tool.schema_invalid: text mode takes tool calls only from adaptText(spec, tools, profile, text), never from raw text'>;
+    : TurnMisuse<JsonParallelMessage<keyof TRequests & string>>;
+  readonly text: TurnMisuse<TextRequestMessage>;
 }
 
 /** The key of `RequestSlots` for a mode: a mode the types do not know is checked as `code` (the run time decides). */
@@ -287,18 +284,14 @@ export interface TurnBuilder<
   // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
   use<const TId extends string, const TDetails extends UseDetails = {}>(
     toolCallId: UseIdCheck<TId, TResulted, TUsed>,
-    // Written out rather than named, so an error shows the sentences, not an alias.
+    // Written out rather than named, so an error shows the sentences (each message a string literal), not an alias.
     disposition:
       | 'observed'
       | 'observed_only'
       | 'discarded'
       | 'retry_scheduled'
-      | (TDetails extends { readonly evidence: NamedEvidence }
-          ? 'consumed'
-          : 'mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }')
-      | (TDetails extends { readonly reasonCode: string }
-          ? 'discarded_with_reason'
-          : 'tool.schema_invalid: discarded_with_reason needs { reasonCode }'),
+      | (TDetails extends { readonly evidence: NamedEvidence } ? 'consumed' : ConsumedWithoutEvidenceMessage)
+      | (TDetails extends { readonly reasonCode: string } ? 'discarded_with_reason' : DiscardedWithoutReasonMessage),
     details?: TDetails,
   ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId, TRestricted>;
   /** Closes the turn through the join check; typed only when the join is closed. */

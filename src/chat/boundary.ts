@@ -9,7 +9,7 @@
 import { isBlank } from '../canonical/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData, type OwnDataError } from '../internal/own-data.ts';
 import { type ChatMessage, validateChatMessage } from './messages.ts';
-import type { ChatState } from './store.ts';
+import type { ChatState } from './session-records.ts';
 import { firstFailure } from '../failures/internal.ts';
 import type { Result } from '../failures/index.ts';
 

@@ -4,7 +4,8 @@
  * @module
  */
 import { deepFreeze } from '../internal/freeze.ts';
-import type { LockedSession, SessionRecord } from './store.ts';
+import type { LockedSession } from './store.ts';
+import type { SessionRecord } from './session-records.ts';
 
 /**
  * Keeps the last record loaded or saved per session (frozen), least recently used out first, so

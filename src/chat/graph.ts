@@ -8,7 +8,7 @@ import { formatIssues, validateWith } from '../typestate/index.ts';
 import { own } from '../internal/own-field.ts';
 import { chatState } from './boundary.ts';
 import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
-import type { ChatState, SignalDescriptor } from './store.ts';
+import type { ChatState, SignalDescriptor } from './session-records.ts';
 
 /**
  * How a resumed invocation continues.

@@ -47,31 +47,27 @@ export {
 export type { ChatErrorOptions, ErrorBucket, KnownErrorCategory, ReplyTemplates } from './errors.ts';
 export { classifyError } from './classify.ts';
 export type { ErrorClassification, ErrorClassifier } from './classify.ts';
-export {
-  DEFAULT_SEND_KEYS_KEPT,
-  InMemorySessionStore,
-  SessionLockTimeout,
-  SessionStoreUnavailable,
-  SessionWriteConflict,
-  SignalIdInUse,
-} from './store.ts';
+export { DEFAULT_SEND_KEYS_KEPT, InMemorySessionStore } from './store.ts';
+export { SessionLockTimeout, SessionStoreUnavailable, SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 export type {
-  ChatState,
   ListSuspendedOptions,
   LockedSession,
-  ResumeEntry,
-  ResumeLog,
   SaveOptions,
   SendRecord,
   SessionLockOptions,
-  SessionRecord,
   SessionStore,
   StoredSendOutcome,
-  StoreUnavailableReason,
+} from './store.ts';
+export type {
+  ChatState,
+  ResumeEntry,
+  ResumeLog,
+  SessionRecord,
   SignalDescriptor,
   Suspension,
   SuspensionRecord,
-} from './store.ts';
+} from './session-records.ts';
+export type { StoreUnavailableReason } from './store-errors.ts';
 export { sequentialGraph, suspend, END } from './graph.ts';
 export type {
   ChatGraph,

@@ -6,7 +6,8 @@
 import { classifyWith, type ErrorClassifier } from './classify.ts';
 import { bucketOf, ChatError, replyFor, type ErrorBucket, type ReplyTemplates } from './errors.ts';
 import type { ChatMessage } from './messages.ts';
-import { type ChatState, type SignalDescriptor, SessionStoreUnavailable } from './store.ts';
+import type { ChatState, SignalDescriptor } from './session-records.ts';
+import { SessionStoreUnavailable } from './store-errors.ts';
 
 /**
  * The inbound dispatch path of a turn (harness §3): 3.1 new session, 3.2 existing, 3.3 signal-resume.

@@ -7,12 +7,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, type PoolConfig, type QueryConfig, type QueryResultRow } from 'pg';
+import { Pool, type PoolClient, type PoolConfig, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
-import { networkFailure } from './classify.ts';
 import type { ChatMessage } from './messages.ts';
+import { ignore, isUniqueViolation, lockKey, sqlState, storeError, transientReason } from './postgres-errors.ts';
 import { SessionQueue } from './queue.ts';
 import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import {
@@ -32,21 +32,15 @@ import {
   DEFAULT_SEND_KEYS_KEPT,
   type ListSuspendedOptions,
   type LockedSession,
-  type ResumeLog,
   resumePage,
   type SaveOptions,
   type SendRecord,
   type SessionLockOptions,
-  SessionLockTimeout,
-  type SessionRecord,
   type SessionStore,
-  SessionStoreUnavailable,
-  SessionWriteConflict,
-  SignalIdInUse,
-  type StoreUnavailableReason,
-  type SuspensionRecord,
   suspensionOf,
 } from './store.ts';
+import type { ResumeLog, SessionRecord, SuspensionRecord } from './session-records.ts';
+import { SessionLockTimeout, SessionStoreUnavailable, SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 
 /**
  * Options of {@link PostgresSessionStore}. Durations are in milliseconds.
@@ -89,65 +83,8 @@ export interface PostgresSessionStoreOptions {
   readonly statementTimeoutMs?: number;
 }
 
-function ignore(): void {}
-
-/** The SQLSTATE of a server error (five characters), or `undefined` for a client-side failure. */
-function sqlState(error: unknown): string | undefined {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-}
-
-/** A unique-key violation (SQLSTATE 23505). */
-function isUniqueViolation(error: unknown): boolean {
-  return sqlState(error) === '23505';
-}
-
-/** node-postgres's own messages for a connection that failed, closed or timed out (no SQLSTATE). */
-const CLIENT_FAILURES: readonly (readonly [RegExp, StoreUnavailableReason])[] = [
-  [/^Query read timeout$/, 'timeout'],
-  [/timeout exceeded when trying to connect|Connection terminated due to connection timeout/, 'timeout'],
-  [/^Connection terminated|not queryable|Client has encountered a connection error/, 'unreachable'],
-];
-
-/**
- * Why a driver error means the server cannot serve the call for now, or `undefined` when it means
- * something else (a bad query, a constraint, a permission: not transient).
- *
- * Source: PostgreSQL manual, Appendix A "PostgreSQL Error Codes" (class 08 connection
- * exception, 53 insufficient resources, 57P01-57P03 shutdown and startup, 57014 query canceled
- * by `statement_timeout`, 55P03 lock not available, 40001/40P01 serialization and deadlock,
- * 25P03 idle-in-transaction timeout).
- */
-function transientReason(error: unknown): StoreUnavailableReason | undefined {
-  const state = sqlState(error);
-  if (state !== undefined) {
-    if (state.startsWith('08')) return 'unreachable';
-    if (state === '57P01' || state === '57P02' || state === '57P03') return 'restarting';
-    if (state === '57014' || state === '25P03' || state === '57P05') return 'timeout';
-    if (state.startsWith('53') || state === '55P03' || state === '40001' || state === '40P01') return 'busy';
-    return undefined;
-  }
-  const network = networkFailure(error);
-  if (network !== undefined) return network;
-  const message = error instanceof Error ? error.message : '';
-  for (const [pattern, reason] of CLIENT_FAILURES) if (pattern.test(message)) return reason;
-  return undefined;
-}
-
-/**
- * The error a store call rejects with: a transient driver error wrapped in
- * {@link SessionStoreUnavailable} (its `outcomeUnknown` set for a write whose statement was sent
- * but whose answer never came), anything else as it was.
- */
-function storeError(error: unknown, what: string, write: boolean): unknown {
-  if (error instanceof SessionStoreUnavailable) return error;
-  const reason = transientReason(error);
-  if (reason === undefined) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  // A server that answered with an error rolled the statement back; no answer leaves it unknown.
-  const outcomeUnknown = write && sqlState(error) === undefined;
-  return new SessionStoreUnavailable(reason, `${what}: ${message}`, { cause: error, outcomeUnknown });
-}
+/** A query on one client (inside a transaction). */
+type Query = (text: string, values?: unknown[]) => Promise<QueryResult>;
 
 /** What the statement that takes a session returns. */
 interface HoldRow extends QueryResultRow {
@@ -658,102 +595,135 @@ export class PostgresSessionStore implements SessionStore {
     expected: number,
     options: SaveOptions | undefined,
   ): Promise<number> {
-    const { t } = this;
     const client = await this.pool.connect();
     client.on('error', ignore);
-    const query = (text: string, values: unknown[] = []) => client.query(this.config(text, values));
+    const query: Query = (text, values = []) => client.query(this.config(text, values));
     let open = false;
     try {
       await query('BEGIN');
       open = true;
-      const current = (
-        await query(
-          `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
-          [sessionId],
-        )
-      ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
-      const actual = Number(current?.version ?? 0);
-      if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
-      if (current?.holder !== token)
-        throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
-      const history = record.state.messages;
-      const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
-      const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;
-      if (from === 0 && current.version !== null)
-        await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
-      const { signalId, suspension, sendKey, send } = this.extras(record, options);
-      await query(
-        `WITH m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n) RETURNING 1), ` +
-          `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
-          `l AS (UPDATE ${t.locks} SET holder = NULL, expires_at = NULL, version = $4 WHERE session_id = $1 RETURNING 1) ` +
-          `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES ($1, $4, $5, $6) ` +
-          'ON CONFLICT (session_id) DO UPDATE SET version = EXCLUDED.version, message_count = EXCLUDED.message_count, record = EXCLUDED.record, updated_at = now()',
-        [
-          sessionId,
-          from,
-          history.slice(from).map((m) => JSON.stringify(m)),
-          expected + 1,
-          history.length,
-          encodeRecord(record),
-        ],
-      );
-      if (signalId !== null) {
-        try {
-          await query(`INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES ($1, $2, $3)`, [
-            signalId,
-            sessionId,
-            suspension,
-          ]);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new SignalIdInUse(signalId, 'another session');
-          throw error;
-        }
-      }
-      if (sendKey !== null) {
-        await query(
-          `WITH k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1) ` +
-            `DELETE FROM ${t.sends} WHERE session_id = $1 AND send_key <> $2 AND version <= ${this.oldestDropped('$5')}`,
-          [sessionId, sendKey, expected + 1, send, this.sendKeysKept],
-        );
-      }
-      const resumed = options === undefined ? undefined : own(options, 'resumed');
-      if (resumed !== undefined) {
-        // Log entries take their seq under one lock until commit, so seq order is commit order and
-        // a reader never skips an entry committed late.
-        await query(`SELECT pg_advisory_xact_lock(${lockKey('resumes', this.prefix)})`);
-        const inserted = await query(`INSERT INTO ${t.resumes} (session_id, entry) VALUES ($1, $2) RETURNING seq`, [
-          sessionId,
-          encodeResume(resumed),
-        ]);
-        await query(`DELETE FROM ${t.resumes} WHERE seq <= $1`, [
-          Number((inserted.rows[0] as { seq: string } | undefined)?.seq) - this.logSize,
-        ]);
-      }
+      await this.writeIn(query, sessionId, token, record, expected, options);
       open = false;
       await query('COMMIT');
       client.off('error', ignore);
       client.release();
       return expected + 1;
     } catch (error) {
-      let usable = !open;
-      if (open) {
-        const rollback = await query('ROLLBACK').then(
-          () => undefined,
-          (cleanup: unknown) => cleanup ?? new Error('ROLLBACK failed'),
-        );
-        usable = rollback === undefined;
-        if (rollback !== undefined) {
-          const failure = storeError(error, `saving session ${JSON.stringify(sessionId)}`, true);
-          if (failure instanceof SessionStoreUnavailable) failure.cleanupError = rollback;
-          client.off('error', ignore);
-          client.release(true);
-          throw failure;
-        }
-      } else usable = sqlState(error) !== undefined;
-      client.off('error', ignore);
-      client.release(usable ? undefined : true);
-      throw error;
+      throw await this.abandon(client, query, open, error, sessionId);
     }
+  }
+
+  /**
+   * The statements of {@link writeTransaction} inside its transaction.
+   *
+   * @throws {@link SessionWriteConflict} when the version is not the expected one, or the lease
+   *   ran out and another turn holds the session; {@link SignalIdInUse} when another session waits
+   *   on the suspension's signal id.
+   */
+  private async writeIn(
+    query: Query,
+    sessionId: string,
+    token: string,
+    record: Omit<SessionRecord, 'version'>,
+    expected: number,
+    options: SaveOptions | undefined,
+  ): Promise<void> {
+    const { t } = this;
+    const current = (
+      await query(
+        `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
+        [sessionId],
+      )
+    ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
+    const actual = Number(current?.version ?? 0);
+    if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
+    if (current?.holder !== token)
+      throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
+    const history = record.state.messages;
+    const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
+    const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;
+    if (from === 0 && current.version !== null)
+      await query(`DELETE FROM ${t.messages} WHERE session_id = $1`, [sessionId]);
+    const { signalId, suspension, sendKey, send } = this.extras(record, options);
+    await query(
+      `WITH m AS (INSERT INTO ${t.messages} (session_id, seq, message) SELECT $1, $2 + n - 1, m FROM unnest($3::text[]) WITH ORDINALITY AS u(m, n) RETURNING 1), ` +
+        `d AS (DELETE FROM ${t.suspensions} WHERE session_id = $1 RETURNING 1), ` +
+        `l AS (UPDATE ${t.locks} SET holder = NULL, expires_at = NULL, version = $4 WHERE session_id = $1 RETURNING 1) ` +
+        `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES ($1, $4, $5, $6) ` +
+        'ON CONFLICT (session_id) DO UPDATE SET version = EXCLUDED.version, message_count = EXCLUDED.message_count, record = EXCLUDED.record, updated_at = now()',
+      [
+        sessionId,
+        from,
+        history.slice(from).map((m) => JSON.stringify(m)),
+        expected + 1,
+        history.length,
+        encodeRecord(record),
+      ],
+    );
+    if (signalId !== null) {
+      try {
+        await query(`INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES ($1, $2, $3)`, [
+          signalId,
+          sessionId,
+          suspension,
+        ]);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new SignalIdInUse(signalId, 'another session');
+        throw error;
+      }
+    }
+    if (sendKey !== null) {
+      await query(
+        `WITH k AS (INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, send_key) DO UPDATE SET version = EXCLUDED.version, record = EXCLUDED.record RETURNING 1) ` +
+          `DELETE FROM ${t.sends} WHERE session_id = $1 AND send_key <> $2 AND version <= ${this.oldestDropped('$5')}`,
+        [sessionId, sendKey, expected + 1, send, this.sendKeysKept],
+      );
+    }
+    const resumed = options === undefined ? undefined : own(options, 'resumed');
+    if (resumed !== undefined) {
+      // Log entries take their seq under one lock until commit, so seq order is commit order and
+      // a reader never skips an entry committed late.
+      await query(`SELECT pg_advisory_xact_lock(${lockKey('resumes', this.prefix)})`);
+      const inserted = await query(`INSERT INTO ${t.resumes} (session_id, entry) VALUES ($1, $2) RETURNING seq`, [
+        sessionId,
+        encodeResume(resumed),
+      ]);
+      await query(`DELETE FROM ${t.resumes} WHERE seq <= $1`, [
+        Number((inserted.rows[0] as { seq: string } | undefined)?.seq) - this.logSize,
+      ]);
+    }
+  }
+
+  /**
+   * Ends a failed {@link writeTransaction}: rolls back an open transaction and releases the
+   * client (destroyed unless it is known usable). Returns what to throw: the error, or, when the
+   * rollback failed too, the store error with the rollback's failure as its `cleanupError`.
+   */
+  private async abandon(
+    client: PoolClient,
+    query: Query,
+    open: boolean,
+    error: unknown,
+    sessionId: string,
+  ): Promise<unknown> {
+    let usable = !open;
+    if (open) {
+      const rollback = await query('ROLLBACK').then(
+        () => undefined,
+        (cleanup: unknown) => cleanup ?? new Error('ROLLBACK failed'),
+      );
+      usable = rollback === undefined;
+      if (rollback !== undefined) {
+        const failure = storeError(error, `saving session ${JSON.stringify(sessionId)}`, true);
+        if (failure instanceof SessionStoreUnavailable) failure.cleanupError = rollback;
+        client.off('error', ignore);
+        client.release(true);
+        return failure;
+      }
+    } else usable = sqlState(error) !== undefined;
+    client.off('error', ignore);
+    client.release(usable ? undefined : true);
+    return error;
   }
 
   /** Saves a session record in its own statement, holding the session like a turn. */
@@ -908,15 +878,4 @@ export class PostgresSessionStore implements SessionStore {
   async close(): Promise<void> {
     if (this.owned) await this.pool.end();
   }
-}
-
-/**
- * A 64-bit advisory lock key (the first 8 bytes of the SHA-256 of its parts, each ended by a NUL),
- * as an SQL literal: what it locks (`session`, `schema`, `resumes`), the table prefix, and the
- * session id, so different prefixes (deployments, tests) lock apart.
- */
-function lockKey(...parts: string[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
-  return BigInt.asIntN(64, hash.digest().readBigUInt64BE(0)).toString();
 }

@@ -7,14 +7,8 @@
  */
 import { acceptJson, chatState, unusableId } from './boundary.ts';
 import { completedOutcome, type ChatListener, type ChatTurnOutcome } from './outcome.ts';
-import {
-  type ChatState,
-  type LockedSession,
-  type ResumeEntry,
-  type SessionStore,
-  type SuspensionRecord,
-  suspensionOf,
-} from './store.ts';
+import { type LockedSession, type SessionStore, suspensionOf } from './store.ts';
+import type { ChatState, ResumeEntry, SuspensionRecord } from './session-records.ts';
 import { type Hold, runTurn, type TurnRunnerDeps } from './turn.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { describeThrown } from '../internal/display.ts';

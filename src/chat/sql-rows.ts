@@ -22,7 +22,8 @@
  * @module
  */
 import type { ChatMessage } from './messages.ts';
-import type { ResumeEntry, SaveOptions, SendRecord, SessionRecord, Suspension, SuspensionRecord } from './store.ts';
+import type { SaveOptions, SendRecord } from './store.ts';
+import type { ResumeEntry, SessionRecord, Suspension, SuspensionRecord } from './session-records.ts';
 
 /** The table names of a prefix. */
 export interface SqlTables {

@@ -31,20 +31,15 @@ import {
   type ListSuspendedOptions,
   type LockedSession,
   lockedView,
-  type ResumeLog,
   resumePage,
   type SaveOptions,
   type SendRecord,
   type SessionLockOptions,
-  type SessionRecord,
   type SessionStore,
-  SessionLockTimeout,
-  SessionStoreUnavailable,
-  SessionWriteConflict,
-  SignalIdInUse,
-  type SuspensionRecord,
   suspensionOf,
 } from './store.ts';
+import type { ResumeLog, SessionRecord, SuspensionRecord } from './session-records.ts';
+import { SessionLockTimeout, SessionStoreUnavailable, SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 
 /**
  * Options of {@link SqliteSessionStore}.
@@ -85,7 +80,7 @@ export interface SqliteSessionStoreOptions {
   readonly sendKeysKept?: number;
 }
 
-export { SessionLockTimeout } from './store.ts';
+export { SessionLockTimeout } from './store-errors.ts';
 
 type Row<T> = T | undefined;
 

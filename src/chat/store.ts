@@ -1,6 +1,7 @@
 /**
- * Session stores: where a chat session's state and its suspension live between turns, and the
- * in-memory store.
+ * Session stores: the interface of where a chat session's state and its suspension live between
+ * turns (the records in session-records.ts, the errors in store-errors.ts), the helpers the bundled
+ * stores share, and the in-memory store.
  *
  * @module
  */
@@ -9,142 +10,21 @@ import { compareUtf8 } from '../canonical/index.ts';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
 import { count } from '../internal/durations.ts';
-import type { ChatMessage, ToolCall } from './messages.ts';
+import type { ChatMessage } from './messages.ts';
 import type { DispatchPath } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
+import type {
+  ResumeEntry,
+  ResumeLog,
+  SessionRecord,
+  SignalDescriptor,
+  Suspension,
+  SuspensionRecord,
+} from './session-records.ts';
+import { SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 
-/**
- * A suspension's signal descriptor (suspension §4).
- *
- * @example
- * ```ts
- * import type { SignalDescriptor } from 'turngate/chat';
- * const descriptor: SignalDescriptor = { signal_id: 'approval-001', metadata: { action: 'send_email' } };
- * ```
- */
-export interface SignalDescriptor {
-  /** The correlation token the signal must carry; unique among the suspensions that wait. */
-  readonly signal_id: string;
-  /** Application-defined metadata, round-tripped unchanged. */
-  readonly metadata?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * The state of a chat session: `messages` (append reducer) plus any other fields, all JSON data.
- *
- * @example
- * ```ts
- * import type { ChatState } from 'turngate/chat';
- * const state: ChatState = { messages: [{ role: 'user', content: 'hi' }], approved: false };
- * ```
- */
-export interface ChatState {
-  readonly messages: readonly ChatMessage[];
-  readonly [field: string]: unknown;
-}
-
-/**
- * A suspended turn (the paused-invocation record of suspension §5, less the state, which is the
- * session's): what it waits for, where it resumes, which tool calls it left open.
- *
- * @example
- * ```ts
- * import type { Suspension } from 'turngate/chat';
- * const suspension: Suspension = {
- *   invocationId: '6f1c...',
- *   node: 'approval',
- *   descriptor: { signal_id: 'refund:A-1001' },
- *   openToolCalls: [{ id: 'call_refund', name: 'orders.refund', arguments: { id: 'A-1001' } }],
- * };
- * ```
- */
-export interface Suspension {
-  /** The paused invocation's id (stable across suspend and resume). */
-  readonly invocationId: string;
-  /** The node that suspended; the resumed run continues after it. */
-  readonly node: string;
-  /** The signal descriptor (suspension §4). */
-  readonly descriptor: SignalDescriptor;
-  /** Tool calls of the history still awaiting a tool-role reply; the resumed turn must answer them. */
-  readonly openToolCalls: readonly ToolCall[];
-}
-
-/**
- * A suspension and the session it belongs to: what `findSuspension` and `listSuspended` return.
- *
- * @example
- * ```ts
- * import type { SuspensionRecord } from 'turngate/chat';
- * const record: SuspensionRecord = { sessionId: 'support-1', sessionVersion: 3, invocationId: 'inv-1', node: 'approval', descriptor: { signal_id: 'refund:A-1001' }, openToolCalls: [] };
- * ```
- */
-export interface SuspensionRecord extends Suspension {
-  /** The session that waits. */
-  readonly sessionId: string;
-  /** The session's version that holds this suspension (a resume checks it is still current). */
-  readonly sessionVersion: number;
-}
-
-/**
- * What a store keeps per session.
- *
- * @example
- * ```ts
- * import { InMemorySessionStore } from 'turngate/chat';
- * const store = new InMemorySessionStore();
- * await store.save('s', { state: { messages: [{ role: 'user', content: 'hi' }] } }, 0);
- * (await store.load('s'))?.version; //=> 1
- * ```
- */
-export interface SessionRecord {
-  /** Incremented by every save; the optimistic-concurrency token (sessions §8.2). */
-  readonly version: number;
-  /** The session state. */
-  readonly state: ChatState;
-  /** The suspended turn, when one waits for a signal; saved and removed with the state. */
-  readonly suspension?: Suspension;
-}
-
-/**
- * A resumed turn that completed, as the store logged it when it saved the turn: how a process
- * learns of a resume another process ran.
- *
- * @example
- * ```ts
- * import type { ResumeEntry } from 'turngate/chat';
- * const entry: ResumeEntry = { seq: 7, sessionId: 'support-1', signalId: 'refund:A-1001', invocationId: 'inv-1', resumedBy: 'harness-2', replies: [{ role: 'assistant', content: 'Refunded.' }] };
- * ```
- */
-export interface ResumeEntry {
-  /** The log position: increasing, unique per store. */
-  readonly seq: number;
-  readonly sessionId: string;
-  /** The signal that resumed the turn. */
-  readonly signalId: string;
-  /** The resumed invocation (the suspended one's id). */
-  readonly invocationId: string;
-  /** The id of the harness that ran the resume. */
-  readonly resumedBy: string;
-  /** The messages the resumed turn added. */
-  readonly replies: readonly ChatMessage[];
-}
-
-/**
- * A page of the resume log.
- *
- * @example
- * ```ts
- * import { InMemorySessionStore, type ResumeLog } from 'turngate/chat';
- * const log: ResumeLog = await new InMemorySessionStore().readResumes(undefined);
- * log.entries; //=> []
- * ```
- */
-export interface ResumeLog {
-  /** Entries after the given position, oldest first. */
-  readonly entries: readonly ResumeEntry[];
-  /** The position to read after next time (the last entry's `seq`, or the log's end). */
-  readonly cursor: number;
-}
+// The harness (harness.ts) reads these two record types from here.
+export type { ResumeEntry, SuspensionRecord } from './session-records.ts';
 
 /**
  * Options of `save`.
@@ -271,142 +151,6 @@ export interface LockedSession {
   save(record: Omit<SessionRecord, 'version'>, expectedVersion: number, options?: SaveOptions): Promise<number>;
   /** The send kept under `key` (see `SaveOptions.send`), or `undefined`; absent when the store keeps none. */
   findSend?(key: string): Promise<SendRecord | undefined>;
-}
-
-/**
- * Thrown by `save` when the stored version is not the expected one.
- *
- * @example
- * ```ts
- * import { InMemorySessionStore, SessionWriteConflict } from 'turngate/chat';
- * const store = new InMemorySessionStore();
- * await store.save('s', { state: { messages: [] } }, 0);
- * await store.save('s', { state: { messages: [] } }, 0).catch((e: unknown) => e instanceof SessionWriteConflict); //=> true
- * ```
- */
-export class SessionWriteConflict extends Error {
-  /** Always `session_write_conflict` (sessions §10). */
-  readonly category = 'session_write_conflict';
-  /**
-   * Creates the error.
-   *
-   * @param sessionId - The session.
-   * @param expected - The version the caller expected.
-   * @param actual - The stored version.
-   * @param why - What else went wrong, when the version is as expected (a lease that ran out).
-   */
-  constructor(sessionId: string, expected: number, actual: number, why?: string) {
-    super(
-      why === undefined
-        ? `session ${sessionId} is at version ${actual}, not ${expected}`
-        : `session ${sessionId} is at version ${actual}, but ${why}`,
-    );
-    this.name = 'SessionWriteConflict';
-  }
-}
-
-/**
- * Thrown by `save` when the record suspends on a signal id another session already waits on.
- *
- * @example
- * ```ts
- * import { InMemorySessionStore, SignalIdInUse } from 'turngate/chat';
- * const store = new InMemorySessionStore();
- * const suspension = { invocationId: 'i', node: 'n', descriptor: { signal_id: 'approval' }, openToolCalls: [] };
- * await store.save('a', { state: { messages: [] }, suspension }, 0);
- * await store.save('b', { state: { messages: [] }, suspension }, 0).catch((e: unknown) => e instanceof SignalIdInUse); //=> true
- * ```
- */
-export class SignalIdInUse extends Error {
-  /** Always `harness_signal_subscription_failed` (harness §10): the signal cannot be routed. */
-  readonly category = 'harness_signal_subscription_failed';
-  /**
-   * Creates the error.
-   *
-   * @param signalId - The signal id.
-   * @param sessionId - The session that already waits on it.
-   */
-  constructor(signalId: string, sessionId: string) {
-    super(`signal ${signalId} is already awaited by session ${sessionId}`);
-    this.name = 'SignalIdInUse';
-  }
-}
-
-/**
- * Why a store could not serve a call for now: it cannot be reached, it is restarting or shutting
- * down, a call ran past its timeout, or the session is held elsewhere past the lock timeout.
- */
-export type StoreUnavailableReason = 'unreachable' | 'restarting' | 'timeout' | 'busy';
-
-/**
- * Thrown by a store that cannot serve a call for now, while the stored sessions are intact: the
- * harness reports it in the `retryable_transient` bucket (the category still says which step
- * failed: `session_load_failed`, `session_save_failed`, `suspension_persistence_failed`). The
- * driver's error is the `cause`. When the failing call was a save whose outcome the store cannot
- * know (a timeout after the statement was sent), `outcomeUnknown` is true: the save may have
- * committed; a send retried with the same idempotency key finds it. Custom stores throw it (or a
- * subclass) for the same conditions.
- *
- * @example
- * ```ts
- * import { SessionStoreUnavailable } from 'turngate/chat';
- * const error = new SessionStoreUnavailable('timeout', 'save of session "s" timed out after 10000 ms', { outcomeUnknown: true });
- * [error.reason, error.outcomeUnknown]; //=> ['timeout', true]
- * ```
- */
-export class SessionStoreUnavailable extends Error {
-  /** Why the store could not serve the call. */
-  readonly reason: StoreUnavailableReason;
-  /** True when a save may have committed although it failed. */
-  readonly outcomeUnknown: boolean;
-  /**
-   * An error of the cleanup after the failure (a rollback, a lock release), kept beside the
-   * failure rather than in its place.
-   */
-  cleanupError?: unknown;
-  /**
-   * Creates the error.
-   *
-   * @param reason - Why.
-   * @param message - What failed, for logs.
-   * @param options - The driver's error (`cause`); whether a save's outcome is unknown.
-   */
-  constructor(
-    reason: StoreUnavailableReason,
-    message: string,
-    options: { readonly cause?: unknown; readonly outcomeUnknown?: boolean } = {},
-  ) {
-    super(message, Object.hasOwn(options, 'cause') ? { cause: options.cause } : undefined);
-    this.name = 'SessionStoreUnavailable';
-    this.reason = reason;
-    this.outcomeUnknown = own(options, 'outcomeUnknown') === true;
-  }
-}
-
-/**
- * Thrown when a session stays held by another process (a turn, a resume) for longer than the
- * store's `lockTimeoutMs`: the store works, the session is busy (reason `busy`).
- *
- * @example
- * ```ts
- * import { SessionLockTimeout } from 'turngate/chat';
- * new SessionLockTimeout('conv-1', 30_000).message; //=> 'session "conv-1" is held by another process: waited 30000 ms'
- * ```
- */
-export class SessionLockTimeout extends SessionStoreUnavailable {
-  /** The session. */
-  readonly sessionId: string;
-  /**
-   * Creates the error.
-   *
-   * @param sessionId - The session.
-   * @param waitedMs - How long the turn waited, in milliseconds.
-   */
-  constructor(sessionId: string, waitedMs: number) {
-    super('busy', `session ${JSON.stringify(sessionId)} is held by another process: waited ${waitedMs} ms`);
-    this.name = 'SessionLockTimeout';
-    this.sessionId = sessionId;
-  }
 }
 
 /**

@@ -16,21 +16,17 @@ import type { ChatMessage, ToolCall } from './messages.ts';
 import { completedOutcome, type DispatchPath, type ErroredOutcomes, type ChatTurnOutcome } from './outcome.ts';
 import type { SessionQueue } from './queue.ts';
 import {
-  type ChatState,
   type LockedSession,
   lockedView,
   type SaveOptions,
   type SendRecord,
   type SessionLockOptions,
   type SessionStore,
-  type SessionRecord,
-  type SignalDescriptor,
   type StoredSendOutcome,
-  type Suspension,
-  SessionWriteConflict,
-  SignalIdInUse,
   suspensionOf,
 } from './store.ts';
+import type { ChatState, SessionRecord, SignalDescriptor, Suspension } from './session-records.ts';
+import { SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 import { firstFailure, joinDetails } from '../failures/internal.ts';
 
 /** Runs a turn body with the session held, and turns a failure to hold it into an outcome. */

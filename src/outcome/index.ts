@@ -21,10 +21,8 @@ export type {
   ShapeValue,
   DeliverableValue,
   DeliverableDescription,
-  Mismatch,
-  KeyAlias,
-  MismatchFocus,
 } from './shape.ts';
+export type { Mismatch, KeyAlias, MismatchFocus } from './shape-check.ts';
 export { defineContracts } from './contract.ts';
 export { resolveMethod } from '../typestate/index.ts';
 export type { MethodAlias, MethodResolution, MethodSource, UnknownMethodMessage } from '../typestate/index.ts';
@@ -55,7 +53,7 @@ export type {
   DelegatedCall,
   DelegationRequest,
   DelegationOf,
-} from './delegate.ts';
+} from './delegation.ts';
 export { renderKnownTools } from './known-tools.ts';
 export {
   VIOLATION_DISPOSITIONS,

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { describeDeliverable, type ShapeContract } from './index.ts';
-import { checkShape, compileDeliverable } from './shape.ts';
+import { compileDeliverable } from './shape.ts';
+import { checkShape } from './shape-check.ts';
 
 const check = (deliverable: unknown, value: unknown) =>
   checkShape(compileDeliverable(deliverable, 'deliverable'), value, 'deliverable_key');

@@ -16,7 +16,7 @@
 import type { Failure } from '../failures/index.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import { checkAdmissibleDisposition, type ToolErrorEnvelope } from '../typestate/index.ts';
-import type { Delegation, ValidationRecord } from './delegate.ts';
+import type { Delegation, ValidationRecord } from './delegation.ts';
 import type { OutcomeError } from './outcome.ts';
 
 /**

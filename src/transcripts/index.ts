@@ -110,12 +110,9 @@ export {
   ToolCallSchema,
   ToolMessageSchema,
   UserMessageSchema,
-  messageText,
-  validateChatMessage,
   type AssistantContentBlock,
   type AssistantMessage,
   type ChatMessage,
-  type ChatMessageCheck,
   type ContentBlock,
   type ImageBlock,
   type RedactedThinkingBlock,
@@ -126,3 +123,4 @@ export {
   type ToolMessage,
   type UserMessage,
 } from './chat-message.ts';
+export { messageText, validateChatMessage, type ChatMessageCheck } from './chat-message-check.ts';

@@ -12,31 +12,9 @@
  * @module
  */
 import { TypestateError } from './errors.ts';
+import type { BrandName, TurnStateName } from './states.ts';
 
 export { deepFreeze } from '../internal/freeze.ts';
-
-/**
- * The names of the turn states, in chain order. Source: HARNESS-TYPESTATE §2.
- *
- * @example
- * ```ts
- * import type { TurnStateName } from 'turngate';
- * const chain: TurnStateName[] = ['CallSpec', 'ToolRequests', 'ToolResults', 'ToolUse', 'JoinClosed', 'MutationReady'];
- * ```
- */
-export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolUse' | 'JoinClosed' | 'MutationReady';
-
-/**
- * Every brand the registry mints: the turn states, and a provider transcript that passed its
- * check (`SendableTranscript`, minted by the transcripts layer).
- *
- * @example
- * ```ts
- * import type { BrandName } from 'turngate';
- * const names: BrandName[] = ['JoinClosed', 'SendableTranscript'];
- * ```
- */
-export type BrandName = TurnStateName | 'SendableTranscript';
 
 /**
  * The nominal part of every brand, for types only (no value of this class exists). The

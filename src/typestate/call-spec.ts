@@ -26,6 +26,19 @@ import { check, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
 export type ActionMode = 'code' | 'json' | 'text';
 
 /**
+ * The action mode a `CallSpec` type knows (`ActionMode` when it does not).
+ *
+ * @example
+ * ```ts
+ * import type { CallSpec, ModeOf } from 'turngate';
+ * const mode: ModeOf<CallSpec<'json'>> = 'json';
+ * ```
+ */
+export type ModeOf<T> = T extends { readonly spec: { readonly actionMode: infer TMode extends ActionMode } }
+  ? TMode
+  : ActionMode;
+
+/**
  * A CallSpec: the HARNESS-TYPESTATE §3.1 binding fields, normalized, with a known action mode,
  * and the session the turn belongs to. `TMode` is the action mode as a literal type when the
  * input gave one, so the builder can type the mode's rules; `CallSpec` (mode `ActionMode`) is a

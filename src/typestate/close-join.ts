@@ -11,15 +11,15 @@ import { snapshotOwnData } from '../internal/own-data.ts';
 import type { NormalizedEvidence } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import { deriveIntents, type MutationIntent } from './intents.ts';
-import type { StateArgument, ToolsOf } from './misuse.ts';
-import type { MutationRecord } from './mutation.ts';
+import type { StateArgument } from './messages.ts';
+import type { MutationRecord } from './mutation-record.ts';
 import { defaultRefs, deriveContext } from './profile.ts';
 import { resolveProtocolState, type TurnProtocolState } from './protocol.ts';
 import type { ToolUse, ToolUseRow } from './record-use.ts';
 import type { TurnCalls } from './request-tools.ts';
 import { isPendingMutation, type ToolResult } from './results.ts';
 import { callRows, check, notData, resultRows, useRows } from './rows.ts';
-import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf } from './tools.ts';
+import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf, type ToolsOf } from './tools.ts';
 import { firstFailure, fail, failedWith, FailureCollector } from '../failures/internal.ts';
 
 type EvidenceWire = JoinCheckInputWire['evidence'];

@@ -5,7 +5,7 @@
  * @module
  */
 import type { FailureClass } from '../failures/index.ts';
-import type { TurnStateName } from './brand.ts';
+import type { TurnStateName } from './states.ts';
 
 /**
  * Why a state value or a mutation was refused:

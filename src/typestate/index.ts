@@ -4,23 +4,33 @@
  *
  * @module
  */
-export type { Branded, BrandName, TurnStateName, StateOf } from './brand.ts';
+export type { Branded, StateOf } from './brand.ts';
+export type { BrandName, TurnStateName } from './states.ts';
 export type {
   TurnMisuse,
-  ToolsOf,
-  ModeOf,
   StateArgument,
   CallsCheck,
   UseRowsCheck,
-  UseDecisionRow,
   UseDecisionCheck,
   MutationToolCheck,
   UnknownMethodMessage,
-} from './misuse.ts';
+  IdList,
+  NextStep,
+  JoinIncomplete,
+  NonLiteralIdMessage,
+  ResultOrphanMessage,
+  UseWithoutResultMessage,
+  RepeatedIdMessage,
+} from './messages.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
-export { defineTools, validateWith, formatIssues, resolveMethod } from './tools.ts';
+export { defineTools } from './tools.ts';
+export { validateWith, formatIssues } from './schema.ts';
+export type { SchemaIssue, SchemaCheck } from './schema.ts';
+export { resolveMethod } from './methods.ts';
+export type { MethodSource, MethodAlias, MethodResolution } from './methods.ts';
 export type {
+  ToolsOf,
   ToolDefinition,
   ToolDefinitions,
   ToolDefinitionsOf,
@@ -33,16 +43,11 @@ export type {
   ToolRegistry,
   ToolMethod,
   ToolMethodAlias,
-  MethodSource,
-  MethodAlias,
-  MethodResolution,
-  SchemaIssue,
-  SchemaCheck,
 } from './tools.ts';
 export { DEFAULT_POLICIES, DEFAULT_CALL_SPEC_FIELDS, defaultRefs } from './profile.ts';
 export type { TurnProtocolState, ProviderStopReason } from './protocol.ts';
 export { callSpec } from './call-spec.ts';
-export type { ActionMode, CallSpec, CallSpecFields } from './call-spec.ts';
+export type { ActionMode, CallSpec, CallSpecFields, ModeOf } from './call-spec.ts';
 export { requestTools, adaptText } from './request-tools.ts';
 export type {
   ToolRequest,
@@ -50,7 +55,6 @@ export type {
   RefusedToolCall,
   TurnCalls,
   ToolRequests,
-  RequestedToolCall,
   TextAdapterProfile,
 } from './request-tools.ts';
 export { matchToolResult, TOOL_ERROR_CODES } from './results.ts';
@@ -66,12 +70,14 @@ export type {
 export { recordResults } from './record-results.ts';
 export type { ToolResults } from './record-results.ts';
 export { checkAdmissibleDisposition, recordUse } from './record-use.ts';
-export type { UseEvidence, ToolUseInputRow, ToolUseRow, ToolUse } from './record-use.ts';
+export type { ToolUseRow, ToolUse } from './record-use.ts';
+export type { RequestedToolCall, UseEvidence, ToolUseInputRow, UseDecisionRow } from './inputs.ts';
 export { closeJoin } from './close-join.ts';
 export type { JoinClosed, CloseContext } from './close-join.ts';
 export type { MutationIntent } from './intents.ts';
 export { admitMutation } from './mutation.ts';
-export type { MutationPolicy, MutationWitness, MutationReady, MutationRecord } from './mutation.ts';
+export type { MutationPolicy, MutationReady } from './mutation.ts';
+export type { MutationWitness, MutationRecord } from './mutation-record.ts';
 export { performMutation, performMutationTool, EffectAlreadyRecorded } from './perform.ts';
 export { MemoryEffectLedger, effectKey } from './ledger.ts';
 export type {

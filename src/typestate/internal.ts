@@ -9,4 +9,16 @@ export { runToolIntent, thrownEnvelope } from './perform.ts';
 export { plainEntry, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';
-export { checkMethods, registryDefinitions, unknownMethodDetail, type AliasTargets } from './tools.ts';
+export type {
+  CallerMissingMessage,
+  CallerNotAllowedMessage,
+  ConsumedWithoutEvidenceMessage,
+  DiscardedWithoutReasonMessage,
+  JsonParallelMessage,
+  Listed,
+  MethodMissingMessage,
+  NamedEvidence,
+  TextRequestMessage,
+} from './messages.ts';
+export { registryDefinitions, type AliasTargets } from './tools.ts';
+export { checkMethods, unknownMethodDetail } from './methods.ts';

@@ -8,17 +8,17 @@ import * as v from 'valibot';
 import { trimWhiteSpace } from '../canonical/index.ts';
 import { checkMutationGate } from '../check/internal.ts';
 import { FailureCollector } from '../failures/internal.ts';
-import type { Failure, Result } from '../failures/index.ts';
+import type { Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import { expectMinted, isSpent, mint, type Branded } from './brand.ts';
 import { turnLineage, type JoinClosed } from './close-join.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
-import { type AdmitOptions, bindAdmission, type EffectRecord } from './ledger.ts';
-import type { StateArgument, ToolsOf } from './misuse.ts';
+import { type AdmitOptions, bindAdmission } from './ledger.ts';
+import type { StateArgument } from './messages.ts';
+import type { MutationWitness } from './mutation-record.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
-import type { ToolErrorEnvelope } from './results.ts';
 import { parseOwnData } from './rows.ts';
-import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
+import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
 
 /**
  * The active mutation policy and the capability claims presented for this mutation.
@@ -39,36 +39,6 @@ export interface MutationPolicy {
   readonly requiredCapabilities?: readonly string[];
   /** Capabilities claimed for them. */
   readonly capabilityClaims?: readonly string[];
-}
-
-/**
- * The witness of an admitted mutation: the join-gate linkage (the closed turn's join-set digest,
- * its session and trajectory refs), the policy, the capabilities, and the intents it binds.
- *
- * @example
- * ```ts
- * import type { MutationWitness } from 'turngate';
- * declare const witness: MutationWitness;
- * witness.intents.map((i) => i.inputDigest);
- * ```
- */
-export interface MutationWitness {
-  /** Always `turngate.mutation.v2`. */
-  readonly witnessKind: 'turngate.mutation.v2';
-  /** The turn's `callId`. */
-  readonly callId: string;
-  /** The join-set digest of the closed turn: the join-gate witness linkage. */
-  readonly joinSetDigest: string;
-  /** The mutation policy digest the turn and the active policy share. */
-  readonly mutationPolicyDigest: string;
-  /** The capabilities required (and claimed), sorted. */
-  readonly capabilities: readonly string[];
-  /** The turn's session refs (non-empty). */
-  readonly sessionRefs: readonly string[];
-  /** The turn's trajectory refs (non-empty). */
-  readonly trajectoryRefs: readonly string[];
-  /** The mutation intents this admission binds, each with the digest of its exact input. */
-  readonly intents: readonly MutationIntent[];
 }
 
 /**
@@ -99,59 +69,6 @@ export type MutationReady<TTools extends ToolDefinitionsOf<TTools> = ToolDefinit
     readonly '~tools'?: TTools;
   }
 >;
-
-/**
- * What the gate did with one intent of a turn's pending mutation calls, as `recordMutations`
- * records it in the re-closed turn.
- *
- * @example
- * ```ts
- * import type { MutationRecord } from 'turngate';
- * declare const record: MutationRecord;
- * if (record.outcome === 'not_admitted') record.failures.map((f) => f.class);
- * ```
- */
-export type MutationRecord =
-  | {
-      /** The intent ran; its output is the call's result. */
-      readonly outcome: 'performed';
-      readonly intent: MutationIntent;
-      /** The witness it ran under. */
-      readonly witness: MutationWitness;
-    }
-  | {
-      /** The intent ran and threw, or returned an output that fails its schema. */
-      readonly outcome: 'failed';
-      readonly intent: MutationIntent;
-      readonly witness: MutationWitness;
-      /** The error result the call got. */
-      readonly error: ToolErrorEnvelope;
-    }
-  | {
-      /**
-       * The effect did not run: the admission's effect ledger already held it (an earlier turn,
-       * retry, process or run). The call's result is the recorded one: the output of a
-       * `completed` effect, the error of a `failed` one, and for `started` or
-       * `unknown_after_crash` an `effect_outcome_unknown` error ("check before retrying").
-       */
-      readonly outcome: 'replayed';
-      readonly intent: MutationIntent;
-      readonly witness: MutationWitness;
-      /** What the ledger holds. */
-      readonly record: EffectRecord;
-    }
-  | {
-      /** The gate refused the turn: nothing ran. */
-      readonly outcome: 'not_admitted';
-      readonly intent: MutationIntent;
-      /** Why (`admitMutation`'s failures). */
-      readonly failures: readonly Failure[];
-    }
-  | {
-      /** Admitted (or not tried), but the turn was re-closed before it ran. */
-      readonly outcome: 'not_performed';
-      readonly intent: MutationIntent;
-    };
 
 const textList = v.optional(v.array(v.string()));
 const PolicySchema = v.object(

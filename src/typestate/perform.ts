@@ -12,20 +12,21 @@ import { turnLineage } from './close-join.ts';
 import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
 import { admissionOf, effectKey, type EffectEntry, type EffectRecord, recordedAnswer } from './ledger.ts';
-import type { MutationToolCheck, StateArgument, ToolsOf } from './misuse.ts';
-import type { MutationReady, MutationWitness } from './mutation.ts';
+import type { MutationToolCheck, StateArgument } from './messages.ts';
+import type { MutationReady } from './mutation.ts';
+import type { MutationWitness } from './mutation-record.ts';
 import type { ToolErrorEnvelope } from './results.ts';
 import { PAYLOAD_MAX_DEPTH } from './rows.ts';
+import { formatIssues, validateWith } from './schema.ts';
 import {
-  formatIssues,
   registryDefinitions,
-  validateWith,
   type MutationToolName,
   type ParsedToolInput,
   type ToolDefinitionsOf,
   type ToolInput,
   type ToolName,
   type ToolOutput,
+  type ToolsOf,
 } from './tools.ts';
 
 /**

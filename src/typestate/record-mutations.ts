@@ -9,13 +9,13 @@ import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData } from '../internal/own-data.ts';
 import { expectMinted } from './brand.ts';
 import { closeTurn, type JoinClosed } from './close-join.ts';
-import type { StateArgument, ToolsOf } from './misuse.ts';
-import type { MutationRecord } from './mutation.ts';
+import type { StateArgument } from './messages.ts';
+import type { MutationRecord } from './mutation-record.ts';
 import { outcomeOf } from './perform.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
 import { notData } from './rows.ts';
-import type { ToolDefinitions } from './tools.ts';
+import type { ToolDefinitions, ToolsOf } from './tools.ts';
 import { firstFailure, fail } from '../failures/internal.ts';
 
 /**

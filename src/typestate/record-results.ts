@@ -10,17 +10,17 @@ import { ownEntries } from '../internal/entries.ts';
 import { TOOL_USE_DISPOSITIONS, type ToolUseDisposition } from '../normalize/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
-import type { StateArgument, ToolsOf } from './misuse.ts';
+import type { StateArgument } from './messages.ts';
 import type { ToolRequests } from './request-tools.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
 import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
+import { formatIssues, validateWith } from './schema.ts';
 import {
-  formatIssues,
   registryDefinitions,
-  validateWith,
   type ToolDefinition,
   type ToolDefinitions,
   type ToolDefinitionsOf,
+  type ToolsOf,
 } from './tools.ts';
 import { firstFailure, failedWith, failure, FailureCollector } from '../failures/internal.ts';
 

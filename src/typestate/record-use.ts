@@ -9,57 +9,12 @@ import type { Failure, Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
-import type { StateArgument, ToolsOf, UseRowsCheck } from './misuse.ts';
+import type { ToolUseInputRow, UseEvidence } from './inputs.ts';
+import type { StateArgument, UseRowsCheck } from './messages.ts';
 import type { ToolResults } from './record-results.ts';
 import { failedWith, failure, FailureCollector } from '../failures/internal.ts';
 import { callRows, check, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
-import type { ToolDefinitions, ToolDefinitionsOf } from './tools.ts';
-
-/**
- * Provenance of a `consumed` result: what it was consumed into. A `consumed` row needs at least
- * one of the three refs (TOOL-CALLING-HARNESS-TYPESTATE §4.4). A `mutationInputRef` with a
- * `mutationInput` also declares a mutation intent: `admitMutation` binds it, and
- * `performMutation` runs it once with exactly that input.
- *
- * @example
- * ```ts
- * import type { UseEvidence } from 'turngate';
- * const evidence: UseEvidence = { mutationInputRef: 'mutation://issues/BILL-7', mutationInput: { id: 'BILL-7', status: 'closed' } };
- * ```
- */
-export interface UseEvidence {
-  /** The summary that used the result. */
-  readonly summaryRef?: string;
-  /** The handoff packet that carried it. */
-  readonly handoffRef?: string;
-  /** The mutation input built from it. */
-  readonly mutationInputRef?: string;
-  /** That mutation input itself (JSON data): with `mutationInputRef`, a mutation intent bound by its digest. */
-  readonly mutationInput?: unknown;
-}
-
-/**
- * What the turn did with one result, as a caller reports it.
- *
- * @example
- * ```ts
- * import type { ToolUseInputRow } from 'turngate';
- * const rows: ToolUseInputRow[] = [
- *   { toolCallId: 'toolu_01', disposition: 'consumed', evidence: { summaryRef: 'summary://turn-1' } },
- *   { toolCallId: 'toolu_02', disposition: 'discarded_with_reason', reasonCode: 'stale' },
- * ];
- * ```
- */
-export interface ToolUseInputRow {
-  /** The tool call whose result this disposes of. */
-  readonly toolCallId: string;
-  /** What was done with it. */
-  readonly disposition: ToolUseDisposition;
-  /** Required for `discarded_with_reason`; read for `retry_scheduled`. */
-  readonly reasonCode?: string;
-  /** Required for `consumed`: what the result was consumed into. */
-  readonly evidence?: UseEvidence;
-}
+import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
 
 /**
  * A recorded tool-use row, bound to the digest of the result it used.

@@ -11,16 +11,15 @@ import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 import type { Failure, Result } from '../failures/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
-import type { CallSpec } from './call-spec.ts';
-import type { CallsCheck, ModeOf, StateArgument } from './misuse.ts';
+import type { CallSpec, ModeOf } from './call-spec.ts';
+import type { RequestedToolCall } from './inputs.ts';
+import type { CallsCheck, StateArgument } from './messages.ts';
 import { TOOL_ERROR_CODES } from './results.ts';
 import { callRows, check, STAGE_PROTOCOL } from './rows.ts';
+import { resolveMethod, unknownMethodDetail } from './methods.ts';
+import { formatIssues, validateWith } from './schema.ts';
 import {
-  formatIssues,
   registryDefinitions,
-  resolveMethod,
-  unknownMethodDetail,
-  validateWith,
   type ParsedToolInput,
   type ToolMethod,
   type ToolDefinitions,
@@ -161,33 +160,6 @@ export type ToolRequests<TTools extends ToolDefinitionsOf<TTools> = ToolDefiniti
 >;
 
 /**
- * A request as a caller hands it in: tool name and input not yet validated.
- *
- * @example
- * ```ts
- * import type { RequestedToolCall } from 'turngate';
- * const call: RequestedToolCall = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' } };
- * const viaAlias: RequestedToolCall = { toolCallId: 'toolu_02', toolName: 'web_fetcher', method: 'fetch', input: { url: 'https://news.example/rss' } };
- * ```
- */
-export interface RequestedToolCall {
-  /** The tool call id, as the model sent it. */
-  readonly toolCallId: string;
-  /** The tool name, as the model sent it. */
-  readonly toolName: string;
-  /** The arguments, as parsed JSON. */
-  readonly input: unknown;
-  /** The caller (e.g. a `code_execution` block id), for a programmatic call. */
-  readonly callerId?: string;
-  /**
-   * The method called: one of the tool's canonical `methods` or an alias. Provider wire formats
-   * have no method field: where it comes from (the tool name, an input field) is the adapter's
-   * choice.
-   */
-  readonly method?: string;
-}
-
-/**
  * A deterministic text adapter profile: turns a text-mode action into structured tool-use
  * blocks. Text mode admits tool requests only through one. Source: HARNESS-TYPESTATE §7.
  *
@@ -250,6 +222,84 @@ function refusal(
   return { ...call, errorCode, failure: failure(failureClass, detail, [call.toolCallId]) };
 }
 
+/** A call whose fields passed {@link malformedField}. */
+interface WellFormedCall {
+  readonly toolName: string;
+  readonly callerId?: string;
+  readonly method?: string;
+}
+
+/** The first malformed field of a call after its id (name, caller, method), as a detail. */
+function malformedField(fields: CallFields, at: string): string | undefined {
+  const { toolName, callerId, method } = fields;
+  if (typeof toolName !== 'string' || isBlank(toolName)) return `${at}.toolName: expected a non-blank string`;
+  if (callerId !== undefined && (typeof callerId !== 'string' || isBlank(callerId)))
+    return `${at}.callerId: expected a non-blank string when given`;
+  if (method !== undefined && (typeof method !== 'string' || isBlank(method)))
+    return `${at}.method: expected a non-blank string when given`;
+  return undefined;
+}
+
+/**
+ * A well-formed call checked against the registry and the turn's action mode: its request, or
+ * its refusal (a tool not in the registry, a second call in json mode, a caller not allowed, an
+ * unknown method, an input that is not JSON data or does not match the tool's input schema).
+ */
+function admitCall(
+  definitions: ToolDefinitions,
+  mode: CallSpec['spec']['actionMode'],
+  index: number,
+  at: string,
+  base: { toolCallId: string; toolName: string; callerId?: string },
+  callerId: string | undefined,
+  method: string | undefined,
+  given: unknown,
+): ToolRequest<ToolDefinitions> | RefusedToolCall {
+  // Not read from `base`: without an own callerId, that read would reach Object.prototype.
+  const { toolCallId, toolName } = base;
+  const snapshot = snapshotOwnData(given, { root: `${at}.input` });
+  const input = snapshot.ok ? snapshot.value : undefined;
+  const call = method === undefined ? { ...base, input } : { ...base, method, input };
+  const definition = Object.hasOwn(definitions, toolName) ? definitions[toolName] : undefined;
+  if (definition === undefined)
+    return refusal(call, 'unknown_tool', `tool ${JSON.stringify(toolName)} is not in the registry`);
+  if (mode === 'json' && index > 0)
+    return refusal(
+      call,
+      'parallel_call_refused',
+      `json mode: one tool invocation per action; ${toolCallId} is call ${index + 1}`,
+    );
+  const allowed = definition.allowedCallers;
+  if (allowed !== undefined && (callerId === undefined || !allowed.includes(callerId)))
+    return refusal(
+      call,
+      'caller_not_allowed',
+      `tool ${JSON.stringify(toolName)} may be called only by ${allowed.join(', ')}, not ${callerId === undefined ? 'the model directly' : JSON.stringify(callerId)}`,
+    );
+  const resolution = resolveMethod(definition, method);
+  if (resolution.status === 'unknown')
+    return refusal(call, 'unknown_method', unknownMethodDetail(toolName, resolution));
+  if (!snapshot.ok)
+    return refusal(call, 'invalid_input', `input of ${toolName} is not JSON data: ${snapshotProblem(snapshot)}`);
+  const parsed = validateWith(definition.input, input);
+  const parsedData = parsed.ok ? snapshotOwnData(parsed.value, { root: `${at}.input` }) : undefined;
+  if (!parsed.ok || parsedData === undefined || !parsedData.ok) {
+    const why = !parsed.ok
+      ? formatIssues(parsed.failures)
+      : parsedData !== undefined && !parsedData.ok
+        ? `the parsed input is not JSON data: ${firstFailure(parsedData).detail}`
+        : '';
+    return refusal(call, 'invalid_input', `input of ${toolName} does not match its schema: ${why}`);
+  }
+  return {
+    ...base,
+    ...(resolution.method === undefined ? {} : { method: resolution.method }),
+    ...(resolution.alias === undefined ? {} : { calledAs: resolution.alias.alias }),
+    input: parsedData.value,
+    inputDigest: digest(parsedData.value as JsonValue),
+  };
+}
+
 function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
   spec: CallSpec,
   tools: ToolRegistry<TTools>,
@@ -276,21 +326,14 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       );
       return;
     }
-    const { toolCallId, toolName, callerId, method } = fields;
+    const { toolCallId } = fields;
     if (typeof toolCallId !== 'string' || isBlank(toolCallId)) {
       failures.add('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`);
       return;
     }
-    if (typeof toolName !== 'string' || isBlank(toolName)) {
-      failures.add('tool.schema_invalid', `${at}.toolName: expected a non-blank string`, [toolCallId]);
-      return;
-    }
-    if (callerId !== undefined && (typeof callerId !== 'string' || isBlank(callerId))) {
-      failures.add('tool.schema_invalid', `${at}.callerId: expected a non-blank string when given`, [toolCallId]);
-      return;
-    }
-    if (method !== undefined && (typeof method !== 'string' || isBlank(method))) {
-      failures.add('tool.schema_invalid', `${at}.method: expected a non-blank string when given`, [toolCallId]);
+    const malformed = malformedField(fields, at);
+    if (malformed !== undefined) {
+      failures.add('tool.schema_invalid', malformed, [toolCallId]);
       return;
     }
     if (seen.has(toolCallId)) {
@@ -299,67 +342,12 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     }
     seen.add(toolCallId);
     callIds.push(toolCallId);
+    const { toolName, callerId, method } = fields as WellFormedCall;
     const base = callerId === undefined ? { toolCallId, toolName } : { toolCallId, toolName, callerId };
     rows.push(base);
-    const snapshot = snapshotOwnData(fields.input, { root: `${at}.input` });
-    const input = snapshot.ok ? snapshot.value : undefined;
-    const call = method === undefined ? { ...base, input } : { ...base, method, input };
-    const definition = Object.hasOwn(definitions, toolName) ? definitions[toolName] : undefined;
-    if (definition === undefined) {
-      refused.push(refusal(call, 'unknown_tool', `tool ${JSON.stringify(toolName)} is not in the registry`));
-      return;
-    }
-    if (mode === 'json' && index > 0) {
-      refused.push(
-        refusal(
-          call,
-          'parallel_call_refused',
-          `json mode: one tool invocation per action; ${toolCallId} is call ${index + 1}`,
-        ),
-      );
-      return;
-    }
-    const allowed = definition.allowedCallers;
-    if (allowed !== undefined && (callerId === undefined || !allowed.includes(callerId))) {
-      refused.push(
-        refusal(
-          call,
-          'caller_not_allowed',
-          `tool ${JSON.stringify(toolName)} may be called only by ${allowed.join(', ')}, not ${callerId === undefined ? 'the model directly' : JSON.stringify(callerId)}`,
-        ),
-      );
-      return;
-    }
-    const resolution = resolveMethod(definition, method);
-    if (resolution.status === 'unknown') {
-      refused.push(refusal(call, 'unknown_method', unknownMethodDetail(toolName, resolution)));
-      return;
-    }
-    if (!snapshot.ok) {
-      refused.push(
-        refusal(call, 'invalid_input', `input of ${toolName} is not JSON data: ${snapshotProblem(snapshot)}`),
-      );
-      return;
-    }
-    const parsed = validateWith(definition.input, input);
-    const parsedData = parsed.ok ? snapshotOwnData(parsed.value, { root: `${at}.input` }) : undefined;
-    if (!parsed.ok || parsedData === undefined || !parsedData.ok) {
-      const why = !parsed.ok
-        ? formatIssues(parsed.failures)
-        : parsedData !== undefined && !parsedData.ok
-          ? `the parsed input is not JSON data: ${firstFailure(parsedData).detail}`
-          : '';
-      refused.push(refusal(call, 'invalid_input', `input of ${toolName} does not match its schema: ${why}`));
-      return;
-    }
-    const request: ToolRequest<ToolDefinitions> = {
-      ...base,
-      ...(resolution.method === undefined ? {} : { method: resolution.method }),
-      ...(resolution.alias === undefined ? {} : { calledAs: resolution.alias.alias }),
-      input: parsedData.value,
-      inputDigest: digest(parsedData.value as JsonValue),
-    };
-    requests.push(request as AnyToolRequest<TTools>);
+    const admitted = admitCall(definitions, mode, index, at, base, callerId, method, fields.input);
+    if ('errorCode' in admitted) refused.push(admitted);
+    else requests.push(admitted as AnyToolRequest<TTools>);
   });
   if (mode === 'text' && !adapted && list.length > 0) {
     failures.add(

@@ -6,12 +6,9 @@
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import * as v from 'valibot';
-import { sortUtf8, isBlank } from '../canonical/index.ts';
-import { issuePath } from '../evidence/index.ts';
-import { describeThrown } from '../internal/display.ts';
-import type { Result } from '../failures/index.ts';
-import { schemaIssuePath } from '../internal/path.ts';
+import { isBlank, sortUtf8 } from '../canonical/index.ts';
+import { checkMethods } from './methods.ts';
+import { isSchema } from './schema.ts';
 
 /**
  * One tool: its schemas, whether it has side effects, who may call it, and its canonical methods
@@ -177,6 +174,30 @@ export type MutationToolName<TTools> = {
 export type ReadToolName<TTools> = Exclude<ToolName<TTools>, MutationToolName<TTools>>;
 
 /**
+ * The tool definitions a state, a builder, a registry (or a class extending one) or a
+ * definitions object is typed by: the registry behind `JoinClosed<Tools>` is `Tools`;
+ * `ToolDefinitions` for `any`; `never` for a type that is none of these.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools, type JoinClosed, type ToolsOf } from 'turngate';
+ * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
+ * declare const closed: JoinClosed<Tools>;
+ * const same: ToolsOf<typeof closed> extends Tools ? true : false = true;
+ * ```
+ */
+export type ToolsOf<T> = 0 extends 1 & T ? ToolDefinitions : Extract<ToolsIn<T>, ToolDefinitionsOf<ToolsIn<T>>>;
+
+type ToolsIn<T> = T extends { readonly '~tools'?: infer TTools }
+  ? TTools
+  : T extends { readonly '~calls'?: { readonly tools: infer TTools } }
+    ? TTools
+    : T extends abstract new () => infer TTools
+      ? TTools
+      : T;
+
+/**
  * The canonical methods of tool `TName`: the literal union of its `methods`, or `string` when it
  * declares none (any method name, or none, is accepted as it is).
  *
@@ -281,16 +302,6 @@ function ownField(name: string, definition: object, key: string): unknown {
     );
   }
   return descriptor.value;
-}
-
-function isSchema(value: unknown): value is StandardSchemaV1 {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  try {
-    const standard = (value as Partial<StandardSchemaV1>)['~standard'];
-    return typeof standard?.validate === 'function';
-  } catch {
-    return false;
-  }
 }
 
 function copyDefinition(name: string, definition: unknown): ToolDefinition {
@@ -415,240 +426,4 @@ export function registryDefinitions(tools: unknown): ToolDefinitions {
     current = Object.getPrototypeOf(current);
   }
   throw new TypeError('expected a tool registry made by defineTools (or a class that extends one)');
-}
-
-/**
- * Where a tool's methods and aliases are declared: a tool definition, or a contract's
- * description (`turngate/outcome`).
- *
- * @example
- * ```ts
- * import type { MethodSource } from 'turngate/outcome';
- * const source: MethodSource = { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } };
- * ```
- */
-export interface MethodSource {
-  /** The canonical methods; none (or an empty list) means any name, or none, is accepted. */
-  readonly methods?: readonly string[];
-  /** Alias -> canonical method. */
-  readonly aliases?: { readonly [alias: string]: string };
-}
-
-/**
- * A method alias a call used, resolved to its canonical method.
- *
- * @example
- * ```ts
- * import type { MethodAlias } from 'turngate/outcome';
- * const used: MethodAlias = { kind: 'method', alias: 'fetch', method: 'fetch_url' };
- * ```
- */
-export interface MethodAlias {
-  readonly kind: 'method';
-  /** The name the call used. */
-  readonly alias: string;
-  /** The canonical method it resolved to. */
-  readonly method: string;
-}
-
-/**
- * How a called method name resolved against a tool's methods: `resolved` (to the canonical
- * method, and the alias when one was used) or `unknown` (the name called and the canonical
- * methods, sorted by UTF-8 bytes).
- *
- * @example
- * ```ts
- * import { resolveMethod, type MethodResolution } from 'turngate/outcome';
- * const resolved: MethodResolution = resolveMethod({ methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } }, 'fetch');
- * resolved; //=> { status: 'resolved', method: 'fetch_url', alias: { kind: 'method', alias: 'fetch', method: 'fetch_url' } }
- * ```
- */
-export type MethodResolution =
-  | { readonly status: 'resolved'; readonly method: string | undefined; readonly alias: MethodAlias | undefined }
-  | { readonly status: 'unknown'; readonly called: string | undefined; readonly methods: readonly string[] };
-
-/**
- * Resolves the method a call names: a canonical method resolves to itself, an alias to its
- * canonical method (and says so); any other name, or no name, is `unknown` when the tool declares
- * methods. A tool without methods accepts any name (or none) as it is. This is the one rule for
- * methods: `requestTools` applies it to tool calls, `delegate` (`turngate/outcome`) to delegations.
- *
- * Source: ADR 0014, Decision §3; Open Question 2 (aliases are declared, never promoted at run
- * time, so every alias maps to exactly one method).
- *
- * @param source - A tool definition (`Tools.definitions.web_fetcher`) or a contract's description.
- * @param called - The method name the call used.
- * @returns The resolution.
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { defineTools } from 'turngate';
- * import { resolveMethod } from 'turngate/outcome';
- * class Tools extends defineTools({
- *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
- * }) {}
- * resolveMethod(Tools.definitions.web_fetcher, 'fetch_url'); //=> { status: 'resolved', method: 'fetch_url', alias: undefined }
- * resolveMethod(Tools.definitions.web_fetcher, 'get'); //=> { status: 'unknown', called: 'get', methods: ['fetch_url'] }
- * ```
- */
-export function resolveMethod(source: MethodSource, called: string | undefined): MethodResolution {
-  const methods = source.methods ?? [];
-  const aliases = source.aliases ?? {};
-  if (methods.length === 0) return { status: 'resolved', method: called, alias: undefined };
-  if (called !== undefined && methods.includes(called)) return { status: 'resolved', method: called, alias: undefined };
-  if (called !== undefined && Object.hasOwn(aliases, called)) {
-    const method = aliases[called] as string;
-    return { status: 'resolved', method, alias: { kind: 'method', alias: called, method } };
-  }
-  return { status: 'unknown', called, methods: sortUtf8([...methods]) };
-}
-
-/**
- * The sentence for a call whose method did not resolve: `web_fetcher has no method "get"; its
- * methods are fetch_url` (or `has no method` when it named none). Internal: `requestTools` and
- * `delegate` write it.
- */
-export function unknownMethodDetail(tool: string, unknown: Extract<MethodResolution, { status: 'unknown' }>): string {
-  const shown = unknown.called === undefined ? 'no method' : `no method ${JSON.stringify(unknown.called)}`;
-  return `${tool} has ${shown}; its methods are ${unknown.methods.join(', ')}`;
-}
-
-const MethodName = v.pipe(
-  v.string(),
-  v.check((value) => !isBlank(value), 'expected a non-blank name'),
-);
-const MethodsSchema = v.array(MethodName);
-const AliasesSchema = v.record(v.string(), MethodName);
-
-/** A tool's methods and aliases once checked: frozen copies. Internal. */
-export interface MethodTable {
-  readonly methods: readonly string[];
-  readonly aliases: { readonly [alias: string]: string };
-}
-
-function refuse(where: string, field: string, issue: v.BaseIssue<unknown>): never {
-  const at = issuePath(issue);
-  throw new TypeError(`${where}.${field}${at === '' || at.startsWith('[') ? at : `.${at}`}: ${issue.message}`);
-}
-
-/**
- * Checks a tool's canonical methods and aliases, for `defineTools` and `defineContracts` alike:
- * methods are non-blank and listed once; each alias is non-blank, not itself a canonical method,
- * and names a canonical method. Internal.
- *
- * @param where - What the messages start with (`defineTools: web_fetcher`).
- * @returns Frozen copies (the aliases keep every own key, `__proto__` included).
- * @throws TypeError naming the field: `<where>.methods[1]: expected a non-blank name`,
- *   `<where>.methods: "fetch" is listed twice`, `<where>.aliases.get: "get" is a canonical method,
- *   not an alias`, `<where>.aliases.fetch: must name one of the canonical methods (fetch_url), got "fetch_uri"`.
- */
-export function checkMethods(where: string, methods: unknown, aliases: unknown): MethodTable {
-  const checkedMethods = methods === undefined ? undefined : v.safeParse(MethodsSchema, methods);
-  if (checkedMethods !== undefined && !checkedMethods.success) refuse(where, 'methods', checkedMethods.issues[0]);
-  const checkedAliases = aliases === undefined ? undefined : v.safeParse(AliasesSchema, aliases);
-  if (checkedAliases !== undefined && !checkedAliases.success) refuse(where, 'aliases', checkedAliases.issues[0]);
-  const names = [...((methods as readonly string[] | undefined) ?? [])];
-  const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (twice !== undefined) throw new TypeError(`${where}.methods: ${JSON.stringify(twice)} is listed twice`);
-  // The original, not valibot's copy: `v.record` drops keys such as `__proto__`.
-  const entries = aliases === undefined ? [] : Object.entries(aliases as object);
-  for (const [alias, method] of entries) {
-    if (isBlank(alias)) throw new TypeError(`${where}.aliases: an alias must be a non-blank name`);
-    if (names.includes(alias))
-      throw new TypeError(`${where}.aliases.${alias}: ${JSON.stringify(alias)} is a canonical method, not an alias`);
-    if (!names.includes(method as string))
-      throw new TypeError(
-        `${where}.aliases.${alias}: must name one of the canonical methods (${names.join(', ') || 'none declared'}), got ${JSON.stringify(method)}`,
-      );
-  }
-  return { methods: Object.freeze(names), aliases: Object.freeze(Object.fromEntries(entries)) };
-}
-
-/**
- * One schema issue, flattened for a failure detail.
- *
- * @example
- * ```ts
- * import type { SchemaIssue } from 'turngate';
- * const issue: SchemaIssue = { path: 'path', message: 'Invalid type: Expected string but received 3' };
- * ```
- */
-export interface SchemaIssue {
-  /** Where the offending value is, as the project writes places (`items[0].link`; `''` at the root). */
-  readonly path: string;
-  /** What was wrong. */
-  readonly message: string;
-}
-
-/**
- * The outcome of validating a value against a Standard Schema: the parsed value, or `failures`
- * holding the schema's issues (at least one).
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { validateWith, type SchemaCheck } from 'turngate';
- * const checked: SchemaCheck = validateWith(v.string(), 'a');
- * checked.ok; //=> true
- * ```
- */
-export type SchemaCheck = Result<unknown, SchemaIssue>;
-
-/**
- * Validates a value against a Standard Schema v1 object, synchronously. Never throws: a schema
- * that throws (a refinement or transform that throws, a validator that overflows the stack) is
- * reported as an issue.
- *
- * @param schema - The schema.
- * @param value - The value.
- * @returns The parsed value, or `failures` holding the issues (each path written as
- *   `items[0].link`). An asynchronous schema is reported as an issue.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { validateWith } from 'turngate';
- * validateWith(v.object({ path: v.string() }), { path: 3 }).ok; //=> false
- * const checked = validateWith(v.array(v.object({ link: v.string() })), [{ link: 3 }]);
- * checked.ok ? [] : checked.failures.map((issue) => issue.path); //=> ['[0].link']
- * ```
- */
-export function validateWith(schema: StandardSchemaV1, value: unknown): SchemaCheck {
-  let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
-  try {
-    result = schema['~standard'].validate(value);
-  } catch (error) {
-    return { ok: false, failures: [{ path: '', message: `the schema threw ${describeThrown(error)}` }] };
-  }
-  if (result instanceof Promise) {
-    result.catch(() => undefined);
-    return {
-      ok: false,
-      failures: [{ path: '', message: 'asynchronous schemas are not supported in a turn; validate synchronously' }],
-    };
-  }
-  if (result.issues === undefined) return { ok: true, value: result.value };
-  return {
-    ok: false,
-    failures: result.issues.map((issue) => ({
-      path: schemaIssuePath(issue.path),
-      message: issue.message,
-    })),
-  };
-}
-
-/**
- * Formats schema issues as one line: `path: message; path: message`.
- *
- * @param issues - The issues from {@link validateWith} (its `failures`).
- * @returns The line.
- *
- * @example
- * ```ts
- * import { formatIssues } from 'turngate';
- * formatIssues([{ path: 'path', message: 'Invalid type' }]); //=> 'path: Invalid type'
- * ```
- */
-export function formatIssues(issues: readonly SchemaIssue[]): string {
-  return issues.map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
 }

@@ -29,7 +29,7 @@ import type { TranscriptRule } from '../rules.ts';
 import type { analyzeAISDK } from './check.ts';
 import { toolResult } from './convert.ts';
 import { type AISDKRead, partAt, type ResultSite } from './read.ts';
-import { carriedText, fixedOutput, legacyOutput, parsedObject } from './shape.ts';
+import { carriedText, RESHAPE_DETAIL, reshape } from './shape.ts';
 
 /** The rules that place a tool-result (one per result at most). */
 const PAIRING: readonly TranscriptRule[] = [
@@ -56,38 +56,6 @@ const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
     'removed the approval request: no tool-call in the messages has its toolCallId',
 };
 
-/** What each rewrite does, by rule. */
-const RESHAPE_DETAIL: Partial<Record<TranscriptRule, string>> = {
-  'aisdk.tool_call_legacy_args': 'renamed the tool-call field args to input',
-  'aisdk.tool_call_input_json_string': 'parsed the tool-call input from its JSON text into the object',
-  'aisdk.tool_result_legacy_result': 'wrote the tool-result field result as output: { type, value }',
-  'aisdk.tool_result_output_malformed': 'wrote the tool-result output as a ToolResultOutput, its value kept',
-  'aisdk.tool_result_name_missing': "set the tool-result's toolName to its tool-call's",
-  'aisdk.tool_result_name_mismatch': "set the tool-result's toolName to its tool-call's",
-};
-
-/** A part rewritten for one rule; `undefined` when there is nothing to write. */
-function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefined, nothing: () => string) {
-  switch (rule) {
-    case 'aisdk.tool_call_legacy_args': {
-      const { args, ...rest } = part;
-      return { ...rest, input: args };
-    }
-    case 'aisdk.tool_call_input_json_string': {
-      const input = typeof part['input'] === 'string' ? parsedObject(part['input']) : undefined;
-      return input === undefined ? undefined : { ...part, input };
-    }
-    case 'aisdk.tool_result_legacy_result': {
-      const { result: _result, isError: _isError, ...rest } = part;
-      return { ...rest, output: legacyOutput(part) };
-    }
-    case 'aisdk.tool_result_output_malformed':
-      return { ...part, output: fixedOutput(part['output'], nothing) };
-    default:
-      return call === undefined ? undefined : { ...part, toolName: call };
-  }
-}
-
 /**
  * Where the words of an orphan removed from message `i` go: after the last message of its turn
  * (before the next user or system message), so no call is cut off from its results and the
@@ -108,27 +76,90 @@ function wordsAfter(read: AISDKRead, i: number, expect: RepairContext['expect'])
   return roles[start] === 'user' || roles[start] === 'system' ? start : -1;
 }
 
+type CallSite = AISDKRead['calls'][number];
+
+/** A repeated call renamed apart, and whether a duplicate result was given to it. */
+interface Repeat {
+  readonly key: string;
+  readonly id: string;
+  readonly seq: number;
+  readonly segment: number;
+  taken: boolean;
+}
+
+/** What every step of one repair shares. */
+interface Pass {
+  readonly messages: readonly unknown[];
+  readonly read: AISDKRead;
+  readonly failures: FailureIndex;
+  readonly edits: BlockRepairs;
+  readonly context: RepairContext;
+  /** The block as edited so far. */
+  readonly current: (i: number, j: number) => JsonObject;
+  /** The text of a synthesized error result for a call of tool `name`. */
+  readonly unknownOutcome: (name: string) => string;
+  /** The first call of each id, repeats renamed apart left out. */
+  readonly first: Map<string, CallSite>;
+  /** The call ids with a result. */
+  readonly answered: Set<string>;
+  /** Results moved or synthesized, by the assistant message whose calls they answer. */
+  readonly extra: Map<number, JsonObject[]>;
+  /** Parts put at the end of a message. */
+  readonly appendTo: Map<number, JsonObject[]>;
+}
+
 /** Checks and, when rejected, repairs AI SDK messages. */
 export function repairAISDK(messages: readonly unknown[], context: RepairContext, checked: CheckOutcome): FormatRepair {
   const { outcome, read } = analysisOf<ReturnType<typeof analyzeAISDK>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
-  const { drop, replace, repairs } = edits;
-  const remove = edits.remove.bind(edits);
-  const current = (i: number, j: number) => replace.get(slotKey(i, j)) ?? edits.block(i, j);
-  const unknownOutcome = (name: string) => synthesizedText(name, context.readOnlyTools);
+  const current = (i: number, j: number) => edits.replace.get(slotKey(i, j)) ?? edits.block(i, j);
+  const { repeats, outId } = renameRepeats(read, failures, edits, current);
+  const first = new Map<string, CallSite>();
+  for (const call of read.calls)
+    if (!outId.has(slotKey(call.message, call.slot)) && !first.has(call.key)) first.set(call.key, call);
+  const pass: Pass = {
+    messages,
+    read,
+    failures,
+    edits,
+    context,
+    current,
+    unknownOutcome: (name) => synthesizedText(name, context.readOnlyTools),
+    first,
+    answered: new Set(),
+    extra: new Map(),
+    appendTo: new Map(),
+  };
+  const { pending, kept } = sortResults(pass, repeats);
+  const moves = movesOf(pass, pending);
+  removeApprovals(pass);
+  reshapeParts(pass);
+  applyMoves(pass, moves);
+  answerDecisions(pass);
+  synthesizeUnanswered(pass, outId, new Set(outcome.openToolCalls.map((call) => call.id)));
+  placeExtra(pass);
+  return { outcome, repaired: { messages: writeOut(pass, kept), repairs: edits.repairs } };
+}
 
+/** Gives each repeated toolCallId a fresh id. Returns the repeats and the new id by call slot. */
+function renameRepeats(
+  read: AISDKRead,
+  failures: FailureIndex,
+  edits: BlockRepairs,
+  current: (i: number, j: number) => JsonObject,
+): { repeats: Repeat[]; outId: Map<string, string> } {
   const fresh = new FreshIds(read.calls.map((call) => call.key));
-  const repeats: { key: string; id: string; seq: number; segment: number; taken: boolean }[] = [];
+  const repeats: Repeat[] = [];
   const outId = new Map<string, string>();
   for (const call of read.calls) {
     if (failures.find(call.message, call.slot, ['aisdk.duplicate_tool_call_id']) === undefined) continue;
     const id = fresh.next(call.key);
     outId.set(slotKey(call.message, call.slot), id);
     repeats.push({ key: call.key, id, seq: call.seq, segment: read.segment[call.message] ?? 0, taken: false });
-    replace.set(slotKey(call.message, call.slot), { ...current(call.message, call.slot), toolCallId: id });
-    repairs.push({
+    edits.replace.set(slotKey(call.message, call.slot), { ...current(call.message, call.slot), toolCallId: id });
+    edits.repairs.push({
       action: 'renamed_call',
       rule: 'aisdk.duplicate_tool_call_id',
       ids: [call.key, id],
@@ -136,14 +167,19 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       detail: `gave the repeated toolCallId ${call.key} the fresh id ${id}`,
     });
   }
+  return { repeats, outId };
+}
 
-  const first = new Map<string, (typeof read.calls)[number]>();
-  for (const call of read.calls)
-    if (!outId.has(slotKey(call.message, call.slot)) && !first.has(call.key)) first.set(call.key, call);
-  const answered = new Set<string>();
-  const extra = new Map<number, JsonObject[]>();
+/**
+ * Each result: answering its call, given to a repeated call, left to move, or removed (a client
+ * orphan's words kept). Returns the results to move and the kept words, by the message they go
+ * after (the end of their turn).
+ */
+function sortResults(
+  { read, failures, edits, context, current, answered }: Pass,
+  repeats: Repeat[],
+): { pending: ResultSite[]; kept: Map<number, { ids: string[]; texts: string[] }> } {
   const pending: ResultSite[] = [];
-  // The words of removed orphans, by the message they go after (the end of their turn).
   const kept = new Map<number, { ids: string[]; texts: string[] }>();
   const keepWords = (result: ResultSite) => {
     const text = carriedText(edits.block(result.message, result.slot));
@@ -168,7 +204,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       if (repeat !== undefined) {
         repeat.taken = true;
         answered.add(repeat.id);
-        replace.set(slotKey(result.message, result.slot), {
+        edits.replace.set(slotKey(result.message, result.slot), {
           ...current(result.message, result.slot),
           toolCallId: repeat.id,
         });
@@ -177,7 +213,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     }
     if (MOVED.has(problem.rule)) pending.push(result);
     else {
-      remove(
+      edits.remove(
         result.message,
         result.slot,
         problem.rule,
@@ -188,12 +224,20 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       if (problem.rule === 'aisdk.tool_result_orphan' && !result.inAssistant) keepWords(result);
     }
   }
+  return { pending, kept };
+}
+
+/** Where each misplaced result moves (its call's turn), or its removal when its call has a result. */
+function movesOf(
+  { failures, edits, first, answered }: Pass,
+  pending: readonly ResultSite[],
+): { result: ResultSite; rule: TranscriptRule; assistant: number }[] {
   const moves: { result: ResultSite; rule: TranscriptRule; assistant: number }[] = [];
   for (const result of pending) {
     const rule = (failures.find(result.message, result.slot, PAIRING) as LocatedFailure).rule;
     const call = first.get(result.key);
     if (call === undefined || answered.has(result.key)) {
-      remove(
+      edits.remove(
         result.message,
         result.slot,
         rule,
@@ -205,18 +249,22 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
     answered.add(result.key);
     moves.push({ result, rule, assistant: call.message });
   }
+  return moves;
+}
+
+/** Removes approval parts that answer or ask about nothing; a removed request takes its responses along. */
+function removeApprovals({ read, failures, edits }: Pass): void {
   for (const failure of [
     ...failures.of('aisdk.approval_response_unknown'),
     ...failures.of('aisdk.approval_request_unknown_call'),
   ]) {
-    remove(failure.message, failure.slot, failure.rule, failure.ids, REMOVE_DETAIL[failure.rule] as string);
+    edits.remove(failure.message, failure.slot, failure.rule, failure.ids, REMOVE_DETAIL[failure.rule] as string);
   }
-  // A removed request takes the responses that answer it along.
   for (const failure of failures.of('aisdk.approval_request_unknown_call')) {
     const approvalId = edits.block(failure.message, failure.slot)['approvalId'];
     for (const response of read.responses) {
-      if (response.key !== approvalId || drop.has(slotKey(response.message, response.slot))) continue;
-      remove(
+      if (response.key !== approvalId || edits.drop.has(slotKey(response.message, response.slot))) continue;
+      edits.remove(
         response.message,
         response.slot,
         failure.rule,
@@ -225,12 +273,14 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       );
     }
   }
+}
 
-  // Parts in an old or loose shape, rewritten in place (or where they move to).
+/** Parts in an old or loose shape, rewritten in place (or where they move to). */
+function reshapeParts({ failures, edits, current, unknownOutcome, first }: Pass): void {
   for (const failure of failures.all) {
     const detail = RESHAPE_DETAIL[failure.rule];
     const key = slotKey(failure.message, failure.slot);
-    if (detail === undefined || drop.has(key)) continue;
+    if (detail === undefined || edits.drop.has(key)) continue;
     const before = current(failure.message, failure.slot);
     const id = failure.ids[0] ?? '';
     const call = first.get(id)?.name;
@@ -238,8 +288,8 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       unknownOutcome(call ?? (typeof before['toolName'] === 'string' ? before['toolName'] : '')),
     );
     if (after === undefined) continue;
-    replace.set(key, after);
-    repairs.push({
+    edits.replace.set(key, after);
+    edits.repairs.push({
       action: 'rewrote_field',
       rule: failure.rule,
       ids: failure.ids,
@@ -248,11 +298,17 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       removed: before,
     });
   }
+}
 
+/** Moves each misplaced result into the tool message after its call. */
+function applyMoves(
+  { edits, current, extra }: Pass,
+  moves: readonly { result: ResultSite; rule: TranscriptRule; assistant: number }[],
+): void {
   for (const { result, rule, assistant } of moves) {
-    drop.add(slotKey(result.message, result.slot));
+    edits.drop.add(slotKey(result.message, result.slot));
     extra.set(assistant, [...(extra.get(assistant) ?? []), current(result.message, result.slot)]);
-    repairs.push({
+    edits.repairs.push({
       action: 'moved_result',
       rule,
       ids: [result.key],
@@ -260,9 +316,10 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       detail: `moved the tool-result into the tool message after messages[${assistant}]`,
     });
   }
+}
 
-  // A decision before the last message: the result the SDK wrote for it, after the response.
-  const appendTo = new Map<number, JsonObject[]>();
+/** A decision before the last message: the result the SDK wrote for it, after the response. */
+function answerDecisions({ failures, edits, unknownOutcome, first, answered, appendTo }: Pass): void {
   for (const failure of [
     ...failures.of('aisdk.approved_call_without_result'),
     ...failures.of('aisdk.denied_call_without_result'),
@@ -277,7 +334,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       ? toolResult(id, call.name, { type: 'error-text', value: unknownOutcome(call.name) })
       : toolResult(id, call.name, { type: 'execution-denied', ...(typeof reason === 'string' ? { reason } : {}) });
     appendTo.set(failure.message, [...(appendTo.get(failure.message) ?? []), part]);
-    repairs.push({
+    edits.repairs.push({
       action: 'synthesized_result',
       rule: failure.rule,
       ids: [id],
@@ -287,10 +344,15 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
         : `wrote the execution-denied tool-result for the denied tool call ${id}`,
     });
   }
+}
 
-  // Calls still unsettled (a tool-result kept, or an approval response in the final message).
+/** Calls still unsettled (a tool-result kept, or an approval response in the final message) get an error result. */
+function synthesizeUnanswered(
+  { read, edits, unknownOutcome, first, answered, extra }: Pass,
+  outId: ReadonlyMap<string, string>,
+  open: ReadonlySet<string>,
+): void {
   const settled = new Set([...first.values()].filter((call) => call.answered).map((call) => call.key));
-  const open = new Set(outcome.openToolCalls.map((call) => call.id));
   for (const call of read.calls) {
     if (call.server) continue;
     const id = outId.get(slotKey(call.message, call.slot)) ?? call.key;
@@ -301,7 +363,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       ...(extra.get(call.message) ?? []),
       toolResult(id, call.name, { type: 'error-text', value: unknownOutcome(call.name) }),
     ]);
-    repairs.push({
+    edits.repairs.push({
       action: 'synthesized_result',
       rule: 'aisdk.tool_call_unanswered',
       ids: [id],
@@ -309,7 +371,10 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       detail: `wrote an error tool-result for tool call ${id}: it had none`,
     });
   }
+}
 
+/** The moved and synthesized results: into the next tool message when it holds parts, else a new one. */
+function placeExtra({ messages, read, edits, extra, appendTo }: Pass): void {
   for (const [assistant, parts] of extra) {
     // The next tool message takes them when it holds parts (a string content is a rule of its own).
     if (read.roles[assistant + 1] === 'tool' && Array.isArray((messages[assistant + 1] as JsonObject)['content']))
@@ -325,14 +390,22 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       );
     }
   }
+}
 
-  // The kept words, as user text: after the message a synthesized tool message goes after, if any.
+/**
+ * The repaired messages: every edit applied, and the kept words as user text, after the message
+ * a synthesized tool message goes after, if any.
+ */
+function writeOut(
+  { messages, edits, appendTo }: Pass,
+  kept: ReadonlyMap<number, { ids: string[]; texts: string[] }>,
+): unknown[] {
   const insertAfter = new Map<number, JsonObject>(edits.insertAfter);
   const expand = new Map<JsonObject, JsonObject[]>();
   let leading: JsonObject | undefined;
   for (const [after, { ids, texts }] of kept) {
     const user: JsonObject = { role: 'user', content: texts.map((text) => ({ type: 'text', text })) };
-    repairs.push({
+    edits.repairs.push({
       action: 'inserted_message',
       rule: 'aisdk.tool_result_orphan',
       ids,
@@ -348,9 +421,13 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
       insertAfter.set(after, both);
     }
   }
-
-  let out = applyBlockEdits(messages, 'content', { drop, replace, append: appendTo, insertAfter });
+  let out = applyBlockEdits(messages, 'content', {
+    drop: edits.drop,
+    replace: edits.replace,
+    append: appendTo,
+    insertAfter,
+  });
   if (expand.size > 0) out = out.flatMap((m) => expand.get(m as JsonObject) ?? [m]);
   if (leading !== undefined) out = [leading, ...out];
-  return { outcome, repaired: { messages: out, repairs } };
+  return out;
 }

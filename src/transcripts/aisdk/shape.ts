@@ -10,6 +10,7 @@
  * @module
  */
 import { isJsonObject, type JsonObject } from '../core/input.ts';
+import type { TranscriptRule } from '../rules.ts';
 
 /** The item types a `content` output may hold, over AI SDK 5 to 7 (`media` is 5's, the `*-reference` types 7's). */
 const CONTENT_ITEM_TYPES: ReadonlySet<string> = new Set([
@@ -160,4 +161,36 @@ export function carriedText(part: JsonObject): string | undefined {
   }
   if (raw === undefined) return undefined;
   return typeof raw === 'string' ? raw : jsonText(raw);
+}
+
+/** What each rewrite does, by rule. */
+export const RESHAPE_DETAIL: Partial<Record<TranscriptRule, string>> = {
+  'aisdk.tool_call_legacy_args': 'renamed the tool-call field args to input',
+  'aisdk.tool_call_input_json_string': 'parsed the tool-call input from its JSON text into the object',
+  'aisdk.tool_result_legacy_result': 'wrote the tool-result field result as output: { type, value }',
+  'aisdk.tool_result_output_malformed': 'wrote the tool-result output as a ToolResultOutput, its value kept',
+  'aisdk.tool_result_name_missing': "set the tool-result's toolName to its tool-call's",
+  'aisdk.tool_result_name_mismatch': "set the tool-result's toolName to its tool-call's",
+};
+
+/** A part rewritten for one rule; `undefined` when there is nothing to write. */
+export function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefined, nothing: () => string) {
+  switch (rule) {
+    case 'aisdk.tool_call_legacy_args': {
+      const { args, ...rest } = part;
+      return { ...rest, input: args };
+    }
+    case 'aisdk.tool_call_input_json_string': {
+      const input = typeof part['input'] === 'string' ? parsedObject(part['input']) : undefined;
+      return input === undefined ? undefined : { ...part, input };
+    }
+    case 'aisdk.tool_result_legacy_result': {
+      const { result: _result, isError: _isError, ...rest } = part;
+      return { ...rest, output: legacyOutput(part) };
+    }
+    case 'aisdk.tool_result_output_malformed':
+      return { ...part, output: fixedOutput(part['output'], nothing) };
+    default:
+      return call === undefined ? undefined : { ...part, toolName: call };
+  }
 }

@@ -105,30 +105,70 @@ function repairIds(
   return { messages: out, repairs: edits.repairs };
 }
 
+type Analysis = ReturnType<typeof analyzeAnthropic>;
+
+/** What every step of one repair shares: the input, its read and failures, the edits, and `patch`. */
+interface Pass {
+  readonly messages: readonly unknown[];
+  readonly read: AnthropicRead;
+  readonly failures: FailureIndex;
+  readonly edits: BlockRepairs;
+  /** Replaces fields of a block, over any earlier replacement of it. */
+  readonly patch: (i: number, j: number, fields: JsonObject) => JsonObject;
+}
+
+/** Where the client results go, by the index of the assistant message whose calls they answer. */
+interface Placement {
+  /** Results kept in the user turn after their call, and their slots. */
+  readonly kept: Map<number, JsonObject[]>;
+  readonly keptSlots: Map<number, string[]>;
+  /** Results moved or synthesized into the turn after their call. */
+  readonly extra: Map<number, JsonObject[]>;
+  /** The assistant messages whose next user turn is rewritten. */
+  readonly rewrite: Set<number>;
+  /** The call ids with a result. */
+  readonly answered: Set<string>;
+  /** The words of removed orphaned results, kept as user text at the end of the message they stood in. */
+  readonly append: Map<number, JsonObject[]>;
+}
+
 /** Checks and, when rejected, repairs Anthropic `messages`. */
 export function repairAnthropic(
   messages: readonly unknown[],
   context: RepairContext,
   checked: CheckOutcome,
 ): FormatRepair {
-  const { outcome, read, resultRules, badIds } = analysisOf<ReturnType<typeof analyzeAnthropic>>(checked);
+  const { outcome, read, resultRules, badIds } = analysisOf<Analysis>(checked);
   if (outcome.failures.length === 0) return { outcome };
   if (badIds.length > 0) return { outcome, repaired: repairIds(messages, read, badIds) };
   const failures = new FailureIndex(outcome.located);
   const edits = new BlockRepairs(messages, 'messages', 'content');
-  const { drop, replace: rename, repairs } = edits;
-  const remove = edits.remove.bind(edits);
-  /** Replaces fields of a block, over any earlier replacement of it. */
   const patch = (i: number, j: number, fields: JsonObject): JsonObject => {
-    const block = { ...(rename.get(slotKey(i, j)) ?? edits.block(i, j)), ...fields };
-    rename.set(slotKey(i, j), block);
+    const block = { ...(edits.replace.get(slotKey(i, j)) ?? edits.block(i, j)), ...fields };
+    edits.replace.set(slotKey(i, j), block);
     return block;
   };
+  const pass: Pass = { messages, read, failures, edits, patch };
+  const { repeatIds, renamedResults } = renameRepeatedCalls(pass);
+  removeServerBlocks(pass, renamedResults);
+  repairBlocks(read, failures, edits, patch);
+  const placement = placeResults(pass, resultRules, repeatIds);
+  const open = new Set(outcome.openToolCalls.map((call) => call.id));
+  synthesizeResults(pass, placement, repeatIds, open, context.readOnlyTools);
+  const prepend = rewriteTurns(pass, placement);
+  return { outcome, repaired: { messages: applyRepairs(pass, placement, prepend), repairs: edits.repairs } };
+}
 
-  // Repeated ids get fresh ids, with the server results and tool_results that answer them.
+/**
+ * Gives each repeated tool_use id a fresh id, with the server results that answer it. Returns the
+ * new ids by assistant message and call id, and the server results renamed (no longer orphans).
+ */
+function renameRepeatedCalls({ read, failures, edits, patch }: Pass): {
+  repeatIds: Map<number, Map<string, string>>;
+  renamedResults: Set<string>;
+} {
   const fresh = new FreshIds(read.calls.map((call) => call.key));
   const repeatIds = new Map<number, Map<string, string>>();
-  // Server results renamed with their repeated call answer it: no longer orphans.
   const renamedResults = new Set<string>();
   for (const call of read.calls) {
     if (failures.find(call.message, call.slot, ['anthropic.duplicate_tool_use_id']) === undefined) continue;
@@ -143,7 +183,7 @@ export function repairAnthropic(
         renamedResults.add(slotKey(result.message, result.slot));
       }
     }
-    repairs.push({
+    edits.repairs.push({
       action: 'renamed_call',
       rule: 'anthropic.duplicate_tool_use_id',
       ids: [call.key, id],
@@ -151,10 +191,14 @@ export function repairAnthropic(
       detail: `gave the repeated tool_use id ${call.key} the fresh id ${id}`,
     });
   }
+  return { repeatIds, renamedResults };
+}
 
+/** Removes server result blocks without their server_tool_use, and server calls left unanswered. */
+function removeServerBlocks({ failures, edits }: Pass, renamedResults: ReadonlySet<string>): void {
   for (const failure of failures.of('anthropic.server_tool_result_orphan')) {
     if (renamedResults.has(slotKey(failure.message, failure.slot))) continue;
-    remove(
+    edits.remove(
       failure.message,
       failure.slot,
       failure.rule,
@@ -163,37 +207,44 @@ export function repairAnthropic(
     );
   }
   for (const failure of failures.of('anthropic.server_tool_use_unanswered'))
-    remove(
+    edits.remove(
       failure.message,
       failure.slot,
       failure.rule,
       failure.ids,
       'removed the server_tool_use: it has no result and its turn cannot leave it open',
     );
-  repairBlocks(read, failures, edits, patch);
+}
 
-  // Client results: kept in their turn, moved to their call's turn, or removed.
-  const kept = new Map<number, JsonObject[]>();
-  const keptSlots = new Map<number, string[]>();
-  const extra = new Map<number, JsonObject[]>();
-  const rewrite = new Set<number>();
-  const answered = new Set<string>();
+/** Client results: kept in their turn, moved to their call's turn, or removed (an orphan's words kept). */
+function placeResults(
+  { read, edits, patch }: Pass,
+  resultRules: Analysis['resultRules'],
+  repeatIds: ReadonlyMap<number, ReadonlyMap<string, string>>,
+): Placement {
+  const placement: Placement = {
+    kept: new Map(),
+    keptSlots: new Map(),
+    extra: new Map(),
+    rewrite: new Set(),
+    answered: new Set(),
+    append: new Map(),
+  };
+  const { kept, keptSlots, extra, rewrite, answered, append } = placement;
   const pending: { result: (typeof read.results)[number]; rule: TranscriptRule }[] = [];
-  /** The words of removed orphaned results, kept as user text at the end of the message they stood in. */
-  const append = new Map<number, JsonObject[]>();
   read.results.forEach((result, index) => {
     const problem = resultRules.get(index);
     if (problem === undefined || problem === 'anthropic.tool_result_not_first') {
       const owner = read.owner[result.message] ?? -1;
       const id = repeatIds.get(owner)?.get(result.key) ?? result.key;
-      let block = rename.get(slotKey(result.message, result.slot)) ?? edits.block(result.message, result.slot);
+      let block = edits.replace.get(slotKey(result.message, result.slot)) ?? edits.block(result.message, result.slot);
       if (id !== result.key) block = patch(result.message, result.slot, { tool_use_id: id });
       kept.set(owner, [...(kept.get(owner) ?? []), block]);
       keptSlots.set(owner, [...(keptSlots.get(owner) ?? []), slotKey(result.message, result.slot)]);
       answered.add(id);
       if (problem !== undefined) {
         rewrite.add(owner);
-        repairs.push({
+        edits.repairs.push({
           action: 'moved_result',
           rule: problem,
           ids: [result.key],
@@ -210,7 +261,7 @@ export function repairAnthropic(
           : problem === 'anthropic.tool_result_orphan'
             ? 'removed the tool_result: no tool_use in the request has its id'
             : 'removed the tool_result: it answers a server tool, which the API answers itself';
-      remove(result.message, result.slot, problem, [result.key], detail);
+      edits.remove(result.message, result.slot, problem, [result.key], detail);
       const words =
         problem === 'anthropic.tool_result_orphan'
           ? orphanedResultText(resultText(edits.block(result.message, result.slot)))
@@ -222,7 +273,7 @@ export function repairAnthropic(
   for (const { result, rule } of pending) {
     const call = read.table.get(result.key);
     if (call === undefined || answered.has(result.key)) {
-      remove(
+      edits.remove(
         result.message,
         result.slot,
         rule,
@@ -232,10 +283,10 @@ export function repairAnthropic(
       continue;
     }
     answered.add(result.key);
-    drop.add(slotKey(result.message, result.slot));
+    edits.drop.add(slotKey(result.message, result.slot));
     extra.set(call.message, [...(extra.get(call.message) ?? []), edits.block(result.message, result.slot)]);
     rewrite.add(call.message);
-    repairs.push({
+    edits.repairs.push({
       action: 'moved_result',
       rule,
       ids: [result.key],
@@ -243,8 +294,17 @@ export function repairAnthropic(
       detail: `moved the tool_result into the user turn after messages[${call.message}]`,
     });
   }
+  return placement;
+}
 
-  const open = new Set(outcome.openToolCalls.map((call) => call.id));
+/** Writes an error tool_result for each client call left without one (and not open). */
+function synthesizeResults(
+  { read, edits }: Pass,
+  { extra, rewrite, answered }: Placement,
+  repeatIds: ReadonlyMap<number, ReadonlyMap<string, string>>,
+  open: ReadonlySet<string>,
+  readOnlyTools: RepairContext['readOnlyTools'],
+): void {
   for (const call of read.calls) {
     if (call.server) continue;
     const id = read.table.get(call.key) === call ? call.key : repeatIds.get(call.message)?.get(call.key);
@@ -252,10 +312,10 @@ export function repairAnthropic(
     answered.add(id);
     extra.set(call.message, [
       ...(extra.get(call.message) ?? []),
-      toolResult(id, synthesizedText(call.name, context.readOnlyTools), true),
+      toolResult(id, synthesizedText(call.name, readOnlyTools), true),
     ]);
     rewrite.add(call.message);
-    repairs.push({
+    edits.repairs.push({
       action: 'synthesized_result',
       rule: 'anthropic.tool_use_unanswered',
       ids: [id],
@@ -263,12 +323,18 @@ export function repairAnthropic(
       detail: `wrote an error tool_result for tool_use ${id}: it had none`,
     });
   }
+}
 
-  // Each rewritten turn starts with its results: those kept there, then moved and synthesized ones.
+/**
+ * Each rewritten turn starts with its results: those kept there, then moved and synthesized ones
+ * (in a new user message when the next message is not a user turn with blocks). Returns the
+ * blocks to put at the front of each user message.
+ */
+function rewriteTurns({ messages, read, edits }: Pass, { kept, keptSlots, extra, rewrite }: Placement) {
   const prepend = new Map<number, JsonObject[]>();
   for (const assistant of rewrite) {
     const front = [...(kept.get(assistant) ?? []), ...(extra.get(assistant) ?? [])];
-    for (const slot of keptSlots.get(assistant) ?? []) drop.add(slot);
+    for (const slot of keptSlots.get(assistant) ?? []) edits.drop.add(slot);
     const next = assistant + 1;
     if (read.roles[next] === 'user' && Array.isArray((messages[next] as JsonObject)['content']))
       prepend.set(next, front);
@@ -283,20 +349,27 @@ export function repairAnthropic(
       );
     }
   }
+  return prepend;
+}
 
-  let out = applyBlockEdits(messages, 'content', {
-    drop,
-    replace: rename,
+/** The repaired messages: every edit applied, then the emptied messages removed (unless results were put in them). */
+function applyRepairs(
+  { messages, failures, edits }: Pass,
+  { append }: Placement,
+  prepend: ReadonlyMap<number, JsonObject[]>,
+): unknown[] {
+  const out = applyBlockEdits(messages, 'content', {
+    drop: edits.drop,
+    replace: edits.replace,
     prepend,
     append,
     insertAfter: edits.insertAfter,
   });
-  // Empty messages go, unless results were put in them.
   const emptied = new Set<unknown>();
   for (const failure of failures.of('anthropic.message_content_empty')) {
     if (prepend.has(failure.message) || append.has(failure.message)) continue;
     emptied.add(messages[failure.message]);
-    repairs.push({
+    edits.repairs.push({
       action: 'removed',
       rule: failure.rule,
       ids: [],
@@ -305,8 +378,7 @@ export function repairAnthropic(
       removed: messages[failure.message],
     });
   }
-  if (emptied.size > 0) out = out.filter((message) => !emptied.has(message));
-  return { outcome, repaired: { messages: out, repairs } };
+  return emptied.size > 0 ? out.filter((message) => !emptied.has(message)) : out;
 }
 
 /** The block-level repairs: empty text blocks, trailing thinking blocks, cache_control on thinking, encoded inputs. */

@@ -135,6 +135,40 @@ function append(plan: Plan, c: number, response: JsonObject, rule: Rule): void {
   else entry.parts.push(response);
 }
 
+/** A removal: its rule, its detail, and whether the response's words stay as user text. */
+type Removal = readonly [rule: Rule, detail: string, words: boolean];
+
+/** The responses removed by their verdict alone. */
+const REMOVED_BY_VERDICT: ReadonlyMap<number, Removal> = new Map<number, Removal>([
+  [
+    VERDICT.orphan,
+    [
+      'gemini.function_response_orphan',
+      'removed the functionResponse: no functionCall in the contents matches it',
+      true,
+    ],
+  ],
+  [
+    VERDICT.unnamed,
+    [
+      'gemini.function_response_missing_name',
+      'removed the functionResponse: it has neither id nor name to pair by',
+      true,
+    ],
+  ],
+  [
+    VERDICT.duplicate,
+    ['gemini.duplicate_function_response', 'removed the functionResponse: its call already has a response', false],
+  ],
+]);
+
+/** A misplaced response whose call has a response already (or no call left to answer). */
+const MISPLACED_ANSWERED: Removal = [
+  'gemini.function_response_not_after_call',
+  'removed the misplaced functionResponse: its call already has a response',
+  false,
+];
+
 /** What each response becomes: kept, rewritten, moved, or removed (keeping the words of one that answers nothing). */
 function planResponses(
   read: GeminiRead,
@@ -146,56 +180,16 @@ function planResponses(
 ): void {
   for (let i = 0; i < read.responses.length; i++) {
     const r = read.responses[i] as GeminiResponseSite;
-    const verdict = pairing.verdict[i];
+    const verdict = pairing.verdict[i] as number;
     const k = pairing.call[i] as number;
     const key = slotKey(r.content, r.slot);
     const before = part(r.content, r.slot);
-    const remove = (rule: Rule, detail: string, words: boolean) => {
-      const text = words
-        ? orphanedResultText(responseText((before['functionResponse'] as JsonObject)['response']))
-        : undefined;
-      if (text === undefined) plan.drop.add(key);
-      else plan.keep.set(key, { text });
-      plan.touched[r.content] = 1;
-      plan.repairs.push({
-        action: 'removed',
-        rule,
-        ids: r.id === undefined ? (r.name === undefined ? [] : [r.name]) : [r.id],
-        at: partAt(r.content, r.slot),
-        detail: text === undefined ? detail : `${detail}; its text stays as user text`,
-        removed: before,
-      });
-    };
-    if (verdict === VERDICT.orphan) {
-      remove(
-        'gemini.function_response_orphan',
-        'removed the functionResponse: no functionCall in the contents matches it',
-        true,
-      );
-      continue;
-    }
-    if (verdict === VERDICT.unnamed) {
-      remove(
-        'gemini.function_response_missing_name',
-        'removed the functionResponse: it has neither id nor name to pair by',
-        true,
-      );
-      continue;
-    }
-    if (verdict === VERDICT.duplicate) {
-      remove(
-        'gemini.duplicate_function_response',
-        'removed the functionResponse: its call already has a response',
-        false,
-      );
-      continue;
-    }
-    if (verdict === VERDICT.misplaced && (k < 0 || plan.answered[k] !== 0)) {
-      remove(
-        'gemini.function_response_not_after_call',
-        'removed the misplaced functionResponse: its call already has a response',
-        false,
-      );
+    const removal =
+      verdict === VERDICT.misplaced && (k < 0 || plan.answered[k] !== 0)
+        ? MISPLACED_ANSWERED
+        : REMOVED_BY_VERDICT.get(verdict);
+    if (removal !== undefined) {
+      removeResponse(plan, r, before, ...removal);
       continue;
     }
     const call = read.calls[k] as GeminiCallSite;
@@ -226,6 +220,32 @@ function planResponses(
       detail: `moved the functionResponse into the user content after contents[${call.message}]`,
     });
   }
+}
+
+/** Removes a response, keeping its words as user text when `words` and it has any. */
+function removeResponse(
+  plan: Plan,
+  r: GeminiResponseSite,
+  before: JsonObject,
+  rule: Rule,
+  detail: string,
+  words: boolean,
+): void {
+  const key = slotKey(r.content, r.slot);
+  const text = words
+    ? orphanedResultText(responseText((before['functionResponse'] as JsonObject)['response']))
+    : undefined;
+  if (text === undefined) plan.drop.add(key);
+  else plan.keep.set(key, { text });
+  plan.touched[r.content] = 1;
+  plan.repairs.push({
+    action: 'removed',
+    rule,
+    ids: r.id === undefined ? (r.name === undefined ? [] : [r.name]) : [r.id],
+    at: partAt(r.content, r.slot),
+    detail: text === undefined ? detail : `${detail}; its text stays as user text`,
+    removed: before,
+  });
 }
 
 /** The response part with the located shape failures fixed: its call's name, its value as an object. */

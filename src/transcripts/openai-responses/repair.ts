@@ -60,76 +60,118 @@ const PAIRING_FAILURES: readonly TranscriptRule[] = [
 const FUNCTION = 0;
 const CUSTOM = 1;
 
+type Analysis = ReturnType<typeof analyzeResponses>;
+
+/**
+ * The edits of one repair, by item index: items removed, orphan outputs replaced by a user
+ * message holding their text, items rewritten, and the record of each.
+ */
+class ItemEdits {
+  readonly repairs: TranscriptRepair[] = [];
+  readonly removed = new Set<number>();
+  /** Orphan outputs replaced by a user message holding their text. */
+  readonly orphaned = new Set<number>();
+  readonly replaced = new Map<number, JsonObject>();
+
+  constructor(private readonly items: readonly unknown[]) {}
+
+  /** The item as edited so far. */
+  current(i: number): JsonObject {
+    return this.replaced.get(i) ?? (this.items[i] as JsonObject);
+  }
+
+  /** Whether the item is removed (or replaced by an orphan's text). */
+  gone(i: number): boolean {
+    return this.removed.has(i) || this.orphaned.has(i);
+  }
+
+  remove(i: number, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+    if (this.gone(i)) return;
+    this.removed.add(i);
+    this.replaced.delete(i);
+    this.repairs.push({ action: 'removed', rule, ids, at: at(i), detail, removed: this.items[i] });
+  }
+
+  /** An output whose call is not in the input: removed, its text kept as a user message in its place. */
+  removeOrphan(i: number, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+    if (this.gone(i)) return;
+    const kept = orphanedResultText(outputText(this.items[i] as JsonObject));
+    if (kept === undefined) {
+      this.remove(i, rule, ids, detail);
+      return;
+    }
+    this.orphaned.add(i);
+    this.replaced.set(i, { role: 'user', content: kept });
+    this.repairs.push({
+      action: 'removed',
+      rule,
+      ids,
+      at: at(i),
+      detail: `${detail}; its text stays as a user message in its place`,
+      removed: this.items[i],
+    });
+  }
+
+  rewrite(i: number, next: JsonObject, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+    if (this.gone(i)) return;
+    this.repairs.push({ action: 'rewrote_field', rule, ids, at: at(i), detail, removed: this.current(i) });
+    this.replaced.set(i, next);
+  }
+}
+
 /** Checks and, when rejected, repairs Responses `input` items. */
 export function repairResponses(
   items: readonly unknown[],
   context: RepairContext,
   checked: CheckOutcome,
 ): FormatRepair {
-  const { outcome, read, pairedCall } = analysisOf<ReturnType<typeof analyzeResponses>>(checked);
+  const { outcome, read, pairedCall } = analysisOf<Analysis>(checked);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
-  const n = items.length;
-  const repairs: TranscriptRepair[] = [];
-  const removed = new Set<number>();
-  // Orphan outputs replaced by a user message holding their text.
-  const orphaned = new Set<number>();
-  const replaced = new Map<number, JsonObject>();
-  const current = (i: number) => replaced.get(i) ?? (items[i] as JsonObject);
-  const remove = (i: number, rule: TranscriptRule, ids: readonly string[], detail: string) => {
-    if (removed.has(i) || orphaned.has(i)) return;
-    removed.add(i);
-    replaced.delete(i);
-    repairs.push({ action: 'removed', rule, ids, at: at(i), detail, removed: items[i] });
-  };
-  // An output whose call is not in the input: removed, its text kept as a user message in its place.
-  const removeOrphan = (i: number, rule: TranscriptRule, ids: readonly string[], detail: string) => {
-    if (removed.has(i) || orphaned.has(i)) return;
-    const kept = orphanedResultText(outputText(items[i] as JsonObject));
-    if (kept === undefined) {
-      remove(i, rule, ids, detail);
-      return;
-    }
-    orphaned.add(i);
-    replaced.set(i, { role: 'user', content: kept });
-    repairs.push({
-      action: 'removed',
-      rule,
-      ids,
-      at: at(i),
-      detail: `${detail}; its text stays as a user message in its place`,
-      removed: items[i],
-    });
-  };
-  const gone = (i: number) => removed.has(i) || orphaned.has(i);
-  const rewrite = (i: number, next: JsonObject, rule: TranscriptRule, ids: readonly string[], detail: string) => {
-    if (gone(i)) return;
-    repairs.push({ action: 'rewrote_field', rule, ids, at: at(i), detail, removed: current(i) });
-    replaced.set(i, next);
-  };
-
+  const edits = new ItemEdits(items);
   // Removals first, so no field is rewritten on an item that goes.
+  removeItems(read, failures, edits);
+  renameLongCallIds(read, edits, rewriteFields(failures, edits));
+  const after = new Map<number, JsonObject[]>();
+  const place = placer(read, items.length, after);
+  const answered = placeOutputs(read, pairedCall, failures, edits, place);
+  const open = new Set(outcome.openToolCalls.map((call) => call.id));
+  synthesizeOutputs(read, edits, answered.answered, answered.named, open, place, context.readOnlyTools);
+  const out: unknown[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (!edits.removed.has(i)) out.push(edits.replaced.get(i) ?? items[i]);
+    const extra = after.get(i);
+    if (extra !== undefined) out.push(...extra);
+  }
+  return { outcome, repaired: { messages: out, repairs: edits.repairs } };
+}
+
+/** The items repair removes for their own failures (orphan outputs keep their text). */
+function removeItems(read: Analysis['read'], failures: FailureIndex, edits: ItemEdits): void {
   for (const { rule, ids, message: i } of failures.all) {
     const detail = REMOVE_DETAIL[rule];
-    if (detail !== undefined) remove(i, rule, ids, detail);
+    if (detail !== undefined) edits.remove(i, rule, ids, detail);
     else if (rule === 'openai-responses.function_call_output_orphan')
-      removeOrphan(i, rule, ids, 'removed the output item: no call in the input has its call_id');
+      edits.removeOrphan(i, rule, ids, 'removed the output item: no call in the input has its call_id');
     else if (rule === 'openai-responses.output_missing_field') {
-      if (ids.length === 0) removeOrphan(i, rule, ids, 'removed the output item: it has no call_id');
-      else remove(i, rule, ids, 'removed the output item: it has no output');
+      if (ids.length === 0) edits.removeOrphan(i, rule, ids, 'removed the output item: it has no call_id');
+      else edits.remove(i, rule, ids, 'removed the output item: it has no output');
     } else if (rule === 'openai-responses.item_id_invalid' && read.kinds[i] === ITEM.reasoning)
-      remove(i, rule, ids, 'removed the reasoning item: its id is not a reasoning item id');
+      edits.remove(i, rule, ids, 'removed the reasoning item: its id is not a reasoning item id');
   }
+}
 
+/** The fields repair rewrites in place; returns the over-long call ids to rename. */
+function rewriteFields(failures: FailureIndex, edits: ItemEdits): string[] {
   const renames: string[] = [];
   for (const { rule, ids, message: i } of failures.all) {
-    const item = current(i);
+    const item = edits.current(i);
     switch (rule) {
       case 'openai-responses.item_id_invalid':
-        rewrite(i, without(item, 'id'), rule, ids, 'left out the item id: it is not an id of its type');
+        edits.rewrite(i, without(item, 'id'), rule, ids, 'left out the item id: it is not an id of its type');
         break;
       case 'openai-responses.function_call_arguments_not_string':
-        rewrite(
+        edits.rewrite(
           i,
           { ...item, arguments: JSON.stringify(item['arguments']) },
           rule,
@@ -145,11 +187,23 @@ export function repairResponses(
           parsed = undefined;
         }
         if (isJsonObject(parsed))
-          rewrite(i, { ...item, arguments: parsed }, rule, ids, 'parsed the arguments string into its JSON object');
+          edits.rewrite(
+            i,
+            { ...item, arguments: parsed },
+            rule,
+            ids,
+            'parsed the arguments string into its JSON object',
+          );
         break;
       }
       case 'openai-responses.output_not_content':
-        rewrite(i, { ...item, output: JSON.stringify(item['output']) }, rule, ids, 'wrote the output as its JSON text');
+        edits.rewrite(
+          i,
+          { ...item, output: JSON.stringify(item['output']) },
+          rule,
+          ids,
+          'wrote the output as its JSON text',
+        );
         break;
       case 'openai-responses.call_id_too_long':
         if (ids[0] !== undefined && !renames.includes(ids[0])) renames.push(ids[0]);
@@ -158,51 +212,71 @@ export function repairResponses(
         break;
     }
   }
+  return renames;
+}
 
-  // Over-long call ids: one shorter id per key, on its calls and outputs alike. A key whose call
-  // is not in the input (held by the server) cannot be renamed on one side only: it stays.
-  if (renames.length > 0) {
-    const used = new Set<string>();
-    for (const call of read.calls) used.add(call.key);
-    for (const output of read.outputs) if (output.key !== undefined) used.add(output.key);
-    for (const key of renames) {
-      const first = read.calls.find((call) => call.key === key);
-      if (first === undefined) continue;
-      const next = shortCallId(key, used);
-      for (const call of read.calls)
-        if (call.key === key && !gone(call.message))
-          replaced.set(call.message, { ...current(call.message), call_id: next });
-      for (const output of read.outputs) {
-        if (output.key !== key || gone(output.item)) continue;
-        const item = current(output.item);
-        const field = item['call_id'] === key ? 'call_id' : 'id';
-        replaced.set(output.item, { ...item, [field]: next });
-      }
-      repairs.push({
-        action: 'renamed_call',
-        rule: 'openai-responses.call_id_too_long',
-        ids: [key, next],
-        at: at(first.message),
-        detail: `renamed call ${key} to ${next} (at most ${MAX_CALL_ID_LENGTH} characters), with its outputs`,
-      });
+/**
+ * Over-long call ids: one shorter id per key, on its calls and outputs alike. A key whose call
+ * is not in the input (held by the server) cannot be renamed on one side only: it stays.
+ */
+function renameLongCallIds(read: Analysis['read'], edits: ItemEdits, renames: readonly string[]): void {
+  if (renames.length === 0) return;
+  const used = new Set<string>();
+  for (const call of read.calls) used.add(call.key);
+  for (const output of read.outputs) if (output.key !== undefined) used.add(output.key);
+  for (const key of renames) {
+    const first = read.calls.find((call) => call.key === key);
+    if (first === undefined) continue;
+    const next = shortCallId(key, used);
+    for (const call of read.calls)
+      if (call.key === key && !edits.gone(call.message))
+        edits.replaced.set(call.message, { ...edits.current(call.message), call_id: next });
+    for (const output of read.outputs) {
+      if (output.key !== key || edits.gone(output.item)) continue;
+      const item = edits.current(output.item);
+      const field = item['call_id'] === key ? 'call_id' : 'id';
+      edits.replaced.set(output.item, { ...item, [field]: next });
     }
+    edits.repairs.push({
+      action: 'renamed_call',
+      rule: 'openai-responses.call_id_too_long',
+      ids: [key, next],
+      at: at(first.message),
+      detail: `renamed call ${key} to ${next} (at most ${MAX_CALL_ID_LENGTH} characters), with its outputs`,
+    });
   }
+}
 
-  // The end of the model response (run of model and reasoning items) holding each item.
+/** Puts an item after the end of the model response (run of model and reasoning items) holding a call. */
+function placer(
+  read: Analysis['read'],
+  n: number,
+  after: Map<number, JsonObject[]>,
+): (call: ResponsesCall, item: JsonObject) => void {
   const runEnd = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) {
     runEnd[i] =
       read.kinds[i] !== ITEM.input && i + 1 < n && read.kinds[i + 1] !== ITEM.input ? (runEnd[i + 1] as number) : i;
   }
-  const after = new Map<number, JsonObject[]>();
-  const place = (call: ResponsesCall, item: JsonObject) => {
+  return (call, item) => {
     const end = runEnd[call.message] as number;
     const list = after.get(end);
     if (list === undefined) after.set(end, [item]);
     else list.push(item);
   };
+}
 
-  // The calls an output answers where it stands, and the calls some output names.
+/**
+ * Outputs before their call or of another type than their call's: moved after the call, given
+ * its call's type, or removed. Returns the calls an output answers, and the calls some output names.
+ */
+function placeOutputs(
+  read: Analysis['read'],
+  pairedCall: Analysis['pairedCall'],
+  failures: FailureIndex,
+  edits: ItemEdits,
+  place: (call: ResponsesCall, item: JsonObject) => void,
+): { answered: Set<ResponsesCall>; named: Set<ResponsesCall> } {
   const answered = new Set<ResponsesCall>();
   const named = new Set<ResponsesCall>();
   for (let o = 0; o < read.outputs.length; o++) {
@@ -210,27 +284,27 @@ export function repairResponses(
     if (call === undefined) continue;
     named.add(call);
     const output = read.outputs[o] as OutputSite;
-    if (!gone(output.item) && failures.find(output.item, -1, PAIRING_FAILURES) === undefined) answered.add(call);
+    if (!edits.gone(output.item) && failures.find(output.item, -1, PAIRING_FAILURES) === undefined) answered.add(call);
   }
   for (let o = 0; o < read.outputs.length; o++) {
     const output = read.outputs[o] as OutputSite;
     const call = pairedCall[o];
-    if (call === undefined || output.key === undefined || gone(output.item)) continue;
+    if (call === undefined || output.key === undefined || edits.gone(output.item)) continue;
     const rule = failures.find(output.item, -1, [
       'openai-responses.function_call_output_before_call',
       'openai-responses.output_type_mismatch',
     ])?.rule;
     if (rule === undefined) continue;
     const ids = [output.key];
-    if (gone(call.message)) {
-      removeOrphan(output.item, rule, ids, 'removed the output item: its call was removed');
+    if (edits.gone(call.message)) {
+      edits.removeOrphan(output.item, rule, ids, 'removed the output item: its call was removed');
     } else if (answered.has(call)) {
-      remove(output.item, rule, ids, 'removed the output item: its call already has an output');
+      edits.remove(output.item, rule, ids, 'removed the output item: its call already has an output');
     } else if (rule === 'openai-responses.function_call_output_before_call') {
       answered.add(call);
-      removed.add(output.item);
-      place(call, current(output.item));
-      repairs.push({
+      edits.removed.add(output.item);
+      place(call, edits.current(output.item));
+      edits.repairs.push({
         action: 'moved_result',
         rule,
         ids,
@@ -243,27 +317,38 @@ export function repairResponses(
     ) {
       answered.add(call);
       const type = RESPONSES_OUTPUT_ITEM_TYPES[call.kind] as string;
-      rewrite(
+      edits.rewrite(
         output.item,
-        { ...without(current(output.item), 'id'), type },
+        { ...without(edits.current(output.item), 'id'), type },
         rule,
         ids,
         `made the output a ${type}, the type of its call`,
       );
     } else {
-      removeOrphan(output.item, rule, ids, "removed the output item: it is not of its call's output type");
+      edits.removeOrphan(output.item, rule, ids, "removed the output item: it is not of its call's output type");
     }
   }
+  return { answered, named };
+}
 
-  const open = new Set(outcome.openToolCalls.map((call) => call.id));
+/** Writes an error output for each call left without one (a computer call, which cannot have one, is removed). */
+function synthesizeOutputs(
+  read: Analysis['read'],
+  edits: ItemEdits,
+  answered: Set<ResponsesCall>,
+  named: ReadonlySet<ResponsesCall>,
+  open: ReadonlySet<string>,
+  place: (call: ResponsesCall, item: JsonObject) => void,
+  readOnlyTools: RepairContext['readOnlyTools'],
+): void {
   for (const call of read.calls) {
-    if (gone(call.message) || answered.has(call) || open.has(call.key)) continue;
+    if (edits.gone(call.message) || answered.has(call) || open.has(call.key)) continue;
     // A repeated call id counts as answered without an output of its own: only uniqueness concerns it.
     if (call.answered && !named.has(call)) continue;
-    const output = synthesize(current(call.message), context.readOnlyTools);
+    const output = synthesize(edits.current(call.message), readOnlyTools);
     answered.add(call);
     if (output === undefined) {
-      remove(
+      edits.remove(
         call.message,
         'openai-responses.function_call_unanswered',
         [call.key],
@@ -272,7 +357,7 @@ export function repairResponses(
       continue;
     }
     place(call, output);
-    repairs.push({
+    edits.repairs.push({
       action: 'synthesized_result',
       rule: 'openai-responses.function_call_unanswered',
       ids: [call.key],
@@ -280,12 +365,4 @@ export function repairResponses(
       detail: `wrote an error output for call ${call.key}: it had none`,
     });
   }
-
-  const out: unknown[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!removed.has(i)) out.push(replaced.get(i) ?? items[i]);
-    const extra = after.get(i);
-    if (extra !== undefined) out.push(...extra);
-  }
-  return { outcome, repaired: { messages: out, repairs } };
 }

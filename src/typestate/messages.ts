@@ -1,15 +1,17 @@
 /**
- * The types a misuse of a transition shows: the expected state, what was passed, and what to
- * call; and the type-level readers of a state (its tools, its action mode).
+ * The type-level messages of the typestate and the builder: what a misuse shows in a `tsc`
+ * error. Each names the expected state or the failure class and the ids first, then what to call
+ * instead. One home for every such sentence, so the builder, `settle` and the transitions word a
+ * failure the same way.
  *
  * @module
  */
-import type { Branded, BrandName, StateOf } from './brand.ts';
+import type { FailureClass } from '../failures/index.ts';
+import type { Branded, StateOf } from './brand.ts';
 import type { ActionMode } from './call-spec.ts';
-import type { RequestedToolCall } from './request-tools.ts';
-import type { ToolUseDisposition } from '../normalize/index.ts';
-import type { UseEvidence } from './record-use.ts';
-import type { MutationToolName, ToolDefinitions, ToolDefinitionsOf, ToolName } from './tools.ts';
+import type { RequestedToolCall } from './inputs.ts';
+import type { BrandName } from './states.ts';
+import type { MutationToolName, ToolName } from './tools.ts';
 
 /**
  * The type of a method (or argument) that is not allowed here: not callable, not assignable, it
@@ -25,43 +27,6 @@ export interface TurnMisuse<TMessage extends string> {
   /** Why this call is not allowed. */
   readonly 'not allowed': TMessage;
 }
-
-/**
- * The tool definitions a state, a builder, a registry (or a class extending one) or a
- * definitions object is typed by: the registry behind `JoinClosed<Tools>` is `Tools`;
- * `ToolDefinitions` for `any`; `never` for a type that is none of these.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- * import { defineTools, type JoinClosed, type ToolsOf } from 'turngate';
- * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
- * declare const closed: JoinClosed<Tools>;
- * const same: ToolsOf<typeof closed> extends Tools ? true : false = true;
- * ```
- */
-export type ToolsOf<T> = 0 extends 1 & T ? ToolDefinitions : Extract<ToolsIn<T>, ToolDefinitionsOf<ToolsIn<T>>>;
-
-type ToolsIn<T> = T extends { readonly '~tools'?: infer TTools }
-  ? TTools
-  : T extends { readonly '~calls'?: { readonly tools: infer TTools } }
-    ? TTools
-    : T extends abstract new () => infer TTools
-      ? TTools
-      : T;
-
-/**
- * The action mode a `CallSpec` type knows (`ActionMode` when it does not).
- *
- * @example
- * ```ts
- * import type { CallSpec, ModeOf } from 'turngate';
- * const mode: ModeOf<CallSpec<'json'>> = 'json';
- * ```
- */
-export type ModeOf<T> = T extends { readonly spec: { readonly actionMode: infer TMode extends ActionMode } }
-  ? TMode
-  : ActionMode;
 
 /**
  * What a transition takes as its state argument `T`: `T` itself when it is a `TState` minted by
@@ -143,7 +108,8 @@ type CallsIssue<TCalls extends readonly RequestedToolCall[], TTools, TMode exten
 /** The argument as given when there is no issue, else the issue's sentence. */
 type CheckedArgument<TArgument, TIssue> = [TIssue] extends [never] ? TArgument : TIssue & string;
 
-type NamedEvidence =
+/** The evidence a `consumed` row or decision names: at least one of the three refs. Internal. */
+export type NamedEvidence =
   | { readonly summaryRef: string }
   | { readonly handoffRef: string }
   | { readonly mutationInputRef: string };
@@ -181,25 +147,6 @@ type FirstUseIssue<TRows extends readonly unknown[]> = TRows extends readonly [i
  * ```
  */
 export type UseRowsCheck<TRows extends readonly unknown[]> = CheckedArgument<TRows, FirstUseIssue<TRows>>;
-
-/**
- * A row a `useAll` decision may be written as (the check {@link UseDecisionCheck} decides
- * whether its disposition has what it needs).
- *
- * @example
- * ```ts
- * import type { UseDecisionRow } from 'turngate';
- * const row: UseDecisionRow = { disposition: 'discarded_with_reason', reasonCode: 'stale' };
- * ```
- */
-export interface UseDecisionRow {
-  /** What was done with the result. */
-  readonly disposition: ToolUseDisposition;
-  /** Required for `discarded_with_reason`. */
-  readonly reasonCode?: string;
-  /** Required for `consumed`. */
-  readonly evidence?: UseEvidence;
-}
 
 type DecisionIssue<TDecision> = TDecision extends 'consumed'
   ? 'consumed'
@@ -264,3 +211,166 @@ export type UnknownMethodMessage<
   TCalled extends string,
   TMethod extends string,
 > = `unknown_method: ${TTool} has no method ${TCalled}; use ${TMethod}`;
+
+type LastOf<TUnion> = (TUnion extends unknown ? (x: () => TUnion) => void : never) extends (x: infer TLast) => void
+  ? TLast extends () => infer TMember
+    ? TMember
+    : never
+  : never;
+
+/**
+ * A union of string literals written as one string, `'tc-1, tc-2, tc-3'`, so a message shows
+ * every id instead of `... 7 more ...`; at most 24 ids, then `, ...`.
+ *
+ * @example
+ * ```ts
+ * import type { IdList } from 'turngate';
+ * const ids: IdList<'tc-1'> = 'tc-1';
+ * ```
+ */
+export type IdList<TIds extends string> = JoinIds<TIds, '', []>;
+
+type JoinIds<TIds extends string, TText extends string, TSeen extends unknown[]> = [TIds] extends [never]
+  ? TText
+  : TSeen['length'] extends 24
+    ? `${TText}, ...`
+    : JoinIds<
+        Exclude<TIds, LastOf<TIds>>,
+        TText extends '' ? LastOf<TIds> & string : `${LastOf<TIds> & string}, ${TText}`,
+        [...TSeen, unknown]
+      >;
+
+/**
+ * What to call to close a join that fails with `TFailureClass`.
+ *
+ * @example
+ * ```ts
+ * import type { NextStep } from 'turngate';
+ * const step: NextStep<'tool.use_missing'> = 'call .use(id, disposition) for each id';
+ * ```
+ */
+export type NextStep<TFailureClass extends FailureClass> = TFailureClass extends 'tool.result_missing'
+  ? 'call .result(id, outcome) for each id'
+  : TFailureClass extends 'tool.use_missing'
+    ? 'call .use(id, disposition) for each id'
+    : 'see the failure class';
+
+/**
+ * The type of `.close` on a turn whose join is open: not callable, and its name carries the
+ * failure class, the ids and what to call, e.g.
+ * `JoinIncomplete<'tool.result_missing', 'tc-2', 'call .result(id, outcome) for each id'>`.
+ *
+ * @example
+ * ```ts
+ * import type { JoinIncomplete } from 'turngate';
+ * // What the editor shows for .close on a turn whose call tc-2 has no result:
+ * type Shown = JoinIncomplete<'tool.result_missing', 'tc-2'>;
+ * ```
+ */
+export interface JoinIncomplete<
+  TFailureClass extends FailureClass,
+  TIds extends string,
+  TNext extends string = NextStep<TFailureClass>,
+> {
+  /** The failure class `close` would fail with. */
+  readonly 'turn is not join-closed': TFailureClass;
+  /** The ids that keep the join open, as one string. */
+  readonly ids: TIds;
+  /** What to call. */
+  readonly next: TNext;
+}
+
+/**
+ * What a builder method shows for a `string` (not literal) tool call id.
+ *
+ * @example
+ * ```ts
+ * import type { NonLiteralIdMessage } from 'turngate';
+ * type Shown = NonLiteralIdMessage;
+ * ```
+ */
+export type NonLiteralIdMessage =
+  'toolCallId is a string, not a literal: the builder tracks literal ids; for ids from model output call requestTools, then settle and useAll';
+
+/**
+ * The message a `.result` for an unrequested id shows.
+ *
+ * @example
+ * ```ts
+ * import type { ResultOrphanMessage } from 'turngate';
+ * const shown: ResultOrphanMessage<'tc-9'> = 'tool.result_orphan: tc-9 was never requested';
+ * ```
+ */
+export type ResultOrphanMessage<TId extends string> = `tool.result_orphan: ${TId} was never requested`;
+
+/**
+ * The message a `.use` for an id without a result shows.
+ *
+ * @example
+ * ```ts
+ * import type { UseWithoutResultMessage } from 'turngate';
+ * const shown: UseWithoutResultMessage<'tc-2'> = 'tool.use_without_result: tc-2 has no result';
+ * ```
+ */
+export type UseWithoutResultMessage<TId extends string> = `tool.use_without_result: ${TId} has no result`;
+
+/**
+ * The message a second `.request`, `.result` or `.use` for one id shows.
+ *
+ * @example
+ * ```ts
+ * import type { RepeatedIdMessage } from 'turngate';
+ * const shown: RepeatedIdMessage<'tc-1', 'a result'> = 'tool.schema_invalid: tc-1 already has a result (one per id)';
+ * ```
+ */
+export type RepeatedIdMessage<
+  TId extends string,
+  TWhat extends string,
+> = `tool.schema_invalid: ${TId} already has ${TWhat} (one per id)`;
+
+// The builder's `.request` and `.use` messages (internal names: the builder's types show them as
+// the sentences they are).
+
+/** A tuple of names as one string, in its order: `fetch_url, head_url`. Internal. */
+export type Listed<TNames extends readonly string[]> = TNames extends readonly [
+  infer THead extends string,
+  ...infer TRest extends readonly string[],
+]
+  ? TRest extends readonly []
+    ? THead
+    : `${THead}, ${Listed<TRest>}`
+  : string;
+
+/** A `.request` of a tool with `allowedCallers` without a `callerId`. Internal. */
+export type CallerMissingMessage<
+  TName extends string,
+  TAllowed extends string,
+> = `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}; pass { callerId }`;
+
+/** A `.request` of a tool with `allowedCallers` by a caller not in the list. Internal. */
+export type CallerNotAllowedMessage<
+  TName extends string,
+  TAllowed extends string,
+  TCaller extends string,
+> = `tool.caller_not_allowed: ${TName} may be called only by ${IdList<TAllowed>}, not ${TCaller}`;
+
+/** A `.request` of a tool with `methods` that names no method. Internal. */
+export type MethodMissingMessage<
+  TName extends string,
+  TMethods extends readonly string[],
+> = `unknown_method: ${TName} needs { method }: one of ${Listed<TMethods>}`;
+
+/** A second `.request` on a json-mode turn. Internal. */
+export type JsonParallelMessage<TIds extends string> =
+  `tool.parallel_policy_violation: json mode allows one tool call per action; ${IdList<TIds>} is already requested`;
+
+/** Any `.request` on a text-mode turn. Internal. */
+export type TextRequestMessage =
+  'tool.schema_invalid: text mode takes tool calls only from adaptText(spec, tools, profile, text), never from raw text';
+
+/** A `.use(id, 'consumed')` without evidence. Internal. */
+export type ConsumedWithoutEvidenceMessage =
+  'mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }';
+
+/** A `.use(id, 'discarded_with_reason')` without a reason code. Internal. */
+export type DiscardedWithoutReasonMessage = 'tool.schema_invalid: discarded_with_reason needs { reasonCode }';

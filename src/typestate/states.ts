@@ -1,0 +1,29 @@
+/**
+ * The names of the turn states and of every brand the registry mints: the vocabulary the brand,
+ * the typestate error and the misuse messages share.
+ *
+ * @module
+ */
+
+/**
+ * The names of the turn states, in chain order. Source: HARNESS-TYPESTATE §2.
+ *
+ * @example
+ * ```ts
+ * import type { TurnStateName } from 'turngate';
+ * const chain: TurnStateName[] = ['CallSpec', 'ToolRequests', 'ToolResults', 'ToolUse', 'JoinClosed', 'MutationReady'];
+ * ```
+ */
+export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolUse' | 'JoinClosed' | 'MutationReady';
+
+/**
+ * Every brand the registry mints: the turn states, and a provider transcript that passed its
+ * check (`SendableTranscript`, minted by the transcripts layer).
+ *
+ * @example
+ * ```ts
+ * import type { BrandName } from 'turngate';
+ * const names: BrandName[] = ['JoinClosed', 'SendableTranscript'];
+ * ```
+ */
+export type BrandName = TurnStateName | 'SendableTranscript';
