@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat'];
+export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat', 'mistral'];
 
 /** Whether a JSON value holds any tool call or tool result structure of any format. */
 const TOOL_KEYS = new Set([

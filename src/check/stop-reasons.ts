@@ -18,7 +18,15 @@ import { HANDLED_STOP_REASONS } from './types.ts';
  * TRANSCRIPT_FORMATS.includes('anthropic'); //=> true
  * ```
  */
-export const TRANSCRIPT_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat'] as const;
+export const TRANSCRIPT_FORMATS = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'aisdk',
+  'gemini',
+  'chat',
+  'mistral',
+] as const;
 
 /** One of {@link TRANSCRIPT_FORMATS}. */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -61,6 +69,9 @@ export type ProtocolStopReason = (typeof PROTOCOL_STOP_REASONS)[number];
  *   `functionCall` parts (see {@link protocolStopReason}).
  * - `chat`: turngate's `ChatMessage` carries no stop reason; a turn that ends on assistant tool
  *   calls is `tool_use`, otherwise `end_turn`.
+ * - `mistral`: Mistral chat completions `choices[].finish_reason` (API reference, "Chat
+ *   Completion" response: `stop`, `length`, `model_length`, `error`, `tool_calls`);
+ *   `model_length` (the model's context window reached) truncates like `length`.
  */
 export const STOP_REASON_TABLE = {
   anthropic: {
@@ -124,6 +135,13 @@ export const STOP_REASON_TABLE = {
   chat: {
     end_turn: 'end_turn',
     tool_use: 'tool_use',
+  },
+  mistral: {
+    stop: 'end_turn',
+    tool_calls: 'tool_use',
+    length: 'max_tokens',
+    model_length: 'max_tokens',
+    error: 'error',
   },
 } as const satisfies { readonly [F in TranscriptFormat]: Readonly<Record<string, ProtocolStopReason>> };
 

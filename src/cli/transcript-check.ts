@@ -4,7 +4,7 @@
  *
  *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|chat>
  *     --input <file | -> [--json] [--expect sendable|received] [--model <id>]
- *     [--repair [--read-only-tools <names>]] [--report-only]
+ *     [--dialect <deepseek|kimi|groq|xai>] [--repair [--read-only-tools <names>]] [--report-only]
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } fro
 import { JsonInputError, JsonNumber, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index.ts';
+import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from '../transcripts/core/dialects.ts';
 import { repairTranscriptJson, type RepairOutcome } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
 import { firstFailure } from '../failures/internal.ts';
@@ -23,7 +24,8 @@ export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
 
 /** Usage of the command. */
 export const TRANSCRIPT_CHECK_USAGE = `Usage: turngate transcript-check --format <format> --input <file | -> [--json]
-         [--expect sendable|received] [--model <id>] [--repair [--read-only-tools <names>]]
+         [--expect sendable|received] [--model <id>] [--dialect <dialect>]
+         [--repair [--read-only-tools <names>]]
          [--report-only] [--max-input-bytes <n>]
 
 Checks a provider transcript against the provider's rules for tool calls and tool results:
@@ -37,6 +39,8 @@ Options:
                        message may hold open calls)
   --model <id>         the model the transcript goes to, for rules that hold only for some
                        models (default: the request body's model)
+  --dialect <dialect>  openai-chat only: the provider the history goes to, whose own rules
+                       run too: ${OPENAI_CHAT_DIALECTS.join(' | ')}
   --repair             also print the repaired transcript and one record per change; a result
                        synthesized for a call without one says its outcome is unknown
   --read-only-tools <names>  comma-separated tools whose calls change nothing: their
@@ -83,11 +87,12 @@ function summary(
   repaired: RepairOutcome<TranscriptFormat> | undefined,
   label: string,
   expect: string,
+  dialect: OpenAIChatDialect | undefined,
 ): string {
   const lines = [
     'turngate transcript-check',
     `  Input: ${printable(label)}`,
-    `  Format: ${report.format} (${expect})`,
+    `  Format: ${report.format}${dialect === undefined ? '' : `, dialect ${dialect}`} (${expect})`,
     `  Result: ${report.result}`,
     `  Failures: ${report.failures.length}`,
   ];
@@ -131,6 +136,8 @@ export interface TranscriptCheckOptions {
   readonly failOnReject: boolean;
   /** The model, for model-specific rules (`--model`). */
   readonly model?: string;
+  /** `openai-chat` only: the provider dialect whose own rules run too (`--dialect`). */
+  readonly dialect?: OpenAIChatDialect;
   /** How the input is named in the summary and in errors (a path, or `-`). */
   readonly inputLabel: string;
 }
@@ -152,7 +159,10 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
     if (error instanceof JsonInputError) return invalidInput(`not JSON: ${error.message}`, options.inputLabel);
     throw error;
   }
-  const model = options.model === undefined ? {} : { model: options.model };
+  const model = {
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+  };
   const report = checkTranscriptJson(value, { format: options.format, expect: options.expect, ...model });
   if (report.result === 'invalid') return invalidInput(report.error.message, options.inputLabel);
   const repaired = options.repair
@@ -166,6 +176,7 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
   let stdout: string;
   if (options.json) {
     const out: Record<string, unknown> = {
+      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
       result: report.result,
       failures: report.failures,
       openToolCalls: report.openToolCalls,
@@ -177,7 +188,7 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
     }
     stdout = `${jsonText(out)}\n`;
   } else {
-    stdout = summary(report, repaired, options.inputLabel, options.expect);
+    stdout = summary(report, repaired, options.inputLabel, options.expect, options.dialect);
   }
   return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
 }
@@ -207,6 +218,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     'fail-on-reject': { type: 'boolean' },
     'report-only': { type: 'boolean' },
     model: { type: 'string' },
+    dialect: { type: 'string' },
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -227,6 +239,10 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   const model = values['model'];
   if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) {
     return usageError('--model takes a model id (e.g. claude-sonnet-4-5, gemini-3-pro-preview)');
+  }
+  const dialect = values['dialect'];
+  if (dialect !== undefined && (format !== 'openai-chat' || !isOpenAIChatDialect(dialect))) {
+    return usageError(`--dialect takes one of ${OPENAI_CHAT_DIALECTS.join(', ')}, with --format openai-chat`);
   }
   const readOnlyText = values['read-only-tools'];
   const readOnlyTools =
@@ -259,6 +275,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     ...(readOnlyTools === undefined ? {} : { readOnlyTools }),
     failOnReject: values['report-only'] !== true,
     ...(typeof model === 'string' ? { model } : {}),
+    ...(dialect === undefined ? {} : { dialect }),
     inputLabel: input,
   });
 }

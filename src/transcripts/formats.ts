@@ -20,6 +20,9 @@ import type { FormatDriver } from './core/driver.ts';
 import { GEMINI_DRIVER } from './gemini/driver.ts';
 import { GEMINI_RULES } from './gemini/rules.ts';
 import type { GeminiContent } from './gemini/wire.ts';
+import { MISTRAL_DRIVER } from './mistral/driver.ts';
+import { MISTRAL_RULES } from './mistral/rules.ts';
+import type { MistralMessage } from './mistral/wire.ts';
 import { OPENAI_CHAT_DRIVER } from './openai-chat/driver.ts';
 import { OPENAI_CHAT_RULES } from './openai-chat/rules.ts';
 import type { OpenAIChatMessage } from './openai-chat/wire.ts';
@@ -35,6 +38,7 @@ export const FORMAT_DRIVERS = {
   aisdk: AISDK_DRIVER,
   gemini: GEMINI_DRIVER,
   chat: CHAT_DRIVER,
+  mistral: MISTRAL_DRIVER,
 } as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
 
 /**
@@ -60,6 +64,7 @@ export const TRANSCRIPT_RULES = {
   ...AISDK_RULES,
   ...GEMINI_RULES,
   ...CHAT_RULES,
+  ...MISTRAL_RULES,
 } as const;
 
 /**
@@ -78,4 +83,5 @@ export interface TranscriptMessages {
   readonly aisdk: AISDKMessage;
   readonly gemini: GeminiContent;
   readonly chat: ChatMessage;
+  readonly mistral: MistralMessage;
 }

@@ -12,8 +12,8 @@ import { checkTranscriptJson, repairTranscriptJson } from './index.ts';
 
 const LOOP: readonly Step[] = [
   { kind: 'user', text: 'Weather in Oslo?' },
-  { kind: 'assistant', text: undefined, calls: [{ id: 'call_001', name: 'get_weather' }] },
-  { kind: 'results', ids: ['call_001'] },
+  { kind: 'assistant', text: undefined, calls: [{ id: 'call00001', name: 'get_weather' }] },
+  { kind: 'results', ids: ['call00001'] },
   { kind: 'assistant', text: 'Snow.', calls: [] },
 ];
 
@@ -28,6 +28,7 @@ const FREE: Record<TranscriptFormat, readonly (string | number)[]> = {
   aisdk: [1, 'content', 0, 'input', 'q'],
   gemini: [1, 'parts', 0, 'functionCall', 'args', 'q'],
   chat: [1, 'tool_calls', 0, 'arguments', 'q'],
+  mistral: [1, 'tool_calls', 0, 'extra'],
 };
 
 const ROOT: Record<TranscriptFormat, string> = {
@@ -37,6 +38,7 @@ const ROOT: Record<TranscriptFormat, string> = {
   aisdk: 'messages',
   gemini: 'contents',
   chat: 'messages',
+  mistral: 'messages',
 };
 
 /** The loop rendered in `format`, with `value` at its free place; and that place as a path. */

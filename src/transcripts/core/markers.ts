@@ -8,7 +8,8 @@
  *
  * Sources: each provider's message reference (Anthropic Messages `messages`; OpenAI Chat
  * Completions `messages`; OpenAI Responses `input`; AI SDK `ModelMessage`; Gemini `Content`),
- * and llm-provider §3 for `chat`.
+ * and llm-provider §3 for `chat`; Mistral's chat completion `messages` (the OpenAI-like roles and
+ * tool fields, without `developer`, `function` or `function_call`).
  *
  * @module
  */
@@ -43,12 +44,12 @@ export interface FormatMarker {
   readonly alsoWithParts?: TranscriptFormat;
 }
 
-const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'chat'] as const;
-const CHAT_LIKE = ['openai-chat', 'chat'] as const;
+const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'chat', 'mistral'] as const;
+const CHAT_LIKE = ['openai-chat', 'chat', 'mistral'] as const;
 
 /** The markers. A format's own valid histories hold no marker of other formats only. */
 export const FORMAT_MARKERS = [
-  { place: 'role', value: 'tool', owners: ['openai-chat', 'aisdk', 'chat'], what: 'a tool-message role' },
+  { place: 'role', value: 'tool', owners: ['openai-chat', 'aisdk', 'chat', 'mistral'], what: 'a tool-message role' },
   {
     place: 'role',
     value: 'function',
