@@ -35,10 +35,21 @@ type Rule = RuleOf<'mistral'>;
  */
 export const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
 
+/** Whether `id` matches {@link MISTRAL_TOOL_CALL_ID} (a loop over its 9 characters: this runs once per call). */
+function isMistralId(id: string): boolean {
+  if (id.length !== 9) return false;
+  for (let i = 0; i < 9; i++) {
+    const c = id.charCodeAt(i);
+    // 0-9, A-Z, a-z
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
+  }
+  return true;
+}
+
 /** The Mistral id grammar: {@link MISTRAL_TOOL_CALL_ID}, minted as 9 alphanumerics of the seed's digest. */
 export const MISTRAL_TOOL_CALL_IDS: ToolCallIdGrammar = {
   description: 'exactly 9 characters of a-z, A-Z, 0-9',
-  accepts: (id) => MISTRAL_TOOL_CALL_ID.test(id),
+  accepts: isMistralId,
   mint: (seed) => digestChars(seed.digest, 9),
 };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkTranscriptJson, repairTranscriptJson } from '../index.ts';
 import { FORMAT_DRIVERS } from '../formats.ts';
 import { seedDigest } from '../core/ids.ts';
+import { MISTRAL_TOOL_CALL_ID } from './check.ts';
 
 const call = (id: string, name = 'get_weather') => ({
   id,
@@ -132,6 +133,8 @@ describe('mistral conversion and ids', () => {
     const id = ids.mint({ digest: seedDigest('toolu_01', 0), name: 'get_weather', index: 0 });
     expect(ids.accepts(id)).toBe(true);
     expect(ids.accepts('call_1')).toBe(false);
+    for (const sample of ['D681PevKs', 'call_0001', 'D681PevK', 'D681PevKs1', 'D681Pev-s', 'D681PévKs'])
+      expect(ids.accepts(sample)).toBe(MISTRAL_TOOL_CALL_ID.test(sample));
   });
 
   it('fromChat bridges a user message after tool messages and makes a closing assistant message a prefix', () => {
