@@ -12,7 +12,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat'];
+export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'chat', 'mistral'];
 
 /** The conformance transcripts of each format, as seeds: `{ format, expect, input }`. */
 export function seedTranscripts(root) {

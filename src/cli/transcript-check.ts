@@ -13,8 +13,12 @@ import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { JsonInputError, JsonNumber, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
-import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index.ts';
-import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from '../transcripts/core/dialects.ts';
+import {
+  checkTranscriptJson,
+  OPENAI_CHAT_DIALECTS,
+  type OpenAIChatDialect,
+  type TranscriptReport,
+} from '../transcripts/index.ts';
 import { repairTranscriptJson, type RepairOutcome } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
 import { firstFailure } from '../failures/internal.ts';
@@ -241,7 +245,10 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     return usageError('--model takes a model id (e.g. claude-sonnet-4-5, gemini-3-pro-preview)');
   }
   const dialect = values['dialect'];
-  if (dialect !== undefined && (format !== 'openai-chat' || !isOpenAIChatDialect(dialect))) {
+  if (
+    dialect !== undefined &&
+    (format !== 'openai-chat' || !(OPENAI_CHAT_DIALECTS as readonly unknown[]).includes(dialect))
+  ) {
     return usageError(`--dialect takes one of ${OPENAI_CHAT_DIALECTS.join(', ')}, with --format openai-chat`);
   }
   const readOnlyText = values['read-only-tools'];
@@ -275,7 +282,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     ...(readOnlyTools === undefined ? {} : { readOnlyTools }),
     failOnReject: values['report-only'] !== true,
     ...(typeof model === 'string' ? { model } : {}),
-    ...(dialect === undefined ? {} : { dialect }),
+    ...(dialect === undefined ? {} : { dialect: dialect as OpenAIChatDialect }),
     inputLabel: input,
   });
 }
