@@ -15,7 +15,7 @@ import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/i
 const { values } = parseArgs({ options: { repeats: { type: 'string' }, formats: { type: 'string' } } });
 const REPEATS = Number(values.repeats ?? 9);
 const FORMATS = (
-  values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,bedrock-converse,chat,langchain'
+  values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,bedrock-converse,chat,langchain,mistral'
 ).split(',');
 const SIZES = [100, 1000, 10000];
 
@@ -31,6 +31,8 @@ function transcript(format, size) {
     });
     out.push(...render[format]([{ user: `Question ${r}: what about item ${r}?`, calls, answer: `Answer ${r}.` }]));
   }
+  // Mistral takes a history ending with an assistant message only as a prefix.
+  if (format === 'mistral') out[out.length - 1] = { ...out[out.length - 1], prefix: true };
   return out;
 }
 
@@ -66,6 +68,11 @@ const render = {
       ...r.calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: `result of ${c.id}` })),
       { role: 'assistant', content: r.answer },
     ]),
+  // Mistral: the openai-chat loop with ids of 9 letters and digits (call_000001 -> cal000001).
+  mistral: (rs) =>
+    render['openai-chat'](
+      rs.map((r) => ({ ...r, calls: r.calls.map((c) => ({ ...c, id: c.id.replace('call_', 'cal') })) })),
+    ),
   chat: (rs) =>
     rs.flatMap((r) => [
       { role: 'user', content: r.user },
@@ -259,6 +266,7 @@ floor.langchain = (ms) => {
   }
   return calls.size + results.size;
 };
+floor.mistral = floor['openai-chat'];
 
 // A broken copy: every 50th message that holds results loses its first result (a dangling call
 // for repair to answer); a message left empty is dropped.

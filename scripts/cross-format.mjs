@@ -25,6 +25,7 @@ export const FORMATS = [
   'bedrock-converse',
   'chat',
   'langchain',
+  'mistral',
 ];
 
 /** Whether a JSON value holds any tool call or tool result structure of any format. */

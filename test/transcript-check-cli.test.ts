@@ -163,7 +163,7 @@ describe('turngate transcript-check', () => {
       [
         ['--format', 'anthropic', '--repair', '--input', '-'],
         JSON.stringify(fine),
-        /messages\[1\]\.tool_calls: `tool_calls` is a Chat Completions message field; this history looks like format "openai-chat" or "chat", not "anthropic"/,
+        /messages\[1\]\.tool_calls: `tool_calls` is a Chat Completions message field; this history looks like format "openai-chat", "chat" or "mistral", not "anthropic"/,
       ],
     ];
     for (const [args, stdin, pattern] of cases) {
@@ -176,11 +176,37 @@ describe('turngate transcript-check', () => {
     }
   });
 
+  it('--dialect runs the dialect rules of openai-chat and names the dialect in the report', () => {
+    const history = [
+      { role: 'user', content: 'Weather?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+    ];
+    const path = file('dialect.json', history);
+    expect(run(['--format', 'openai-chat', '--input', path]).code).toBe(0);
+    const r = run(['--format', 'openai-chat', '--dialect', 'xai', '--json', '--repair', '--input', path]);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.dialect).toBe('xai');
+    expect(out.failures.map((f: { rule: string }) => f.rule)).toEqual(['openai-chat.xai_assistant_content_missing']);
+    expect(out.repaired[1].content).toBe('');
+    const summary = run(['--format', 'openai-chat', '--dialect', 'xai', '--input', path]).stdout;
+    expect(summary).toMatch(/Format: openai-chat, dialect xai \(sendable\)/);
+  });
+
   it('refuses bad usage with exit 2 and prints help with exit 0', () => {
     expect(run(['--input', '-']).code).toBe(2);
-    expect(run(['--format', 'mistral', '--input', '-']).stderr).toMatch(
+    expect(run(['--format', 'cohere', '--input', '-']).stderr).toMatch(
       /--format must be one of anthropic, openai-chat/,
     );
+    expect(run(['--format', 'anthropic', '--dialect', 'deepseek', '--input', '-']).stderr).toMatch(
+      /--dialect takes one of deepseek, kimi, groq, xai, with --format openai-chat/,
+    );
+    expect(run(['--format', 'openai-chat', '--dialect', 'mistral', '--input', '-']).code).toBe(2);
     expect(run(['--format', 'chat', '--input', '-', '--expect', 'soon']).code).toBe(2);
     expect(run(['--format', 'chat']).stderr).toMatch(/--input <file \| -> is required/);
     const help = run(['--help']);

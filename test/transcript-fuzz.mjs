@@ -12,7 +12,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini', 'bedrock-converse', 'chat'];
+export const FORMATS = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'aisdk',
+  'gemini',
+  'bedrock-converse',
+  'chat',
+  'langchain',
+  'mistral',
+];
 
 /** The conformance transcripts of each format, as seeds: `{ format, expect, input }`. */
 export function seedTranscripts(root) {
@@ -124,7 +134,7 @@ export function violations(lib, { format, expect, value }) {
         broken.push(`malformed failure ${JSON.stringify(f)}`);
     }
   }
-  if (report.result === 'invalid' && !isText(report.error?.path)) broken.push('invalid without a path');
+  if (report.result === 'invalid' && !isText(report.error?.field)) broken.push('invalid without a field');
   if (!['accepted', 'rejected', 'invalid'].includes(report.result)) broken.push(`result ${report.result}`);
   let repaired;
   try {

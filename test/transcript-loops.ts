@@ -37,7 +37,8 @@ export function loopArbitrary(options: { readonly open?: boolean } = {}): fc.Arb
     const steps: Step[] = [{ kind: 'user', text: 'Help me with my orders.' }];
     let n = 0;
     rounds.forEach((r, index) => {
-      const calls = r.names.map((name) => ({ id: `call_${String(++n).padStart(3, '0')}`, name }));
+      // Ids of 9 letters and digits: every format takes them (Mistral takes no other).
+      const calls = r.names.map((name) => ({ id: `call${String(++n).padStart(5, '0')}`, name }));
       steps.push({ kind: 'assistant', text: r.text, calls });
       if (options.open === true && index === rounds.length - 1) return;
       const ids = calls.map((c) => c.id);
@@ -94,10 +95,17 @@ export function render(
         break;
       case 'openai-chat':
       case 'chat':
+      case 'mistral':
         if (step.kind === 'user' || step.kind === 'inject')
           out.push({ role: step.kind === 'inject' ? step.role : 'user', content: step.text });
         else if (step.kind === 'assistant') {
-          if (step.calls.length === 0) out.push({ role: 'assistant', content: step.text ?? 'OK.' });
+          if (step.calls.length === 0)
+            // Mistral takes a history ending with an assistant message only as a prefix.
+            out.push(
+              format === 'mistral' && step === steps[steps.length - 1]
+                ? { role: 'assistant', content: step.text ?? 'OK.', prefix: true }
+                : { role: 'assistant', content: step.text ?? 'OK.' },
+            );
           else
             out.push({
               role: 'assistant',
@@ -334,6 +342,12 @@ const RULES = {
     duplicate: 'langchain.duplicate_tool_message',
     before: 'langchain.tool_message_before_call',
     misplaced: 'langchain.tool_message_not_adjacent',
+  },
+  mistral: {
+    unanswered: 'mistral.tool_call_unanswered',
+    duplicate: 'mistral.duplicate_tool_message',
+    before: 'mistral.tool_message_before_call',
+    misplaced: 'mistral.tool_message_not_adjacent',
   },
   gemini: {
     unanswered: 'gemini.function_call_unanswered',

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../src/check/index.ts';
+import type { OpenAIChatDialect } from '../src/transcripts/core/dialects.ts';
 import { checkTranscriptJson, repairTranscriptJson } from '../src/transcripts/index.ts';
 import { jsonKeys, withPollution } from './turn-fixtures.ts';
 
@@ -16,6 +17,7 @@ interface Case {
   readonly id: string;
   readonly format: TranscriptFormat;
   readonly expect: 'sendable' | 'received';
+  readonly dialect?: OpenAIChatDialect;
   readonly input: unknown;
 }
 
@@ -25,13 +27,23 @@ const cases: Case[] = TRANSCRIPT_FORMATS.flatMap((format) =>
     .filter((file) => file.endsWith('.json'))
     .map((file) => {
       const parsed = JSON.parse(readFileSync(join(suite, format, file), 'utf8'));
-      return { id: `${format}/${file}`, format, expect: parsed.expect ?? 'sendable', input: parsed.input };
+      return {
+        id: `${format}/${file}`,
+        format,
+        expect: parsed.expect ?? 'sendable',
+        ...(parsed.dialect === undefined ? {} : { dialect: parsed.dialect }),
+        input: parsed.input,
+      };
     }),
 );
 
 /** What the check and the repair decide, as text. */
 function verdict(c: Case): string {
-  const options = { format: c.format, expect: c.expect } as const;
+  const options = {
+    format: c.format,
+    expect: c.expect,
+    ...(c.dialect === undefined ? {} : { dialect: c.dialect }),
+  } as const;
   const report = checkTranscriptJson(c.input, options);
   const repaired = repairTranscriptJson(c.input, options);
   return JSON.stringify({
@@ -68,8 +80,8 @@ describe('transcripts under a polluted prototype', () => {
       }
       expect(differs).toEqual([]);
     },
-    // Every field name times every case of every format: about 30 s on a shared two-core machine.
-    120_000,
+    // Every planted key over every case: the work grows with the cases of every format.
+    180_000,
   );
 
   it('repair reads no array element through a hole: a planted Array.prototype element fills none', () => {

@@ -37,7 +37,7 @@ expectType<ConvertResult<'chat'>>(convertTranscriptJson(JSON.parse('[]') as unkn
 // A change is told apart by its kind.
 declare const change: TranscriptChange;
 if (change.kind === 'tool_call_id_remapped') expectType<string>(change.target);
-if (change.kind === 'repaired') expectType<'chat' | 'target'>(change.stage);
+if (change.kind === 'repaired') expectType<'source' | 'chat' | 'target'>(change.stage);
 
 // The wrong calls.
 // @ts-expect-error -- "(format anthropic), not format openai-chat"

@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
 import { JsonNumber, type JsonValue, parseJson } from '../../src/canonical/index.ts';
 import { TRANSCRIPT_FORMATS } from '../../src/check/stop-reasons.ts';
+import { OPENAI_CHAT_DIALECTS } from '../../src/transcripts/core/dialects.ts';
 
 /**
  * A fixture that does not have the shape its suite needs: the `file`, the `field` in it
@@ -294,6 +295,8 @@ export const TranscriptCaseSchema = v.looseObject({
   source: v.pipe(v.string(), v.minLength(1)),
   sourceKind: v.picklist(['doc', 'observed']),
   expect: v.optional(v.picklist(['sendable', 'received'])),
+  /** `openai-chat` only: the provider dialect whose rules run too. */
+  dialect: v.optional(v.picklist(OPENAI_CHAT_DIALECTS)),
   input: v.unknown(),
   result: v.picklist(['accepted', 'rejected', 'invalid']),
   failures: v.optional(v.array(ExpectedFailureSchema)),

@@ -43,6 +43,7 @@ function judge(testCase: Case): string | undefined {
   const report = checkTranscriptJson(testCase.input, {
     format: testCase.format,
     expect: testCase.expect ?? 'sendable',
+    ...(testCase.dialect === undefined ? {} : { dialect: testCase.dialect }),
   });
   if (report.result !== testCase.result) {
     const got =

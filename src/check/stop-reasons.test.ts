@@ -54,6 +54,9 @@ describe('stop reason table', () => {
 
   it('reads Gemini STOP with function calls as tool_use, and only there', () => {
     expect(protocolStopReason('gemini', 'STOP')).toBe('end_turn');
+    expect(protocolStopReason('mistral', 'tool_calls')).toBe('tool_use');
+    expect(protocolStopReason('mistral', 'model_length')).toBe('max_tokens');
+    expect(protocolStopReason('mistral', 'error')).toBe('error');
     expect(protocolStopReason('gemini', 'STOP', { hasToolCalls: true })).toBe('tool_use');
     expect(protocolStopReason('gemini', 'MAX_TOKENS', { hasToolCalls: true })).toBe('max_tokens');
     expect(protocolStopReason('openai-chat', 'stop', { hasToolCalls: true })).toBe('end_turn');

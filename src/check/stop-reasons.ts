@@ -29,6 +29,7 @@ export const TRANSCRIPT_FORMATS = [
   'bedrock-converse',
   'chat',
   'langchain',
+  'mistral',
 ] as const;
 
 /** One of {@link TRANSCRIPT_FORMATS}. */
@@ -79,6 +80,9 @@ export type ProtocolStopReason = (typeof PROTOCOL_STOP_REASONS)[number];
  *   `response_metadata.finish_reason` (OpenAI) or `stop_reason` (Anthropic) is the provider's,
  *   to be read with that provider's format. As for `chat`, a turn that ends on an AIMessage with
  *   tool calls is `tool_use`, otherwise `end_turn`.
+ * - `mistral`: Mistral chat completions `choices[].finish_reason` (API reference, "Chat
+ *   Completion" response: `stop`, `length`, `model_length`, `error`, `tool_calls`);
+ *   `model_length` (the model's context window reached) truncates like `length`.
  */
 export const STOP_REASON_TABLE = {
   anthropic: {
@@ -157,6 +161,13 @@ export const STOP_REASON_TABLE = {
   langchain: {
     end_turn: 'end_turn',
     tool_use: 'tool_use',
+  },
+  mistral: {
+    stop: 'end_turn',
+    tool_calls: 'tool_use',
+    length: 'max_tokens',
+    model_length: 'max_tokens',
+    error: 'error',
   },
 } as const satisfies { readonly [F in TranscriptFormat]: Readonly<Record<string, ProtocolStopReason>> };
 

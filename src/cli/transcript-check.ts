@@ -4,7 +4,7 @@
  *
  *   turngate transcript-check --format <anthropic|openai-chat|openai-responses|aisdk|gemini|bedrock-converse|chat>
  *     --input <file | -> [--json] [--expect sendable|received] [--model <id>]
- *     [--repair [--read-only-tools <names>]] [--report-only]
+ *     [--dialect <deepseek|kimi|groq|xai>] [--repair [--read-only-tools <names>]] [--report-only]
  *
  * @module
  */
@@ -13,7 +13,12 @@ import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { JsonInputError, JsonNumber, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
-import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index.ts';
+import {
+  checkTranscriptJson,
+  OPENAI_CHAT_DIALECTS,
+  type OpenAIChatDialect,
+  type TranscriptReport,
+} from '../transcripts/index.ts';
 import { repairTranscriptJson, type RepairResult } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
 import { firstFailure } from '../failures/internal.ts';
@@ -24,7 +29,8 @@ export const TRANSCRIPT_INVALID_PREFIX = 'transcript_check_invalid:';
 
 /** Usage of the command. */
 export const TRANSCRIPT_CHECK_USAGE = `Usage: turngate transcript-check --format <format> --input <file | -> [--json]
-         [--expect sendable|received] [--model <id>] [--repair [--read-only-tools <names>]]
+         [--expect sendable|received] [--model <id>] [--dialect <dialect>]
+         [--repair [--read-only-tools <names>]]
          [--report-only] [--max-input-bytes <n>]
 
 Checks a provider transcript against the provider's rules for tool calls and tool results:
@@ -38,6 +44,8 @@ Options:
                        message may hold open calls)
   --model <id>         the model the transcript goes to, for rules that hold only for some
                        models (default: the request body's model)
+  --dialect <dialect>  openai-chat only: the provider the history goes to, whose own rules
+                       run too: ${OPENAI_CHAT_DIALECTS.join(' | ')}
   --repair             also print the repaired transcript and one record per change; a result
                        synthesized for a call without one says its outcome is unknown
   --read-only-tools <names>  comma-separated tools whose calls change nothing: their
@@ -149,11 +157,12 @@ function summary(
   repaired: RepairResult<TranscriptFormat> | undefined,
   label: string,
   expect: string,
+  dialect: OpenAIChatDialect | undefined,
 ): string {
   const lines = [
     'turngate transcript-check',
     `  Input: ${printable(label)}`,
-    `  Format: ${report.format} (${expect})`,
+    `  Format: ${report.format}${dialect === undefined ? '' : `, dialect ${dialect}`} (${expect})`,
     `  Result: ${report.result}`,
     `  Failures: ${report.failures.length}`,
   ];
@@ -197,6 +206,8 @@ export interface TranscriptCheckOptions {
   readonly failOnReject: boolean;
   /** The model, for model-specific rules (`--model`). */
   readonly model?: string;
+  /** `openai-chat` only: the provider dialect whose own rules run too (`--dialect`). */
+  readonly dialect?: OpenAIChatDialect;
   /** How the input is named in the summary and in errors (a path, or `-`). */
   readonly inputLabel: string;
 }
@@ -218,7 +229,10 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
     if (error instanceof JsonInputError) return invalidInput(`not JSON: ${error.message}`, options.inputLabel);
     throw error;
   }
-  const model = options.model === undefined ? {} : { model: options.model };
+  const model = {
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+  };
   const report = checkTranscriptJson(value, { format: options.format, expect: options.expect, ...model });
   if (report.result === 'invalid') return invalidInput(report.error.message, options.inputLabel);
   const repaired = options.repair
@@ -232,6 +246,7 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
   let stdout: string;
   if (options.json) {
     const out: Record<string, unknown> = {
+      ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
       result: report.result,
       failures: report.failures,
       openToolCalls: report.openToolCalls,
@@ -243,7 +258,7 @@ export function transcriptCheck(input: Uint8Array | string, options: TranscriptC
     }
     stdout = `${jsonText(out)}\n`;
   } else {
-    stdout = summary(report, repaired, options.inputLabel, options.expect);
+    stdout = summary(report, repaired, options.inputLabel, options.expect, options.dialect);
   }
   return { stdout, stderr: '', exitCode: options.failOnReject && report.result === 'rejected' ? 1 : 0 };
 }
@@ -274,6 +289,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     'fail-on-reject': { type: 'boolean' },
     'report-only': { type: 'boolean' },
     model: { type: 'string' },
+    dialect: { type: 'string' },
     'max-input-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -291,6 +307,13 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
   }
   const model = modelFlag(values['model']);
   if (!model.ok) return usageError(firstFailure(model));
+  const dialect = values['dialect'];
+  if (
+    dialect !== undefined &&
+    (format.value !== 'openai-chat' || !(OPENAI_CHAT_DIALECTS as readonly unknown[]).includes(dialect))
+  ) {
+    return usageError(`--dialect takes one of ${OPENAI_CHAT_DIALECTS.join(', ')}, with --format openai-chat`);
+  }
   const readOnlyTools = readOnlyToolsFlag(values['read-only-tools'], values['repair'] === true, '--repair');
   if (!readOnlyTools.ok) return usageError(firstFailure(readOnlyTools));
   const read = await readTranscriptInput(input, values['max-input-bytes']);
@@ -306,6 +329,7 @@ export async function transcriptCheckCommand(argv: readonly string[]): Promise<C
     ...(readOnlyTools.value === undefined ? {} : { readOnlyTools: readOnlyTools.value }),
     failOnReject: values['report-only'] !== true,
     ...(model.value === undefined ? {} : { model: model.value }),
+    ...(dialect === undefined ? {} : { dialect: dialect as OpenAIChatDialect }),
     inputLabel: input,
   });
 }

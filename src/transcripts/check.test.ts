@@ -19,6 +19,7 @@ import {
   OpenAIChatMessagesSchema,
   repairTranscriptJson,
   ResponsesInputSchema,
+  MistralMessagesSchema,
   TRANSCRIPT_RULES,
   UncheckedTranscriptError,
   type SendableTranscript,
@@ -33,6 +34,7 @@ const SCHEMAS: Record<TranscriptFormat, v.GenericSchema> = {
   'bedrock-converse': BedrockMessagesSchema,
   chat: v.array(ChatMessageSchema),
   langchain: LangChainMessagesSchema,
+  mistral: MistralMessagesSchema,
 };
 
 /** Every path (as keys) inside a JSON value. */
@@ -143,7 +145,11 @@ describe('input errors', () => {
 
   it('throw TypeError only for options outside their unions', () => {
     // biome-ignore lint/plugin: an option outside its union, as a JavaScript caller could pass, to check the refusal
-    expect(() => checkTranscriptJson([], { format: 'mistral' as never })).toThrow(TypeError);
+    expect(() => checkTranscriptJson([], { format: 'cohere' as never })).toThrow(TypeError);
+    // biome-ignore lint/plugin: an option outside its union, as a JavaScript caller could pass, to check the refusal
+    expect(() => checkTranscriptJson([], { format: 'openai-chat', dialect: 'mistral' as never })).toThrow(TypeError);
+    // biome-ignore lint/plugin: a dialect with another format, as a JavaScript caller could pass, to check the refusal
+    expect(() => checkTranscriptJson([], { format: 'mistral', dialect: 'deepseek' as never })).toThrow(TypeError);
     // biome-ignore lint/plugin: an option outside its union, as a JavaScript caller could pass, to check the refusal
     expect(() => checkTranscriptJson([], { format: 'chat', expect: 'later' as never })).toThrow(TypeError);
   });
@@ -177,7 +183,7 @@ describe("another format's structure", () => {
     });
     expect(chatLike.result === 'invalid' && [chatLike.error.field, chatLike.error.looksLike]).toEqual([
       'messages[0].role',
-      ['openai-chat', 'chat'],
+      ['openai-chat', 'chat', 'mistral'],
     ]);
     const gemini = checkTranscriptJson([{ role: 'user', parts: [{ text: 'Hi' }], tool_call_id: 'call_1' }], {
       format: 'gemini',

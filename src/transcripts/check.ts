@@ -11,6 +11,7 @@ import { MAX_DATA_DEPTH, type OwnDataError, snapshotOwnData } from '../internal/
 import { serializationError } from '../internal/serializable.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
+import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from './core/dialects.ts';
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import { type FormatMisuse, refuseForeignStructure } from './core/markers.ts';
@@ -53,6 +54,12 @@ export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Ex
    * request body's `model`; with neither, model-specific rules do not run.
    */
   readonly model?: string;
+  /**
+   * `openai-chat` only: the provider dialect the history goes to (`deepseek`, `kimi`, `groq`,
+   * `xai`), whose own rules (`TRANSCRIPT_RULES[rule].dialects`) run besides the format's.
+   * Default: none.
+   */
+  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : never;
 }
 
 /**
@@ -145,7 +152,7 @@ export type TranscriptReport<
 export function contextOf(body: JsonObject | undefined, settings: CheckSettings): CheckContext {
   const bodyModel = body?.['model'];
   const model = settings.model ?? (typeof bodyModel === 'string' && bodyModel !== '' ? bodyModel : undefined);
-  return { expect: settings.expect, body, stage: settings.stage ?? 'history', model };
+  return { expect: settings.expect, body, stage: settings.stage ?? 'history', model, dialect: settings.dialect };
 }
 
 /** A check's report, with what the format's check returned (its outcome and analysis, for repair). Internal. */
@@ -180,6 +187,11 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
   }
   if (settings.model !== undefined && (typeof settings.model !== 'string' || settings.model === '')) {
     throw new TypeError(`options.model must be a non-empty string (a model id), not ${JSON.stringify(settings.model)}`);
+  }
+  if (settings.dialect !== undefined && (format !== 'openai-chat' || !isOpenAIChatDialect(settings.dialect))) {
+    throw new TypeError(
+      `options.dialect must be one of ${OPENAI_CHAT_DIALECTS.join(', ')} with format 'openai-chat', not ${JSON.stringify(settings.dialect)} with format '${format}'`,
+    );
   }
   let outcome: CheckOutcome;
   let messages: readonly unknown[];
@@ -257,6 +269,7 @@ function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSet
     expect: own(options, 'expect') ?? 'sendable',
     carried: own(options, 'openToolCalls') ?? [],
     model: own(options, 'model'),
+    dialect: own(options, 'dialect'),
   };
 }
 

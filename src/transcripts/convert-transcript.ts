@@ -1,7 +1,7 @@
 /**
  * `convertTranscript`: a history in one wire format made into a sendable history in another,
- * with one typed record per change. The steps: the source is checked (input that is not a
- * transcript of it is refused), converted to `ChatMessage`s (`toChatMessages`), its signed
+ * with one typed record per change. The steps: the source is repaired in its own format (input
+ * that is not a transcript of it is refused), converted to `ChatMessage`s (`toChatMessages`), its signed
  * reasoning dropped unless kept, its tool call ids remapped to the target's grammar, repaired
  * as a `chat` history, converted to the target (`fromChatMessages`) and repaired as the target.
  *
@@ -10,7 +10,7 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Result } from '../failures/index.ts';
 import { own } from '../internal/own-field.ts';
-import { checkInput, type Expectation } from './check.ts';
+import type { Expectation } from './check.ts';
 import type { AssistantContentBlock, ChatMessage, ToolCall } from './chat-message.ts';
 import type { ConversionLoss } from './core/convert.ts';
 import { seedDigest } from './core/ids.ts';
@@ -77,7 +77,8 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
  * - `lost`: a part the other side has no place for (a `ConversionLoss`);
  * - `reasoning_dropped`: a thinking block, redacted thinking or a signature removed;
  * - `tool_call_id_remapped`: a tool call id outside the target's grammar, renamed in the call and its results;
- * - `repaired`: a repair of the chat history or of the target's (`repair` is the record).
+ * - `repaired`: a repair of the source in its own format, of the chat history or of the target's
+ *   (`repair` is the record).
  */
 export type TranscriptChange =
   | { readonly kind: 'lost'; readonly stage: 'source' | 'chat'; readonly at: string; readonly detail: string }
@@ -91,7 +92,7 @@ export type TranscriptChange =
     }
   | {
       readonly kind: 'repaired';
-      readonly stage: 'chat' | 'target';
+      readonly stage: 'source' | 'chat' | 'target';
       readonly at: string;
       readonly detail: string;
       readonly repair: TranscriptRepair;
@@ -122,7 +123,7 @@ export type ConvertResult<G extends TranscriptFormat> = Result<ConvertedTranscri
 const lossChanges = (losses: readonly ConversionLoss[], stage: 'source' | 'chat'): TranscriptChange[] =>
   losses.map((loss) => ({ kind: 'lost', stage, at: loss.at, detail: loss.what }));
 
-const repairChanges = (repairs: readonly TranscriptRepair[], stage: 'chat' | 'target'): TranscriptChange[] =>
+const repairChanges = (repairs: readonly TranscriptRepair[], stage: 'source' | 'chat' | 'target'): TranscriptChange[] =>
   repairs.map((repair) => ({ kind: 'repaired', stage, at: repair.at, detail: repair.detail, repair }));
 
 /** Signed reasoning out of an assistant message's content, each removal recorded. */
@@ -372,12 +373,14 @@ function runConvert(
       },
     };
   }
-  const source = checkInput(input, { format: from, expect, model: undefined });
-  if (source.report.result === 'invalid') return { ok: false, failures: [source.report.error] };
-  const changes: TranscriptChange[] = [];
+  // The source repaired in its own format first: what its own rules fix (a repeated id, a
+  // result out of place) is fixed where the source's structure still tells what belongs where.
+  const source = runRepair(input, { format: from, expect, model: undefined, readOnlyTools });
+  if (!source.ok) return source;
+  const changes: TranscriptChange[] = repairChanges(source.value.repairs, 'source');
   let chat: ChatMessage[];
   try {
-    const read = FORMAT_DRIVERS[from].toChat(source.messages);
+    const read = FORMAT_DRIVERS[from].toChat(source.value.messages);
     changes.push(...lossChanges(read.losses, 'source'));
     chat = read.messages as ChatMessage[];
   } catch (error) {

@@ -26,6 +26,9 @@ import { LANGCHAIN_RULES } from './langchain/rules.ts';
 import type { LangChainMessage } from './langchain/wire.ts';
 import { GEMINI_RULES } from './gemini/rules.ts';
 import type { GeminiContent } from './gemini/wire.ts';
+import { MISTRAL_DRIVER } from './mistral/driver.ts';
+import { MISTRAL_RULES } from './mistral/rules.ts';
+import type { MistralMessage } from './mistral/wire.ts';
 import { OPENAI_CHAT_DRIVER } from './openai-chat/driver.ts';
 import { OPENAI_CHAT_RULES } from './openai-chat/rules.ts';
 import type { OpenAIChatMessage } from './openai-chat/wire.ts';
@@ -43,6 +46,7 @@ export const FORMAT_DRIVERS = {
   'bedrock-converse': BEDROCK_CONVERSE_DRIVER,
   chat: CHAT_DRIVER,
   langchain: LANGCHAIN_DRIVER,
+  mistral: MISTRAL_DRIVER,
 } as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
 
 /**
@@ -70,6 +74,7 @@ export const TRANSCRIPT_RULES = {
   ...BEDROCK_CONVERSE_RULES,
   ...CHAT_RULES,
   ...LANGCHAIN_RULES,
+  ...MISTRAL_RULES,
 } as const;
 
 /**
@@ -90,4 +95,5 @@ export interface TranscriptMessages {
   readonly 'bedrock-converse': BedrockMessage;
   readonly chat: ChatMessage;
   readonly langchain: LangChainMessage;
+  readonly mistral: MistralMessage;
 }

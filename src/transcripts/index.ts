@@ -54,6 +54,10 @@ export type {
   AnthropicOtherBlock,
 } from './anthropic/wire.ts';
 export { OpenAIChatMessageSchema, OpenAIChatMessagesSchema, OpenAIChatToolCallSchema } from './openai-chat/wire.ts';
+export { MistralMessageSchema, MistralMessagesSchema, MistralToolCallSchema } from './mistral/wire.ts';
+export type { MistralMessage, MistralToolCall, MistralContentChunk } from './mistral/wire.ts';
+export { OPENAI_CHAT_DIALECTS } from './core/dialects.ts';
+export type { OpenAIChatDialect } from './core/dialects.ts';
 export type {
   OpenAIChatMessage,
   OpenAIChatToolCall,

@@ -10,6 +10,7 @@ import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { FormatMisuse } from './core/markers.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
+import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { FormatRepair, FormatRepairer } from './core/repairer.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -39,6 +40,8 @@ export interface RepairTranscriptOptions<F extends TranscriptFormat> {
   readonly readOnlyTools?: readonly string[];
   /** As `checkTranscript`: the model, for model-specific rules (default: the body's `model`). */
   readonly model?: string;
+  /** As `checkTranscript`: `openai-chat` only, the provider dialect whose own rules run too. */
+  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : never;
 }
 
 /**
@@ -150,6 +153,7 @@ function repairSettings(options: RepairTranscriptOptions<TranscriptFormat>) {
     format: options.format,
     expect: own(options, 'expect') ?? 'sendable',
     model: own(options, 'model'),
+    dialect: own(options, 'dialect'),
     readOnlyTools: own(options, 'readOnlyTools') ?? [],
   };
 }

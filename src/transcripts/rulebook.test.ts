@@ -10,11 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { checkTranscriptJson, repairTranscriptJson, TRANSCRIPT_RULES, type TranscriptRule } from './index.ts';
+import type { OpenAIChatDialect } from './core/dialects.ts';
 
 interface Case {
   readonly file: string;
   readonly format: TranscriptFormat;
   readonly expect?: 'sendable' | 'received';
+  readonly dialect?: OpenAIChatDialect;
   readonly input: unknown;
   readonly result: string;
   readonly failures?: readonly { readonly rule: TranscriptRule }[];
@@ -27,6 +29,8 @@ const cases: Case[] = TRANSCRIPT_FORMATS.flatMap((format) =>
     .map((file) => ({ file: `${format}/${file}`, ...JSON.parse(readFileSync(join(suite, format, file), 'utf8')) })),
 );
 const rejected = cases.filter((c) => c.result === 'rejected');
+/** The case's dialect, as an option (`openai-chat` cases of a provider dialect). */
+const dialectOf = (c: Case): { dialect?: OpenAIChatDialect } => (c.dialect === undefined ? {} : { dialect: c.dialect });
 const info = (rule: TranscriptRule) => TRANSCRIPT_RULES[rule] as { readonly repairable: boolean };
 
 /** The messages of a case's input (a bare array, or the body's field). */
@@ -44,7 +48,7 @@ describe('the rulebook', () => {
   it('repairable says what repair does: a repairable rule never remains, a rule without a repair does', () => {
     const remainedOnce = new Set<TranscriptRule>();
     for (const c of rejected) {
-      const options = { format: c.format, expect: c.expect ?? 'sendable' } as const;
+      const options = { format: c.format, expect: c.expect ?? 'sendable', ...dialectOf(c) } as const;
       const repaired = repairTranscriptJson(c.input, options);
       if (!repaired.ok) throw new Error(`${c.file}: repair refused the input`);
       for (const failure of repaired.value.remaining) {
@@ -69,7 +73,7 @@ describe('the rulebook', () => {
 
   it('repair keeps every message before the first one a failure involves the same object (the prefix that was fine)', () => {
     for (const c of rejected) {
-      const options = { format: c.format, expect: c.expect ?? 'sendable' } as const;
+      const options = { format: c.format, expect: c.expect ?? 'sendable', ...dialectOf(c) } as const;
       const repaired = repairTranscriptJson(c.input, options);
       if (!repaired.ok || repaired.value.repairs.length === 0) continue;
       const input = messagesOf(c);

@@ -12,8 +12,8 @@ import { checkTranscriptJson, repairTranscriptJson } from './index.ts';
 
 const LOOP: readonly Step[] = [
   { kind: 'user', text: 'Weather in Oslo?' },
-  { kind: 'assistant', text: undefined, calls: [{ id: 'call_001', name: 'get_weather' }] },
-  { kind: 'results', ids: ['call_001'] },
+  { kind: 'assistant', text: undefined, calls: [{ id: 'call00001', name: 'get_weather' }] },
+  { kind: 'results', ids: ['call00001'] },
   { kind: 'assistant', text: 'Snow.', calls: [] },
 ];
 
@@ -30,6 +30,7 @@ const FREE: Record<TranscriptFormat, readonly (string | number)[]> = {
   'bedrock-converse': [1, 'content', 0, 'toolUse', 'input', 'q'],
   chat: [1, 'tool_calls', 0, 'arguments', 'q'],
   langchain: [1, 'kwargs', 'tool_calls', 0, 'args', 'q'],
+  mistral: [1, 'tool_calls', 0, 'extra'],
 };
 
 const ROOT: Record<TranscriptFormat, string> = {
@@ -41,6 +42,7 @@ const ROOT: Record<TranscriptFormat, string> = {
   'bedrock-converse': 'messages',
   chat: 'messages',
   langchain: 'messages',
+  mistral: 'messages',
 };
 
 /** The loop rendered in `format`, with `value` at its free place; and that place as a path. */

@@ -4,6 +4,7 @@
  * @module
  */
 import type { TranscriptFormat } from '../../check/index.ts';
+import type { OpenAIChatDialect } from './dialects.ts';
 import type { JsonObject } from './input.ts';
 import type { LocatedFailure, OpenToolCall, TranscriptFailure } from './report.ts';
 
@@ -29,6 +30,11 @@ export interface CheckContext {
    * rules then do not run).
    */
   readonly model?: string | undefined;
+  /**
+   * `openai-chat` only: the provider dialect (`deepseek`, `kimi`, `groq`, `xai`) whose own
+   * rules run besides the format's (`TRANSCRIPT_RULES[rule].dialects`); `undefined` for none.
+   */
+  readonly dialect?: OpenAIChatDialect | undefined;
 }
 
 /** What the check runs with: the format, the context's fields, and (`chat`) the calls carried open. Internal. */
@@ -39,6 +45,8 @@ export interface CheckSettings {
   readonly stage?: CheckContext['stage'];
   /** The model named by the caller; the body's `model` is read when this is absent. */
   readonly model?: string | undefined;
+  /** `openai-chat` only: the provider dialect. */
+  readonly dialect?: OpenAIChatDialect | undefined;
 }
 
 /** The outcome of a format checker over input it could read. */

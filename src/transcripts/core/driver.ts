@@ -8,6 +8,7 @@
 import type { STOP_REASON_TABLE, TranscriptFormat } from '../../check/index.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
 import type { ConversionLoss } from './convert.ts';
+import type { OpenAIChatDialect } from './dialects.ts';
 import type { ToolCallIdGrammar } from './ids.ts';
 import type { RuleTable } from './report.ts';
 import type { FormatRepairer } from './repairer.ts';
@@ -35,6 +36,11 @@ export interface FormatDriver<F extends TranscriptFormat> {
   readonly turns: (messages: readonly unknown[]) => Turns;
   /** The tool call ids the format takes, and how a conversion mints one (`core/ids.ts`). */
   readonly toolCallIds: ToolCallIdGrammar;
+  /**
+   * `openai-chat` only: the tool call id grammar of a provider dialect (Kimi's
+   * `functions.<name>:<index>`); `toolCallIds` for a dialect with none of its own.
+   */
+  readonly toolCallIdsFor?: (dialect: OpenAIChatDialect | undefined) => ToolCallIdGrammar;
   /** The format's stop reasons (the join check's table, `STOP_REASON_TABLE`, which the typestate layer reads below this one). */
   readonly stopReasons: (typeof STOP_REASON_TABLE)[F];
 }

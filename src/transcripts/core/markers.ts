@@ -10,7 +10,8 @@
  * Completions `messages`; OpenAI Responses `input`; AI SDK `ModelMessage`; Gemini `Content`;
  * Bedrock Converse `Message` and `ContentBlock`), llm-provider §3 for `chat`, and
  * `@langchain/core` `messages/` for `langchain` (its `type` values, the `lc`/`kwargs` of
- * `toJSON()`, the `data` of `StoredMessage`).
+ * `toJSON()`, the `data` of `StoredMessage`); Mistral's chat completion `messages` (the OpenAI-like
+ * roles and tool fields, without `developer`, `function` or `function_call`).
  *
  * @module
  */
@@ -47,8 +48,16 @@ export interface FormatMarker {
   readonly alsoWithParts?: TranscriptFormat;
 }
 
-const ROLE_FORMATS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'bedrock-converse', 'chat'] as const;
-const CHAT_LIKE = ['openai-chat', 'chat', 'langchain'] as const;
+const ROLE_FORMATS = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'aisdk',
+  'bedrock-converse',
+  'chat',
+  'mistral',
+] as const;
+const CHAT_LIKE = ['openai-chat', 'chat', 'langchain', 'mistral'] as const;
 const LANGCHAIN = ['langchain'] as const;
 /** The `type` values of LangChain messages (`StoredMessage`, message-like objects, `toJSON()`). */
 const LANGCHAIN_TYPES = [
@@ -66,7 +75,7 @@ const LANGCHAIN_TYPES = [
 
 /** The markers. A format's own valid histories hold no marker of other formats only. */
 export const FORMAT_MARKERS = [
-  { place: 'role', value: 'tool', owners: ['openai-chat', 'aisdk', 'chat'], what: 'a tool-message role' },
+  { place: 'role', value: 'tool', owners: ['openai-chat', 'aisdk', 'chat', 'mistral'], what: 'a tool-message role' },
   {
     place: 'role',
     value: 'function',

@@ -6,6 +6,7 @@
  * @module
  */
 import type { FailureClass } from '../../failures/index.ts';
+import type { OpenAIChatDialect } from './dialects.ts';
 
 /** A call without its result. */
 export const MISSING: FailureClass = 'tool.result_missing';
@@ -53,4 +54,9 @@ export interface TranscriptRuleInfo {
    * The check applies it when the model (`options.model` or the body's `model`) is one of them.
    */
   readonly models?: string;
+  /**
+   * For an `openai-chat` rule of a provider dialect: the dialects it holds for (`['deepseek']`).
+   * The check applies it only when `options.dialect` is one of them.
+   */
+  readonly dialects?: readonly OpenAIChatDialect[];
 }

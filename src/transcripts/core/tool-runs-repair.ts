@@ -11,6 +11,7 @@
 import type { CallSite } from './calls.ts';
 import type { CheckOutcome } from './context.ts';
 import type { JsonObject } from './input.ts';
+import { seedDigest } from './ids.ts';
 import { FailureIndex, FreshIds, orphanedResultText, type TranscriptRepair } from './repair.ts';
 import {
   CARRIED,
@@ -69,6 +70,20 @@ export function repairToolRuns(
     read.calls.map((call) => call.key),
     rules.idTooLong === undefined ? undefined : MAX_TOOL_CALL_ID,
   );
+  // A format with an id grammar mints fresh ids in it (from the old id's digest, the next attempt
+  // after a collision); the others derive `<id>_2`, `<id>_3`, ...
+  const grammar = rules.idGrammar?.grammar;
+  const used = new Set(read.calls.map((call) => call.key));
+  const freshId = (key: string, index: number): string => {
+    if (grammar === undefined) return fresh.next(key);
+    for (let attempt = 0; ; attempt++) {
+      const id = grammar.mint({ digest: seedDigest(key, attempt), name: '', index });
+      if (!used.has(id)) {
+        used.add(id);
+        return id;
+      }
+    }
+  };
   const at = (i: number) => `messages[${i}]`;
   const toolRunRules = [
     rules.missingField,
@@ -85,14 +100,17 @@ export function repairToolRuns(
   const repeats: CallOut[] = [];
   const renamedFirst = new Map<string, string>(); // the id of a first call -> its fresh id
   const calls = new Map<string, CallSite>(); // the first call of each id
-  for (const call of read.calls) {
+  for (let c = 0; c < read.calls.length; c++) {
+    const call = read.calls[c] as CallSite;
     const first = !calls.has(call.key);
     if (first) calls.set(call.key, call);
     const repeated = failures.find(call.message, call.slot, [rules.duplicateCall]) !== undefined;
     const tooLong =
       rules.idTooLong !== undefined && failures.find(call.message, call.slot, [rules.idTooLong]) !== undefined;
-    if (!repeated && !tooLong) continue;
-    const id = fresh.next(call.key);
+    const malformed =
+      rules.idGrammar !== undefined && failures.find(call.message, call.slot, [rules.idGrammar.rule]) !== undefined;
+    if (!repeated && !tooLong && !malformed) continue;
+    const id = freshId(call.key, c);
     if (repeated) repeats.push({ call, id });
     else renamedFirst.set(call.key, id);
     const byMessage = renamedCalls.get(call.message) ?? new Map<number, string>();
@@ -100,12 +118,18 @@ export function repairToolRuns(
     renamedCalls.set(call.message, byMessage);
     repairs.push({
       action: 'renamed_call',
-      rule: repeated ? rules.duplicateCall : (rules.idTooLong as NonNullable<typeof rules.idTooLong>),
+      rule: repeated
+        ? rules.duplicateCall
+        : malformed
+          ? (rules.idGrammar as NonNullable<typeof rules.idGrammar>).rule
+          : (rules.idTooLong as NonNullable<typeof rules.idTooLong>),
       ids: [call.key, id],
       at: writer.callAt(call),
       detail: repeated
         ? `gave the repeated tool call id ${call.key} the fresh id ${id}`
-        : `gave the tool call id ${call.key} (${call.key.length} characters, more than ${MAX_TOOL_CALL_ID}) the id ${id}`,
+        : malformed
+          ? `gave the tool call id ${call.key} (not ${grammar?.description}) the id ${id}`
+          : `gave the tool call id ${call.key} (${call.key.length} characters, more than ${MAX_TOOL_CALL_ID}) the id ${id}`,
     });
   }
   // The id a tool message answering the first call of `key` carries in the output.

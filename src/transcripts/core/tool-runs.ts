@@ -9,6 +9,7 @@
  * @module
  */
 import type { TranscriptRule } from '../rules.ts';
+import type { ToolCallIdGrammar } from './ids.ts';
 import { CallTable, type CallSite, reportUnanswered } from './calls.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
 import { FailureSink, type LocatedFailure, type RuleTable } from './report.ts';
@@ -49,6 +50,12 @@ export interface ToolRunRules {
   readonly idTooLong?: TranscriptRule;
   /** More than {@link MAX_TOOL_CALLS} tool calls in one assistant message. */
   readonly tooManyCalls?: TranscriptRule;
+  /**
+   * A format whose tool call ids follow a grammar (Mistral: exactly 9 of `a-z A-Z 0-9`): the
+   * rule a call id outside it breaks, and the grammar (`accepts`, and `mint` for repair's fresh
+   * ids, repeated ids included).
+   */
+  readonly idGrammar?: { readonly rule: TranscriptRule; readonly grammar: ToolCallIdGrammar };
 }
 
 /**
@@ -160,6 +167,8 @@ export function checkToolRuns(
   const ids = new Set<string>();
   let repeated = false;
   let long: CallSite[] | undefined;
+  let malformed: CallSite[] | undefined;
+  const grammar = rules.idGrammar?.grammar;
   let from = 0;
   for (let c = 0; c < calls.length; c++) {
     const call = calls[c] as CallSite;
@@ -169,6 +178,10 @@ export function checkToolRuns(
     if (call.key.length > MAX_TOOL_CALL_ID && call.message !== CARRIED) {
       long ??= [];
       long.push(call);
+    }
+    if (grammar !== undefined && call.message !== CARRIED && !grammar.accepts(call.key)) {
+      malformed ??= [];
+      malformed.push(call);
     }
     const next = calls[c + 1];
     if (next === undefined || next.message !== call.message) {
@@ -207,6 +220,13 @@ export function checkToolRuns(
     for (const call of long) {
       if (received && call.message === lastOwner && !call.answered) continue;
       sink.fail(rules.idTooLong, [call.key], `${callAt(call)}.id`, call.message, call.slot);
+    }
+  }
+  // Ids outside the format's grammar: the history is refused as a whole, open calls included
+  // (their results would carry the same id).
+  if (malformed !== undefined && rules.idGrammar !== undefined) {
+    for (const call of malformed) {
+      sink.fail(rules.idGrammar.rule, [call.key], `${callAt(call)}.id`, call.message, call.slot);
     }
   }
   return { failures: sink.sorted(), openToolCalls, located: sink.located, analysis: read };

@@ -11,6 +11,7 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
+import { isToolName } from '../core/names.ts';
 import type { LocatedFailure, RuleOf } from '../core/report.ts';
 import {
   CARRIED,
@@ -20,34 +21,13 @@ import {
   type ToolRunRead,
   type ToolRunRules,
 } from '../core/tool-runs.ts';
+import { type DialectChecks, dialectChecks } from './dialects.ts';
 import { OPENAI_CHAT_RULES } from './rules.ts';
 
 const at = (i: number) => `messages[${i}]`;
 const callPath = (i: number, k: number) => `messages[${i}].tool_calls[${k}]`;
 
 type Rule = RuleOf<'openai-chat'>;
-
-/** Function names already found valid: a history names few tools, so most calls are a set lookup, not a scan (bounded). */
-const VALID_NAMES = new Set<string>();
-
-/**
- * Whether `name` is a function name Chat Completions takes: 1 to 64 of `a-z A-Z 0-9 _ -`
- * (API reference, function `name`; enforced on the calls of the history too:
- * https://github.com/mcp-use/mcp-use/pull/94, https://github.com/microsoft/foundry-dev-tools/issues/723).
- */
-function isToolName(name: string): boolean {
-  if (VALID_NAMES.has(name)) return true;
-  const n = name.length;
-  if (n === 0 || n > 64) return false;
-  for (let i = 0; i < n; i++) {
-    const c = name.charCodeAt(i);
-    // 0-9, A-Z, a-z, '_', '-'
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
-  }
-  if (VALID_NAMES.size >= 1024) VALID_NAMES.clear();
-  VALID_NAMES.add(name);
-  return true;
-}
 
 function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], at: string, message: number, slot = -1) {
   shape.push({ rule, ids, message, slot, at });
@@ -119,8 +99,11 @@ function speaksWithoutContent(message: JsonObject): boolean {
   );
 }
 
-/** Reads `messages`: raises a `TranscriptInputError` for input that is not Chat Completions messages. */
-export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
+/**
+ * Reads `messages`: raises a `TranscriptInputError` for input that is not Chat Completions
+ * messages. `dialect`: the checks of a provider dialect, run in the same pass.
+ */
+export function readOpenAIChat(messages: readonly unknown[], dialect?: DialectChecks): ToolRunRead {
   const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
@@ -141,6 +124,7 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
       const key = typeof id === 'string' ? id : undefined;
       const hasContent = content !== undefined && content !== null;
       if (hasContent && typeof content !== 'string') toolContent(content, i, key === undefined ? [] : [key], shape);
+      dialect?.other?.(message, i, shape);
       toolMessages.push({
         key,
         message: i,
@@ -172,6 +156,7 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
       if (count === 0 && (content === undefined || content === null) && !speaksWithoutContent(message)) {
         fail(shape, 'openai-chat.assistant_message_empty', [], `${at(i)}.content`, i);
       }
+      dialect?.assistant?.(message, i, count, shape);
       owner = i;
       from = first;
       to = calls.length;
@@ -180,6 +165,7 @@ export function readOpenAIChat(messages: readonly unknown[]): ToolRunRead {
     owner = NO_OWNER;
     from = 0;
     to = 0;
+    dialect?.other?.(message, i, shape);
     if (role === 'system' || role === 'developer' || role === 'user') {
       if (typeof content !== 'string') contentParts(content, `${at(i)}.content`, true);
     } else if (role === 'function') {
@@ -209,7 +195,15 @@ export const OPENAI_CHAT_TOOL_RUNS: ToolRunRules = {
 /** Where a Chat Completions tool call stands. */
 export const openAIChatCallAt = (call: CallSite): string => callPath(call.message, call.slot);
 
-/** Checks Chat Completions `messages` against every OpenAI Chat Completions rule. */
+/**
+ * Checks Chat Completions `messages` against every OpenAI Chat Completions rule, and the rules of
+ * `context.dialect` when one is given.
+ */
 export function checkOpenAIChat(messages: readonly unknown[], context: CheckContext): CheckOutcome {
-  return checkToolRuns(readOpenAIChat(messages), OPENAI_CHAT_TOOL_RUNS, context, openAIChatCallAt);
+  return checkToolRuns(
+    readOpenAIChat(messages, dialectChecks(context)),
+    OPENAI_CHAT_TOOL_RUNS,
+    context,
+    openAIChatCallAt,
+  );
 }

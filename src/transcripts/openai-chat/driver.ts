@@ -11,8 +11,11 @@ import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
 import { toolRunTurns } from '../core/turns.ts';
 import { checkOpenAIChat, readOpenAIChat } from './check.ts';
 import { chatToOpenAIChat, openAIChatToChat } from './convert.ts';
+import { dialectToolCallIds } from './dialects.ts';
 import { repairOpenAIChat } from './repair.ts';
 import { OPENAI_CHAT_RULES } from './rules.ts';
+
+const OPENAI_CHAT_IDS = lengthGrammar(MAX_TOOL_CALL_ID, 'call_');
 
 /** The `openai-chat` driver. */
 export const OPENAI_CHAT_DRIVER = {
@@ -24,6 +27,7 @@ export const OPENAI_CHAT_DRIVER = {
   toChat: openAIChatToChat,
   fromChat: chatToOpenAIChat,
   turns: (messages) => toolRunTurns(messages, readOpenAIChat(messages)),
-  toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
+  toolCallIds: OPENAI_CHAT_IDS,
+  toolCallIdsFor: dialectToolCallIds(OPENAI_CHAT_IDS),
   stopReasons: STOP_REASON_TABLE['openai-chat'],
 } as const satisfies FormatDriver<'openai-chat'>;

@@ -42,6 +42,9 @@ const SHAPE_FIXES: ReadonlySet<string> = new Set<RuleOf<'openai-chat'>>([
   'openai-chat.tool_call_type_invalid',
   'openai-chat.tool_call_arguments_not_string',
   'openai-chat.tool_message_content_not_text',
+  'openai-chat.groq_message_name_unsupported',
+  'openai-chat.groq_reasoning_content_unsupported',
+  'openai-chat.xai_assistant_content_missing',
 ]);
 
 /** The JSON text of a call's arguments: `'{}'` for none (absent or `null`), else the value as JSON. */
@@ -76,6 +79,22 @@ function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repair
       case 'openai-chat.assistant_message_empty':
         next['content'] = '';
         record('rewrote_field', "wrote content: '' in the assistant message that had no content", message);
+        break;
+      case 'openai-chat.groq_message_name_unsupported':
+        delete next['name'];
+        record('removed', 'removed the name Groq does not take', message['name']);
+        break;
+      case 'openai-chat.groq_reasoning_content_unsupported':
+        delete next['reasoning_content'];
+        record('removed', 'removed the reasoning_content Groq does not take', message['reasoning_content']);
+        break;
+      case 'openai-chat.xai_assistant_content_missing':
+        next['content'] = '';
+        record(
+          'rewrote_field',
+          "wrote content: '' in the assistant message with tool calls that had no content",
+          message,
+        );
         break;
       case 'openai-chat.tool_message_content_not_text':
         next['content'] = JSON.stringify(message['content']);

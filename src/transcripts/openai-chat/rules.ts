@@ -170,4 +170,74 @@ export const OPENAI_CHAT_RULES = {
     repairable: false,
     kind: 'doc',
   },
+  // Dialect rules (`options.dialect`): providers that take Chat Completions messages with
+  // requirements of their own; each runs only for its dialects.
+  'openai-chat.deepseek_reasoning_content_missing': {
+    class: SCHEMA,
+    summary: "DeepSeek thinking mode: assistant message with tool calls sent back without its 'reasoning_content'",
+    fix: 'Send every assistant message that made tool calls back with the reasoning_content the API returned with it.',
+    source:
+      'https://api-docs.deepseek.com/guides/thinking_mode (Tool Calls); https://github.com/continuedev/continue/issues/10193; https://github.com/hotovo/aider-desk/issues/529; https://github.com/openai/openai-agents-python/issues/2155',
+    providerError:
+      'Missing `reasoning_content` field in the assistant message at message index N. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls',
+    repairable: false,
+    kind: 'doc',
+    dialects: ['deepseek'],
+    models:
+      'DeepSeek thinking mode: deepseek-reasoner and the deepseek-v4 models, or a body with thinking: {type: "enabled"} (not thinking: {type: "disabled"})',
+  },
+  'openai-chat.kimi_reasoning_content_missing': {
+    class: SCHEMA,
+    summary: "Kimi thinking model: assistant message with tool calls sent back without its 'reasoning_content'",
+    fix: 'Send every assistant message that made tool calls back with the reasoning_content the API returned with it.',
+    source:
+      'https://github.com/continuedev/continue/issues/11600; https://github.com/continuedev/continue/issues/11711; https://github.com/sipeed/picoclaw/issues/588; https://github.com/continuedev/continue/pull/11806',
+    providerError: 'thinking is enabled but reasoning_content is missing in assistant tool call message at index N',
+    repairable: false,
+    kind: 'observed',
+    dialects: ['kimi'],
+    models:
+      'Kimi thinking models: kimi-k2-thinking*, kimi-k2.5 and later, or a body with thinking: {type: "enabled"} (not thinking: {type: "disabled"})',
+  },
+  'openai-chat.groq_message_name_unsupported': {
+    class: SCHEMA,
+    summary: "Groq: message with a 'name' field (messages[].name is not supported)",
+    fix: 'Leave name out of the messages sent to Groq.',
+    source: 'https://console.groq.com/docs/openai (Currently Unsupported OpenAI Features: messages[].name)',
+    repairable: true,
+    kind: 'doc',
+    dialects: ['groq'],
+  },
+  'openai-chat.groq_reasoning_content_unsupported': {
+    class: SCHEMA,
+    summary: "Groq: assistant message with a 'reasoning_content' field",
+    fix: 'Leave reasoning_content (another provider’s field) out of the assistant messages sent to Groq.',
+    source: 'https://github.com/SimonSchubert/Kai/issues/265',
+    providerError:
+      "'messages.N' : for 'role:assistant' the following must be satisfied[('messages.N' : property 'reasoning_content' is unsupported)]",
+    repairable: true,
+    kind: 'observed',
+    dialects: ['groq'],
+  },
+  'openai-chat.xai_assistant_content_missing': {
+    class: SCHEMA,
+    summary: 'xAI: assistant message with tool calls and no content (absent or null)',
+    fix: "Give the assistant message content: '' when it made tool calls without text.",
+    source: 'https://github.com/langchain-ai/langchain/issues/34140; https://github.com/charmbracelet/crush/issues/964',
+    providerError: 'Invalid request content: Each message must have at least one content element.',
+    repairable: true,
+    kind: 'observed',
+    dialects: ['xai'],
+  },
+  'openai-chat.xai_tool_call_arguments_not_json': {
+    class: SCHEMA,
+    summary: "xAI: tool call whose 'function.arguments' is a string that is not JSON text (an empty string included)",
+    fix: "Send the arguments as their JSON text: '{}' for none.",
+    source: 'https://github.com/spiceai/spiceai/issues/4734',
+    providerError:
+      'The arguments to a tool_call with ID \'…\' are not a valid JSON string. Parsing error: Error("EOF while parsing a value", line: 1, column: 0)',
+    repairable: false,
+    kind: 'observed',
+    dialects: ['xai'],
+  },
 } as const satisfies Readonly<Record<`openai-chat.${string}`, TranscriptRuleInfo>>;

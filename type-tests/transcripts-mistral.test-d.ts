@@ -1,0 +1,63 @@
+/**
+ * Type tests of the `mistral` format and the `openai-chat` dialects. The Mistral SDK's wire
+ * types (`*$Outbound`, snake_case: what it sends) are `MistralMessage`s; its camelCase
+ * TypeScript objects (`toolCalls`, `toolCallId`) are not the wire shape and are refused. The
+ * `dialect` option takes the four dialects, with `openai-chat` only. Negative cases use
+ * `@ts-expect-error`, so tsd and TypeScript 7 check the same file.
+ */
+import type {
+  AssistantMessage,
+  AssistantMessage$Outbound,
+  SystemMessage$Outbound,
+  ToolMessage,
+  ToolMessage$Outbound,
+  UserMessage$Outbound,
+} from '@mistralai/mistralai/models/components';
+import type OpenAI from 'openai';
+import { expectAssignable, expectNotAssignable } from 'tsd';
+import {
+  checkTranscript,
+  type MistralMessage,
+  type OpenAIChatDialect,
+  repairTranscript,
+  type TranscriptMessage,
+} from 'turngate/transcripts';
+
+type Outbound = SystemMessage$Outbound | UserMessage$Outbound | AssistantMessage$Outbound | ToolMessage$Outbound;
+declare const wire: Outbound[];
+declare const mistral: MistralMessage[];
+
+// The SDK's wire types are Mistral messages; its camelCase objects are not.
+expectAssignable<MistralMessage>({} as AssistantMessage$Outbound);
+expectAssignable<MistralMessage>({} as ToolMessage$Outbound);
+expectAssignable<readonly TranscriptMessage<'mistral'>[]>(wire);
+expectNotAssignable<MistralMessage>({} as AssistantMessage);
+expectNotAssignable<MistralMessage>({} as ToolMessage);
+checkTranscript(wire, { format: 'mistral' });
+checkTranscript({ messages: mistral }, { format: 'mistral', expect: 'received' });
+repairTranscript(mistral, { format: 'mistral' });
+// @ts-expect-error -- an Anthropic-like block is no Mistral message
+checkTranscript([{ role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'f', input: {} }] }], {
+  format: 'mistral',
+});
+
+// Dialects: openai-chat only, one of the four.
+declare const chat: OpenAI.ChatCompletionMessageParam[];
+checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' });
+repairTranscript(chat, { format: 'openai-chat', dialect: 'groq' });
+checkTranscript(chat, { format: 'openai-chat', dialect: 'kimi' as OpenAIChatDialect });
+// biome-ignore lint/suspicious/noExplicitAny: the any input the option must take
+declare const anyDialect: any;
+checkTranscript(chat, { format: 'openai-chat', dialect: anyDialect });
+// biome-ignore lint/plugin: never is assignable to every type: the option takes it, as every other option does
+checkTranscript(chat, { format: 'openai-chat', dialect: 'xai' as never });
+// @ts-expect-error -- not a dialect
+checkTranscript(chat, { format: 'openai-chat', dialect: 'mistral' });
+// @ts-expect-error -- a string is not a dialect
+checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as string });
+// @ts-expect-error -- unknown is not a dialect
+checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as unknown });
+// @ts-expect-error -- dialects are openai-chat's
+checkTranscript(mistral, { format: 'mistral', dialect: 'deepseek' });
+// @ts-expect-error -- dialects are openai-chat's
+repairTranscript(mistral, { format: 'mistral', dialect: 'groq' });
