@@ -79,9 +79,9 @@ guardSend('aisdk', (m: AnthropicParam[]) => m.length);
 guardSend('gemini', (m: AnthropicParam[]) => m.length);
 // @ts-expect-error -- "(format anthropic), not format openai-chat"
 guardSend('openai-chat', (m: Anthropic.Beta.BetaMessageParam[]) => m.length);
-// @ts-expect-error -- "(format openai-chat, chat), not format anthropic"
+// @ts-expect-error -- "(format openai-chat, chat, langchain, mistral), not format anthropic"
 guardSend('anthropic', (m: ChatParam[]) => m.length);
-// @ts-expect-error -- "(format openai-chat, chat), not format aisdk"
+// @ts-expect-error -- "(format openai-chat, chat, langchain, mistral), not format aisdk"
 guardSend('aisdk', (m: ChatParam[]) => m.length);
 // @ts-expect-error -- "transcript.wrong_format: these messages hold function_call, custom_tool_call"
 guardSend('openai-chat', (m: ResponsesItem[]) => m.length);
@@ -94,7 +94,7 @@ guardSend('openai-chat', (m: ModelMessage[]) => m.length);
 guardSend('anthropic', (m: Content[]) => m.length);
 // @ts-expect-error -- "(format gemini), not format chat"
 guardSend('chat', (m: Content[]) => m.length);
-// @ts-expect-error -- "these messages hold tool_calls, tool_call_id (format openai-chat, chat), not format gemini"
+// @ts-expect-error -- "these messages hold tool_calls, tool_call_id (format openai-chat, chat, langchain, mistral), not format gemini"
 guardSend('gemini', (m: ChatMessage[]) => m.length);
 // openai-chat and chat share tool_calls and tool_call_id; their tool call shapes differ, so the types still do.
 // @ts-expect-error -- "send takes messages that are not format openai-chat's"
@@ -125,9 +125,9 @@ checkTranscript(chat, { format: 'chat' });
 checkTranscript(bedrock, { format: 'bedrock-converse' });
 checkTranscript({ messages: bedrock }, { format: 'bedrock-converse' });
 repairTranscript(bedrock, { format: 'bedrock-converse', readOnlyTools: ['get_weather'] });
-// @ts-expect-error -- "(format gemini), not format bedrock-converse"
+// @ts-expect-error -- "Types of property 'role' are incompatible"
 checkTranscript(gemini, { format: 'bedrock-converse' });
-// @ts-expect-error -- "(format bedrock-converse), not format gemini"
+// @ts-expect-error -- "Types of property 'role' are incompatible"
 checkTranscript(bedrock, { format: 'gemini' });
 repairTranscript(anthropic, { format: 'anthropic', readOnlyTools: ['get_weather'] });
 // @ts-expect-error -- "(format anthropic), not format openai-chat: check and send them as their format"

@@ -33,7 +33,7 @@ export type { Expectation };
  * ```
  */
 export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Expectation = Expectation> {
-  /** The wire format: `anthropic`, `openai-chat`, `openai-responses`, `aisdk`, `gemini` or `chat`. */
+  /** The wire format: one of `TRANSCRIPT_FORMATS` (`anthropic`, `openai-chat`, `openai-responses`, `aisdk`, `gemini`, `bedrock-converse`, `mistral`, `langchain`, `chat`). */
   readonly format: F;
   /**
    * `sendable` (default): the transcript is about to be sent, every call must be answered as the
