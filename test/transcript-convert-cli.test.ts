@@ -115,3 +115,26 @@ describe('turngate transcript-convert', () => {
     ]);
   });
 });
+
+describe('turngate transcript-convert --dialect', () => {
+  it("remaps ids into the dialect's grammar, and refuses a dialect beside another target", () => {
+    const r = convert([
+      '--from',
+      'openai-chat',
+      '--to',
+      'openai-chat',
+      '--dialect',
+      'kimi',
+      '--input',
+      file('k.json', history),
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).messages[1].tool_calls[0].id).toBe('functions.get_weather:0');
+    const wrong = convert(['--from', 'openai-chat', '--to', 'anthropic', '--dialect', 'kimi', '--input', '-'], '[]');
+    expect([wrong.code, wrong.stderr]).toEqual([
+      2,
+      'turngate: --dialect takes one of deepseek, kimi, groq, xai, with --to openai-chat (see turngate transcript-convert --help)\n',
+    ]);
+  });
+});

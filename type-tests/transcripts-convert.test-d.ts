@@ -46,6 +46,9 @@ convertTranscript(anthropic, { from: 'openai-chat', to: 'gemini' });
 convertTranscript(openaiChat, { from: 'openai-chat', to: 'bedrock' });
 // @ts-expect-error -- ""maybe"' is not assignable"
 convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic', reasoning: 'maybe' });
+convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat', dialect: 'kimi' });
+// @ts-expect-error -- "Type 'string' is not assignable to type 'never'"
+convertTranscript(anthropic, { from: 'anthropic', to: 'gemini', dialect: 'kimi' });
 // @ts-expect-error -- "'to' is missing"
 convertTranscript(openaiChat, { from: 'openai-chat' });
 

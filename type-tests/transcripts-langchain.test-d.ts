@@ -56,6 +56,7 @@ guardSend('openai-chat', (m: { type: 'ai'; content: string; additional_kwargs: o
 checkTranscript(openaiChat, { format: 'openai-chat' });
 
 // any, unknown, never and string have the answers of every format.
+// biome-ignore lint/suspicious/noExplicitAny: the any input is under test
 declare const anyValue: any;
 declare const unknownValue: unknown;
 declare const nothing: never;

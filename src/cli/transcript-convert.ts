@@ -3,7 +3,7 @@
  * file or standard input, with one record per change (`convertTranscript`).
  *
  *   turngate transcript-convert --from <format> --to <format> --input <file | -> [--json]
- *     [--expect sendable|received] [--model <id>] [--reasoning drop|keep]
+ *     [--expect sendable|received] [--model <id>] [--dialect <dialect>] [--reasoning drop|keep]
  *     [--read-only-tools <names>] [--tool-call-ids <file>] [--max-input-bytes <n>]
  *
  * @module
@@ -14,6 +14,8 @@ import { TRANSCRIPT_FORMATS } from '../check/index.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { oneLine } from '../internal/display.ts';
 import {
+  OPENAI_CHAT_DIALECTS,
+  type OpenAIChatDialect,
   type ConvertResult,
   convertTranscriptJson,
   type ToolCallIdPair,
@@ -37,7 +39,7 @@ export const TRANSCRIPT_CONVERT_INVALID_PREFIX = 'transcript_convert_invalid:';
 
 /** Usage of the command. */
 export const TRANSCRIPT_CONVERT_USAGE = `Usage: turngate transcript-convert --from <format> --to <format> --input <file | -> [--json]
-         [--expect sendable|received] [--model <id>] [--reasoning drop|keep]
+         [--expect sendable|received] [--model <id>] [--dialect <dialect>] [--reasoning drop|keep]
          [--read-only-tools <names>] [--tool-call-ids <file>] [--max-input-bytes <n>]
 
 Converts a provider transcript into another format's, so the target provider takes it: tool
@@ -51,6 +53,8 @@ Options:
                        them; - reads stdin
   --expect <when>      sendable (default) or received (the last message's calls stay open)
   --model <id>         the target model, for rules that hold only for some models
+  --dialect <dialect>  with --to openai-chat: ${OPENAI_CHAT_DIALECTS.join(' | ')}, the provider whose own
+                       rules and tool call ids apply
   --reasoning <how>    drop (default across formats) or keep thinking blocks and signatures
   --read-only-tools <names>  comma-separated tools whose calls change nothing: synthesized
                        results for their calls say the call can be retried
@@ -116,6 +120,8 @@ export interface TranscriptConvertOptions {
   readonly expect: 'sendable' | 'received';
   readonly json: boolean;
   readonly model?: string;
+  /** With `to: 'openai-chat'`: the provider dialect (`--dialect`). */
+  readonly dialect?: OpenAIChatDialect;
   readonly reasoning?: 'drop' | 'keep';
   readonly readOnlyTools?: readonly string[];
   readonly toolCallIds?: readonly ToolCallIdPair[];
@@ -147,6 +153,7 @@ export function transcriptConvert(input: Uint8Array | string, options: Transcrip
     to: options.to,
     expect: options.expect,
     ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     ...(options.reasoning === undefined ? {} : { reasoning: options.reasoning }),
     ...(options.readOnlyTools === undefined ? {} : { readOnlyTools: options.readOnlyTools }),
     ...(options.toolCallIds === undefined ? {} : { toolCallIds: options.toolCallIds }),
@@ -173,6 +180,7 @@ export async function transcriptConvertCommand(argv: readonly string[]): Promise
     expect: { type: 'string' },
     json: { type: 'boolean' },
     model: { type: 'string' },
+    dialect: { type: 'string' },
     reasoning: { type: 'string' },
     'read-only-tools': { type: 'string' },
     'tool-call-ids': { type: 'string' },
@@ -196,6 +204,12 @@ export async function transcriptConvertCommand(argv: readonly string[]): Promise
   if (typeof input !== 'string' || input === '') return usageError('--input <file | -> is required', COMMAND);
   const model = modelFlag(values['model']);
   if (!model.ok) return usageError(firstFailure(model), COMMAND);
+  const dialect = values['dialect'];
+  if (
+    dialect !== undefined &&
+    (to.value !== 'openai-chat' || !(OPENAI_CHAT_DIALECTS as readonly unknown[]).includes(dialect))
+  )
+    return usageError(`--dialect takes one of ${OPENAI_CHAT_DIALECTS.join(', ')}, with --to openai-chat`, COMMAND);
   const readOnlyTools = readOnlyToolsFlag(values['read-only-tools']);
   if (!readOnlyTools.ok) return usageError(firstFailure(readOnlyTools), COMMAND);
   const pairsPath = values['tool-call-ids'];
@@ -214,6 +228,7 @@ export async function transcriptConvertCommand(argv: readonly string[]): Promise
     expect,
     json: values['json'] === true,
     ...(model.value === undefined ? {} : { model: model.value }),
+    ...(dialect === undefined ? {} : { dialect: dialect as OpenAIChatDialect }),
     ...(reasoning === undefined ? {} : { reasoning }),
     ...(readOnlyTools.value === undefined ? {} : { readOnlyTools: readOnlyTools.value }),
     ...(pairs === undefined ? {} : { toolCallIds: pairs }),

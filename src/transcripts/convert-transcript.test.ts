@@ -191,6 +191,18 @@ describe('convertTranscript records and options', () => {
     expect(kept.ok && kept.value.changes).toEqual([]);
   });
 
+  it("remaps ids into a dialect's grammar and runs its rules (Kimi's functions.<name>:<index>)", () => {
+    const kimi = convertTranscript(signed, { from: 'anthropic', to: 'openai-chat', dialect: 'kimi' });
+    if (!kimi.ok) throw kimi.failures[0];
+    expect(kimi.value.toolCallIds).toEqual([{ source: 'toolu_01', target: 'functions.get_weather:0' }]);
+    expect(checkTranscriptJson(kimi.value.messages, { format: 'openai-chat', dialect: 'kimi' }).result).toBe(
+      'accepted',
+    );
+    // biome-ignore lint/plugin: a dialect beside a format other than openai-chat, which the types refuse, is the case under test
+    const wrong = { from: 'anthropic', to: 'gemini', dialect: 'kimi' } as never;
+    expect(() => convertTranscriptJson(signed, wrong)).toThrow(TypeError);
+  });
+
   it('keeps a same-format history as repair would (same array when accepted)', () => {
     const same = convertTranscript(signed, { from: 'anthropic', to: 'anthropic' });
     expect(same.ok && same.value.messages).toBe(signed);

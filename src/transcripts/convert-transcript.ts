@@ -16,7 +16,9 @@ import type { ConversionLoss } from './core/convert.ts';
 import { seedDigest } from './core/ids.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import type { FormatDriver } from './core/driver.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
+import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { FormatMisuse } from './core/markers.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import { runRepair } from './repair.ts';
@@ -53,6 +55,12 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
   readonly to: G;
   /** The target model, for the target's model-specific rules (Gemini 3's thought signatures). */
   readonly model?: string;
+  /**
+   * `to: 'openai-chat'` only: the OpenAI-compatible provider the history goes to (`deepseek`,
+   * `kimi`, `groq`, `xai`): its rules run in the target's repair and check, and its tool call id
+   * grammar (Kimi's `functions.<name>:<index>`) is the one ids are remapped into.
+   */
+  readonly dialect?: G extends 'openai-chat' ? OpenAIChatDialect : never;
   /**
    * `drop` (the default across formats): thinking blocks, redacted thinking and every signature
    * are removed, each with a record, since a provider checks only its own signatures. `keep`
@@ -194,10 +202,12 @@ const MAX_MINT_ATTEMPTS = 64;
 function remapIds(
   messages: readonly ChatMessage[],
   to: TranscriptFormat,
+  dialect: OpenAIChatDialect | undefined,
   pairs: readonly ToolCallIdPair[],
   changes: TranscriptChange[],
 ): { messages: ChatMessage[]; pairs: ToolCallIdPair[] } {
-  const grammar = FORMAT_DRIVERS[to].toolCallIds;
+  const driver: FormatDriver<TranscriptFormat> = FORMAT_DRIVERS[to];
+  const grammar = driver.toolCallIdsFor?.(dialect) ?? driver.toolCallIds;
   const seen = new Map<string, { name: string; index: number }>();
   for (const message of messages) {
     if (message.role === 'assistant')
@@ -239,7 +249,7 @@ function remapIds(
       detail:
         home.get(id) === target
           ? `${id} came home as ${target}`
-          : `${to} takes tool call ids of ${grammar.description}: ${id} became ${target}`,
+          : `${dialect === undefined ? to : `${to} (${dialect})`} takes tool call ids of ${grammar.description}: ${id} became ${target}`,
     });
   }
   if (out.length === 0) return { messages: [...messages], pairs: out };
@@ -281,6 +291,7 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
     pairs,
     expect: own(options, 'expect') ?? 'sendable',
     model: own(options, 'model'),
+    dialect: own(options, 'dialect') as OpenAIChatDialect | undefined,
     readOnlyTools: own(options, 'readOnlyTools') ?? [],
   };
 }
@@ -296,7 +307,7 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
  * conformance transcript), except for rules no repair fixes, listed in `remaining`.
  *
  * @param history - The messages (items, contents) of `from`, or a request body holding them.
- * @param options - `from`, `to`; `model` (the target model), `reasoning`, `expect`, `toolCallIds`, `readOnlyTools`.
+ * @param options - `from`, `to`; `model` (the target model), `dialect` (with `to: 'openai-chat'`), `reasoning`, `expect`, `toolCallIds`, `readOnlyTools`.
  * @returns The converted history with its records, or the input error for input that is not a transcript of `from`.
  * @throws TypeError for options outside their types (a format not in `TRANSCRIPT_FORMATS`, ...).
  * @example
@@ -355,9 +366,9 @@ function runConvert(
   options: ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>,
 ): ConvertResult<TranscriptFormat> {
   const settings = settingsOf(options);
-  const { from, to, expect, model, readOnlyTools } = settings;
-  const targetSettings = { format: to, expect, model, readOnlyTools };
-  if (from === to && settings.pairs.length === 0 && settings.reasoning === 'keep') {
+  const { from, to, expect, model, dialect, readOnlyTools } = settings;
+  const targetSettings = { format: to, expect, model, dialect, readOnlyTools };
+  if (from === to && dialect === undefined && settings.pairs.length === 0 && settings.reasoning === 'keep') {
     const repaired = runRepair(input, targetSettings);
     if (!repaired.ok) return repaired;
     const { messages, repairs, remaining, transcript } = repaired.value;
@@ -388,7 +399,7 @@ function runConvert(
     throw error;
   }
   if (settings.reasoning === 'drop') chat = dropReasoning(chat, changes);
-  const remapped = remapIds(chat, to, settings.pairs, changes);
+  const remapped = remapIds(chat, to, dialect, settings.pairs, changes);
   const chatRepair = runRepair(remapped.messages, { format: 'chat', expect, model: undefined, readOnlyTools });
   if (!chatRepair.ok) {
     // The source passed its reader but breaks a rule no repair fixes (an empty tool name, ...),
