@@ -16,17 +16,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const FORMATS = [
-  'anthropic',
-  'openai-chat',
-  'openai-responses',
-  'aisdk',
-  'gemini',
-  'bedrock-converse',
-  'chat',
-  'langchain',
-  'mistral',
-];
+/**
+ * The wire formats: one conformance folder each (the transcript tests hold the folders to
+ * `TRANSCRIPT_FORMATS`, whose home is src/check/stop-reasons.ts, which a plain-Node script cannot import).
+ */
+export const FORMATS = readdirSync(join(ROOT, 'conformance', 'transcripts'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
 
 /** Whether a JSON value holds any tool call or tool result structure of any format. */
 const TOOL_KEYS = new Set([

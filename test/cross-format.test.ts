@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { crossFormat, FORMATS, readableCases, summarize } from '../scripts/cross-format.mjs';
-import { checkTranscriptJson } from '../src/transcripts/index.ts';
+import { checkTranscriptJson, TRANSCRIPT_FORMATS } from '../src/transcripts/index.ts';
 
 const rows = crossFormat(checkTranscriptJson);
 const SHARED = ['openai-chat', 'chat', 'mistral'];
@@ -17,6 +17,10 @@ const SHARED = ['openai-chat', 'chat', 'mistral'];
 const SAME_WIRE = ['openai-chat', 'mistral'];
 
 describe('the cross-format corpus', () => {
+  it('reads one conformance folder per format of TRANSCRIPT_FORMATS, and no other', () => {
+    expect(FORMATS).toEqual([...TRANSCRIPT_FORMATS].sort());
+  });
+
   it('covers every readable case under every other format', () => {
     expect(rows.length).toBe(readableCases().length * (FORMATS.length - 1));
     expect(summarize(rows).withToolStructure.checks).toBeGreaterThan(600);

@@ -12,17 +12,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const FORMATS = [
-  'anthropic',
-  'openai-chat',
-  'openai-responses',
-  'aisdk',
-  'gemini',
-  'bedrock-converse',
-  'chat',
-  'langchain',
-  'mistral',
-];
+/** The wire formats, as the conformance folders name them (scripts/cross-format.mjs). */
+export { FORMATS } from '../scripts/cross-format.mjs';
+import { FORMATS } from '../scripts/cross-format.mjs';
 
 /** The conformance transcripts of each format, as seeds: `{ format, expect, input }`. */
 export function seedTranscripts(root) {
