@@ -92,9 +92,22 @@ function normalizeToolPolicyEntry(row: ToolPolicyEntryInput, at: string): Normal
   return out;
 }
 
+/** The extended CallSpec, normalized: its three groups of fields in the report's field order. */
 function normalizeCallSpec(spec: ExtendedCallSpecInput): NormalizedExtendedCallSpec {
   const at = (name: string) => `evidence.callSpec.${name}`;
   const out: Mutable<NormalizedExtendedCallSpec> = {};
+  normalizeToolingPolicies(spec, out, at);
+  normalizeGovernancePolicies(spec, out, at);
+  normalizeOrchestrationPolicies(spec, out, at);
+  return out;
+}
+
+/** Tool choice, tool policy and digests, parallel and transport policy, truncation, execution boundary and sandbox. Sets them on `out` in the report's field order. */
+function normalizeToolingPolicies(
+  spec: ExtendedCallSpecInput,
+  out: Mutable<NormalizedExtendedCallSpec>,
+  at: (name: string) => string,
+): void {
   if (spec.toolChoice) {
     const mode = oneOf(spec.toolChoice.mode, TOOL_CHOICE_MODES, at('toolChoice.mode'));
     const toolName = optional(spec.toolChoice.toolName, at('toolChoice.toolName'));
@@ -148,6 +161,14 @@ function normalizeCallSpec(spec: ExtendedCallSpecInput): NormalizedExtendedCallS
     out.executionBoundaryPolicy = policy;
   }
   setOptional(out, 'runtimeSandboxRef', optional(spec.runtimeSandboxRef, at('runtimeSandboxRef')));
+}
+
+/** Compaction, guardrail stages, eval gate, red team, the policy digests, observability and risk tier. Sets them on `out` in the report's field order. */
+function normalizeGovernancePolicies(
+  spec: ExtendedCallSpecInput,
+  out: Mutable<NormalizedExtendedCallSpec>,
+  at: (name: string) => string,
+): void {
   if (spec.compactionPolicy) {
     const policy: Mutable<NonNullable<NormalizedExtendedCallSpec['compactionPolicy']>> = {};
     setList(
@@ -202,6 +223,14 @@ function normalizeCallSpec(spec: ExtendedCallSpecInput): NormalizedExtendedCallS
     optionalOneOf(spec.observabilityMode, OBSERVABILITY_MODES, at('observabilityMode')),
   );
   setOptional(out, 'riskTier', optionalOneOf(spec.riskTier, RISK_TIERS, at('riskTier')));
+}
+
+/** Risk controls, orchestration role, context scope, handoff contract, stop policy and protocol state policy. Sets them on `out` in the report's field order. */
+function normalizeOrchestrationPolicies(
+  spec: ExtendedCallSpecInput,
+  out: Mutable<NormalizedExtendedCallSpec>,
+  at: (name: string) => string,
+): void {
   if (spec.riskControlProfile) {
     const p = spec.riskControlProfile;
     const profile: Mutable<NonNullable<NormalizedExtendedCallSpec['riskControlProfile']>> = {
@@ -279,7 +308,6 @@ function normalizeCallSpec(spec: ExtendedCallSpecInput): NormalizedExtendedCallS
     );
     out.protocolStatePolicy = policy;
   }
-  return out;
 }
 
 /** Pairs the extended part of each premath row with that row's `toolCallId`. */
