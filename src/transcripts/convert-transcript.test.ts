@@ -203,6 +203,40 @@ describe('convertTranscript records and options', () => {
     expect(() => convertTranscriptJson(signed, wrong)).toThrow(TypeError);
   });
 
+  it("fills reasoning_content where DeepSeek's thinking mode demands it, from the source's thinking text", () => {
+    const deepseek = convertTranscript(signed, {
+      from: 'anthropic',
+      to: 'openai-chat',
+      dialect: 'deepseek',
+      model: 'deepseek-reasoner',
+    });
+    if (!deepseek.ok) throw deepseek.failures[0];
+    expect(deepseek.value.remaining).toEqual([]);
+    expect((deepseek.value.messages[1] as { reasoning_content?: unknown }).reasoning_content).toBe('Look it up.');
+    expect(deepseek.value.changes.filter((c) => c.kind === 'reasoning_filled')).toEqual([
+      {
+        kind: 'reasoning_filled',
+        stage: 'target',
+        at: 'messages[1].reasoning_content',
+        detail: "openai-chat.deepseek_reasoning_content_missing: the source's thinking text for this turn",
+      },
+    ]);
+    const none = convertTranscriptJson(
+      [
+        { role: 'user', content: 'Weather in Oslo?' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'get_weather', arguments: {} }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'Snow' },
+      ],
+      { from: 'chat', to: 'openai-chat', dialect: 'kimi', model: 'kimi-k2-thinking' },
+    );
+    if (!none.ok) throw none.failures[0];
+    expect(none.value.transcript).toBeDefined();
+    expect((none.value.messages[1] as { reasoning_content?: unknown }).reasoning_content).toBe('');
+    // Without a thinking model the dialect asks for nothing, and nothing is written.
+    const plain = convertTranscript(signed, { from: 'anthropic', to: 'openai-chat', dialect: 'deepseek' });
+    expect(plain.ok && plain.value.changes.some((c) => c.kind === 'reasoning_filled')).toBe(false);
+  });
+
   it('keeps a same-format history as repair would (same array when accepted)', () => {
     const same = convertTranscript(signed, { from: 'anthropic', to: 'anthropic' });
     expect(same.ok && same.value.messages).toBe(signed);

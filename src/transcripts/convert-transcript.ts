@@ -84,6 +84,8 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
  *
  * - `lost`: a part the other side has no place for (a `ConversionLoss`);
  * - `reasoning_dropped`: a thinking block, redacted thinking or a signature removed;
+ * - `reasoning_filled`: `reasoning_content` written where the target's dialect demands it
+ *   (DeepSeek's and Kimi's thinking modes), from the source's thinking text, or empty;
  * - `tool_call_id_remapped`: a tool call id outside the target's grammar, renamed in the call and its results;
  * - `repaired`: a repair of the source in its own format, of the chat history or of the target's
  *   (`repair` is the record).
@@ -91,6 +93,7 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
 export type TranscriptChange =
   | { readonly kind: 'lost'; readonly stage: 'source' | 'chat'; readonly at: string; readonly detail: string }
   | { readonly kind: 'reasoning_dropped'; readonly stage: 'chat'; readonly at: string; readonly detail: string }
+  | { readonly kind: 'reasoning_filled'; readonly stage: 'target'; readonly at: string; readonly detail: string }
   | {
       readonly kind: 'tool_call_id_remapped';
       readonly stage: 'chat';
@@ -190,6 +193,58 @@ function dropReasoning(messages: readonly ChatMessage[], changes: TranscriptChan
       });
   });
   return out;
+}
+
+/** The thinking text of each assistant message with tool calls, by its first call's id (before any remapping). */
+function reasoningByCall(messages: readonly ChatMessage[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const message of messages) {
+    const first = message.role === 'assistant' ? message.tool_calls?.[0] : undefined;
+    if (first === undefined || message.role !== 'assistant' || typeof message.content === 'string') continue;
+    const text = (message.content ?? []).flatMap((block) => (block.type === 'thinking' ? [block.text] : [])).join('\n');
+    out.set(first.id, text);
+  }
+  return out;
+}
+
+/** The rules of the dialects that take the reasoning of every tool-call turn back (thinking modes). */
+const REASONING_CONTENT_RULES: ReadonlySet<string> = new Set([
+  'openai-chat.deepseek_reasoning_content_missing',
+  'openai-chat.kimi_reasoning_content_missing',
+]);
+
+/**
+ * DeepSeek's and Kimi's thinking modes refuse a tool-call turn without `reasoning_content`
+ * (`TRANSCRIPT_RULES`): each such turn the target's check still fails gets the thinking text the
+ * source held for it (as text: those providers check no signature), or `''` when it held none,
+ * with a record. `undefined` when no turn needs it.
+ */
+function fillReasoningContent(
+  target: { readonly messages: readonly unknown[]; readonly remaining: readonly TranscriptFailure[] },
+  reasoning: ReadonlyMap<string, string>,
+  pairs: readonly ToolCallIdPair[],
+  changes: TranscriptChange[],
+): unknown[] | undefined {
+  const missing = target.remaining.filter((failure) => REASONING_CONTENT_RULES.has(failure.rule));
+  if (missing.length === 0) return undefined;
+  const sourceId = new Map(pairs.map((pair) => [pair.target, pair.source]));
+  const messages = [...target.messages];
+  for (const failure of missing) {
+    const message = messages[failure.messageIndex] as { readonly tool_calls?: readonly { readonly id?: unknown }[] };
+    const id = message.tool_calls?.[0]?.id;
+    const text = typeof id === 'string' ? (reasoning.get(sourceId.get(id) ?? id) ?? '') : '';
+    messages[failure.messageIndex] = { ...message, reasoning_content: text };
+    changes.push({
+      kind: 'reasoning_filled',
+      stage: 'target',
+      at: failure.at,
+      detail:
+        text === ''
+          ? `${failure.rule}: the source held no reasoning for this turn, so reasoning_content is empty`
+          : `${failure.rule}: the source's thinking text for this turn`,
+    });
+  }
+  return messages;
 }
 
 /** How many minting attempts a collision may take before the grammar is judged too small. */
@@ -300,7 +355,8 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
  * Converts a history in format `from` into a history format `to` accepts: through
  * `ChatMessage`, with tool call ids the target refuses remapped bijectively into its grammar
  * (minted from the id's SHA-256, so converting again gives the same ids), signed reasoning
- * dropped across formats, and the target's order rules met by its repair. Every change is one
+ * dropped across formats (and `reasoning_content` filled where a dialect's thinking mode demands
+ * it), and the target's order rules met by its repair. Every change is one
  * {@link TranscriptChange}.
  *
  * The result passes `checkTranscript` for `to` (tested over every pair of formats on every
@@ -398,6 +454,7 @@ function runConvert(
     if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     throw error;
   }
+  const reasoning = reasoningByCall(chat);
   if (settings.reasoning === 'drop') chat = dropReasoning(chat, changes);
   const remapped = remapIds(chat, to, dialect, settings.pairs, changes);
   const chatRepair = runRepair(remapped.messages, { format: 'chat', expect, model: undefined, readOnlyTools });
@@ -413,9 +470,15 @@ function runConvert(
   changes.push(...repairChanges(chatRepair.value.repairs, 'chat'));
   const written = FORMAT_DRIVERS[to].fromChat(chatRepair.value.messages);
   changes.push(...lossChanges(written.losses, 'chat'));
-  const target = runRepair(written.messages, targetSettings);
+  let target = runRepair(written.messages, targetSettings);
   if (!target.ok) return target;
   changes.push(...repairChanges(target.value.repairs, 'target'));
+  const filled = fillReasoningContent(target.value, reasoning, remapped.pairs, changes);
+  if (filled !== undefined) {
+    target = runRepair(filled, targetSettings);
+    if (!target.ok) return target;
+    changes.push(...repairChanges(target.value.repairs, 'target'));
+  }
   return {
     ok: true,
     value: {
