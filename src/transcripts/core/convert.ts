@@ -127,6 +127,28 @@ export function assistantTexts(
   return texts;
 }
 
+/** A base64 `data:` URL: its media type and its bytes. */
+const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
+
+/**
+ * The image block of an image URL (the inverse of {@link imageUrl}): a base64 `data:` URL becomes
+ * inline bytes with its media type, any other URL stays a URL; `detail` is kept when it is one of
+ * `auto`, `low`, `high`.
+ */
+export function imageFromUrl(url: string, detail: unknown): ImageBlock {
+  const extra: { detail?: 'auto' | 'low' | 'high' } =
+    detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {};
+  const data = DATA_URL.exec(url);
+  return data === null
+    ? { type: 'image', source: { type: 'url', url }, ...extra }
+    : {
+        type: 'image',
+        source: { type: 'inline', base64_data: data[2] as string },
+        media_type: data[1] as string,
+        ...extra,
+      };
+}
+
 /** An image block as a URL: its URL, or its inline bytes as a `data:` URL. */
 export function imageUrl(block: ImageBlock): string {
   return block.source.type === 'url' ? block.source.url : `data:${block.media_type};base64,${block.source.base64_data}`;

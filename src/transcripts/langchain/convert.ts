@@ -20,12 +20,17 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, imageUrl, resultText } from '../core/convert.ts';
+import {
+  assistantContent,
+  ChatBuilder,
+  type ConversionLoss,
+  imageFromUrl,
+  imageUrl,
+  resultText,
+} from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { callList, FIELDS_AT, fieldsOf, type LangChainForm, readLangChain } from './check.ts';
 import type { LangChainMessage } from './wire.ts';
-
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 const CLASS: Readonly<Record<'human' | 'ai' | 'system' | 'tool', string>> = {
   human: 'HumanMessage',
@@ -85,17 +90,7 @@ function imageOf(block: JsonObject): ImageBlock | undefined {
     url = block['url'];
   }
   if (typeof url !== 'string' || url === '') return undefined;
-  const extra: { detail?: 'auto' | 'low' | 'high' } =
-    detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {};
-  const data = DATA_URL.exec(url);
-  return data === null
-    ? { type: 'image', source: { type: 'url', url }, ...extra }
-    : {
-        type: 'image',
-        source: { type: 'inline', base64_data: data[2] as string },
-        media_type: data[1] as string,
-        ...extra,
-      };
+  return imageFromUrl(url, detail);
 }
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';

@@ -19,13 +19,18 @@
  */
 import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
 import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, imageUrl, resultText } from '../core/convert.ts';
+import {
+  assistantContent,
+  ChatBuilder,
+  type ConversionLoss,
+  imageFromUrl,
+  imageUrl,
+  resultText,
+} from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { SYNTHESIZED_RESULT_MARK } from '../core/repair.ts';
 import { readMistral } from './check.ts';
 import type { MistralContentChunk, MistralMessage } from './wire.ts';
-
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 /**
  * The assistant message that stands between tool messages and a user message the model did not
@@ -53,18 +58,7 @@ export function toolResult(
 function imageBlock(value: unknown): ImageBlock | undefined {
   const url = typeof value === 'string' ? value : isJsonObject(value) ? value['url'] : undefined;
   if (typeof url !== 'string') return undefined;
-  const detail = isJsonObject(value) ? value['detail'] : undefined;
-  const extra: { detail?: 'auto' | 'low' | 'high' } =
-    detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {};
-  const data = DATA_URL.exec(url);
-  return data === null
-    ? { type: 'image', source: { type: 'url', url }, ...extra }
-    : {
-        type: 'image',
-        source: { type: 'inline', base64_data: data[2] as string },
-        media_type: data[1] as string,
-        ...extra,
-      };
+  return imageFromUrl(url, isJsonObject(value) ? value['detail'] : undefined);
 }
 
 /** The text of a thinking chunk (its `thinking` text chunks joined). */

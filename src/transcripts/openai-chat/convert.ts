@@ -17,14 +17,13 @@ import {
   assistantTexts,
   ChatBuilder,
   type ConversionLoss,
+  imageFromUrl,
   imageUrl,
   resultText,
 } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readOpenAIChat } from './check.ts';
 import type { OpenAIChatContentPart, OpenAIChatMessage } from './wire.ts';
-
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 function userParts(parts: readonly JsonObject[], at: string, out: ChatBuilder): (TextBlock | ImageBlock)[] {
   const blocks: (TextBlock | ImageBlock)[] = [];
@@ -33,20 +32,7 @@ function userParts(parts: readonly JsonObject[], at: string, out: ChatBuilder): 
     if (part['type'] === 'text' && typeof part['text'] === 'string' && part['text'] !== '')
       blocks.push({ type: 'text', text: part['text'] });
     else if (part['type'] === 'image_url' && isJsonObject(image) && typeof image['url'] === 'string') {
-      const detail = image['detail'];
-      const extra: { detail?: 'auto' | 'low' | 'high' } =
-        detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {};
-      const data = DATA_URL.exec(image['url']);
-      blocks.push(
-        data === null
-          ? { type: 'image', source: { type: 'url', url: image['url'] }, ...extra }
-          : {
-              type: 'image',
-              source: { type: 'inline', base64_data: data[2] as string },
-              media_type: data[1] as string,
-              ...extra,
-            },
-      );
+      blocks.push(imageFromUrl(image['url'], image['detail']));
     } else out.lose(`${at}[${k}]`, `a ${String(part['type'])} part (ChatMessage has no such block)`);
   });
   return blocks;
