@@ -10,7 +10,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { ownStructureOf } from '../core/wire-check.ts';
+import { jsonObject, ownStructureOf } from '../core/wire-check.ts';
 
 /**
  * A tool call the model made (`ToolUseBlock`): its id (1 to 64 of `[a-zA-Z0-9_-]`), the tool's
@@ -77,15 +77,6 @@ export interface BedrockMessage {
   readonly content?: readonly BedrockContentBlock[] | undefined;
 }
 
-/** A JSON object with these entries: valibot's object schemas also take arrays, JSON objects are not arrays. */
-const jsonObject = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
-  v.pipe(
-    v.custom<object>(
-      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-      'expected an object',
-    ),
-    v.looseObject(entries),
-  );
 const ToolUse = jsonObject({ toolUseId: v.string(), name: v.string() });
 const ToolResult = jsonObject({ toolUseId: v.string(), content: v.array(jsonObject({})) });
 const Block = jsonObject({

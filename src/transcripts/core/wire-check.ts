@@ -1,6 +1,7 @@
 /**
- * The valibot action the wire schemas end with: a message holding another format's structure
- * is refused, as every reader refuses it (the table is in `markers.ts`). Internal.
+ * What the wire schemas share: the valibot action they end with (a message holding another
+ * format's structure is refused, as every reader refuses it; the table is in `markers.ts`), and
+ * the object schema of formats whose parts are untyped objects (Gemini, Bedrock Converse). Internal.
  *
  * @module
  */
@@ -15,3 +16,13 @@ export function ownStructureOf<TMessage>(format: TranscriptFormat): v.CheckActio
     `expected a message of format "${format}" (it holds another format's structure)`,
   );
 }
+
+/** A JSON object with these entries: valibot's object schemas also take arrays, JSON objects are not arrays. */
+export const jsonObject = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
+  v.pipe(
+    v.custom<object>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'expected an object',
+    ),
+    v.looseObject(entries),
+  );

@@ -8,7 +8,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { ownStructureOf } from '../core/wire-check.ts';
+import { jsonObject, ownStructureOf } from '../core/wire-check.ts';
 
 /**
  * A function call the model made; `id` is optional (without it, calls pair with responses by
@@ -77,15 +77,6 @@ export interface GeminiContent {
   readonly parts?: readonly GeminiPart[];
 }
 
-/** A JSON object with these entries: valibot's object schemas also take arrays, JSON objects are not arrays. */
-const jsonObject = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
-  v.pipe(
-    v.custom<object>(
-      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-      'expected an object',
-    ),
-    v.looseObject(entries),
-  );
 const FunctionCall = jsonObject({ id: v.optional(v.string()), name: v.pipe(v.string(), v.nonEmpty()) });
 const FunctionResponse = jsonObject({ id: v.optional(v.string()) });
 const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionResponse: v.optional(FunctionResponse) });
