@@ -23,12 +23,11 @@ import {
   InMemorySessionStore,
   type ListSuspendedOptions,
   type LockedSession,
-  type ResumeEntry,
   type SendRecord,
   type SessionStore,
-  type SuspensionRecord,
   suspensionOf,
 } from './store.ts';
+import type { ResumeEntry, SuspensionRecord } from './session-records.ts';
 import { holdSessions, outcomeOf, runTurn, type TurnRunnerDeps } from './turn.ts';
 import { digest } from '../canonical/index.ts';
 import { oneLine } from '../internal/display.ts';

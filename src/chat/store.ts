@@ -23,9 +23,6 @@ import type {
 } from './session-records.ts';
 import { SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 
-// The harness (harness.ts) reads these two record types from here.
-export type { ResumeEntry, SuspensionRecord } from './session-records.ts';
-
 /**
  * Options of `save`.
  *
