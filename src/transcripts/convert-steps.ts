@@ -42,6 +42,17 @@ export interface ToolCallIdPair {
  * - `tool_call_id_remapped`: a tool call id outside the target's grammar, renamed in the call and its results;
  * - `repaired`: a repair of the source in its own format, of the chat history or of the target's
  *   (`repair` is the record).
+ *
+ * @example
+ * ```ts
+ * import { convertTranscript, type TranscriptChange } from 'turngate/transcripts';
+ * const converted = convertTranscript(
+ *   [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'Say hi.', signature: 'EuYB' }, { type: 'text', text: 'Hi' }] }],
+ *   { from: 'anthropic', to: 'chat', expect: 'received' },
+ * );
+ * const changes: readonly TranscriptChange[] = converted.ok ? converted.value.changes : [];
+ * changes; //=> [{ kind: 'reasoning_dropped', stage: 'chat', at: 'messages[0].content[0]', detail: 'a thinking block' }]
+ * ```
  */
 export type TranscriptChange =
   | { readonly kind: 'lost'; readonly stage: 'source' | 'chat'; readonly at: string; readonly detail: string }

@@ -72,7 +72,21 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
   readonly readOnlyTools?: readonly string[];
 }
 
-/** A converted transcript. */
+/**
+ * A converted transcript: the target's messages, every change made, the remapped tool call ids,
+ * the target's failures no repair fixes, and (under `sendable`, when none remain) the
+ * `SendableTranscript` a guarded call takes.
+ *
+ * @example
+ * ```ts
+ * import { convertTranscript, type ConvertedTranscript } from 'turngate/transcripts';
+ * const converted = convertTranscript([{ role: 'user', content: 'Hi' }], { from: 'openai-chat', to: 'gemini' });
+ * if (converted.ok) {
+ *   const value: ConvertedTranscript<'gemini'> = converted.value;
+ *   value.messages; //=> [{ role: 'user', parts: [{ text: 'Hi' }] }]
+ * }
+ * ```
+ */
 export interface ConvertedTranscript<G extends TranscriptFormat> {
   /** The target format. */
   readonly format: G;
@@ -91,6 +105,13 @@ export interface ConvertedTranscript<G extends TranscriptFormat> {
 /**
  * The `Result` of `convertTranscript`: the {@link ConvertedTranscript} as `value`, or `failures`
  * holding one input error for input that is not a transcript of the source format.
+ *
+ * @example
+ * ```ts
+ * import { convertTranscriptJson, type ConvertResult } from 'turngate/transcripts';
+ * const refused: ConvertResult<'anthropic'> = convertTranscriptJson([{ role: 'model', parts: [] }], { from: 'openai-chat', to: 'anthropic' });
+ * refused.ok || refused.failures[0]?.field; //=> 'messages[0].role'
+ * ```
  */
 export type ConvertResult<G extends TranscriptFormat> = Result<ConvertedTranscript<G>, TranscriptInputError>;
 

@@ -106,5 +106,16 @@ export const BedrockMessageSchema = v.pipe(
   ownStructureOf('bedrock-converse'),
 );
 
-/** The `messages` parameter of `Converse` and `ConverseStream`. */
+/**
+ * The `messages` parameter of `Converse` and `ConverseStream`, each message as
+ * {@link BedrockMessageSchema} reads it.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { BedrockMessagesSchema } from 'turngate/transcripts';
+ * v.is(BedrockMessagesSchema, [{ role: 'user', content: [{ text: 'Weather in Oslo?' }] }]); //=> true
+ * v.is(BedrockMessagesSchema, [{ role: 'user', content: 'Weather in Oslo?' }]); //=> false
+ * ```
+ */
 export const BedrockMessagesSchema = v.array(BedrockMessageSchema);
