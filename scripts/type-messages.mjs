@@ -10,6 +10,10 @@
 //   node scripts/type-messages.mjs            print every message (npm run type-messages)
 //   node scripts/type-messages.mjs --check    also fail unless each promised <text> is in its message
 //   node scripts/type-messages.mjs --ts7      compile with TypeScript 7 instead
+//   node scripts/type-messages.mjs --check --limit 200 [part...]
+//                                             also fail when a misuse promises nothing or its
+//                                             promised text ends past the first diagnostic's
+//                                             200th character; only test files whose name holds a part
 //
 // scripts/typecheck.mjs compiles the same copies in its one program (npm run check, npm test)
 // and reports them with `reportMessages`.
@@ -17,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -52,39 +57,77 @@ export function writeMisuseCopies(out) {
   return misuses;
 }
 
+/** The most characters a misuse's first diagnostic may take before it names its class or rule. */
+export const MESSAGE_LIMIT = 200;
+
 /**
- * Prints each misuse's message and, with `check`, whether it holds its promise. Returns how many
- * misuses failed (no error at all, or with `check` a promised text missing).
+ * Prints each misuse's first diagnostic (its length, and the characters up to where it names the
+ * promised class or rule) and, with `check`, whether it holds its promise. With `limit`, a misuse
+ * also fails when its directive promises nothing, or when the promised text ends more than
+ * `limit` characters into the first diagnostic (whitespace squashed). Ends with the length
+ * distribution per test file. Returns how many misuses failed (no error at all, or with `check`
+ * a promise not kept).
  *
  * @param {{ file: string, line: number, promised: string }[]} misuses
  * @param {Map<string, { code: string, lines: string[] }[]>} diagnostics by `<copy file name>:<line>`
- * @param {{ check: boolean, compiler: string, print?: (line: string) => void }} options
+ * @param {{ check: boolean, compiler: string, limit?: number, print?: (line: string) => void }} options
  */
-export function reportMessages(misuses, diagnostics, { check, compiler, print = console.log }) {
+export function reportMessages(misuses, diagnostics, { check, compiler, limit, print = console.log }) {
   const squash = (text) => text.replace(/\s+/g, ' ').trim();
+  const lengths = new Map();
   let longest = { length: 0 };
   let failed = 0;
-  print(`negative type tests: ${misuses.length} (${compiler}); length = characters of the whole message`);
+  print(
+    `negative type tests: ${misuses.length} (${compiler}); length = characters of the first diagnostic` +
+      (limit === undefined ? '' : `; limit: the promised class or rule within its first ${limit}`),
+  );
   for (const misuse of misuses) {
     const found = diagnostics.get(`${misuse.file}:${misuse.line}`) ?? [];
-    const message = found.map((d) => `${d.code}: ${d.lines.join('\n')}`).join('\n');
     const where = `${misuse.file.replace(/\.ts$/, '.test-d.ts')}:${misuse.line}`;
     if (found.length === 0) {
       failed++;
       print(`\n${where}  NO ERROR (the misuse compiles)`);
       continue;
     }
-    const [first, second] = message.split('\n');
-    print(`\n${where}  ${message.length} chars`);
-    print(`  ${first}`);
-    if (second !== undefined) print(`  ${second}`);
-    if (message.length > longest.length) longest = { length: message.length, where };
-    if (check && misuse.promised !== '' && !squash(message).includes(squash(misuse.promised))) {
+    const first = squash(`${found[0].code}: ${found[0].lines.join(' ')}`);
+    const whole = found.map((d) => `${d.code}: ${d.lines.join('\n')}`).join('\n');
+    const surface = misuse.file.replace(/\.ts$/, '');
+    lengths.set(surface, [...(lengths.get(surface) ?? []), first.length]);
+    const at = misuse.promised === '' ? -1 : first.indexOf(squash(misuse.promised));
+    const reach = at < 0 ? undefined : at + squash(misuse.promised).length;
+    print(`\n${where}  ${first.length} chars${reach === undefined ? '' : `, names its class at ${reach}`}`);
+    print(`  ${first.length > 240 ? `${first.slice(0, 240)}...` : first}`);
+    if (first.length > longest.length) longest = { length: first.length, where };
+    if (!check) continue;
+    if (misuse.promised !== '' && !squash(whole).includes(squash(misuse.promised))) {
       failed++;
       print(`  ^ promised: ${misuse.promised}`);
+    } else if (limit !== undefined && misuse.promised === '') {
+      failed++;
+      print('  ^ promises nothing: write `// @ts-expect-error -- "<class or rule>"`');
+    } else if (limit !== undefined && (reach === undefined || reach > limit)) {
+      failed++;
+      print(`  ^ "${misuse.promised}" is not within the first diagnostic's first ${limit} characters`);
     }
   }
-  print(`\nlongest: ${longest.length} chars at ${longest.where}`);
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+  };
+  print('\nfirst diagnostic length by test file: count, median, max');
+  const all = [];
+  for (const [surface, xs] of [...lengths].sort()) {
+    all.push(...xs);
+    print(
+      `  ${surface.padEnd(28)} ${String(xs.length).padStart(4)} ${String(median(xs)).padStart(6)} ${String(Math.max(...xs)).padStart(6)}`,
+    );
+  }
+  if (all.length > 0) {
+    print(
+      `  ${'all'.padEnd(28)} ${String(all.length).padStart(4)} ${String(median(all)).padStart(6)} ${String(Math.max(...all)).padStart(6)}`,
+    );
+  }
+  print(`longest: ${longest.length} chars at ${longest.where}`);
   return failed;
 }
 
@@ -106,9 +149,16 @@ function parseTscOutput(stdout) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const check = process.argv.includes('--check');
-  const ts7 = process.argv.includes('--ts7');
-  const misuses = writeMisuseCopies(MISUSE_DIR);
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { check: { type: 'boolean' }, ts7: { type: 'boolean' }, limit: { type: 'string' } },
+  });
+  const check = values.check === true;
+  const ts7 = values.ts7 === true;
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  const misuses = writeMisuseCopies(MISUSE_DIR).filter(
+    (misuse) => positionals.length === 0 || positionals.some((part) => misuse.file.includes(part)),
+  );
   writeFileSync(
     join(MISUSE_DIR, 'tsconfig.json'),
     JSON.stringify({
@@ -124,7 +174,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   const compiler = `TypeScript ${ts7 ? '7' : '6'}`;
-  const failed = reportMessages(misuses, parseTscOutput(run.stdout), { check, compiler });
+  const failed = reportMessages(misuses, parseTscOutput(run.stdout), { check, compiler, limit });
   if (failed > 0) {
     console.error(
       `type messages: ${failed} of ${misuses.length} negative type tests ${check ? 'do not show their promised message' : 'compile'}`,
