@@ -51,7 +51,7 @@ expectAssignable<EffectLedger>(new FileEffectLedger('.premath/effects'));
 expectType<EffectClaim>(new MemoryEffectLedger().begin(entry));
 // @ts-expect-error -- "Type 'string' is not assignable to type 'number'"
 new SqliteSessionStore(':memory:').effectLedger({ leaseMs: '5m' });
-// @ts-expect-error -- "Type '{ key: string; }' is missing the following properties from type 'EffectEntry': toolCallId, toolName, inputDigest, joinSetDigest"
+// @ts-expect-error -- "Type '{ key: string; }' is missing the following properties from type 'EffectEntry'"
 new MemoryEffectLedger().begin({ key: 'k' });
 
 // The gate takes a ledger and an idempotency key; anything else is refused.
