@@ -38,10 +38,14 @@ class StringFilter {
   private readonly suffixEnds: number;
 
   constructor(strings: Iterable<string>, suffixes: readonly string[] = []) {
-    for (const value of strings) this.bits[Math.min(value.length, 32)] |= 1 << (value.charCodeAt(0) & 31);
+    for (const value of strings) {
+      const slot = Math.min(value.length, 32);
+      this.bits[slot] = (this.bits[slot] as number) | (1 << (value.charCodeAt(0) & 31));
+    }
     this.suffixLength = suffixes.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...suffixes.map((x) => x.length));
-    this.suffixEnds = 0;
-    for (const suffix of suffixes) this.suffixEnds |= 1 << (suffix.charCodeAt(suffix.length - 1) & 31);
+    let ends = 0;
+    for (const suffix of suffixes) ends |= 1 << (suffix.charCodeAt(suffix.length - 1) & 31);
+    this.suffixEnds = ends;
   }
 
   /** Whether `value` may be in the set (or end with one of the suffixes). */
