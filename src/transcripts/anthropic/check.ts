@@ -12,6 +12,7 @@
 import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
+import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
 import type { TranscriptRule } from '../rules.ts';
 import {
@@ -22,7 +23,6 @@ import {
   type IdSite,
   type ResultSite,
   readAnthropic,
-  TOOL_ID,
 } from './read.ts';
 import { ANTHROPIC_RULES } from './rules.ts';
 
@@ -94,7 +94,7 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
   for (let index = 0; index < read.results.length; index++) {
     const result = read.results[index] as ResultSite;
     const call = table.get(result.key);
-    if (call === undefined ? !TOOL_ID.test(result.key) : badKeys?.has(result.key) === true)
+    if (call === undefined ? !isWordId(result.key) : badKeys?.has(result.key) === true)
       badIds.push({ message: result.message, slot: result.slot, key: result.key, field: 'tool_use_id', server: false });
     const ownerMessage = owner[result.message] ?? -1;
     const local =
