@@ -139,12 +139,12 @@ function scanMessage(message: object, table: Filtered, maxDepth: number, pass: P
   for (const key in record) {
     const value: unknown = record[key];
     if (typeof value === 'object') {
-      if (value === null) continue;
       if (key === 'content' && Array.isArray(value)) {
         foreign = scanBlocks(value, table, maxDepth, pass) || foreign;
         continue;
       }
-      pass.budget = quickWalk(value, 3, maxDepth, pass.budget);
+      // A field holding null is still a marker (`kwargs: null`).
+      if (value !== null) pass.budget = quickWalk(value, 3, maxDepth, pass.budget);
     } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
     if (foreign || value === undefined) continue;
     // The markers, as `holdsForeign` reads them.
