@@ -14,8 +14,13 @@
 // --lib <file> and --baseline-lib <file> name the modules themselves (a bundle of
 // src/transcripts/index.ts, say) instead of dist/transcripts/index.js.
 //
+// For aisdk, the AI SDK's own message schema (`modelMessageSchema` from `ai`, the zod schema of
+// a ModelMessage, `safeParse` of each message) is timed in the same repeats, over about 2,000
+// messages a repeat (it is slow), after the check's repeats, and printed beside the check
+// (--no-sdk leaves it out).
+//
 // Usage: node scripts/bench-transcripts.mjs [--repeats N] [--formats a,b] [--sizes 1000,10000]
-//   [--baseline <checkout> | --baseline-lib <file>] [--lib <file>] [--no-repair]
+//   [--baseline <checkout> | --baseline-lib <file>] [--lib <file>] [--no-repair] [--no-sdk]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     'baseline-lib': { type: 'string' },
     lib: { type: 'string' },
     'no-repair': { type: 'boolean' },
+    'no-sdk': { type: 'boolean' },
   },
 });
 const REPEATS = Number(values.repeats ?? 9);
@@ -45,6 +51,12 @@ const baselineFile =
   values['baseline-lib'] ??
   (values.baseline === undefined ? undefined : resolve(values.baseline, 'dist/transcripts/index.js'));
 const baseline = baselineFile === undefined ? undefined : await load(baselineFile);
+// The AI SDK's own check of a history: its ModelMessage schema, message by message.
+const sdkSchema =
+  values['no-sdk'] === true || !FORMATS.includes('aisdk') ? undefined : (await import('ai')).modelMessageSchema;
+const sdkCheck = (messages) => {
+  for (const message of messages) if (!sdkSchema.safeParse(message).success) throw new Error('not a ModelMessage');
+};
 
 // A realistic loop, round after round: a user question, an assistant message with 1-3 calls,
 // their results, an answer; whole rounds until the transcript has at least `size` messages.
@@ -354,6 +366,7 @@ for (const format of FORMATS) {
       floor: [],
       check: [],
       base: [],
+      sdk: [],
       repair: [],
       repairBroken: [],
     });
@@ -385,6 +398,10 @@ for (const c of cases) {
     c.repair.push(time(() => repairTranscriptJson(c.messages, options), times));
     c.repairBroken.push(time(() => repairTranscriptJson(c.bad, options), times));
   }
+  // After the case's repeats (its garbage would land in the floor's and the check's time).
+  if (sdkSchema !== undefined && c.format === 'aisdk')
+    for (let r = 0; r < Math.min(REPEATS, 5); r++)
+      c.sdk.push(time(() => sdkCheck(c.messages), Math.max(1, Math.round(2_000 / c.size))));
 }
 
 const us = (ms, n) => ((ms * 1000) / n).toFixed(3);
@@ -401,6 +418,12 @@ for (const c of cases) {
   if (baseline !== undefined) line += `  ${col(us(median(c.base), c.size), 15)}  ${col(perFloor('base'), 14)}`;
   if (REPAIR) line += `  ${col(us(median(c.repair), c.size), 17)}  ${col(us(median(c.repairBroken), c.size), 21)}`;
   console.log(line);
+}
+for (const c of cases.filter((one) => one.sdk.length > 0)) {
+  const sdk = median(c.sdk);
+  console.log(
+    `\naisdk ${c.size}: the AI SDK's modelMessageSchema.safeParse per message ${us(sdk, c.size)} us/msg; the check costs ${(median(c.check) / sdk).toFixed(4)}x of it`,
+  );
 }
 const [low, high] = [SIZES.at(-2), SIZES.at(-1)];
 if (low !== undefined) {
