@@ -420,10 +420,13 @@ export function performMutationTool<TReady, TName extends ToolName<ToolsOf<TRead
   call: IntentTarget<ParsedToolInput<ToolsOf<TReady>, TName> | ToolInput<ToolsOf<TReady>, TName>> & {
     readonly toolName: MutationToolCheck<ToolsOf<TReady>, TName>;
   },
-  execute: (
-    input: ParsedToolInput<ToolsOf<TReady>, TName>,
-    witness: MutationWitness,
-  ) => ToolOutput<ToolsOf<TReady>, TName> | Promise<ToolOutput<ToolsOf<TReady>, TName>>,
+  // NoInfer: typed by the tool, so a literal output is not widened (see `settle`).
+  execute: NoInfer<
+    (
+      input: ParsedToolInput<ToolsOf<TReady>, TName>,
+      witness: MutationWitness,
+    ) => ToolOutput<ToolsOf<TReady>, TName> | Promise<ToolOutput<ToolsOf<TReady>, TName>>
+  >,
 ): Promise<PerformedMutation<ToolOutput<ToolsOf<TReady>, TName>>>;
 export async function performMutationTool(
   ready: MutationReady,
