@@ -17,6 +17,7 @@ export type {
   JsonParallelMessage,
   Listed,
   MethodMissingMessage,
+  MethodRule,
   NamedEvidence,
   TextRequestMessage,
 } from './messages.ts';
