@@ -10,7 +10,7 @@ import type { Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import type { NormalizedCallSpec } from '../normalize/index.ts';
 import { deepFreeze, mint, type Branded } from './brand.ts';
-import type { ActionModeCheck, ModeNamed } from './messages.ts';
+import type { ActionModeCheck, ModeNamed } from './message-checks.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
 import { fail } from '../failures/internal.ts';
 import { check, parseOwnData, STAGE_PROTOCOL } from './rows.ts';

@@ -6,7 +6,7 @@
  */
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import type { FailureClass } from '../failures/index.ts';
-import type { HandlerMapCheck } from './messages.ts';
+import type { HandlerMapCheck } from './message-checks.ts';
 import type { ToolDefinitionsOf, ToolName, ToolOutput } from './tools.ts';
 
 /**
