@@ -30,9 +30,9 @@ import type { ToolMethodAlias, ToolName } from './tools.ts';
  * type Shown = HandlerMapCheck<{ nope: () => 1 }, { read_file: ToolDefinitions[string] }>;
  * ```
  */
-export type HandlerMapCheck<THandlers, TTools> = [Exclude<keyof THandlers, ToolName<TTools>>] extends [never]
+export type HandlerMapCheck<THandlers, TTools> = [keyof THandlers] extends [ToolName<TTools>]
   ? THandlers
-  : { [K in keyof THandlers]: K extends ToolName<TTools> ? THandlers[K] : UnknownToolMessage<K & string> };
+  : { [K in keyof THandlers & string]: K extends ToolName<TTools> ? THandlers[K] : UnknownToolMessage<K> };
 
 /**
  * The rule of a tool's methods (one home: the builder's `.request` and `requestTools`' literal
