@@ -91,9 +91,9 @@ resulted.use('tc-1', 'discarded_with_reason', { reasonCode: 'stale' });
 // @ts-expect-error -- "tool.schema_invalid: discarded_with_reason needs { reasonCode }"
 resulted.use('tc-1', 'discarded_with_reason');
 resulted.use('tc-1', 'consumed', { evidence: { mutationInputRef: 'mutation://issues/7' } });
-// @ts-expect-error -- "mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }"
+// @ts-expect-error -- "mutation.use_evidence_missing: consumed needs evidence"
 resulted.use('tc-1', 'consumed');
-// @ts-expect-error -- "mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }"
+// @ts-expect-error -- "mutation.use_evidence_missing: consumed needs evidence"
 resulted.use('tc-1', 'consumed', { evidence: {} });
 
 // 7. A tool with allowedCallers needs a callerId of that list.
@@ -157,6 +157,15 @@ const described = matchToolResult(result, {
 expectType<string>(described);
 // @ts-expect-error -- "Property 'update_issue' is missing"
 matchToolResult(result, { read_file: () => 'read', search_web: () => 'searched', run_query: () => 'ran' });
+// A handler for a tool that is not in the registry: the failure class of the call settle refuses.
+matchToolResult(result, {
+  read_file: () => 'read',
+  search_web: () => 'searched',
+  run_query: () => 'ran',
+  update_issue: () => 'updated',
+  // @ts-expect-error -- "tool.unknown_or_disallowed: delete_file is not in the registry"
+  delete_file: () => 'deleted',
+});
 
 // Results are a union discriminated on the tool name.
 expectAssignable<ToolResult<Tools>>({
