@@ -191,6 +191,7 @@ export function stepContext<TTarget>(attempt: {
     },
     now: attempt.now,
     effect: async (request, perform) => effect(into, request, perform),
-    mutate: async (ready, request, perform) => mutate(into, ready, request, perform),
+    // The gate checks at run time that `ready` is a minted MutationReady (expectMinted).
+    mutate: async (ready, request, perform) => mutate(into, ready as MutationReady, request, perform),
   };
 }
