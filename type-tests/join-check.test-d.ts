@@ -42,7 +42,7 @@ export const unknownDisposition: ToolUseDisposition = 'used';
 
 // Normalized lists are read-only: a report cannot be edited after the check.
 declare const report: JoinCheckReport;
-expectType<readonly FailureClass[]>([...report.failureClasses, 'tool.result_missing']);
+expectAssignable<readonly FailureClass[]>([...report.failureClasses, 'tool.result_missing']);
 // A report's lists are read-only.
 // @ts-expect-error -- "Property 'push' does not exist on type 'readonly"
 report.failureClasses.push('tool.result_missing');
