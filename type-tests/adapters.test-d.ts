@@ -70,16 +70,16 @@ chatLoop({ tools: Tools, handlers: { send_email: handlers.send_email } });
 // A handler with the wrong input type does not compile.
 anthropicLoop({
   tools: Tools,
-  // @ts-expect-error -- "Types of parameters '__0' and 'input' are incompatible"
+  // @ts-expect-error -- "is not assignable to type '(input: { city: string; }"
   handlers: { ...handlers, get_weather: async ({ town }: { town: string }) => ({ sky: town }) },
 });
 anthropicLoop({
   tools: Tools,
-  // @ts-expect-error -- "Types of parameters 'email' and 'input' are incompatible"
+  // @ts-expect-error -- "is not assignable to type '(input: { to: string; }"
   handlers: { ...handlers, send_email: async (email: { to: number }) => ({ sent: email.to > 0 }) },
 });
 // A handler with the wrong output shape does not compile.
-// @ts-expect-error -- "Type 'number' is not assignable to type 'string'"
+// @ts-expect-error -- "is not assignable to type '{ sky: string; } | Promise<{ sky: string; }>'"
 geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ sky: 3 }) } });
 
 // A reply of another SDK's type does not compile.
@@ -87,7 +87,7 @@ geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ 
 await anthropic.answer(anthropicHistory, completion);
 // @ts-expect-error -- "Type 'Message' is missing the following properties from type 'ChatCompletion'"
 await chat.answer(chatHistory, message);
-// @ts-expect-error -- "Type 'ChatCompletion' is missing the following properties from type 'Response'"
+// @ts-expect-error -- "'ChatCompletion' is not assignable to parameter of type 'Response'"
 await responses.answer(input, completion);
 // @ts-expect-error -- "Type 'Message' is missing the following properties from type 'GenerateContentResponse'"
 await gemini.answer(contents, message);

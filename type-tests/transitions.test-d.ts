@@ -184,7 +184,7 @@ void settleMutations(lightsClosed, { set_light: () => ({ state: 'blue' }) });
 void settleMutations(closed, {});
 
 // 6. A copy of a state is not the state: spread, rest and literals lose the brand.
-// @ts-expect-error -- "JoinClosed expected, got a copy of a JoinClosed (a spread, rest or literal has no brand)"
+// @ts-expect-error -- "JoinClosed expected, got a copy of a JoinClosed (a spread, rest or literal has no brand)" (past the limit: TypeScript prints a spread argument's type before any message)
 admitMutation({ ...closed });
 // @ts-expect-error -- "Property '#brand' is missing"
 const forged: MutationReady<Tools> = { joinClosed: closed, witness: ready.witness, intents: [] };
