@@ -57,7 +57,7 @@ expectType<(t: SendableTranscript<'bedrock-converse', TranscriptMessage<'bedrock
   guardSend('bedrock-converse', (m) => m.length),
 );
 // Bedrock's untyped blocks (toolUse, toolResult) and Anthropic's typed ones tell the formats apart.
-// @ts-expect-error -- "these messages hold toolUse, toolResult, reasoningContent (format bedrock-converse), not format anthropic"
+// @ts-expect-error -- "transcript.wrong_format: these messages hold toolUse, toolResult, reasoningContent (format bedrock-converse), not format anthropic"
 guardSend('anthropic', (m: BedrockSdkMessage[]) => m.length);
 // @ts-expect-error -- "(format anthropic), not format bedrock-converse"
 guardSend('bedrock-converse', (m: AnthropicParam[]) => m.length);
@@ -97,7 +97,7 @@ guardSend('chat', (m: Content[]) => m.length);
 // @ts-expect-error -- "these messages hold tool_calls, tool_call_id (format openai-chat, chat, langchain, mistral), not format gemini"
 guardSend('gemini', (m: ChatMessage[]) => m.length);
 // openai-chat and chat share tool_calls and tool_call_id; their tool call shapes differ, so the types still do.
-// @ts-expect-error -- "send takes messages that are not format openai-chat's"
+// @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format openai-chat's"
 guardSend('openai-chat', (m: ChatMessage[]) => m.length);
 // @ts-expect-error -- "these messages hold function_call (format openai-chat), not format chat"
 guardSend('chat', (m: ChatParam[]) => m.length);
@@ -112,7 +112,7 @@ expectType<(t: SendableTranscript<'anthropic', TranscriptMessage<'anthropic'>>) 
 );
 const neverSend = guardSend('anthropic', (m: never[]) => m.length);
 expectType<(t: SendableTranscript<'anthropic', never>) => number>(neverSend);
-// @ts-expect-error -- "send takes messages that are not format anthropic's"
+// @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format anthropic's"
 guardSend('anthropic', (m: string[]) => m.length);
 
 // checkTranscript (and repairTranscript) take the format's messages, arrays and request bodies alike.
@@ -125,9 +125,9 @@ checkTranscript(chat, { format: 'chat' });
 checkTranscript(bedrock, { format: 'bedrock-converse' });
 checkTranscript({ messages: bedrock }, { format: 'bedrock-converse' });
 repairTranscript(bedrock, { format: 'bedrock-converse', readOnlyTools: ['get_weather'] });
-// @ts-expect-error -- "Types of property 'role' are incompatible"
+// @ts-expect-error -- "transcript.wrong_format: these messages hold parts (format gemini), not format bedrock-converse"
 checkTranscript(gemini, { format: 'bedrock-converse' });
-// @ts-expect-error -- "Types of property 'role' are incompatible"
+// @ts-expect-error -- "transcript.wrong_format: these messages hold toolUse, toolResult, reasoningContent (format bedrock-converse), not format gemini"
 checkTranscript(bedrock, { format: 'gemini' });
 repairTranscript(anthropic, { format: 'anthropic', readOnlyTools: ['get_weather'] });
 // @ts-expect-error -- "(format anthropic), not format openai-chat: check and send them as their format"
@@ -136,10 +136,10 @@ checkTranscript(anthropic, { format: 'openai-chat' });
 checkTranscript({ model: 'gpt-5', messages: anthropic }, { format: 'openai-chat' });
 // @ts-expect-error -- "(format anthropic), not format openai-responses"
 checkTranscript(anthropic, { format: 'openai-responses' });
-// Where the SDK type is not assignable at all (an Anthropic system message's content blocks), the error is the plain one.
-// @ts-expect-error -- "is not assignable to type 'AISDKMessage'"
+// Anthropic messages are no AI SDK messages: the error names the blocks that tell them apart.
+// @ts-expect-error -- "transcript.wrong_format: these messages hold tool_use, server_tool_use, tool_result (format anthropic), not format aisdk"
 checkTranscript(anthropic, { format: 'aisdk' });
-// @ts-expect-error -- "is not assignable to type 'AISDKMessage'"
+// @ts-expect-error -- "transcript.wrong_format: these messages hold tool_use, server_tool_use, tool_result (format anthropic), not format aisdk"
 repairTranscript(anthropic, { format: 'aisdk' });
 // @ts-expect-error -- "(format aisdk), not format gemini"
 checkTranscript(aisdk, { format: 'gemini' });
@@ -149,9 +149,9 @@ checkTranscript(anyHistory, { format: 'openai-chat' });
 declare const nothing: never[];
 checkTranscript(nothing, { format: 'openai-chat' });
 declare const unknownHistory: unknown;
-// @ts-expect-error -- a value of unknown shape goes through checkTranscriptJson
+// @ts-expect-error -- "transcript.invalid: a value of type unknown is no typed transcript of format openai-chat: call checkTranscriptJson"
 checkTranscript(unknownHistory, { format: 'openai-chat' });
-// @ts-expect-error -- a string is not a transcript
+// @ts-expect-error -- "transcript.invalid: a string is no transcript of format openai-chat"
 checkTranscript('Weather in Oslo?', { format: 'openai-chat' });
 // A text-only message type is the same in several formats: it compiles, and the check decides at run time.
 declare const texts: { role: 'user' | 'assistant'; content: string }[];
