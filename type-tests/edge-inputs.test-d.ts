@@ -56,7 +56,7 @@ expectType<never>({} as StopReasonOf<never>);
 
 // The transcript check needs a known format: a string one is refused at compile time.
 declare const someFormat: string;
-// @ts-expect-error -- "Type 'string' is not assignable to type '"anthropic" | "openai-chat""
+// @ts-expect-error -- "Type 'string' is not assignable to type '""
 checkTranscript([], { format: someFormat });
 // Messages of unknown shape go through checkTranscriptJson, not checkTranscript.
 declare const parsed: unknown;

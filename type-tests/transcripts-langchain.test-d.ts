@@ -49,9 +49,9 @@ const robot: TranscriptMessage<'langchain'> = { type: 'robot', content: 'Hi' };
 const textArgs: TranscriptMessage<'langchain'> = { type: 'ai', tool_calls: [{ id: 'c', name: 'f', args: '{}' }] };
 
 // Other formats' messages are refused, and LangChain's by other formats.
-// @ts-expect-error -- "transcript.wrong_format: these messages hold function_call (format openai-chat), not format langchain"
+// @ts-expect-error -- "transcript.wrong_format: not langchain: messages of format openai-chat"
 guardSend('langchain', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
-// @ts-expect-error -- "transcript.wrong_format: these messages hold ai (format langchain), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format langchain"
 guardSend('openai-chat', (m: { type: 'ai'; content: string; additional_kwargs: object }[]) => m.length);
 checkTranscript(openaiChat, { format: 'openai-chat' });
 

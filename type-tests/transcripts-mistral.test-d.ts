@@ -37,7 +37,7 @@ expectNotAssignable<MistralMessage>({} as ToolMessage);
 checkTranscript(wire, { format: 'mistral' });
 checkTranscript({ messages: mistral }, { format: 'mistral', expect: 'received' });
 repairTranscript(mistral, { format: 'mistral' });
-// @ts-expect-error -- "transcript.wrong_format: these messages hold tool_use (format anthropic), not format mistral"
+// @ts-expect-error -- "transcript.wrong_format"
 checkTranscript([{ role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'f', input: {} }] }], {
   format: 'mistral',
 });
@@ -48,9 +48,9 @@ guardSend('mistral', (m: Outbound[]) => m.length);
 guardSend('openai-chat', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
 // @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format openai-chat's"
 guardSend('openai-chat', (m: Outbound[]) => m.length);
-// @ts-expect-error -- "transcript.wrong_format: these messages hold function_call (format openai-chat), not format mistral"
+// @ts-expect-error -- "transcript.wrong_format: not mistral: messages of format openai-chat"
 guardSend('mistral', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
-// @ts-expect-error -- "transcript.wrong_format: these messages hold function, developer (format openai-chat, openai-responses), not format mistral"
+// @ts-expect-error -- "transcript.wrong_format: not mistral: messages of format"
 guardSend('mistral', (m: TranscriptMessage<'openai-chat'>[]) => m.length);
 
 // Dialects: openai-chat only, one of the four.
@@ -63,11 +63,11 @@ declare const anyDialect: any;
 checkTranscript(chat, { format: 'openai-chat', dialect: anyDialect });
 // biome-ignore lint/plugin: never is assignable to every type: the option takes it, as every other option does
 checkTranscript(chat, { format: 'openai-chat', dialect: 'xai' as never });
-// @ts-expect-error -- "Type '"mistral"' is not assignable to type '"deepseek" | "kimi" | "groq" | "xai"'"
+// @ts-expect-error -- "Type '"mistral"' is not assignable to type '"deepseek" |"
 checkTranscript(chat, { format: 'openai-chat', dialect: 'mistral' });
-// @ts-expect-error -- "Type 'string' is not assignable to type '"deepseek" | "kimi" | "groq" | "xai"'"
+// @ts-expect-error -- "Type 'string' is not assignable to type '"deepseek" |"
 checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as string });
-// @ts-expect-error -- "Type 'unknown' is not assignable to type '"deepseek" | "kimi" | "groq" | "xai"'"
+// @ts-expect-error -- "Type 'unknown' is not assignable to type '"deepseek" |"
 checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as unknown });
 // @ts-expect-error -- "transcript.invalid: dialect is an option of format openai-chat only"
 checkTranscript(mistral, { format: 'mistral', dialect: 'deepseek' });

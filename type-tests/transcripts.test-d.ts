@@ -53,9 +53,9 @@ checkTranscript(responses, { format: 'openai-responses' });
 checkTranscript({ model: 'gpt-5', input: responses }, { format: 'openai-responses' });
 checkTranscript(aisdk, { format: 'aisdk' });
 checkTranscript({ contents: gemini }, { format: 'gemini' });
-// @ts-expect-error -- "transcript.wrong_format: these messages hold tool_calls"
+// @ts-expect-error -- "transcript.wrong_format: not anthropic: messages of format"
 checkTranscript(openaiChat, { format: 'anthropic' });
-// @ts-expect-error -- "transcript.wrong_format: these messages hold parts (format gemini), not format aisdk"
+// @ts-expect-error -- "transcript.wrong_format: not aisdk: messages of format gemini"
 checkTranscript(gemini, { format: 'aisdk' });
 // @ts-expect-error -- "transcript.invalid: openToolCalls is an option of format chat only"
 checkTranscript(openaiChat, { format: 'openai-chat', openToolCalls: [] });
@@ -78,7 +78,7 @@ const described: TranscriptRuleInfo = {
   repairable: true,
 };
 expectType<string | undefined>(described.providerError);
-// @ts-expect-error -- "Property 'repairable' is missing"
+// @ts-expect-error -- "type 'TranscriptRuleInfo'"
 expectAssignable<TranscriptRuleInfo>({
   class: 'tool.result_missing',
   summary: 's',
@@ -130,7 +130,7 @@ if (report.result === 'accepted') {
   if (first !== undefined) {
     expectType<Anthropic.MessageParam['role']>(first.role);
     if (typeof first.content !== 'string') expectType<number>(first.content.length);
-    // @ts-expect-error -- "Property 'push' does not exist on type 'FrozenList<ContentBlockParam>"
+    // @ts-expect-error -- "Property 'push' does not exist on type 'FrozenList<"
     if (typeof first.content !== 'string') first.content.push({ type: 'text', text: 'and Bergen?' });
     // @ts-expect-error -- "Cannot assign to 'content' because it is a read-only property"
     first.content = 'Weather in Bergen?';

@@ -400,7 +400,7 @@ export interface UserMessage {
  * const empty: AssistantMessage = { role: 'assistant', content: [] };
  * ```
  */
-export type AssistantMessage = AssistantWithCalls | AssistantWithContent;
+export type AssistantMessage = AssistantCalls | AssistantReply;
 
 /**
  * An assistant message with at least one tool call (its content may be absent or empty): one
@@ -408,11 +408,11 @@ export type AssistantMessage = AssistantWithCalls | AssistantWithContent;
  *
  * @example
  * ```ts
- * import type { AssistantWithCalls } from 'turngate/transcripts';
- * const calling: AssistantWithCalls = { role: 'assistant', tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: {} }] };
+ * import type { AssistantCalls } from 'turngate/transcripts';
+ * const calling: AssistantCalls = { role: 'assistant', tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: {} }] };
  * ```
  */
-export type AssistantWithCalls = {
+export type AssistantCalls = {
   role: 'assistant';
   content?: string | AssistantContentBlock[];
   /** At least one tool call. */
@@ -425,11 +425,11 @@ export type AssistantWithCalls = {
  *
  * @example
  * ```ts
- * import type { AssistantWithContent } from 'turngate/transcripts';
- * const answering: AssistantWithContent = { role: 'assistant', content: 'Snow in Oslo.' };
+ * import type { AssistantReply } from 'turngate/transcripts';
+ * const answering: AssistantReply = { role: 'assistant', content: 'Snow in Oslo.' };
  * ```
  */
-export type AssistantWithContent = {
+export type AssistantReply = {
   role: 'assistant';
   /** A string, or at least one block. */
   content: string | [AssistantContentBlock, ...AssistantContentBlock[]];

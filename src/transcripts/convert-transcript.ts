@@ -179,8 +179,9 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
  */
 export function convertTranscript<
   const F extends TranscriptFormat,
-  const G extends TranscriptFormat,
-  I extends AnyTranscriptInput<F>,
+  // `never` when `to` is missing: the error names the missing option, not every format.
+  const G extends TranscriptFormat = never,
+  I extends AnyTranscriptInput<F> = AnyTranscriptInput<F>,
 >(
   history: TranscriptArgument<F, I, 'convertTranscriptJson'>,
   options: ConvertTranscriptOptions<F, G>,

@@ -16,14 +16,14 @@ import type { TranscriptField } from './unwrap.ts';
 
 /**
  * The sentence for messages of type `M` checked as format `F` that hold another format's
- * structure (`'transcript.wrong_format: these messages hold tool_use, tool_result (format
- * anthropic), not format openai-chat: check and send them as their format'`); `never` when they
+ * structure (`'transcript.wrong_format: not openai-chat: messages of format anthropic (they
+ * hold tool_use, tool_result): check and send them as their format'`); `never` when they
  * hold none (and for `any` and `never`).
  */
 export type WrongFormatMessage<F extends TranscriptFormat, M> = [ForeignMarkers<F, M>] extends [never]
   ? never
   : MostTelling<ForeignMarkers<F, M>> extends infer X extends { readonly found: string; readonly owners: string }
-    ? `transcript.wrong_format: these messages hold ${IdList<X['found']>} (format ${IdList<X['owners']>}), not format ${F}: check and send them as their format`
+    ? `transcript.wrong_format: not ${F}: messages of format ${IdList<X['owners']>} (they hold ${IdList<X['found']>}): check and send them as their format`
     : never;
 
 /** The sentence for messages of type `M` that are not format `F`'s, though they hold no other format's marker. */
@@ -76,7 +76,7 @@ type InputIssue<F extends TranscriptFormat, I, TJson extends string> = 0 extends
  * What `checkTranscript`, `repairTranscript` and `convertTranscript` take as the transcript of
  * format `F`: the input `I` itself (an array of the format's messages, or a request body holding
  * them) when it is one; otherwise a sentence naming the class and the format, e.g.
- * `'transcript.wrong_format: these messages hold tool_use, tool_result (format anthropic), not format openai-chat: check and send them as their format'`
+ * `'transcript.wrong_format: not openai-chat: messages of format anthropic (they hold tool_use, tool_result): check and send them as their format'`
  * or `'transcript.invalid: a value of type unknown is no typed transcript of format gemini: call checkTranscriptJson, which reads any value'`.
  * `TJson` names the function that reads a value of unknown shape.
  *

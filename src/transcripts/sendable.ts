@@ -227,8 +227,8 @@ export type SentMessage<F extends TranscriptFormat, M> = 0 extends 1 & M
  * (cast, copy, literal) or one checked for another format throws `UncheckedTranscriptError`
  * before `send` runs. A `send` typed for another format's messages is a `tsc` error where the
  * SDKs' types tell the formats apart (`guardSend('openai-chat', (m: Anthropic.MessageParam[]) =>
- * ...)`: `transcript.wrong_format: these messages hold tool_use, ... (format anthropic), not
- * format openai-chat`),
+ * ...)`: `transcript.wrong_format: not openai-chat: messages of format anthropic (they hold
+ * tool_use, ...)`),
  * and messages holding another format's structure are refused at run time. `send` receives a
  * fresh list of the transcript's frozen messages (the snapshot taken at the check: a change to
  * the history after the check never reaches it), typed as `send`'s parameter.
