@@ -78,18 +78,38 @@ export type Frozen<T> = T extends ArrayBuffer | ArrayBufferView | { toJSON(...ar
         ? { readonly [K in keyof T]: Frozen<T[K]> }
         : T;
 
+/** How many objects the tree copy makes before it hands over to the copy that keeps sharing. */
+const TREE_COPY_OBJECTS = 1 << 20;
+/** Thrown by the tree copy past its budget. */
+const OVER_BUDGET = new Error('over budget');
+let treeBudget = 0;
+
 /**
  * A frozen copy of checked data: arrays and plain objects are copied and frozen all the way
  * down; other values (a `Date`, a `Uint8Array`, what the check keeps as a leaf) are kept as they
  * are. The check accepted the data: it has no cycle and nests at most `MAX_DATA_DEPTH` levels.
- * Called while `Object.prototype` is clean (a spread and `for...in` read own fields only).
+ * A tree copy first (no map of objects: the common case); data whose objects are shared so often
+ * that its tree outgrows the budget (2^60 paths through 60 objects) is copied keeping each shared
+ * object one copy. Called while `Object.prototype` is clean (a spread and `for...in` read own
+ * fields only).
  */
 function frozenCopy(value: object): object {
+  treeBudget = TREE_COPY_OBJECTS;
+  try {
+    return treeCopy(value);
+  } catch (error) {
+    if (error !== OVER_BUDGET) throw error;
+    return sharedCopy(value, new Map());
+  }
+}
+
+function treeCopy(value: object): object {
+  if (--treeBudget < 0) throw OVER_BUDGET;
   if (Array.isArray(value)) {
     const list: unknown[] = value.slice();
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
-      if (typeof item === 'object' && item !== null) list[i] = frozenCopy(item);
+      if (typeof item === 'object' && item !== null) list[i] = treeCopy(item);
     }
     return Object.freeze(list);
   }
@@ -97,20 +117,46 @@ function frozenCopy(value: object): object {
   const copy: Record<string, unknown> = { ...value };
   for (const key in copy) {
     const item = copy[key];
-    if (typeof item === 'object' && item !== null) copy[key] = frozenCopy(item);
+    if (typeof item === 'object' && item !== null) copy[key] = treeCopy(item);
+  }
+  return Object.freeze(copy);
+}
+
+function sharedCopy(value: object, copies: Map<object, object>): object {
+  const done = copies.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const list: unknown[] = value.slice();
+    copies.set(value, list);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) list[i] = sharedCopy(item, copies);
+    }
+    return Object.freeze(list);
+  }
+  if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
+  const copy: Record<string, unknown> = { ...value };
+  copies.set(value, copy);
+  for (const key in copy) {
+    const item = copy[key];
+    if (typeof item === 'object' && item !== null) copy[key] = sharedCopy(item, copies);
   }
   return Object.freeze(copy);
 }
 
 /** Freezes checked data that is the check's own copy, by the same rules as {@link frozenCopy}. */
 function freezeData(value: object): object {
+  // Frozen before its children are: an object shared many times is walked once.
+  if (Object.isFrozen(value)) return value;
   if (Array.isArray(value)) {
+    Object.freeze(value);
     for (const item of value) if (typeof item === 'object' && item !== null) freezeData(item);
-    return Object.freeze(value);
+    return value;
   }
   if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
+  Object.freeze(value);
   for (const item of Object.values(value)) if (typeof item === 'object' && item !== null) freezeData(item);
-  return Object.freeze(value);
+  return value;
 }
 
 /**
