@@ -56,11 +56,11 @@ expectType<never>({} as StopReasonOf<never>);
 
 // The transcript check needs a known format: a string one is refused at compile time.
 declare const someFormat: string;
-// @ts-expect-error -- "No overload matches this call"
+// @ts-expect-error -- "Type 'string' is not assignable to type '""
 checkTranscript([], { format: someFormat });
 // Messages of unknown shape go through checkTranscriptJson, not checkTranscript.
 declare const parsed: unknown;
-// @ts-expect-error -- "unknown"
+// @ts-expect-error -- "transcript.invalid: a value of type unknown is no typed transcript of format anthropic: call checkTranscriptJson"
 checkTranscript(parsed, { format: 'anthropic' });
 
 // ToolResult of a registry typed any stays usable (any), of never has no member.

@@ -26,11 +26,11 @@ expectAssignable<AssistantMessage>({ role: 'assistant', content: '', tool_calls:
 expectAssignable<AssistantMessage>({ role: 'assistant', content: 'Checking.', tool_calls: [] });
 // Neither content nor tool calls (declarations, so the literals are typed in context as users write them).
 expectNotAssignable<AssistantMessage>({ role: 'assistant' });
-// @ts-expect-error -- an assistant message with neither content nor tool calls
+// @ts-expect-error -- "is not assignable to type 'AssistantCalls | AssistantReply'"
 const empty: ChatMessage = { role: 'assistant', content: [] };
-// @ts-expect-error -- an empty tool_calls list is no tool call
+// @ts-expect-error -- "is not assignable to type 'AssistantCalls | AssistantReply'"
 const noCalls: ChatMessage = { role: 'assistant', tool_calls: [] };
-// @ts-expect-error -- empty content and no tool call
+// @ts-expect-error -- "is not assignable to type 'AssistantMessage'"
 const neither: AssistantMessage = { role: 'assistant', content: [], tool_calls: [] };
 void [empty, noCalls, neither];
 
@@ -41,16 +41,16 @@ expectAssignable<ImageBlock>({
   source: { type: 'inline', base64_data: 'iVBORw0KGgo=' },
   media_type: 'image/png',
 });
-// @ts-expect-error -- an inline image without media_type
+// @ts-expect-error -- "is not assignable to type 'ImageBlock'"
 const bare: ImageBlock = { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0KGgo=' } };
 void bare;
 const inline: UserMessage = {
   role: 'user',
-  // @ts-expect-error -- an inline image without media_type
+  // @ts-expect-error -- "is not assignable to type 'string | TextBlock | ImageBlock'"
   content: [{ type: 'image', source: { type: 'inline', base64_data: 'iVBORw0KGgo=' } }],
 };
 void inline;
-// @ts-expect-error -- a user message needs at least one block
+// @ts-expect-error -- "[TextBlock | ImageBlock, ...(TextBlock | ImageBlock)[]]"
 const silent: UserMessage = { role: 'user', content: [] };
 void silent;
 

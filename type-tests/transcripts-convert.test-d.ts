@@ -40,16 +40,16 @@ if (change.kind === 'tool_call_id_remapped') expectType<string>(change.target);
 if (change.kind === 'repaired') expectType<'source' | 'chat' | 'target'>(change.stage);
 
 // The wrong calls.
-// @ts-expect-error -- "(format anthropic), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format anthropic"
 convertTranscript(anthropic, { from: 'openai-chat', to: 'gemini' });
-// @ts-expect-error -- "'"bedrock"' is not assignable"
+// @ts-expect-error -- "Type '"bedrock"' is not assignable to type '""
 convertTranscript(openaiChat, { from: 'openai-chat', to: 'bedrock' });
-// @ts-expect-error -- ""maybe"' is not assignable"
+// @ts-expect-error -- "Type '"maybe"' is not assignable to type '"drop" | "keep"'"
 convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic', reasoning: 'maybe' });
 convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat', dialect: 'kimi' });
-// @ts-expect-error -- "Type 'string' is not assignable to type 'never'"
+// @ts-expect-error -- "transcript.invalid: dialect is an option of format openai-chat only"
 convertTranscript(anthropic, { from: 'anthropic', to: 'gemini', dialect: 'kimi' });
-// @ts-expect-error -- "'to' is missing"
+// @ts-expect-error -- "Property 'to' is missing"
 convertTranscript(openaiChat, { from: 'openai-chat' });
 
 // any, never, unknown and string.
@@ -59,8 +59,8 @@ declare const neverValue: never;
 declare const unknownValue: unknown;
 expectType<ConvertResult<'chat'>>(convertTranscript(anyValue, { from: 'anthropic', to: 'chat' }));
 expectType<ConvertResult<'chat'>>(convertTranscript(neverValue, { from: 'anthropic', to: 'chat' }));
-// @ts-expect-error -- "not assignable to parameter"
+// @ts-expect-error -- "transcript.invalid: a value of type unknown is no typed transcript of format anthropic: call convertTranscriptJson"
 convertTranscript(unknownValue, { from: 'anthropic', to: 'chat' });
-// @ts-expect-error -- "not assignable to parameter"
+// @ts-expect-error -- "transcript.invalid: a string is no transcript of format anthropic"
 convertTranscript('Hello', { from: 'anthropic', to: 'chat' });
 expectType<ConvertResult<'chat'>>(convertTranscriptJson(unknownValue, { from: 'anthropic', to: 'chat' }));

@@ -57,11 +57,11 @@ expectType<(t: SendableTranscript<'bedrock-converse', TranscriptMessage<'bedrock
   guardSend('bedrock-converse', (m) => m.length),
 );
 // Bedrock's untyped blocks (toolUse, toolResult) and Anthropic's typed ones tell the formats apart.
-// @ts-expect-error -- "these messages hold toolUse, toolResult, reasoningContent (format bedrock-converse), not format anthropic"
+// @ts-expect-error -- "transcript.wrong_format: not anthropic: messages of format bedrock-converse"
 guardSend('anthropic', (m: BedrockSdkMessage[]) => m.length);
-// @ts-expect-error -- "(format anthropic), not format bedrock-converse"
+// @ts-expect-error -- "transcript.wrong_format: not bedrock-converse: messages of format anthropic"
 guardSend('bedrock-converse', (m: AnthropicParam[]) => m.length);
-// @ts-expect-error -- "(format bedrock-converse), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format bedrock-converse"
 guardSend('openai-chat', (m: BedrockSdkMessage[]) => m.length);
 // An untyped parameter is the format's message type.
 expectType<(t: SendableTranscript<'gemini', TranscriptMessage<'gemini'>>) => number>(
@@ -69,37 +69,37 @@ expectType<(t: SendableTranscript<'gemini', TranscriptMessage<'gemini'>>) => num
 );
 
 // The mix-up that sent a dangling tool_use: an Anthropic call guarded as openai-chat.
-// @ts-expect-error -- "(format anthropic), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format anthropic"
 guardSend('openai-chat', (m: AnthropicParam[]) => m.length);
-// @ts-expect-error -- "(format anthropic), not format openai-responses"
+// @ts-expect-error -- "transcript.wrong_format: not openai-responses: messages of format anthropic"
 guardSend('openai-responses', (m: AnthropicParam[]) => m.length);
-// @ts-expect-error -- "(format anthropic), not format aisdk"
+// @ts-expect-error -- "transcript.wrong_format: not aisdk: messages of format anthropic"
 guardSend('aisdk', (m: AnthropicParam[]) => m.length);
-// @ts-expect-error -- "(format anthropic), not format gemini"
+// @ts-expect-error -- "transcript.wrong_format: not gemini: messages of format anthropic"
 guardSend('gemini', (m: AnthropicParam[]) => m.length);
-// @ts-expect-error -- "(format anthropic), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format anthropic"
 guardSend('openai-chat', (m: Anthropic.Beta.BetaMessageParam[]) => m.length);
-// @ts-expect-error -- "(format openai-chat, chat, langchain, mistral), not format anthropic"
+// @ts-expect-error -- "transcript.wrong_format: not anthropic: messages of format"
 guardSend('anthropic', (m: ChatParam[]) => m.length);
-// @ts-expect-error -- "(format openai-chat, chat, langchain, mistral), not format aisdk"
+// @ts-expect-error -- "transcript.wrong_format: not aisdk: messages of format"
 guardSend('aisdk', (m: ChatParam[]) => m.length);
-// @ts-expect-error -- "transcript.wrong_format: these messages hold function_call, custom_tool_call"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format openai-responses"
 guardSend('openai-chat', (m: ResponsesItem[]) => m.length);
-// @ts-expect-error -- "(format aisdk), not format anthropic: check and send them as their format"
+// @ts-expect-error -- "transcript.wrong_format: not anthropic: messages of format aisdk"
 guardSend('anthropic', (m: ModelMessage[]) => m.length);
-// @ts-expect-error -- "(format aisdk), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format aisdk"
 guardSend('openai-chat', (m: ModelMessage[]) => m.length);
 // Gemini's Content has every field optional, so it takes any message with a role; it is still refused.
-// @ts-expect-error -- "these messages hold parts (format gemini), not format anthropic"
+// @ts-expect-error -- "transcript.wrong_format: not anthropic: messages of format gemini"
 guardSend('anthropic', (m: Content[]) => m.length);
-// @ts-expect-error -- "(format gemini), not format chat"
+// @ts-expect-error -- "transcript.wrong_format: not chat: messages of format gemini"
 guardSend('chat', (m: Content[]) => m.length);
-// @ts-expect-error -- "these messages hold tool_calls, tool_call_id (format openai-chat, chat, langchain, mistral), not format gemini"
+// @ts-expect-error -- "transcript.wrong_format: not gemini: messages of format"
 guardSend('gemini', (m: ChatMessage[]) => m.length);
 // openai-chat and chat share tool_calls and tool_call_id; their tool call shapes differ, so the types still do.
-// @ts-expect-error -- "send takes messages that are not format openai-chat's"
+// @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format openai-chat's"
 guardSend('openai-chat', (m: ChatMessage[]) => m.length);
-// @ts-expect-error -- "these messages hold function_call (format openai-chat), not format chat"
+// @ts-expect-error -- "transcript.wrong_format: not chat: messages of format openai-chat"
 guardSend('chat', (m: ChatParam[]) => m.length);
 
 // `any` and `unknown` senders take any message: the transcript is the format's. A `never` sender
@@ -112,7 +112,7 @@ expectType<(t: SendableTranscript<'anthropic', TranscriptMessage<'anthropic'>>) 
 );
 const neverSend = guardSend('anthropic', (m: never[]) => m.length);
 expectType<(t: SendableTranscript<'anthropic', never>) => number>(neverSend);
-// @ts-expect-error -- "send takes messages that are not format anthropic's"
+// @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format anthropic's"
 guardSend('anthropic', (m: string[]) => m.length);
 
 // checkTranscript (and repairTranscript) take the format's messages, arrays and request bodies alike.
@@ -125,23 +125,23 @@ checkTranscript(chat, { format: 'chat' });
 checkTranscript(bedrock, { format: 'bedrock-converse' });
 checkTranscript({ messages: bedrock }, { format: 'bedrock-converse' });
 repairTranscript(bedrock, { format: 'bedrock-converse', readOnlyTools: ['get_weather'] });
-// @ts-expect-error -- "Types of property 'role' are incompatible"
+// @ts-expect-error -- "transcript.wrong_format: not bedrock-converse: messages of format gemini"
 checkTranscript(gemini, { format: 'bedrock-converse' });
-// @ts-expect-error -- "Types of property 'role' are incompatible"
+// @ts-expect-error -- "transcript.wrong_format: not gemini: messages of format bedrock-converse"
 checkTranscript(bedrock, { format: 'gemini' });
 repairTranscript(anthropic, { format: 'anthropic', readOnlyTools: ['get_weather'] });
-// @ts-expect-error -- "(format anthropic), not format openai-chat: check and send them as their format"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format anthropic"
 checkTranscript(anthropic, { format: 'openai-chat' });
-// @ts-expect-error -- "(format anthropic), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format"
 checkTranscript({ model: 'gpt-5', messages: anthropic }, { format: 'openai-chat' });
-// @ts-expect-error -- "(format anthropic), not format openai-responses"
+// @ts-expect-error -- "transcript.wrong_format: not openai-responses: messages of format anthropic"
 checkTranscript(anthropic, { format: 'openai-responses' });
-// Where the SDK type is not assignable at all (an Anthropic system message's content blocks), the error is the plain one.
-// @ts-expect-error -- "is not assignable to type 'AISDKMessage'"
+// Anthropic messages are no AI SDK messages: the error names the blocks that tell them apart.
+// @ts-expect-error -- "transcript.wrong_format: not aisdk: messages of format anthropic"
 checkTranscript(anthropic, { format: 'aisdk' });
-// @ts-expect-error -- "is not assignable to type 'AISDKMessage'"
+// @ts-expect-error -- "transcript.wrong_format: not aisdk: messages of format anthropic"
 repairTranscript(anthropic, { format: 'aisdk' });
-// @ts-expect-error -- "(format aisdk), not format gemini"
+// @ts-expect-error -- "transcript.wrong_format: not gemini: messages of format aisdk"
 checkTranscript(aisdk, { format: 'gemini' });
 // biome-ignore lint/suspicious/noExplicitAny: the type test covers an `any` history on purpose
 declare const anyHistory: any;
@@ -149,9 +149,9 @@ checkTranscript(anyHistory, { format: 'openai-chat' });
 declare const nothing: never[];
 checkTranscript(nothing, { format: 'openai-chat' });
 declare const unknownHistory: unknown;
-// @ts-expect-error -- a value of unknown shape goes through checkTranscriptJson
+// @ts-expect-error -- "transcript.invalid: a value of type unknown is no typed transcript of format openai-chat: call checkTranscriptJson"
 checkTranscript(unknownHistory, { format: 'openai-chat' });
-// @ts-expect-error -- a string is not a transcript
+// @ts-expect-error -- "transcript.invalid: a string is no transcript of format openai-chat"
 checkTranscript('Weather in Oslo?', { format: 'openai-chat' });
 // A text-only message type is the same in several formats: it compiles, and the check decides at run time.
 declare const texts: { role: 'user' | 'assistant'; content: string }[];

@@ -42,16 +42,16 @@ const history: TranscriptMessage<'langchain'>[] = [
 checkTranscript(history, { format: 'langchain' });
 
 // A message-like object needs one of the types coerceMessageLikeToMessage takes.
-// @ts-expect-error -- 'robot' is no message type
+// @ts-expect-error -- "'content' does not exist in type 'LangChainStoredMessage'"
 const robot: TranscriptMessage<'langchain'> = { type: 'robot', content: 'Hi' };
 // A tool call's args is an object.
-// @ts-expect-error -- args as JSON text
+// @ts-expect-error -- "Types of property 'tool_calls' are incompatible"
 const textArgs: TranscriptMessage<'langchain'> = { type: 'ai', tool_calls: [{ id: 'c', name: 'f', args: '{}' }] };
 
 // Other formats' messages are refused, and LangChain's by other formats.
-// @ts-expect-error -- "(format openai-chat), not format langchain"
+// @ts-expect-error -- "transcript.wrong_format: not langchain: messages of format openai-chat"
 guardSend('langchain', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
-// @ts-expect-error -- "(format langchain), not format openai-chat"
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format langchain"
 guardSend('openai-chat', (m: { type: 'ai'; content: string; additional_kwargs: object }[]) => m.length);
 checkTranscript(openaiChat, { format: 'openai-chat' });
 
@@ -62,9 +62,9 @@ declare const unknownValue: unknown;
 declare const nothing: never;
 checkTranscript(anyValue, { format: 'langchain' });
 checkTranscript(nothing, { format: 'langchain' });
-// @ts-expect-error -- unknown is no history: checkTranscriptJson reads unknown input
+// @ts-expect-error -- "transcript.invalid: a value of type unknown is no typed transcript of format langchain: call checkTranscriptJson"
 checkTranscript(unknownValue, { format: 'langchain' });
-// @ts-expect-error -- a string is no LangChain history
+// @ts-expect-error -- "transcript.invalid: a string is no transcript of format langchain"
 checkTranscript('Weather in Oslo?', { format: 'langchain' });
 void robot;
 void textArgs;

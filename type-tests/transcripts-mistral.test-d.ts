@@ -17,6 +17,7 @@ import type OpenAI from 'openai';
 import { expectAssignable, expectNotAssignable } from 'tsd';
 import {
   checkTranscript,
+  guardSend,
   type MistralMessage,
   type OpenAIChatDialect,
   repairTranscript,
@@ -36,10 +37,21 @@ expectNotAssignable<MistralMessage>({} as ToolMessage);
 checkTranscript(wire, { format: 'mistral' });
 checkTranscript({ messages: mistral }, { format: 'mistral', expect: 'received' });
 repairTranscript(mistral, { format: 'mistral' });
-// @ts-expect-error -- an Anthropic-like block is no Mistral message
+// @ts-expect-error -- "transcript.wrong_format"
 checkTranscript([{ role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'f', input: {} }] }], {
   format: 'mistral',
 });
+
+// Mistral's wire messages and Chat Completions messages overlap (roles, tool_calls,
+// tool_call_id), yet a guard for one format does not take the other's call.
+guardSend('mistral', (m: Outbound[]) => m.length);
+guardSend('openai-chat', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
+// @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format openai-chat's"
+guardSend('openai-chat', (m: Outbound[]) => m.length);
+// @ts-expect-error -- "transcript.wrong_format: not mistral: messages of format openai-chat"
+guardSend('mistral', (m: OpenAI.ChatCompletionMessageParam[]) => m.length);
+// @ts-expect-error -- "transcript.wrong_format: not mistral: messages of format"
+guardSend('mistral', (m: TranscriptMessage<'openai-chat'>[]) => m.length);
 
 // Dialects: openai-chat only, one of the four.
 declare const chat: OpenAI.ChatCompletionMessageParam[];
@@ -51,13 +63,13 @@ declare const anyDialect: any;
 checkTranscript(chat, { format: 'openai-chat', dialect: anyDialect });
 // biome-ignore lint/plugin: never is assignable to every type: the option takes it, as every other option does
 checkTranscript(chat, { format: 'openai-chat', dialect: 'xai' as never });
-// @ts-expect-error -- not a dialect
+// @ts-expect-error -- "Type '"mistral"' is not assignable to type '"deepseek" |"
 checkTranscript(chat, { format: 'openai-chat', dialect: 'mistral' });
-// @ts-expect-error -- a string is not a dialect
+// @ts-expect-error -- "Type 'string' is not assignable to type '"deepseek" |"
 checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as string });
-// @ts-expect-error -- unknown is not a dialect
+// @ts-expect-error -- "Type 'unknown' is not assignable to type '"deepseek" |"
 checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as unknown });
-// @ts-expect-error -- dialects are openai-chat's
+// @ts-expect-error -- "transcript.invalid: dialect is an option of format openai-chat only"
 checkTranscript(mistral, { format: 'mistral', dialect: 'deepseek' });
-// @ts-expect-error -- dialects are openai-chat's
+// @ts-expect-error -- "transcript.invalid: dialect is an option of format openai-chat only"
 repairTranscript(mistral, { format: 'mistral', dialect: 'groq' });

@@ -23,10 +23,10 @@ expectAssignable<StopReasonOf<'aisdk'>>(aisdk);
 expectAssignable<StopReasonOf<'gemini'>>(gemini);
 expectAssignable<StopReasonOf<'bedrock-converse'>>(bedrock);
 expectType<'refusal'>({} as ProtocolStopReasonOf<'bedrock-converse', 'guardrail_intervened'>);
-// @ts-expect-error -- Anthropic's pause_turn is no Converse stop reason
+// @ts-expect-error -- "Type '"pause_turn"' is not assignable to type '""
 const notBedrock: StopReasonOf<'bedrock-converse'> = 'pause_turn';
 void notBedrock;
 expectType<'pause_turn'>({} as ProtocolStopReasonOf<'openai-responses', 'steered'>);
-// @ts-expect-error -- a stop reason of another format
+// @ts-expect-error -- "Type '"end_turn"' is not assignable to type '""
 const wrong: StopReasonOf<'openai-chat'> = 'end_turn';
 void wrong;

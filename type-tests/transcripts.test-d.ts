@@ -18,6 +18,8 @@ import {
   type AISDKMessage,
   type AnthropicMessage,
   type ChatMessage,
+  type Frozen,
+  type FrozenList,
   type GeminiContent,
   type OpenAIChatMessage,
   type ResponsesInputItem,
@@ -51,18 +53,18 @@ checkTranscript(responses, { format: 'openai-responses' });
 checkTranscript({ model: 'gpt-5', input: responses }, { format: 'openai-responses' });
 checkTranscript(aisdk, { format: 'aisdk' });
 checkTranscript({ contents: gemini }, { format: 'gemini' });
-// @ts-expect-error -- Chat Completions messages are not Anthropic messages (role 'tool', 'developer')
+// @ts-expect-error -- "transcript.wrong_format: not anthropic: messages of format"
 checkTranscript(openaiChat, { format: 'anthropic' });
-// @ts-expect-error -- Gemini contents are not AI SDK messages
+// @ts-expect-error -- "transcript.wrong_format: not aisdk: messages of format gemini"
 checkTranscript(gemini, { format: 'aisdk' });
-// @ts-expect-error -- carried open calls are a chat option only
+// @ts-expect-error -- "transcript.invalid: openToolCalls is an option of format chat only"
 checkTranscript(openaiChat, { format: 'openai-chat', openToolCalls: [] });
 // The model a rule may hold for (Gemini 3's thought signatures): a model id.
 checkTranscript(gemini, { format: 'gemini', model: 'gemini-3-pro-preview' });
 repairTranscript(gemini, { format: 'gemini', model: 'gemini-3-pro-preview' });
-// @ts-expect-error -- the model is its id, a string
+// @ts-expect-error -- "Type 'number' is not assignable to type 'string'"
 checkTranscript(gemini, { format: 'gemini', model: 3 });
-// @ts-expect-error -- the model is its id, a string
+// @ts-expect-error -- "Type '{ id: string; }' is not assignable to type 'string'"
 repairTranscript(gemini, { format: 'gemini', model: { id: 'gemini-3-pro-preview' } });
 // Every rule says whether repair fixes it; the provider's text and the models are optional.
 expectType<true>(TRANSCRIPT_RULES['gemini.function_call_missing_thought_signature'].repairable);
@@ -76,7 +78,7 @@ const described: TranscriptRuleInfo = {
   repairable: true,
 };
 expectType<string | undefined>(described.providerError);
-// @ts-expect-error -- every rule says whether repair fixes it
+// @ts-expect-error -- "type 'TranscriptRuleInfo'"
 expectAssignable<TranscriptRuleInfo>({
   class: 'tool.result_missing',
   summary: 's',
@@ -85,7 +87,7 @@ expectAssignable<TranscriptRuleInfo>({
   kind: 'doc',
 });
 declare const unknownValue: unknown;
-// @ts-expect-error -- a value of unknown shape goes through checkTranscriptJson
+// @ts-expect-error -- "transcript.invalid: a value of type unknown is no typed transcript of format gemini: call checkTranscriptJson"
 checkTranscript(unknownValue, { format: 'gemini' });
 checkTranscriptJson(unknownValue, { format: 'gemini' });
 // `any` and `never` inputs are accepted, as by any typed function.
@@ -94,7 +96,7 @@ declare const anyValue: any;
 checkTranscript(anyValue, { format: 'chat' });
 declare const nothing: never[];
 checkTranscript(nothing, { format: 'chat' });
-// @ts-expect-error -- a string is not a transcript (checkTranscriptJson takes any value)
+// @ts-expect-error -- "transcript.invalid: a string is no transcript of format chat"
 checkTranscript('Weather in Oslo?', { format: 'chat' });
 // A Responses body's input may be a string, as the API takes it.
 checkTranscript({ model: 'gpt-5', input: 'Weather in Oslo?' }, { format: 'openai-responses' });
@@ -106,16 +108,39 @@ if (report.result === 'accepted') {
   expectType<SendableTranscript<'anthropic', Anthropic.MessageParam>>(report.transcript);
   expectType<number>(send(report.transcript));
 }
-// @ts-expect-error -- an unchecked history is not a SendableTranscript
+// @ts-expect-error -- "is not assignable to parameter of type 'SendableTranscript<"anthropic"
 send(anthropic);
-// @ts-expect-error -- a look-alike object literal has no brand
+// @ts-expect-error -- "is not assignable to parameter of type 'SendableTranscript<"anthropic"
 send({ format: 'anthropic', messages: anthropic });
-// @ts-expect-error -- the transcript exists only on an accepted report
+// @ts-expect-error -- "Property 'transcript' does not exist on type 'TranscriptReport<"anthropic"
 send(report.transcript);
 const chatReport = checkTranscript([{ role: 'user', content: 'hi' }], { format: 'chat' });
 if (chatReport.result === 'accepted') {
-  // @ts-expect-error -- a transcript checked as chat does not go to an Anthropic call
+  // @ts-expect-error -- "SendableTranscript<"chat", { role: "user"; content: string; }>' is not assignable to parameter of type 'SendableTranscript<"anthropic"
   send(chatReport.transcript);
+}
+// A checked transcript is a frozen snapshot: its messages are read, spread and sent, never changed.
+if (report.result === 'accepted') {
+  const messages = report.transcript.messages;
+  expectType<FrozenList<Anthropic.MessageParam>>(messages);
+  expectType<number>(messages.length);
+  const copy = [...messages];
+  expectType<Frozen<Anthropic.MessageParam>[]>(copy);
+  const first = messages[0];
+  if (first !== undefined) {
+    expectType<Anthropic.MessageParam['role']>(first.role);
+    if (typeof first.content !== 'string') expectType<number>(first.content.length);
+    // @ts-expect-error -- "Property 'push' does not exist on type 'FrozenList<"
+    if (typeof first.content !== 'string') first.content.push({ type: 'text', text: 'and Bergen?' });
+    // @ts-expect-error -- "Cannot assign to 'content' because it is a read-only property"
+    first.content = 'Weather in Bergen?';
+  }
+  // @ts-expect-error -- "Property 'push' does not exist on type 'FrozenList<MessageParam>'"
+  messages.push({ role: 'user', content: 'Weather in Bergen?' });
+  // @ts-expect-error -- "Index signature in type 'FrozenList<MessageParam>' only permits reading"
+  messages[0] = { role: 'user', content: 'Weather in Bergen?' };
+  // @ts-expect-error -- "Cannot assign to 'messages' because it is a read-only property"
+  report.transcript.messages = [];
 }
 const received = checkTranscript(anthropic, { format: 'anthropic', expect: 'received' });
 if (received.result === 'accepted') expectType<undefined>(received.transcript);
@@ -123,7 +148,7 @@ if (received.result === 'accepted') expectType<undefined>(received.transcript);
 // Failures name rules of their own format.
 if (report.result === 'rejected') for (const failure of report.failures) expectType<RuleOf<'anthropic'>>(failure.rule);
 expectAssignable<RuleOf<'gemini'>>('gemini.function_call_unanswered');
-// @ts-expect-error -- not a Gemini rule
+// @ts-expect-error -- "is not assignable to parameter of type 'RuleOf<"gemini">'"
 expectAssignable<RuleOf<'gemini'>>('anthropic.tool_use_unanswered');
 expectAssignable<TranscriptReport<'aisdk'>>(checkTranscript(aisdk, { format: 'aisdk' }));
 

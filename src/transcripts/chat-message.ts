@@ -248,20 +248,40 @@ export interface TextBlock {
  * const broken: ImageBlock = { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0KGgo=' } };
  * ```
  */
-export type ImageBlock =
-  | {
-      type: 'image';
-      source: { type: 'url'; url: string };
-      media_type?: string;
-      detail?: 'auto' | 'low' | 'high';
-    }
-  | {
-      type: 'image';
-      source: { type: 'inline'; base64_data: string };
-      /** The image's media type, e.g. `image/png` (required for inline bytes). */
-      media_type: string;
-      detail?: 'auto' | 'low' | 'high';
-    };
+export type ImageBlock = UrlImageBlock | InlineImageBlock;
+
+/**
+ * An image by URL: one of the two forms of {@link ImageBlock}.
+ *
+ * @example
+ * ```ts
+ * import type { UrlImageBlock } from 'turngate/transcripts';
+ * const image: UrlImageBlock = { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } };
+ * ```
+ */
+export type UrlImageBlock = {
+  type: 'image';
+  source: { type: 'url'; url: string };
+  media_type?: string;
+  detail?: 'auto' | 'low' | 'high';
+};
+
+/**
+ * An inline (base64) image, which says its `media_type`: one of the two forms of {@link ImageBlock}.
+ *
+ * @example
+ * ```ts
+ * import type { InlineImageBlock } from 'turngate/transcripts';
+ * const image: InlineImageBlock = { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0KGgo=' }, media_type: 'image/png' };
+ * ```
+ */
+export type InlineImageBlock = {
+  type: 'image';
+  source: { type: 'inline'; base64_data: string };
+  /** The image's media type, e.g. `image/png` (required for inline bytes). */
+  media_type: string;
+  detail?: 'auto' | 'low' | 'high';
+};
 
 /**
  * A thinking block: the model's reasoning text and its signature.
@@ -380,19 +400,41 @@ export interface UserMessage {
  * const empty: AssistantMessage = { role: 'assistant', content: [] };
  * ```
  */
-export type AssistantMessage =
-  | {
-      role: 'assistant';
-      content?: string | AssistantContentBlock[];
-      /** At least one tool call. */
-      tool_calls: [ToolCall, ...ToolCall[]];
-    }
-  | {
-      role: 'assistant';
-      /** A string, or at least one block. */
-      content: string | [AssistantContentBlock, ...AssistantContentBlock[]];
-      tool_calls?: ToolCall[];
-    };
+export type AssistantMessage = AssistantCalls | AssistantReply;
+
+/**
+ * An assistant message with at least one tool call (its content may be absent or empty): one
+ * of the two forms of {@link AssistantMessage}.
+ *
+ * @example
+ * ```ts
+ * import type { AssistantCalls } from 'turngate/transcripts';
+ * const calling: AssistantCalls = { role: 'assistant', tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: {} }] };
+ * ```
+ */
+export type AssistantCalls = {
+  role: 'assistant';
+  content?: string | AssistantContentBlock[];
+  /** At least one tool call. */
+  tool_calls: [ToolCall, ...ToolCall[]];
+};
+
+/**
+ * An assistant message with content (a string, or at least one block) and perhaps tool calls:
+ * one of the two forms of {@link AssistantMessage}.
+ *
+ * @example
+ * ```ts
+ * import type { AssistantReply } from 'turngate/transcripts';
+ * const answering: AssistantReply = { role: 'assistant', content: 'Snow in Oslo.' };
+ * ```
+ */
+export type AssistantReply = {
+  role: 'assistant';
+  /** A string, or at least one block. */
+  content: string | [AssistantContentBlock, ...AssistantContentBlock[]];
+  tool_calls?: ToolCall[];
+};
 
 /**
  * A tool message: the result of the assistant tool call `tool_call_id`, as text.

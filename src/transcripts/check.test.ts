@@ -313,20 +313,39 @@ describe('SendableTranscript', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it("guardSend refuses messages changed after the check to hold another format's structure", () => {
-    const message: { role: 'user'; content: string | { type: string }[] } = { role: 'user', content: 'Weather?' };
+  it('a change to the history after the check never reaches the provider: the transcript is a frozen snapshot', () => {
+    const block = { type: 'text', text: 'Weather in Oslo?' };
+    const message: { role: 'user'; content: string | { type: string; text?: string }[] } = {
+      role: 'user',
+      content: [block],
+    };
+    const history = [message];
     const calls: unknown[] = [];
-    const send = guardSend('openai-chat', (messages) => calls.push(messages));
-    const report = checkTranscript([message], { format: 'openai-chat' });
+    const send = guardSend('openai-chat', (messages) => calls.push(structuredClone(messages)));
+    const report = checkTranscript(history, { format: 'openai-chat' });
     if (report.result !== 'accepted') throw new Error('expected accepted');
+    // Every change a caller can make to what it checked, after the check:
+    block.text = 'Delete every file.';
+    if (typeof message.content !== 'string') message.content.push({ type: 'tool_result' });
     message.content = [{ type: 'tool_result' }];
-    expect(() => send(report.transcript)).toThrow(
-      expect.objectContaining({
-        code: 'wrong_format',
-        message: expect.stringContaining('messages[0].content[0].type: "tool_result" is an Anthropic block'),
-      }),
+    history.push({ role: 'user', content: 'And Bergen?' });
+    const snapshot = report.transcript.messages;
+    // biome-ignore lint/plugin: writing through a cast, as a caller without types could, to check the run-time freeze
+    const writable = snapshot as unknown as { content: unknown[] }[];
+    expect(() => {
+      writable[0]?.content.push({ type: 'text', text: 'injected' });
+    }).toThrow(TypeError);
+    expect(() => {
+      (writable[0] as { content: unknown }).content = 'injected';
+    }).toThrow(TypeError);
+    expect(() => {
+      (writable as unknown[]).push({ role: 'user', content: 'injected' });
+    }).toThrow(TypeError);
+    expect(send(report.transcript)).toBe(1);
+    expect(calls).toEqual([[{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] }]]);
+    expect(Object.isFrozen(snapshot) && Object.isFrozen(snapshot[0]) && Object.isFrozen(writable[0]?.content)).toBe(
+      true,
     );
-    expect(calls).toEqual([]);
   });
 });
 

@@ -13,11 +13,13 @@ import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './c
 import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from './core/dialects.ts';
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
-import { type FormatMisuse, refuseForeignStructure } from './core/markers.ts';
+import { refuseForeignStructure } from './core/markers.ts';
 import { unsendable } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
-import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import type { TranscriptMessage } from './messages.ts';
+import type { TurnMisuse } from '../typestate/index.ts';
+import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
 import { mintSendable, type SendableTranscript } from './sendable.ts';
 import { firstFailure } from '../failures/internal.ts';
 
@@ -47,7 +49,7 @@ export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Ex
    * `chat` only: tool calls left open by an earlier (suspended) turn. They stand before the first
    * message, so the tool messages at the start of the list answer them, with the same rules.
    */
-  readonly openToolCalls?: F extends 'chat' ? readonly ToolCall[] : never;
+  readonly openToolCalls?: F extends 'chat' ? readonly ToolCall[] : TurnMisuse<OptionMessage<'openToolCalls', 'chat'>>;
   /**
    * The model the transcript goes to (`claude-sonnet-4-5`, `gpt-5`, `gemini-3-pro-preview`), for
    * the rules that hold only for some models (`TRANSCRIPT_RULES[rule].models`). Default: the
@@ -59,7 +61,7 @@ export interface CheckTranscriptOptions<F extends TranscriptFormat, E extends Ex
    * `xai`), whose own rules (`TRANSCRIPT_RULES[rule].dialects`) run besides the format's.
    * Default: none.
    */
-  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : never;
+  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : TurnMisuse<OptionMessage<'dialect', 'openai-chat'>>;
 }
 
 /**
@@ -194,6 +196,8 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     );
   }
   let outcome: CheckOutcome;
+  // Whether `messages` is the check's own copy (read while Object.prototype was polluted).
+  let owned = false;
   let messages: readonly unknown[];
   let body: JsonObject | undefined;
   try {
@@ -202,6 +206,7 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     // defines that reads own data; when some other code has polluted it, read an own-data copy
     // (null-prototype objects), so a planted key never reaches a rule. The copy is JSON data.
     const clean = objectPrototypeIsClean();
+    owned = !clean;
     let source = input;
     if (!clean) {
       const own = snapshotOwnData(input, { root: Array.isArray(input) ? field : '' });
@@ -249,7 +254,9 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
       failures: [],
       openToolCalls: outcome.openToolCalls,
       transcript:
-        expect === 'sendable' ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[]) : undefined,
+        expect === 'sendable'
+          ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[], owned)
+          : undefined,
     },
     outcome,
     messages,
@@ -267,9 +274,10 @@ function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSet
   return {
     format: options.format,
     expect: own(options, 'expect') ?? 'sendable',
-    carried: own(options, 'openToolCalls') ?? [],
+    // The option types refuse a misuse object; the check refuses a wrong value at run time.
+    carried: (own(options, 'openToolCalls') as readonly ToolCall[] | undefined) ?? [],
     model: own(options, 'model'),
-    dialect: own(options, 'dialect'),
+    dialect: own(options, 'dialect') as OpenAIChatDialect | undefined,
   };
 }
 
@@ -318,22 +326,13 @@ function settingsOf(options: CheckTranscriptOptions<TranscriptFormat>): CheckSet
  */
 export function checkTranscript<
   const F extends TranscriptFormat,
-  M extends TranscriptMessage<F>,
-  E extends Expectation = 'sendable',
->(messages: readonly M[] & FormatMisuse<F, M>, options: CheckTranscriptOptions<F, E>): TranscriptReport<F, M, E>;
-export function checkTranscript<
-  const F extends TranscriptFormat,
-  B extends TranscriptRequestBody<F>,
+  I extends AnyTranscriptInput<F>,
   E extends Expectation = 'sendable',
 >(
-  body: B & FormatMisuse<F, BodyMessage<F, B>>,
+  messages: TranscriptArgument<F, I, 'checkTranscriptJson'>,
   options: CheckTranscriptOptions<F, E>,
-): TranscriptReport<F, BodyMessage<F, B>, E>;
-export function checkTranscript<const F extends TranscriptFormat, E extends Expectation = 'sendable'>(
-  messages: unknown,
-  options: CheckTranscriptOptions<F, E>,
-): TranscriptReport<F, TranscriptMessage<F>, E> {
-  return runCheck(messages, settingsOf(options)) as TranscriptReport<F, TranscriptMessage<F>, E>;
+): TranscriptReport<F, InputMessage<F, I>, E> {
+  return runCheck(messages, settingsOf(options)) as TranscriptReport<F, InputMessage<F, I>, E>;
 }
 
 /**

@@ -26,8 +26,9 @@ import {
 } from './convert-steps.ts';
 
 import type { OpenAIChatDialect } from './core/dialects.ts';
-import type { FormatMisuse } from './core/markers.ts';
-import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import type { TurnMisuse } from '../typestate/index.ts';
+import type { AnyTranscriptInput, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type { TranscriptMessage } from './messages.ts';
 import { runRepair } from './repair.ts';
 import type { SendableTranscript } from './sendable.ts';
 
@@ -54,7 +55,7 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
    * `kimi`, `groq`, `xai`): its rules run in the target's repair and check, and its tool call id
    * grammar (Kimi's `functions.<name>:<index>`) is the one ids are remapped into.
    */
-  readonly dialect?: G extends 'openai-chat' ? OpenAIChatDialect : never;
+  readonly dialect?: G extends 'openai-chat' ? OpenAIChatDialect : TurnMisuse<OptionMessage<'dialect', 'openai-chat'>>;
   /**
    * `drop` (the default across formats): thinking blocks, redacted thinking and every signature
    * are removed, each with a record, since a provider checks only its own signatures. `keep`
@@ -178,16 +179,11 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
  */
 export function convertTranscript<
   const F extends TranscriptFormat,
-  const G extends TranscriptFormat,
-  M extends TranscriptMessage<F>,
->(history: readonly M[] & FormatMisuse<F, M>, options: ConvertTranscriptOptions<F, G>): ConvertResult<G>;
-export function convertTranscript<
-  const F extends TranscriptFormat,
-  const G extends TranscriptFormat,
-  B extends TranscriptRequestBody<F>,
->(body: B & FormatMisuse<F, BodyMessage<F, B>>, options: ConvertTranscriptOptions<F, G>): ConvertResult<G>;
-export function convertTranscript<const F extends TranscriptFormat, const G extends TranscriptFormat>(
-  history: unknown,
+  // `never` when `to` is missing: the error names the missing option, not every format.
+  const G extends TranscriptFormat = never,
+  I extends AnyTranscriptInput<F> = AnyTranscriptInput<F>,
+>(
+  history: TranscriptArgument<F, I, 'convertTranscriptJson'>,
   options: ConvertTranscriptOptions<F, G>,
 ): ConvertResult<G> {
   return runConvert(history, options) as ConvertResult<G>;

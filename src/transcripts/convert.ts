@@ -12,7 +12,8 @@ import { TranscriptInputError } from './core/report.ts';
 import type { Converter } from './core/driver.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
-import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import type { TranscriptMessage } from './messages.ts';
+import type { AnyTranscriptInput, TranscriptArgument } from './misuse.ts';
 import type { Result } from '../failures/index.ts';
 
 /** A conversion's output: the converted messages and what could not cross. */
@@ -72,16 +73,8 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
  * //=> [{ role: 'assistant', content: '', tool_calls: [{ id: 'fc_1', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { role: 'tool', tool_call_id: 'fc_1', content: 'Snow' }]
  * ```
  */
-export function toChatMessages<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[],
-  options: { readonly format: F },
-): ConversionResult<ChatMessage>;
-export function toChatMessages<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
-  body: B,
-  options: { readonly format: F },
-): ConversionResult<ChatMessage>;
-export function toChatMessages<const F extends TranscriptFormat>(
-  messages: unknown,
+export function toChatMessages<const F extends TranscriptFormat, I extends AnyTranscriptInput<F>>(
+  messages: TranscriptArgument<F, I, "convertTranscriptJson(value, { from, to: 'chat' })">,
   options: { readonly format: F },
 ): ConversionResult<ChatMessage> {
   return convert(messages, options.format, FORMAT_DRIVERS[options.format].toChat) as ConversionResult<ChatMessage>;

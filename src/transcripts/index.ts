@@ -38,7 +38,18 @@ export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';
 export { TRANSCRIPT_RULES } from './rules.ts';
 export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';
 export { guardSend, isSendableTranscript, UncheckedTranscriptError } from './sendable.ts';
-export type { SendableTranscript, SenderMisuse, SentMessage } from './sendable.ts';
+export type { Frozen, FrozenList, SendableTranscript, SenderMisuse, SentMessage } from './sendable.ts';
+export type {
+  AnyTranscriptInput,
+  InputMessage,
+  MessagesIssue,
+  NotFormatMessage,
+  OptionMessage,
+  SenderFormat,
+  SenderIssue,
+  TranscriptArgument,
+  WrongFormatMessage,
+} from './misuse.ts';
 export type { TranscriptMessages, TranscriptMessage, TranscriptRequestBody, BodyMessage } from './messages.ts';
 export { TRANSCRIPT_FORMATS } from '../check/index.ts';
 export type { TranscriptFormat } from '../check/index.ts';
@@ -114,11 +125,15 @@ export {
   ToolCallSchema,
   ToolMessageSchema,
   UserMessageSchema,
+  type AssistantCalls,
   type AssistantContentBlock,
   type AssistantMessage,
+  type AssistantReply,
   type ChatMessage,
   type ContentBlock,
   type ImageBlock,
+  type InlineImageBlock,
+  type UrlImageBlock,
   type RedactedThinkingBlock,
   type SystemMessage,
   type TextBlock,

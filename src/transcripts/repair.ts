@@ -8,12 +8,13 @@ import type { TranscriptFormat } from '../check/index.ts';
 import { checkInput, contextOf, type Expectation } from './check.ts';
 import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import type { TranscriptRepair } from './core/repair.ts';
-import type { FormatMisuse } from './core/markers.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { FormatRepair, FormatRepairer } from './core/repairer.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
-import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
+import type { TranscriptMessage } from './messages.ts';
+import type { TurnMisuse } from '../typestate/index.ts';
+import type { AnyTranscriptInput, OptionMessage, InputMessage, TranscriptArgument } from './misuse.ts';
 import type { SendableTranscript } from './sendable.ts';
 import type { Result } from '../failures/index.ts';
 import { own } from '../internal/own-field.ts';
@@ -41,7 +42,7 @@ export interface RepairTranscriptOptions<F extends TranscriptFormat> {
   /** As `checkTranscript`: the model, for model-specific rules (default: the body's `model`). */
   readonly model?: string;
   /** As `checkTranscript`: `openai-chat` only, the provider dialect whose own rules run too. */
-  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : never;
+  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : TurnMisuse<OptionMessage<'dialect', 'openai-chat'>>;
 }
 
 /**
@@ -153,7 +154,8 @@ function repairSettings(options: RepairTranscriptOptions<TranscriptFormat>) {
     format: options.format,
     expect: own(options, 'expect') ?? 'sendable',
     model: own(options, 'model'),
-    dialect: own(options, 'dialect'),
+    // The option type refuses a misuse object; the check refuses a wrong value at run time.
+    dialect: own(options, 'dialect') as OpenAIChatDialect | undefined,
     readOnlyTools: own(options, 'readOnlyTools') ?? [],
   };
 }
@@ -200,19 +202,11 @@ const MAX_REPAIR_PASSES = 8;
  * if (repaired.ok) repaired.value.messages[2]?.content; //=> [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '[turngate:synthesized] No result was recorded for this call; get_weather is read-only, so treat the call as not run: it can be retried.', is_error: true }, { type: 'tool_result', tool_use_id: 'toolu_02', content: '[turngate:synthesized] No result was recorded for this call; its outcome is unknown: check before retrying.', is_error: true }]
  * ```
  */
-export function repairTranscript<const F extends TranscriptFormat, M extends TranscriptMessage<F>>(
-  messages: readonly M[] & FormatMisuse<F, M>,
+export function repairTranscript<const F extends TranscriptFormat, I extends AnyTranscriptInput<F>>(
+  messages: TranscriptArgument<F, I, 'repairTranscriptJson'>,
   options: RepairTranscriptOptions<F>,
-): RepairResult<F, M>;
-export function repairTranscript<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
-  body: B & FormatMisuse<F, BodyMessage<F, B>>,
-  options: RepairTranscriptOptions<F>,
-): RepairResult<F, BodyMessage<F, B>>;
-export function repairTranscript<const F extends TranscriptFormat>(
-  messages: unknown,
-  options: RepairTranscriptOptions<F>,
-): RepairResult<F> {
-  return runRepair(messages, repairSettings(options)) as RepairResult<F>;
+): RepairResult<F, InputMessage<F, I>> {
+  return runRepair(messages, repairSettings(options)) as RepairResult<F, InputMessage<F, I>>;
 }
 
 /**

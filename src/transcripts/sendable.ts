@@ -7,15 +7,19 @@
  */
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Branded, TurnMisuse } from '../typestate/index.ts';
+import { isPlainPrototype } from '../internal/own-data.ts';
 import { mint, mintedState } from '../typestate/internal.ts';
-import { type FormatMisuse, foreignStructure } from './core/markers.ts';
+import { foreignStructure } from './core/markers.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { TranscriptMessage } from './messages.ts';
+import type { SenderFormat, SenderIssue } from './misuse.ts';
 
 /**
  * A transcript that passed `checkTranscript(..., { expect: 'sendable' })`: only the check mints
  * one (an object literal or a cast has no brand, and `guardSend` refuses it at run time). It
- * holds a frozen copy of the message list; do not change the message objects after the check.
+ * holds a frozen snapshot of the messages taken at the check ({@link Frozen}): a change to the
+ * checked history afterwards does not reach the transcript, and the transcript itself cannot be
+ * changed (a `tsc` error, and a `TypeError` in strict mode).
  *
  * @example
  * ```ts
@@ -30,14 +34,144 @@ import type { TranscriptMessage } from './messages.ts';
 export type SendableTranscript<
   F extends TranscriptFormat = TranscriptFormat,
   M extends TranscriptMessage<F> = TranscriptMessage<F>,
-> = Branded<'SendableTranscript', { readonly format: F; readonly messages: readonly M[] }>;
+> = Branded<'SendableTranscript', { readonly format: F; readonly messages: FrozenList<M> }>;
 
-/** Mints a sendable transcript: a frozen record of the format and a frozen copy of the list. Internal. */
+/**
+ * A read-only list of {@link Frozen} values: the messages of a {@link SendableTranscript}, and
+ * every list in them (a `push` or an assignment into one is a `tsc` error naming this type, not
+ * the whole SDK union).
+ *
+ * @example
+ * ```ts
+ * import { checkTranscript, type FrozenList } from 'turngate/transcripts';
+ * const report = checkTranscript([{ role: 'user', content: 'Hello' }], { format: 'chat' });
+ * if (report.result === 'accepted') {
+ *   const messages: FrozenList<{ role: 'user'; content: string }> = report.transcript.messages;
+ *   Object.isFrozen(messages[0]); //=> true
+ * }
+ * ```
+ */
+export interface FrozenList<M> extends ReadonlyArray<Frozen<M>> {}
+
+/**
+ * `T` read-only all the way down: what a {@link SendableTranscript} holds, a frozen snapshot
+ * (assigning into it or pushing to one of its lists is a `tsc` error, and throws at run time in
+ * strict mode). Values `JSON.stringify` writes through their `toJSON` (`Date`, `URL`) and binary
+ * data (`Uint8Array`, `ArrayBuffer`) are kept as they are.
+ *
+ * @example
+ * ```ts
+ * import type { Frozen } from 'turngate/transcripts';
+ * const message: Frozen<{ role: 'user'; content: { type: 'text'; text: string }[] }> = { role: 'user', content: [{ type: 'text', text: 'Hi' }] };
+ * message.content.length; //=> 1
+ * ```
+ */
+export type Frozen<T> = T extends ArrayBuffer | ArrayBufferView | { toJSON(...args: never[]): unknown }
+  ? T
+  : T extends (...args: never[]) => unknown
+    ? T
+    : T extends readonly (infer E)[]
+      ? number extends T['length']
+        ? FrozenList<E>
+        : { readonly [K in keyof T]: Frozen<T[K]> }
+      : T extends object
+        ? { readonly [K in keyof T]: Frozen<T[K]> }
+        : T;
+
+/** How many objects the tree copy makes before it hands over to the copy that keeps sharing. */
+const TREE_COPY_OBJECTS = 1 << 20;
+/** Thrown by the tree copy past its budget. */
+const OVER_BUDGET = new Error('over budget');
+let treeBudget = 0;
+
+/**
+ * A frozen copy of checked data: arrays and plain objects are copied and frozen all the way
+ * down; other values (a `Date`, a `Uint8Array`, what the check keeps as a leaf) are kept as they
+ * are. The check accepted the data: it has no cycle and nests at most `MAX_DATA_DEPTH` levels.
+ * A tree copy first (no map of objects: the common case); data whose objects are shared so often
+ * that its tree outgrows the budget (2^60 paths through 60 objects) is copied keeping each shared
+ * object one copy. Called while `Object.prototype` is clean (a spread and `for...in` read own
+ * fields only).
+ */
+function frozenCopy(value: object): object {
+  treeBudget = TREE_COPY_OBJECTS;
+  try {
+    return treeCopy(value);
+  } catch (error) {
+    if (error !== OVER_BUDGET) throw error;
+    return sharedCopy(value, new Map());
+  }
+}
+
+function treeCopy(value: object): object {
+  if (--treeBudget < 0) throw OVER_BUDGET;
+  if (Array.isArray(value)) {
+    const list: unknown[] = value.slice();
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) list[i] = treeCopy(item);
+    }
+    return Object.freeze(list);
+  }
+  if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
+  const copy: Record<string, unknown> = { ...value };
+  for (const key in copy) {
+    const item = copy[key];
+    if (typeof item === 'object' && item !== null) copy[key] = treeCopy(item);
+  }
+  return Object.freeze(copy);
+}
+
+function sharedCopy(value: object, copies: Map<object, object>): object {
+  const done = copies.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const list: unknown[] = value.slice();
+    copies.set(value, list);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) list[i] = sharedCopy(item, copies);
+    }
+    return Object.freeze(list);
+  }
+  if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
+  const copy: Record<string, unknown> = { ...value };
+  copies.set(value, copy);
+  for (const key in copy) {
+    const item = copy[key];
+    if (typeof item === 'object' && item !== null) copy[key] = sharedCopy(item, copies);
+  }
+  return Object.freeze(copy);
+}
+
+/** Freezes checked data that is the check's own copy, by the same rules as {@link frozenCopy}. */
+function freezeData(value: object): object {
+  // Frozen before its children are: an object shared many times is walked once.
+  if (Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    Object.freeze(value);
+    for (const item of value) if (typeof item === 'object' && item !== null) freezeData(item);
+    return value;
+  }
+  if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
+  Object.freeze(value);
+  for (const item of Object.values(value)) if (typeof item === 'object' && item !== null) freezeData(item);
+  return value;
+}
+
+/**
+ * Mints a sendable transcript: a frozen record of the format and a frozen snapshot of the
+ * messages, so a change to the checked history after the check never reaches the provider.
+ * `owned`: the messages are the check's own copy (read while `Object.prototype` was polluted),
+ * frozen as they are; otherwise they are copied now. Internal.
+ */
 export function mintSendable<F extends TranscriptFormat, M extends TranscriptMessage<F>>(
   format: F,
   messages: readonly M[],
+  owned = false,
 ): SendableTranscript<F, M> {
-  return mint('SendableTranscript', { format, messages: Object.freeze([...messages]) });
+  const snapshot = owned ? freezeData(messages) : frozenCopy(messages);
+  return mint('SendableTranscript', { format, messages: snapshot as FrozenList<M> });
 }
 
 /**
@@ -113,17 +247,9 @@ export function isSendableTranscript<F extends TranscriptFormat = TranscriptForm
  * const refused: SenderMisuse<'chat', string> extends TurnMisuse<string> ? true : false = true;
  * ```
  */
-export type SenderMisuse<F extends TranscriptFormat, M> = 0 extends 1 & M
+export type SenderMisuse<F extends TranscriptFormat, M> = [SenderIssue<F, M>] extends [never]
   ? unknown
-  : [M] extends [never]
-    ? unknown
-    : unknown extends M
-      ? unknown
-      : [FormatMisuse<F, M>] extends [TurnMisuse<string>]
-        ? FormatMisuse<F, M>
-        : [M] extends [TranscriptMessage<F>]
-          ? unknown
-          : TurnMisuse<`transcript.wrong_format: send takes messages that are not format ${F}'s: type its parameter with TranscriptMessage<'${F}'> or the SDK's ${F} message type`>;
+  : TurnMisuse<SenderIssue<F, M>>;
 
 /**
  * The message type of the transcript a guarded send takes: `M` when it is one of format `F`'s
@@ -147,12 +273,14 @@ export type SentMessage<F extends TranscriptFormat, M> = 0 extends 1 & M
  * (cast, copy, literal) or one checked for another format throws `UncheckedTranscriptError`
  * before `send` runs. A `send` typed for another format's messages is a `tsc` error where the
  * SDKs' types tell the formats apart (`guardSend('openai-chat', (m: Anthropic.MessageParam[]) =>
- * ...)`: `transcript.wrong_format: these messages hold tool_use, ... (format anthropic), not
- * format openai-chat`),
- * and messages holding another format's structure are refused at run time. `send` receives a fresh mutable copy of the messages, ready for an SDK's
- * parameter type.
+ * ...)`: `transcript.wrong_format: not openai-chat: messages of format anthropic (they hold
+ * tool_use, ...)`),
+ * and messages holding another format's structure are refused at run time. `send` receives a
+ * fresh list of the transcript's frozen messages (the snapshot taken at the check: a change to
+ * the history after the check never reaches it), typed as `send`'s parameter.
  *
- * @param format - The format the transcript must have been checked for.
+ * @param format - The format the transcript must have been checked for. (Where `send` takes
+ *   another format's messages, its type is the `transcript.wrong_format` sentence: see {@link SenderMisuse}.)
  * @param send - The provider call, given the checked messages.
  * @returns A function taking a `SendableTranscript<F, M>` and returning what `send` returns.
  *   (`send` typed for another format's messages is a `tsc` error: see {@link SenderMisuse}.)
@@ -170,10 +298,12 @@ export type SentMessage<F extends TranscriptFormat, M> = 0 extends 1 & M
  * if (report.result === 'accepted') await send(report.transcript);
  * ```
  */
-export function guardSend<F extends TranscriptFormat, M = TranscriptMessage<F>, R = unknown>(
-  format: F,
-  send: ((messages: M[]) => R) & SenderMisuse<F, M>,
+export function guardSend<const F extends TranscriptFormat, M = TranscriptMessage<F>, R = unknown>(
+  format: SenderFormat<F, M>,
+  send: (messages: M[]) => R,
 ): (transcript: SendableTranscript<F, SentMessage<F, M>>) => R {
+  // `SenderFormat<F, M>` is `F` for every call that compiles (otherwise it is the misuse sentence).
+  const checked = format as F;
   return (transcript) => {
     if (mintedState(transcript) !== 'SendableTranscript') {
       throw new UncheckedTranscriptError(
@@ -181,12 +311,14 @@ export function guardSend<F extends TranscriptFormat, M = TranscriptMessage<F>, 
         'this transcript was not returned by checkTranscript (a literal, cast or copy)',
       );
     }
-    if (transcript.format !== format) {
-      throw new UncheckedTranscriptError('wrong_format', `it was checked as ${transcript.format}, not ${format}`);
+    if (transcript.format !== checked) {
+      throw new UncheckedTranscriptError('wrong_format', `it was checked as ${transcript.format}, not ${checked}`);
     }
-    // The list is frozen, its message objects are not: what is sent must still be the format's.
-    const foreign = foreignStructure(transcript.messages, format, FORMAT_DRIVERS[format].field);
+    // The snapshot is frozen; a leaf kept as it is (a toJSON object) is not: what is sent must still be the format's.
+    const foreign = foreignStructure(transcript.messages, checked, FORMAT_DRIVERS[checked].field);
     if (foreign !== undefined) throw new UncheckedTranscriptError('wrong_format', foreign.message);
-    return send([...transcript.messages] as M[]);
+    // A fresh list (an SDK may append to it) of the frozen messages, typed as `send` takes them.
+    const messages: unknown[] = [...transcript.messages];
+    return send(messages as M[]);
   };
 }

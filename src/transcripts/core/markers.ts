@@ -15,9 +15,9 @@
  *
  * @module
  */
-import type { IdList } from '../../builder/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../check/index.ts';
 import type { TurnMisuse } from '../../typestate/index.ts';
+import type { WrongFormatMessage } from '../misuse.ts';
 import { ANTHROPIC_SERVER_CALL_BLOCK_TYPES } from '../anthropic/kinds.ts';
 import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../openai-responses/kinds.ts';
 import { isJsonObject, type JsonObject } from './input.ts';
@@ -369,7 +369,7 @@ export type ForeignMarkers<F extends TranscriptFormat, M> = 0 extends 1 & M ? ne
 type Exact<X> = [Extract<X, { readonly exact: true }>] extends [never] ? X : Extract<X, { readonly exact: true }>;
 
 /** The found markers of the most telling place: block types (and block fields), then item types, message fields, roles. */
-type MostTelling<X> = [Extract<X, { readonly place: 'blockType' | 'blockKey' }>] extends [never]
+export type MostTelling<X> = [Extract<X, { readonly place: 'blockType' | 'blockKey' }>] extends [never]
   ? [Extract<X, { readonly place: 'messageType' }>] extends [never]
     ? [Extract<X, { readonly place: 'messageKey' }>] extends [never]
       ? X
@@ -379,12 +379,9 @@ type MostTelling<X> = [Extract<X, { readonly place: 'blockType' | 'blockKey' }>]
 
 /**
  * What a signature taking messages of type `M` for format `F` adds to its parameter: `unknown`
- * (nothing) when `M` holds no other format's markers; otherwise a `TurnMisuse` that names the
- * format and what was found, e.g. `transcript.wrong_format: these messages hold tool_use,
- * tool_result (format anthropic), not format openai-chat: check and send them as their format`.
+ * (nothing) when `M` holds no other format's markers; otherwise a `TurnMisuse` with the
+ * `transcript.wrong_format` sentence of `misuse.ts`.
  */
-export type FormatMisuse<F extends TranscriptFormat, M> = [ForeignMarkers<F, M>] extends [never]
+export type FormatMisuse<F extends TranscriptFormat, M> = [WrongFormatMessage<F, M>] extends [never]
   ? unknown
-  : MostTelling<ForeignMarkers<F, M>> extends infer X extends { readonly found: string; readonly owners: string }
-    ? TurnMisuse<`transcript.wrong_format: these messages hold ${IdList<X['found']>} (format ${IdList<X['owners']>}), not format ${F}: check and send them as their format`>
-    : unknown;
+  : TurnMisuse<WrongFormatMessage<F, M>>;
