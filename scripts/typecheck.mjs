@@ -4,7 +4,8 @@
 // conformance/, scripts/; `turngate` resolves to src/ through the `@turngate/source` condition),
 // the doc examples (scripts/check-doc-examples.mjs: every TSDoc @example and README ts block
 // compiles) and the negative type tests' messages (scripts/type-messages.mjs --check: each misuse
-// is an error, with the text its directive promises).
+// is an error whose first diagnostic names the class or rule its directive promises within
+// MESSAGE_LIMIT characters, or says why not).
 //
 //   node scripts/typecheck.mjs                        check (npm run check, npm run typecheck)
 //   node scripts/typecheck.mjs --declarations dist    and write src/'s declarations into dist/
@@ -18,7 +19,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
 import { DOC_EXAMPLE_DIR, writeDocExamples } from './check-doc-examples.mjs';
-import { MISUSE_DIR, reportMessages, writeMisuseCopies } from './type-messages.mjs';
+import { MESSAGE_LIMIT, MISUSE_DIR, reportMessages, writeMisuseCopies } from './type-messages.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const { values } = parseArgs({ options: { declarations: { type: 'string' } } });
@@ -105,6 +106,7 @@ if (failures.length > 0) process.stdout.write(ts.formatDiagnostics(failures, hos
 const report = [];
 const misusesFailed = reportMessages(misuses, messages, {
   check: true,
+  limit: MESSAGE_LIMIT,
   compiler: `TypeScript ${ts.version}`,
   print: (line) => report.push(line),
 });
@@ -114,7 +116,7 @@ const files = program.getSourceFiles().filter((f) => !f.fileName.includes(`${sep
 console.log(
   `typecheck: TypeScript ${ts.version}, one program of ${files} files: ${failures.length} errors;` +
     ` doc examples: ${count} TSDoc and ${readmeCount} README blocks;` +
-    ` negative type tests: ${misuses.length - misusesFailed} of ${misuses.length} show their message` +
+    ` negative type tests: ${misuses.length - misusesFailed} of ${misuses.length} name their class or rule within ${MESSAGE_LIMIT} characters` +
     (values.declarations === undefined
       ? ''
       : `; ${written} declarations written to ${relative(root, join(root, values.declarations))}/`),

@@ -16,8 +16,6 @@
  * @module
  */
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../check/index.ts';
-import type { TurnMisuse } from '../../typestate/index.ts';
-import type { WrongFormatMessage } from '../misuse.ts';
 import { ANTHROPIC_SERVER_CALL_BLOCK_TYPES } from '../anthropic/kinds.ts';
 import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../openai-responses/kinds.ts';
 import { isJsonObject, type JsonObject } from './input.ts';
@@ -376,12 +374,3 @@ export type MostTelling<X> = [Extract<X, { readonly place: 'blockType' | 'blockK
       : Extract<X, { readonly place: 'messageKey' }>
     : Extract<X, { readonly place: 'messageType' }>
   : Exact<Extract<X, { readonly place: 'blockType' | 'blockKey' }>>;
-
-/**
- * What a signature taking messages of type `M` for format `F` adds to its parameter: `unknown`
- * (nothing) when `M` holds no other format's markers; otherwise a `TurnMisuse` with the
- * `transcript.wrong_format` sentence of `misuse.ts`.
- */
-export type FormatMisuse<F extends TranscriptFormat, M> = [WrongFormatMessage<F, M>] extends [never]
-  ? unknown
-  : TurnMisuse<WrongFormatMessage<F, M>>;
