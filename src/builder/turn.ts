@@ -88,6 +88,14 @@ export interface UseDetails {
   readonly evidence?: UseEvidence;
 }
 
+// How the builder's types stay cheap (`npm run bench:types`): every method is generic in the
+// builder's state and reads it from its `this` argument (`this: TurnBuilder<...>`), so its
+// signature is one declaration for every turn, not a copy per builder type. TypeScript then
+// resolves the id checks and the contextual types of the arguments once per declaration and
+// instantiates them once per call, with the literal id and the state inferred from the receiver.
+// The id sets are unions of string literals (membership `TId extends TSet`, add `TSet | TId`);
+// the requests are a map from id to tool name (`TRequests`), read only by `.result`.
+
 type RequestIdCheck<TId extends string, TRequests> = string extends TId
   ? NonLiteralIdMessage
   : TId extends keyof TRequests
@@ -134,52 +142,49 @@ type UseIdCheck<TId extends string, TResulted extends string, TUsed extends stri
     : TId
   : UseWithoutResultMessage<TId>;
 
-type RequestMethod<
+/** `request` for a registry without `allowedCallers` or `methods`. */
+type RequestMethod = <
+  const TId extends string,
+  TName extends ToolName<TTools>,
   TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
   TRequests,
   TResulted extends string,
   TUsed extends string,
-> = <const TId extends string, TName extends ToolName<TTools>>(
+>(
+  this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed>,
   toolCallId: RequestIdCheck<TId, TRequests>,
   toolName: TName,
   input: ToolInput<TTools, TName>,
   options?: { readonly callerId?: string; readonly method?: string },
-) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, never>;
+) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed>;
 
 /**
  * `request` for a registry with `allowedCallers` or `methods` (`TRestricted` names those tools):
  * the caller and the method are checked.
  */
-type CheckedRequestMethod<
+type CheckedRequestMethod = <
+  const TId extends string,
+  TName extends ToolName<TTools>,
   TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
   TRequests,
   TResulted extends string,
   TUsed extends string,
   TRestricted extends string,
-> = <
-  const TId extends string,
-  TName extends ToolName<TTools>,
   const TCaller extends string = never,
   const TMethod extends string = never,
 >(
+  this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>,
   toolCallId: RequestIdCheck<TId, TRequests>,
   toolName: TName extends TRestricted ? CallerCheck<TTools, TName, TCaller, TMethod> : TName,
   input: ToolInput<TTools, TName>,
   options?: { readonly callerId?: TCaller; readonly method?: TMethod },
 ) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, TRestricted>;
 
-type AnyRequestMethod<
-  TTools extends ToolDefinitionsOf<TTools>,
-  TMode extends ActionMode,
-  TRequests,
-  TResulted extends string,
-  TUsed extends string,
-  TRestricted extends string,
-> = [TRestricted] extends [never]
-  ? RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>
-  : CheckedRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+type AnyRequestMethod<TRestricted extends string> = [TRestricted] extends [never]
+  ? RequestMethod
+  : CheckedRequestMethod;
 
 /**
  * The tools of a registry whose calls the builder checks beyond their input: those that name
@@ -207,17 +212,10 @@ export type RestrictedTools<TTools> = {
   string;
 
 /** `request` by action mode, as a lookup table (one property is read per call). */
-interface RequestSlots<
-  TTools extends ToolDefinitionsOf<TTools>,
-  TMode extends ActionMode,
-  TRequests,
-  TResulted extends string,
-  TUsed extends string,
-  TRestricted extends string,
-> {
-  readonly code: AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+interface RequestSlots<TRequests, TRestricted extends string> {
+  readonly code: AnyRequestMethod<TRestricted>;
   readonly json: [keyof TRequests] extends [never]
-    ? AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>
+    ? AnyRequestMethod<TRestricted>
     : TurnMisuse<JsonParallelMessage<keyof TRequests & string>>;
   readonly text: TurnMisuse<TextRequestMessage>;
 }
@@ -225,13 +223,14 @@ interface RequestSlots<
 /** The key of `RequestSlots` for a mode: a mode the types do not know is checked as `code` (the run time decides). */
 type ModeKey<TMode extends ActionMode> = [ActionMode] extends [TMode] ? 'code' : TMode;
 
+/** `.close` when every requested id has a result and every result a disposition, else the fault. */
 type CloseMethod<
   TTools extends ToolDefinitionsOf<TTools>,
   TRequested extends string,
   TResulted extends string,
   TUsed extends string,
-> = [Exclude<TRequested, TResulted>] extends [never]
-  ? [Exclude<TResulted, TUsed>] extends [never]
+> = [TRequested] extends [TResulted]
+  ? [TResulted] extends [TUsed]
     ? (context?: CloseContext) => Result<JoinClosed<TTools>>
     : JoinIncomplete<'tool.use_missing', IdList<Exclude<TResulted, TUsed>>>
   : JoinIncomplete<'tool.result_missing', IdList<Exclude<TRequested, TResulted>>>;
@@ -254,6 +253,9 @@ type CloseMethod<
  * - `close(context?)`: callable only when requested = resulted = used; otherwise its type is
  *   `JoinIncomplete<'tool.result_missing' | 'tool.use_missing', ids, what to call>`.
  *
+ * The methods read the builder's state from their `this` argument: call them on the builder
+ * (`builder.use(...)`), not detached from it.
+ *
  * @example
  * ```ts
  * import type { CallSpec, ToolRegistry, TurnBuilder } from 'turngate';
@@ -272,18 +274,37 @@ export interface TurnBuilder<
   TRestricted extends string = never,
 > {
   /** Records a tool call the model requested. */
-  readonly request: RequestSlots<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>[ModeKey<TMode>];
+  readonly request: RequestSlots<TRequests, TRestricted>[ModeKey<TMode>];
   /** Records the terminal result of a requested call. */
-  result<const TId extends string>(
-    toolCallId: ResultIdCheck<TId, TRequests, TResulted>,
-    outcome: TId extends keyof TRequests
-      ? ResultOutcome<TTools, TRequests[TId] & ToolName<TTools>>
+  result<
+    const TId extends string,
+    TTools2 extends ToolDefinitionsOf<TTools2>,
+    TMode2 extends ActionMode,
+    TRequests2,
+    TResulted2 extends string,
+    TUsed2 extends string,
+    TRestricted2 extends string,
+  >(
+    this: TurnBuilder<TTools2, TMode2, TRequests2, TResulted2, TUsed2, TRestricted2>,
+    toolCallId: ResultIdCheck<TId, TRequests2, TResulted2>,
+    outcome: TId extends keyof TRequests2
+      ? ResultOutcome<TTools2, TRequests2[TId] & ToolName<TTools2>>
       : { readonly status: 'error'; readonly error: ToolErrorEnvelope },
-  ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed, TRestricted>;
+  ): TurnBuilder<TTools2, TMode2, TRequests2, TResulted2 | TId, TUsed2, TRestricted2>;
   /** Records what the turn did with a result: `consumed` needs evidence, `discarded_with_reason` a reason code. */
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
-  use<const TId extends string, const TDetails extends UseDetails = {}>(
-    toolCallId: UseIdCheck<TId, TResulted, TUsed>,
+  use<
+    const TId extends string,
+    TTools2 extends ToolDefinitionsOf<TTools2>,
+    TMode2 extends ActionMode,
+    TRequests2,
+    TResulted2 extends string,
+    TUsed2 extends string,
+    TRestricted2 extends string,
+    // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
+    const TDetails extends UseDetails = {},
+  >(
+    this: TurnBuilder<TTools2, TMode2, TRequests2, TResulted2, TUsed2, TRestricted2>,
+    toolCallId: UseIdCheck<TId, TResulted2, TUsed2>,
     // Written out rather than named, so an error shows the sentences (each message a string literal), not an alias.
     disposition:
       | 'observed'
@@ -293,7 +314,7 @@ export interface TurnBuilder<
       | (TDetails extends { readonly evidence: NamedEvidence } ? 'consumed' : ConsumedWithoutEvidenceMessage)
       | (TDetails extends { readonly reasonCode: string } ? 'discarded_with_reason' : DiscardedWithoutReasonMessage),
     details?: TDetails,
-  ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId, TRestricted>;
+  ): TurnBuilder<TTools2, TMode2, TRequests2, TResulted2, TUsed2 | TId, TRestricted2>;
   /** Closes the turn through the join check; typed only when the join is closed. */
   readonly close: CloseMethod<TTools, keyof TRequests & string, TResulted, TUsed>;
   /** The ids the type has recorded, for type-level queries (`OpenCalls`, ...) only: absent at run time. */
