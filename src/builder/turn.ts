@@ -275,36 +275,39 @@ export interface TurnBuilder<
 > {
   /** Records a tool call the model requested. */
   readonly request: RequestSlots<TRequests, TRestricted>[ModeKey<TMode>];
+  // `result` and `use` declare the builder's parameters again (shadowing them) and read them
+  // from `this`: the signature then refers to no parameter of the interface, so TypeScript shares
+  // it between all builder types instead of copying it for each.
   /** Records the terminal result of a requested call. */
   result<
     const TId extends string,
-    TTools2 extends ToolDefinitionsOf<TTools2>,
-    TMode2 extends ActionMode,
-    TRequests2,
-    TResulted2 extends string,
-    TUsed2 extends string,
-    TRestricted2 extends string,
+    TTools extends ToolDefinitionsOf<TTools>,
+    TMode extends ActionMode,
+    TRequests,
+    TResulted extends string,
+    TUsed extends string,
+    TRestricted extends string,
   >(
-    this: TurnBuilder<TTools2, TMode2, TRequests2, TResulted2, TUsed2, TRestricted2>,
-    toolCallId: ResultIdCheck<TId, TRequests2, TResulted2>,
-    outcome: TId extends keyof TRequests2
-      ? ResultOutcome<TTools2, TRequests2[TId] & ToolName<TTools2>>
+    this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>,
+    toolCallId: ResultIdCheck<TId, TRequests, TResulted>,
+    outcome: TId extends keyof TRequests
+      ? ResultOutcome<TTools, TRequests[TId] & ToolName<TTools>>
       : { readonly status: 'error'; readonly error: ToolErrorEnvelope },
-  ): TurnBuilder<TTools2, TMode2, TRequests2, TResulted2 | TId, TUsed2, TRestricted2>;
+  ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed, TRestricted>;
   /** Records what the turn did with a result: `consumed` needs evidence, `discarded_with_reason` a reason code. */
   use<
     const TId extends string,
-    TTools2 extends ToolDefinitionsOf<TTools2>,
-    TMode2 extends ActionMode,
-    TRequests2,
-    TResulted2 extends string,
-    TUsed2 extends string,
-    TRestricted2 extends string,
+    TTools extends ToolDefinitionsOf<TTools>,
+    TMode extends ActionMode,
+    TRequests,
+    TResulted extends string,
+    TUsed extends string,
+    TRestricted extends string,
     // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
     const TDetails extends UseDetails = {},
   >(
-    this: TurnBuilder<TTools2, TMode2, TRequests2, TResulted2, TUsed2, TRestricted2>,
-    toolCallId: UseIdCheck<TId, TResulted2, TUsed2>,
+    this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>,
+    toolCallId: UseIdCheck<TId, TResulted, TUsed>,
     // Written out rather than named, so an error shows the sentences (each message a string literal), not an alias.
     disposition:
       | 'observed'
@@ -314,7 +317,7 @@ export interface TurnBuilder<
       | (TDetails extends { readonly evidence: NamedEvidence } ? 'consumed' : ConsumedWithoutEvidenceMessage)
       | (TDetails extends { readonly reasonCode: string } ? 'discarded_with_reason' : DiscardedWithoutReasonMessage),
     details?: TDetails,
-  ): TurnBuilder<TTools2, TMode2, TRequests2, TResulted2, TUsed2 | TId, TRestricted2>;
+  ): TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed | TId, TRestricted>;
   /** Closes the turn through the join check; typed only when the join is closed. */
   readonly close: CloseMethod<TTools, keyof TRequests & string, TResulted, TUsed>;
   /** The ids the type has recorded, for type-level queries (`OpenCalls`, ...) only: absent at run time. */
