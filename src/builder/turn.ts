@@ -93,8 +93,10 @@ export interface UseDetails {
 // signature is one declaration for every turn, not a copy per builder type. TypeScript then
 // resolves the id checks and the contextual types of the arguments once per declaration and
 // instantiates them once per call, with the literal id and the state inferred from the receiver.
-// The id sets are unions of string literals (membership `TId extends TSet`, add `TSet | TId`);
-// the requests are a map from id to tool name (`TRequests`), read only by `.result`.
+// The answered and used ids are unions of string literals (membership `TId extends TSet`, add
+// `TSet | TId`); the requested ids are the keys of a map from id to tool name (`TRequests`, an
+// intersection of one-key objects), which `.result` reads for the tool's output type (a union of
+// requested ids kept beside the map measured no cheaper).
 
 type RequestIdCheck<TId extends string, TRequests> = string extends TId
   ? NonLiteralIdMessage
