@@ -8,16 +8,55 @@
 // times on 100) and is timed in process CPU time, so other processes on a shared machine weigh
 // less than in wall time.
 //
-// Usage: node scripts/bench-transcripts.mjs [--repeats N] [--formats a,b]
+// With --baseline <checkout>, another build of turngate (that checkout's dist/, built there)
+// checks the same transcripts in the same repeats, interleaved with this build's (the order
+// alternating repeat by repeat), each against the same floor: a before and after in one run.
+// --lib <file> and --baseline-lib <file> name the modules themselves (a bundle of
+// src/transcripts/index.ts, say) instead of dist/transcripts/index.js.
+//
+// For aisdk, the AI SDK's own message schema (`modelMessageSchema` from `ai`, the zod schema of
+// a ModelMessage, `safeParse` of each message) is timed in the same repeats, over about 2,000
+// messages a repeat (it is slow), after the check's repeats, and printed beside the check
+// (--no-sdk leaves it out).
+//
+// Usage: node scripts/bench-transcripts.mjs [--repeats N] [--formats a,b] [--sizes 1000,10000]
+//   [--baseline <checkout> | --baseline-lib <file>] [--lib <file>] [--no-repair] [--no-sdk]
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/index.js';
 
-const { values } = parseArgs({ options: { repeats: { type: 'string' }, formats: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    repeats: { type: 'string' },
+    formats: { type: 'string' },
+    sizes: { type: 'string' },
+    baseline: { type: 'string' },
+    'baseline-lib': { type: 'string' },
+    lib: { type: 'string' },
+    'no-repair': { type: 'boolean' },
+    'no-sdk': { type: 'boolean' },
+  },
+});
 const REPEATS = Number(values.repeats ?? 9);
 const FORMATS = (
   values.formats ?? 'anthropic,openai-chat,openai-responses,aisdk,gemini,bedrock-converse,chat,langchain,mistral'
 ).split(',');
-const SIZES = [100, 1000, 10000];
+const SIZES = (values.sizes ?? '100,1000,10000').split(',').map(Number);
+const REPAIR = values['no-repair'] !== true;
+const load = (file) => import(pathToFileURL(resolve(file)).href);
+const { checkTranscriptJson, repairTranscriptJson } = await load(
+  values.lib ?? new URL('../dist/transcripts/index.js', import.meta.url).pathname,
+);
+const baselineFile =
+  values['baseline-lib'] ??
+  (values.baseline === undefined ? undefined : resolve(values.baseline, 'dist/transcripts/index.js'));
+const baseline = baselineFile === undefined ? undefined : await load(baselineFile);
+// The AI SDK's own check of a history: its ModelMessage schema, message by message.
+const sdkSchema =
+  values['no-sdk'] === true || !FORMATS.includes('aisdk') ? undefined : (await import('ai')).modelMessageSchema;
+const sdkCheck = (messages) => {
+  for (const message of messages) if (!sdkSchema.safeParse(message).success) throw new Error('not a ModelMessage');
+};
 
 // A realistic loop, round after round: a user question, an assistant message with 1-3 calls,
 // their results, an answer; whole rounds until the transcript has at least `size` messages.
@@ -317,42 +356,86 @@ for (const format of FORMATS) {
     const fixed = repairTranscriptJson(bad, { format });
     if (!fixed.ok || checkTranscriptJson([...fixed.value.messages], { format }).result !== 'accepted')
       throw new Error(`${format} ${size}: repair failed`);
-    cases.push({ format, size: messages.length, messages, bad, floor: [], check: [], repair: [], repairBroken: [] });
+    if (baseline !== undefined && baseline.checkTranscriptJson(messages, { format }).result !== 'accepted')
+      throw new Error(`${format} ${size}: the baseline does not accept the generated transcript`);
+    cases.push({
+      format,
+      size: messages.length,
+      messages,
+      bad,
+      floor: [],
+      check: [],
+      base: [],
+      sdk: [],
+      repair: [],
+      repairBroken: [],
+    });
   }
 }
 
 // Per case: warm up, then interleave.
 for (const c of cases) {
+  const options = { format: c.format };
   for (let i = 0; i < 3; i++) {
     floor[c.format](c.messages);
-    checkTranscriptJson(c.messages, { format: c.format });
+    checkTranscriptJson(c.messages, options);
+    baseline?.checkTranscriptJson(c.messages, options);
   }
   const times = Math.max(1, Math.round(100_000 / c.size));
   for (let r = 0; r < REPEATS; r++) {
     c.floor.push(time(() => floor[c.format](c.messages), times));
-    c.check.push(time(() => checkTranscriptJson(c.messages, { format: c.format }), times));
-    c.repair.push(time(() => repairTranscriptJson(c.messages, { format: c.format }), times));
-    c.repairBroken.push(time(() => repairTranscriptJson(c.bad, { format: c.format }), times));
+    const ours = () => c.check.push(time(() => checkTranscriptJson(c.messages, options), times));
+    const theirs = () => c.base.push(time(() => baseline.checkTranscriptJson(c.messages, options), times));
+    if (baseline === undefined) ours();
+    else if (r % 2 === 0) {
+      ours();
+      theirs();
+    } else {
+      theirs();
+      ours();
+    }
+    if (!REPAIR) continue;
+    c.repair.push(time(() => repairTranscriptJson(c.messages, options), times));
+    c.repairBroken.push(time(() => repairTranscriptJson(c.bad, options), times));
   }
+  // After the case's repeats (its garbage would land in the floor's and the check's time).
+  if (sdkSchema !== undefined && c.format === 'aisdk')
+    for (let r = 0; r < Math.min(REPEATS, 5); r++)
+      c.sdk.push(time(() => sdkCheck(c.messages), Math.max(1, Math.round(2_000 / c.size))));
 }
 
 const us = (ms, n) => ((ms * 1000) / n).toFixed(3);
+const col = (x, w) => String(x).padStart(w);
 console.log(`bench:transcripts  medians of ${REPEATS} interleaved repeats (Node ${process.version})`);
+if (baseline !== undefined) console.log(`baseline: ${baselineFile}`);
 console.log(
-  'format            messages  floor us/msg  check us/msg  check/floor  repair(ok) us/msg  repair(broken) us/msg',
+  `format            messages  floor us/msg  check us/msg  check/floor${baseline === undefined ? '' : '  baseline us/msg  baseline/floor'}${REPAIR ? '  repair(ok) us/msg  repair(broken) us/msg' : ''}`,
 );
 for (const c of cases) {
   const f = median(c.floor);
-  const k = median(c.check);
+  const perFloor = (key) => (c[key].length === 0 ? '-' : `${(median(c[key]) / f).toFixed(2)}x`);
+  let line = `${c.format.padEnd(17)} ${col(c.size, 8)}  ${col(us(f, c.size), 12)}  ${col(us(median(c.check), c.size), 12)}  ${col(perFloor('check'), 11)}`;
+  if (baseline !== undefined) line += `  ${col(us(median(c.base), c.size), 15)}  ${col(perFloor('base'), 14)}`;
+  if (REPAIR) line += `  ${col(us(median(c.repair), c.size), 17)}  ${col(us(median(c.repairBroken), c.size), 21)}`;
+  console.log(line);
+}
+for (const c of cases.filter((one) => one.sdk.length > 0)) {
+  const sdk = median(c.sdk);
   console.log(
-    `${c.format.padEnd(17)} ${String(c.size).padStart(8)}  ${us(f, c.size).padStart(12)}  ${us(k, c.size).padStart(12)}  ${(k / f).toFixed(2).padStart(10)}x  ${us(median(c.repair), c.size).padStart(17)}  ${us(median(c.repairBroken), c.size).padStart(21)}`,
+    `\naisdk ${c.size}: the AI SDK's modelMessageSchema.safeParse per message ${us(sdk, c.size)} us/msg; the check costs ${(median(c.check) / sdk).toFixed(4)}x of it`,
   );
 }
-console.log(
-  '\ngrowth per message, 1,000 -> 10,000 messages (1.00 = linear; target for the check <= 1.15), of the check and of its floor:',
-);
-for (const format of FORMATS) {
-  const [, mid, big] = cases.filter((c) => c.format === format);
-  const growth = (key) => (median(big[key]) / big.size / (median(mid[key]) / mid.size)).toFixed(2);
-  console.log(`  ${format.padEnd(17)} check ${growth('check')}   floor ${growth('floor')}`);
+const [low, high] = [SIZES.at(-2), SIZES.at(-1)];
+if (low !== undefined) {
+  console.log(
+    `\ngrowth per message, ${low.toLocaleString('en')} -> ${high.toLocaleString('en')} messages (1.00 = linear; target for the check <= 1.15), of the check${baseline === undefined ? '' : ', of the baseline'} and of the floor:`,
+  );
+  for (const format of FORMATS) {
+    const mine = cases.filter((c) => c.format === format);
+    const [mid, big] = mine.slice(-2);
+    const growth = (key) => (median(big[key]) / big.size / (median(mid[key]) / mid.size)).toFixed(2);
+    console.log(
+      `  ${format.padEnd(17)} check ${growth('check')}${baseline === undefined ? '' : `   baseline ${growth('base')}`}   floor ${growth('floor')}`,
+    );
+  }
 }

@@ -4,8 +4,11 @@
 // Every `// @ts-expect-error` in type-tests/*.test-d.ts marks a misuse. This script copies the
 // type tests with those directives switched off, compiles them against src/ (the package's
 // `@turngate/source` condition; TypeScript 6, with the compiler options tsd uses), and for each
-// misuse prints the length of the compiler's message and its first two lines, then the longest.
-// A directive written `// @ts-expect-error -- "<text>"` promises that <text> is in the message.
+// misuse prints the length of its first diagnostic and where that names the class or rule, then
+// the lengths per test file. Every directive is written `// @ts-expect-error -- "<text>"`: it
+// promises that <text>, the failure class or the rule broken, ends within the first diagnostic's
+// first 200 characters (MESSAGE_LIMIT). A misuse TypeScript reports with a long type first, which
+// the types cannot reorder, says so: `-- "<text>" (past the limit: <reason>)`, and is listed.
 //
 //   node scripts/type-messages.mjs            print every message (npm run type-messages)
 //   node scripts/type-messages.mjs --check    also fail unless each promised <text> is in its message
@@ -16,7 +19,8 @@
 //                                             200th character; only test files whose name holds a part
 //
 // scripts/typecheck.mjs compiles the same copies in its one program (npm run check, npm test)
-// and reports them with `reportMessages`.
+// and reports them with `reportMessages`, limit included: the test run fails on a misuse that
+// compiles, promises nothing, or names its class past the limit without saying why.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +38,7 @@ export const MISUSE_DIR = join(root, '.bench', 'type-messages');
  * it (1-based), and the text its directive promises ('' when none).
  *
  * @param {string} out
- * @returns {{ file: string, line: number, promised: string }[]}
+ * @returns {{ file: string, line: number, promised: string, pastLimit: string }[]}
  */
 export function writeMisuseCopies(out) {
   rmSync(out, { recursive: true, force: true });
@@ -48,8 +52,8 @@ export function writeMisuseCopies(out) {
     const copy = lines.map((line, index) => {
       const found = directive.exec(line);
       if (found === null) return line;
-      const promised = /^"(.*)"$/.exec(found[2]?.trim() ?? '');
-      misuses.push({ file: copyName, line: index + 2, promised: promised?.[1] ?? '' });
+      const promised = /^"(.*?)"(?:\s+\(past the limit: (.+)\))?$/.exec(found[2]?.trim() ?? '');
+      misuses.push({ file: copyName, line: index + 2, promised: promised?.[1] ?? '', pastLimit: promised?.[2] ?? '' });
       return `${found[1]}// (misuse) ${found[2] ?? ''}`;
     });
     writeFileSync(join(out, copyName), copy.join('\n'));
@@ -64,17 +68,19 @@ export const MESSAGE_LIMIT = 200;
  * Prints each misuse's first diagnostic (its length, and the characters up to where it names the
  * promised class or rule) and, with `check`, whether it holds its promise. With `limit`, a misuse
  * also fails when its directive promises nothing, or when the promised text ends more than
- * `limit` characters into the first diagnostic (whitespace squashed). Ends with the length
+ * `limit` characters into the first diagnostic (whitespace squashed), unless the directive says
+ * why it cannot: `// @ts-expect-error -- "<text>" (past the limit: <reason>)`; those are listed. Ends with the length
  * distribution per test file. Returns how many misuses failed (no error at all, or with `check`
  * a promise not kept).
  *
- * @param {{ file: string, line: number, promised: string }[]} misuses
+ * @param {{ file: string, line: number, promised: string, pastLimit: string }[]} misuses
  * @param {Map<string, { code: string, lines: string[] }[]>} diagnostics by `<copy file name>:<line>`
  * @param {{ check: boolean, compiler: string, limit?: number, print?: (line: string) => void }} options
  */
 export function reportMessages(misuses, diagnostics, { check, compiler, limit, print = console.log }) {
   const squash = (text) => text.replace(/\s+/g, ' ').trim();
   const lengths = new Map();
+  const pastLimit = [];
   let longest = { length: 0 };
   let failed = 0;
   print(
@@ -106,8 +112,12 @@ export function reportMessages(misuses, diagnostics, { check, compiler, limit, p
       failed++;
       print('  ^ promises nothing: write `// @ts-expect-error -- "<class or rule>"`');
     } else if (limit !== undefined && (reach === undefined || reach > limit)) {
-      failed++;
-      print(`  ^ "${misuse.promised}" is not within the first diagnostic's first ${limit} characters`);
+      if (misuse.pastLimit !== '') {
+        pastLimit.push(`${where} (${reach ?? 'later'}): ${misuse.pastLimit}`);
+      } else {
+        failed++;
+        print(`  ^ "${misuse.promised}" is not within the first diagnostic's first ${limit} characters`);
+      }
     }
   }
   const median = (xs) => {
@@ -128,6 +138,10 @@ export function reportMessages(misuses, diagnostics, { check, compiler, limit, p
     );
   }
   print(`longest: ${longest.length} chars at ${longest.where}`);
+  if (pastLimit.length > 0) {
+    print(`\nnaming the class past the limit, each with its directive's reason (${pastLimit.length}):`);
+    for (const line of pastLimit) print(`  ${line}`);
+  }
   return failed;
 }
 

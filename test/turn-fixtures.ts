@@ -30,7 +30,7 @@ export function specFor<const TMode extends ActionMode>(actionMode: TMode): Call
   const spec = callSpec({
     callId: `turn-${actionMode}`,
     modelRef: 'model/1',
-    actionMode,
+    actionMode: actionMode as ActionMode,
     executionPattern: 'single',
     normalizerId: 'nf.v1',
     mutationPolicyDigest: 'pol.mut.v1',
@@ -50,7 +50,7 @@ export function defaultSpec<const TMode extends ActionMode>(
   actionMode: TMode,
   callId = `turn-${actionMode}`,
 ): CallSpec<TMode> {
-  const spec = callSpec({ callId, modelRef: 'model/1', actionMode });
+  const spec = callSpec({ callId, modelRef: 'model/1', actionMode: actionMode as ActionMode });
   if (!spec.ok) throw new Error(JSON.stringify(spec.failures));
   // biome-ignore lint/plugin: callSpec's mode parameter is `string` here; the fixture narrows it to the mode it asked for
   return spec.value as unknown as CallSpec<TMode>;

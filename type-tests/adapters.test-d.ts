@@ -63,38 +63,38 @@ expectType<Content[]>((await gemini.answer(contents, generated)).messages);
 expectType<ModelMessage[]>((await aisdk.answer(messages, result)).messages);
 
 // A handler map missing a tool does not compile (the mutating one included).
-// @ts-expect-error: send_email has no handler
+// @ts-expect-error -- "Property 'send_email' is missing"
 anthropicLoop({ tools: Tools, handlers: { get_weather: handlers.get_weather } });
-// @ts-expect-error: get_weather has no handler
+// @ts-expect-error -- "Property 'get_weather' is missing"
 chatLoop({ tools: Tools, handlers: { send_email: handlers.send_email } });
 // A handler with the wrong input type does not compile.
 anthropicLoop({
   tools: Tools,
-  // @ts-expect-error: get_weather's input is { city: string }, not { town: string }
+  // @ts-expect-error -- "is not assignable to type '(input: { city: string; }"
   handlers: { ...handlers, get_weather: async ({ town }: { town: string }) => ({ sky: town }) },
 });
 anthropicLoop({
   tools: Tools,
-  // @ts-expect-error: send_email's input is { to: string }
+  // @ts-expect-error -- "is not assignable to type '(input: { to: string; }"
   handlers: { ...handlers, send_email: async (email: { to: number }) => ({ sent: email.to > 0 }) },
 });
 // A handler with the wrong output shape does not compile.
-// @ts-expect-error: get_weather returns { sky: string }
+// @ts-expect-error -- "is not assignable to type '{ sky: string; } | Promise<{ sky: string; }>'"
 geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ sky: 3 }) } });
 
 // A reply of another SDK's type does not compile.
-// @ts-expect-error: a ChatCompletion is not an Anthropic.Message
+// @ts-expect-error -- "Type 'ChatCompletion' is missing the following properties from type 'Message'"
 await anthropic.answer(anthropicHistory, completion);
-// @ts-expect-error: an Anthropic.Message is not a ChatCompletion
+// @ts-expect-error -- "Type 'Message' is missing the following properties from type 'ChatCompletion'"
 await chat.answer(chatHistory, message);
-// @ts-expect-error: a ChatCompletion is not a Responses Response
+// @ts-expect-error -- "'ChatCompletion' is not assignable to parameter of type 'Response'"
 await responses.answer(input, completion);
-// @ts-expect-error: an Anthropic.Message is not a GenerateContentResponse
+// @ts-expect-error -- "Type 'Message' is missing the following properties from type 'GenerateContentResponse'"
 await gemini.answer(contents, message);
-// @ts-expect-error: a Responses Response is not a generateText result
+// @ts-expect-error -- "Type 'Response' is missing the following properties from type 'AISDKReply'"
 await aisdk.answer(messages, response);
 // A history of another SDK's type does not compile.
-// @ts-expect-error: Gemini contents are not Anthropic messages
+// @ts-expect-error -- "Type 'Content' is not assignable to type 'MessageParam'"
 await anthropic.answer(contents, message);
 
 // Edge inputs for the reply: `any` and `never` pass (as everywhere), `unknown` and `string` do not.
@@ -104,13 +104,13 @@ await anthropic.answer(anthropicHistory, loose);
 declare const none: never;
 await chat.answer(chatHistory, none);
 declare const opaque: unknown;
-// @ts-expect-error: an unknown value is not a reply
+// @ts-expect-error -- "Argument of type 'unknown' is not assignable to parameter of type 'Message'"
 await anthropic.answer(anthropicHistory, opaque);
-// @ts-expect-error: a string is not a reply
+// @ts-expect-error -- "Argument of type 'string' is not assignable to parameter of type 'GenerateContentResponse'"
 await gemini.answer(contents, 'STOP');
 // A registry typed `any` takes any handler map; handlers typed `unknown` or `string` do not compile.
-// @ts-expect-error: handlers must be a map of functions
+// @ts-expect-error -- "Type 'unknown' is not assignable to type 'LoopHandlers<Tools>'"
 anthropicLoop({ tools: Tools, handlers: opaque });
-// @ts-expect-error: handlers must be a map of functions
+// @ts-expect-error -- "Type 'string' is not assignable to type 'LoopHandlers<Tools>'"
 anthropicLoop({ tools: Tools, handlers: 'get_weather' });
 anthropicLoop({ tools: Tools, handlers: loose });

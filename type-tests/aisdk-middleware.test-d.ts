@@ -27,7 +27,7 @@ wrapLanguageModel({ model: new MockLanguageModelV4(), middleware: transcriptGuar
 // transformParams hands back the SDK's own call options type.
 declare const params: CallOptions;
 expectType<Promise<CallOptions>>(transcriptGuard().transformParams({ type: 'stream', params }));
-// @ts-expect-error -- a prompt must be messages
+// @ts-expect-error -- "Type 'string' is not assignable to type 'readonly AISDKMessage[]'"
 transcriptGuard().transformParams({ type: 'generate', params: { prompt: 'Hello' } });
 // The model the SDK passes (its modelId selects the model-specific rules); a model that is no object is refused.
 expectType<Promise<CallOptions>>(
@@ -37,7 +37,7 @@ expectType<Promise<CallOptions>>(
     model: new MockLanguageModelV4({ modelId: 'gemini-2.5-flash' }),
   }),
 );
-// @ts-expect-error -- the model is the SDK's model object, not its id
+// @ts-expect-error -- "Type 'string' has no properties in common with type"
 transcriptGuard().transformParams({ type: 'generate', params, model: 'gemini-2.5-flash' });
 
 // onReject: 'throw' or 'repair', not any other string, nor a string or unknown value.
@@ -46,10 +46,10 @@ expectNotAssignable<OnReject>('ignore' as string);
 // @ts-expect-error -- "Type '"ignore"' is not assignable to type 'OnReject | undefined'"
 transcriptGuard({ onReject: 'ignore' });
 declare const someString: string;
-// @ts-expect-error -- a string may be anything
+// @ts-expect-error -- "Type 'string' is not assignable to type 'OnReject | undefined'"
 transcriptGuard({ onReject: someString });
 declare const someUnknown: unknown;
-// @ts-expect-error -- unknown is not an OnReject
+// @ts-expect-error -- "Type 'unknown' is not assignable to type 'OnReject | undefined'"
 transcriptGuard({ onReject: someUnknown });
 // `any` and `never` are assignable to anything: the run-time check names the field (TypeError).
 // biome-ignore lint/suspicious/noExplicitAny: the test covers `any`
@@ -57,9 +57,9 @@ declare const someAny: any;
 expectType<TranscriptGuardMiddleware>(transcriptGuard({ onReject: someAny }));
 declare const someNever: never;
 expectType<TranscriptGuardMiddleware>(transcriptGuard({ onReject: someNever }));
-// @ts-expect-error -- the options are an object
+// @ts-expect-error -- "Type '"repair"' has no properties in common with type 'TranscriptGuardOptions'"
 transcriptGuard('repair');
-// @ts-expect-error -- an unknown option
+// @ts-expect-error -- "'onRejected' does not exist in type 'TranscriptGuardOptions'. Did you mean to write 'onReject'?"
 transcriptGuard({ onRejected: 'repair' });
 
 // onRepair gets the repairs and the failures they fix.
@@ -71,7 +71,7 @@ const options: TranscriptGuardOptions = {
   },
 };
 void options;
-// @ts-expect-error -- onRepair is a function
+// @ts-expect-error -- "Type 'string' is not assignable to type '(repairs: readonly TranscriptRepair[]"
 transcriptGuard({ onRepair: 'log' });
 
 // A repair may rewrite a part's shape; the shape rules are aisdk rules.

@@ -5,6 +5,7 @@
 import { match } from 'ts-pattern';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import type {
+  AssistantMessage,
   ChatGraph,
   ChatHarness,
   ChatMessage,
@@ -28,13 +29,25 @@ expectAssignable<ChatMessage>({
   role: 'user',
   content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }],
 });
-// @ts-expect-error -- a tool message needs tool_call_id
+// A tool message needs tool_call_id.
+// @ts-expect-error -- "Property 'tool_call_id' is missing"
 void harness.send('s', { role: 'tool', content: 'Sunny' });
-// @ts-expect-error -- tool_calls belong to assistant messages only
+// `tool_calls` belong to assistant messages only.
+// @ts-expect-error -- "'tool_calls' does not exist in type 'UserMessage'"
 void harness.send('s', { role: 'user', content: 'hi', tool_calls: [] });
-// @ts-expect-error -- image blocks are user-only
-expectAssignable<ChatMessage>({ role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] });
-// @ts-expect-error -- no such role
+// Image blocks are user-only (AssistantMessage is the one ChatMessage of role assistant; against the
+// whole union TypeScript 7 reports the image's source instead of its block type).
+expectAssignable<AssistantMessage>({
+  role: 'assistant',
+  // @ts-expect-error -- "Type '"image"' is not assignable to type"
+  content: [{ type: 'image', source: { type: 'url', url: 'u' } }],
+});
+expectNotAssignable<ChatMessage>({
+  role: 'assistant',
+  content: [{ type: 'image', source: { type: 'url', url: 'u' } }],
+});
+// No such role.
+// @ts-expect-error -- "Type '"developer"' is not assignable to type"
 void harness.send('s', { role: 'developer', content: 'hi' });
 expectNotAssignable<ChatMessage>({ role: 'system', content: [{ type: 'text', text: 'system prompts are strings' }] });
 
@@ -49,16 +62,19 @@ expectType<number>(summary);
 match(outcome)
   .with({ outcome: 'completed' }, () => 1)
   .with({ outcome: 'errored' }, () => 0)
-  // @ts-expect-error -- the suspended outcome is not handled (NonExhaustiveError)
+  // The suspended outcome is not handled.
+  // @ts-expect-error -- "NonExhaustiveError<ChatTurnSuspended>"
   .exhaustive();
 if (outcome.outcome === 'errored') expectType<ErrorBucket>(outcome.errorBucket);
 if (outcome.outcome === 'suspended') expectType<string>(outcome.signalDescriptor.signal_id);
-// @ts-expect-error -- replies exist only on completed outcomes
+// Replies exist only on completed outcomes.
+// @ts-expect-error -- "Property 'replies' does not exist on type 'ChatTurnOutcome'"
 void outcome.replies;
 
 // Stores implement the SessionStore interface.
 expectAssignable<SessionStore>(new InMemorySessionStore());
-// @ts-expect-error -- a store must save and delete, not only load
+// A store must save and delete, not only load.
+// @ts-expect-error -- "is missing the following properties from type 'SessionStore'"
 const partial: SessionStore = { load: async () => undefined };
 void partial;
 
@@ -76,13 +92,17 @@ expectType<ChatGraphType>(
   }),
 );
 type ChatGraphType = import('turngate/chat').ChatGraph;
-// @ts-expect-error -- `toolz` is not a node of this graph
+// `toolz` is not a node of this graph.
+// @ts-expect-error -- "Type '"toolz"' is not assignable to type"
 sequentialGraph({ entry: 'model', nodes: { model: node, tools: node }, edges: [{ from: 'model', to: 'toolz' }] });
-// @ts-expect-error -- an edge leaves a node of this graph
+// An edge leaves a node of this graph.
+// @ts-expect-error -- "Type '"start"' is not assignable to type '"model"'"
 sequentialGraph({ entry: 'model', nodes: { model: node }, edges: [{ from: 'start', to: 'model' }] });
-// @ts-expect-error -- the entry is a node of this graph
+// The entry is a node of this graph.
+// @ts-expect-error -- "Type '"start"' is not assignable to type '"model"'"
 sequentialGraph({ entry: 'start', nodes: { model: node }, edges: [] });
-// @ts-expect-error -- a router returns a node of this graph or END
+// A router returns a node of this graph or END.
+// @ts-expect-error -- "is not assignable to type 'Router<"model">'"
 sequentialGraph({ entry: 'model', nodes: { model: node }, edges: [{ from: 'model', to: () => 'elsewhere' as const }] });
 // Untyped names (nodes built at run time) are plain strings.
 declare const dynamicNodes: Record<string, ChatNode>;
@@ -97,7 +117,8 @@ expectAssignable<Router<never>>(() => END);
 expectNotAssignable<Router<never>>(() => 'a' as const);
 // biome-ignore lint/suspicious/noExplicitAny: the type test covers an `any` argument on purpose
 expectAssignable<Router<any>>(() => 'x');
-// @ts-expect-error -- node names are strings
+// Node names are strings.
+// @ts-expect-error -- "does not satisfy the constraint 'string'"
 expectAssignable<Router<unknown>>(() => END);
 expectAssignable<GraphEdge<'a'>>({ from: 'a', to: END });
 expectNotAssignable<GraphEdge<'a'>>({ from: 'b', to: 'a' });
@@ -116,7 +137,8 @@ expectType<unknown>(errored.cause);
 expectAssignable<ErrorClassifier>((error: unknown) =>
   error instanceof RangeError ? { category: 'provider_timeout' } : undefined,
 );
-// @ts-expect-error -- a classification names its category
+// A classification names its category.
+// @ts-expect-error -- "Property 'category' is missing"
 expectAssignable<ErrorClassification>({ detail: 'no category' });
 expectNotAssignable<ErrorClassifier>((error: unknown) => String(error));
 
@@ -125,7 +147,8 @@ expectType<Promise<SuspensionRecord | undefined>>(new InMemorySessionStore().fin
 expectType<Promise<readonly SuspensionRecord[]>>(harness.listSuspended({ limit: 10 }));
 declare const record: SessionRecord;
 if (record.suspension !== undefined) expectType<string>(record.suspension.descriptor.signal_id);
-// @ts-expect-error -- a store without findSuspension and listSuspended cannot hold suspensions
+// A store without findSuspension and listSuspended cannot hold suspensions.
+// @ts-expect-error -- "is missing the following properties from type 'SessionStore'"
 const withoutSuspensions: SessionStore = { load: async () => undefined, save: async () => 1, delete: async () => {} };
 void withoutSuspensions;
 
@@ -138,20 +161,34 @@ void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: 'msg-7
 void harness.send('s', { role: 'user', content: 'hi' }, {});
 void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: anyKey });
 void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: neverKey });
-// @ts-expect-error -- the key is a string
+// The key is a string.
+// @ts-expect-error -- "Type 'number' is not assignable to type 'string'"
 void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: 7 });
-// @ts-expect-error -- unknown is not a key
+// `unknown` is not a key.
+// @ts-expect-error -- "Type 'unknown' is not assignable to type 'string | undefined'"
 void harness.send('s', { role: 'user', content: 'hi' }, { idempotencyKey: unknownKey });
-// @ts-expect-error -- no such option
+// No such option.
+// @ts-expect-error -- "'key' does not exist in type 'SendOptions'"
 void harness.send('s', { role: 'user', content: 'hi' }, { key: 'msg-7f3a' });
 declare const sent: ChatTurnOutcome;
 if (sent.outcome === 'completed' || sent.outcome === 'suspended') expectType<true | undefined>(sent.replayed);
-// @ts-expect-error -- an errored outcome is never a replay
+// An errored outcome is never a replay.
+// @ts-expect-error -- "Property 'replayed' does not exist on type 'ChatTurnOutcome'"
 void sent.replayed;
 
 // A listener's failure goes to onListenerError: (error, sessionId) => void.
 expectAssignable<ListenerErrorHandler>((error: unknown, sessionId: string) => void [error, sessionId]);
 expectNotAssignable<ListenerErrorHandler>((error: unknown, sessionId: number) => void [error, sessionId]);
 declare const someGraph: ChatGraph;
-// @ts-expect-error -- the handler takes the error and the session id, not an outcome
+// The handler takes the error and the session id, not an outcome.
+// @ts-expect-error -- "is not assignable to type 'ListenerErrorHandler'"
 createChatHarness({ graph: someGraph, onListenerError: (outcome: ChatTurnOutcome) => void outcome });
+
+// Harness options: a misspelled option and a store class in place of a store are refused; their twins compile.
+createChatHarness({ graph: someGraph, cacheSize: 100, store: new InMemorySessionStore() });
+// A misspelled option.
+// @ts-expect-error -- "'cacheSise' does not exist in type 'ChatHarnessOptions'"
+createChatHarness({ graph: someGraph, cacheSise: 100 });
+// The store class, not a store.
+// @ts-expect-error -- "is missing the following properties from type 'SessionStore'"
+createChatHarness({ graph: someGraph, store: InMemorySessionStore });

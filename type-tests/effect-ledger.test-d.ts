@@ -49,9 +49,9 @@ expectAssignable<EffectLedger>(postgres.effectLedger());
 expectNotAssignable<SyncEffectLedger>(postgres.effectLedger());
 expectAssignable<EffectLedger>(new FileEffectLedger('.premath/effects'));
 expectType<EffectClaim>(new MemoryEffectLedger().begin(entry));
-// @ts-expect-error -- a ledger's lease is milliseconds, not text
+// @ts-expect-error -- "Type 'string' is not assignable to type 'number'"
 new SqliteSessionStore(':memory:').effectLedger({ leaseMs: '5m' });
-// @ts-expect-error -- an entry names its tool call, tool, input digest and join-set digest
+// @ts-expect-error -- "Type '{ key: string; }' is missing the following properties from type 'EffectEntry'"
 new MemoryEffectLedger().begin({ key: 'k' });
 
 // The gate takes a ledger and an idempotency key; anything else is refused.
@@ -62,9 +62,9 @@ void settleMutations(closed, { send_email: async () => ({ sent: true }) }, undef
 expectAssignable<AdmitOptions>({ ledger: new MemoryEffectLedger() });
 expectNotAssignable<AdmitOptions>({ ledger: {} });
 expectNotAssignable<AdmitOptions>({ idempotencyKey: () => 7 });
-// @ts-expect-error -- an object without begin, finish and read is not a ledger
+// @ts-expect-error -- "is missing the following properties from type 'EffectLedger': finish, read"
 admitMutation(closed, undefined, { ledger: { begin: () => ({ claimed: true }) } });
-// @ts-expect-error -- the idempotency key is a string
+// @ts-expect-error -- "Type 'number' is not assignable to type 'string'"
 admitMutation(closed, undefined, { idempotencyKey: () => 7 });
 admitMutation(closed, undefined, { ledger: new FileEffectLedger('.premath/effects') });
 
@@ -77,9 +77,9 @@ declare const unknownValue: unknown;
 declare const text: string;
 admitMutation(closed, undefined, anything);
 admitMutation(closed, undefined, nothing);
-// @ts-expect-error -- unknown is not AdmitOptions
+// @ts-expect-error -- "Argument of type 'unknown' is not assignable to parameter of type 'AdmitOptions | undefined'"
 admitMutation(closed, undefined, unknownValue);
-// @ts-expect-error -- a string is not AdmitOptions
+// @ts-expect-error -- "Type 'string' has no properties in common with type 'AdmitOptions'"
 admitMutation(closed, undefined, text);
 
 // A replayed mutation carries the ledger's record; the other outcomes do not.
@@ -88,7 +88,7 @@ if (record.outcome === 'replayed') {
   expectType<EffectRecord>(record.record);
   expectType<EffectState>(record.record.state);
 } else {
-  // @ts-expect-error -- only a replayed record has the ledger's record
+  // @ts-expect-error -- "Property 'record' does not exist on type"
   void record.record;
 }
 

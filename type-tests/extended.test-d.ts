@@ -34,7 +34,8 @@ expectAssignable<ExtendedJoinCheckInputWire>({
 
 export const badCount: ExtendedJoinCheckInputWire = {
   evidence: {
-    // @ts-expect-error -- a branch count is a number, not a string
+    // A branch count is a number, not a string.
+    // @ts-expect-error -- "is not assignable to type 'NumberInput | null | undefined'"
     callSpec: { ...callSpec, parallelPolicy: { allowed: true, maxBranches: '2' } },
     protocolState: { stopReason: 'end_turn' },
   },
@@ -44,7 +45,8 @@ export const missingField: ExtendedJoinCheckInputWire = {
   evidence: {
     callSpec,
     protocolState: { stopReason: 'end_turn' },
-    // @ts-expect-error -- a guardrail decision needs its sequence
+    // A guardrail decision needs its sequence.
+    // @ts-expect-error -- "Property 'sequence' is missing"
     guardrailDecisions: [{ decisionId: 'g', stage: 'input', guardrailId: 'x', policyDigest: 'p' }],
   },
 };
@@ -60,7 +62,8 @@ if (report.extended !== undefined) {
     report.extended.normalized.callSpec.guardrailStagePolicy?.requiredStages,
   );
 }
-// @ts-expect-error -- the extended section may be absent
+// The extended section may be absent.
+// @ts-expect-error -- "possibly 'undefined'"
 report.extended.witness;
 
 joinCheck({ profile: 'turngate.harness.extended.v1', evidence: {} });

@@ -18,25 +18,31 @@ if (outcome.ok) {
   expectType<readonly EvidenceInputError[]>(outcome.failures);
   expectType<string | undefined>(outcome.failures[0]?.field);
 }
-// @ts-expect-error -- `value` is not there until `ok` is checked
+// `value` is not there until `ok` is checked.
+// @ts-expect-error -- "Property 'value' does not exist on type 'JoinCheckResult'"
 outcome.value;
 
 // Failure classes are a closed union of the spec's names.
 expectAssignable<FailureClass>('tool.result_missing');
-// @ts-expect-error -- an invented class name is not a FailureClass
+// An invented class name is not a FailureClass.
+// @ts-expect-error -- "Type '"tool.result_lost"' is not assignable to type"
 export const invented: FailureClass = 'tool.result_lost';
 describeFailureClass('mutation.policy_digest_mismatch');
-// @ts-expect-error -- describeFailureClass takes only known classes
+// describeFailureClass takes only known classes.
+// @ts-expect-error -- "Argument of type '"tool.result_lost"' is not assignable to parameter"
 describeFailureClass('tool.result_lost');
 
 // Result status and dispositions are literal unions.
 declare const result: NormalizedToolResult;
 expectType<'ok' | 'error'>(result.status);
 expectAssignable<ToolUseDisposition>('discarded_with_reason');
-// @ts-expect-error -- not a disposition of premath or TOOL-CALLING-HARNESS-TYPESTATE
+// Not a disposition of premath or TOOL-CALLING-HARNESS-TYPESTATE.
+// @ts-expect-error -- "Type '"used"' is not assignable to type"
 export const unknownDisposition: ToolUseDisposition = 'used';
 
 // Normalized lists are read-only: a report cannot be edited after the check.
 declare const report: JoinCheckReport;
-// @ts-expect-error -- readonly array
+expectAssignable<readonly FailureClass[]>([...report.failureClasses, 'tool.result_missing']);
+// A report's lists are read-only.
+// @ts-expect-error -- "Property 'push' does not exist on type 'readonly"
 report.failureClasses.push('tool.result_missing');

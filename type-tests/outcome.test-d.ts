@@ -62,7 +62,7 @@ const ticked = delegate(tools.clock, {}, () => Outcome.ok(42));
 if (ticked.outcome.status === 'ok') expectType<unknown>(ticked.outcome.value);
 
 // The tool gets the canonical method and the required inputs, present and non-null.
-delegate(tools.web_fetcher, { method: 'fetch', input: {} }, (call) => {
+delegate(tools.web_fetcher, { method: 'fetch', input: { url: 'https://a.example' } }, (call) => {
   expectType<'web_fetcher'>(call.tool);
   expectType<'fetch_url' | 'fetch_headers'>(call.method);
   expectType<NonNullable<unknown>>(call.input.url);
@@ -76,7 +76,7 @@ delegate(tools.clock, {}, (call) => {
 
 // Methods: a canonical method or an alias compiles; another literal does not, and says why.
 delegate(tools.web_fetcher, { method: 'fetch_headers', input: { url: 'u' } }, () => Outcome.ok({}));
-// @ts-expect-error -- unknown_method: web_fetcher has no method get_page; use fetch_url | fetch_headers
+// @ts-expect-error -- "unknown_method: web_fetcher has no method get_page; use fetch_"
 delegate(tools.web_fetcher, { method: 'get_page', input: { url: 'u' } }, () => Outcome.ok({}));
 expectType<'unknown_method: web_fetcher has no method get_page; use fetch_url'>(
   {} as UnknownMethodMessage<'web_fetcher', 'get_page', 'fetch_url'>,
@@ -84,15 +84,40 @@ expectType<'unknown_method: web_fetcher has no method get_page; use fetch_url'>(
 // A method name from model output (`string`) compiles; the run-time check answers it.
 declare const fromModel: string;
 delegate(tools.web_fetcher, { method: fromModel, input: { url: 'u' } }, () => Outcome.ok({}));
-// @ts-expect-error -- a contract with methods needs the call to name one
+// @ts-expect-error -- "unknown_method: the call to web_fetcher names no method"
 delegate(tools.web_fetcher, { input: { url: 'u' } }, () => Outcome.ok({}));
+// A request has a method and an input; a misspelled field is refused, naming it.
+// @ts-expect-error -- "unknown field: inputs; a delegated request has method and input"
+delegate(tools.web_fetcher, { method: 'fetch', inputs: { url: 'u' } }, () => Outcome.ok({}));
 // A contract without methods takes any name, or none.
 delegate(tools.clock, { method: 'now' }, () => Outcome.ok(1));
 
+// Required inputs: present under their name or a camelCase/snake_case twin, and not empty.
+const { reader } = defineContracts({ reader: { requiredInputs: ['feedUrl', 'xml'] } });
+delegate(reader, { input: { feedUrl: 'https://a.example', xml: '<rss/>' } }, () => Outcome.ok(1));
+delegate(reader, { input: { feed_url: 'https://a.example', xml: '<rss/>', lang: 'en' } }, () => Outcome.ok(1));
+// @ts-expect-error -- "precondition_failed: reader needs input feedUrl (present, not null or empty)"
+delegate(reader, { input: { feed: 'https://a.example', xml: '<rss/>' } }, () => Outcome.ok(1));
+// @ts-expect-error -- "precondition_failed: reader needs input xml (present, not null or empty)"
+delegate(reader, { input: { feedUrl: 'https://a.example', xml: null } }, () => Outcome.ok(1));
+// @ts-expect-error -- "precondition_failed: reader needs input xml (present, not null or empty)"
+delegate(reader, { input: { feedUrl: 'https://a.example', xml: '' } }, () => Outcome.ok(1));
+// @ts-expect-error -- "precondition_failed: web_fetcher needs input url"
+delegate(tools.web_fetcher, { method: 'fetch' }, () => Outcome.ok({}));
+// An input from model output (unknown, a record, a Map) compiles; the run-time check answers it.
+declare const modelInput: unknown;
+declare const modelRecord: Record<string, unknown>;
+delegate(reader, { input: modelInput }, () => Outcome.ok(1));
+delegate(reader, { input: modelRecord }, () => Outcome.ok(1));
+delegate(reader, { input: new Map([['xml', '<rss/>']]) }, () => Outcome.ok(1));
+delegateAsync(reader, { input: { feedUrl: 'u', xml: 'x' } }, async () => Outcome.ok(1));
+// @ts-expect-error -- "precondition_failed: reader needs input "
+delegateAsync(reader, { input: {} }, async () => Outcome.ok(1));
+
 // The tool must return an Outcome; an asynchronous one goes through delegateAsync.
-// @ts-expect-error -- a bare value is not an Outcome
+// @ts-expect-error -- "contract_violation: not_an_outcome: run returns Outcome.ok(value) or Outcome.error"
 delegate(tools.clock, {}, () => 42);
-// @ts-expect-error -- a promise is not an Outcome: use delegateAsync
+// @ts-expect-error -- "contract_violation: not_an_outcome: run returned a promise; delegate it with delegateAsync"
 delegate(tools.clock, {}, async () => Outcome.ok(1));
 const later = delegateAsync(tools.rss_parser, { method: 'parse', input: { xml: '<rss/>' } }, async () =>
   Outcome.ok([]),
@@ -118,12 +143,12 @@ match(feed.outcome)
   .with({ status: 'error', errorType: 'contract_violation' }, () => 2)
   .with({ status: 'error', errorType: 'precondition_failed' }, () => 3)
   .with({ status: 'error', errorType: 'unknown_method' }, () => 4)
-  // @ts-expect-error -- the tool's own feed_malformed error is not handled (NonExhaustiveError)
+  // @ts-expect-error -- "NonExhaustiveError<OutcomeError<"feed_malformed""
   .exhaustive();
 declare const plain: Outcome<number>;
 match(plain)
   .with({ status: 'ok' }, () => 1)
-  // @ts-expect-error -- the error arm is not handled
+  // @ts-expect-error -- "NonExhaustiveError<OutcomeError<string"
   .exhaustive();
 switch (plain.status) {
   case 'ok':
@@ -145,6 +170,14 @@ const { empty } = defineContracts({ empty: { methods: [], requiredInputs: [] } }
 expectType<ContractViolation>({} as DelegationError<typeof empty>);
 delegate(empty, {}, () => Outcome.ok(1));
 delegate(empty, { method: 'any_name' }, () => Outcome.ok(1));
+
+// Contracts: a field a contract does not have is refused, naming it.
+defineContracts({ fetcher: { purpose: 'fetch pages', methods: ['fetch_url'] } });
+// @ts-expect-error -- "unknown field: fetcher.purpse; a contract has purpose, deliverable, methods, aliases, requiredInputs"
+defineContracts({ fetcher: { purpse: 'fetch pages', methods: ['fetch_url'] } });
+defineContracts({ parser: { requiredInputs: ['xml'] } });
+// @ts-expect-error -- "unknown field: parser.requiredInput;"
+defineContracts({ parser: { methods: ['parse'], requiredInput: ['xml'] } });
 
 // Contracts: aliases must name a canonical method.
 defineContracts({ ok: { methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } } });
@@ -168,8 +201,11 @@ expectType<OutcomeOk<string>>({} as Outcome<string, never>);
 expectAssignable<Outcome<string>>(Outcome.ok('a'));
 expectNotAssignable<Outcome<string>>(Outcome.ok(1));
 expectType<OutcomeError<'timeout', { seconds: number }>>(Outcome.error('timeout', 'slow', { details: { seconds: 5 } }));
-// @ts-expect-error -- the error arm needs an errorType
-expectAssignable<Outcome<string>>({ status: 'error', message: 'm', details: {}, retryable: false });
+const failed: Outcome<string> = { status: 'error', errorType: 'm', message: 'm', details: {}, retryable: false };
+void failed;
+// @ts-expect-error -- "Property 'errorType' is missing"
+const untyped: Outcome<string> = { status: 'error', message: 'm', details: {}, retryable: false };
+void untyped;
 
 // ShapeValue, DeliverableValue and DelegatedInput on any, never, unknown and string.
 expectType<unknown>({} as ShapeValue<unknown>);
@@ -180,14 +216,14 @@ expectType<readonly ({ readonly a: unknown } & { readonly [key: string]: unknown
   {} as ShapeValue<{ type: 'array'; items: { type: 'object'; required: ['a'] } }>,
 );
 expectAssignable<ShapeValue<{ type: 'object'; required: ['a'] }>>({ a: 1, b: 2 });
-// @ts-expect-error -- the required key is missing
+// @ts-expect-error -- "Property 'a' is missing"
 expectAssignable<ShapeValue<{ type: 'object'; required: ['a'] }>>({ b: 2 });
 expectType<string>({} as DeliverableValue<v.StringSchema<undefined>>);
 expectType<never>({} as DeliverableValue<never>);
 expectType<unknown>({} as DeliverableValue<unknown>);
 expectType<unknown>({} as DelegatedInput<never>);
 expectAssignable<DelegatedInput<'xml'>>({ xml: '<rss/>', lang: 'en' });
-// @ts-expect-error -- a required input may not be null
+// @ts-expect-error -- "Type 'null' is not assignable"
 expectAssignable<DelegatedInput<'xml'>>({ xml: null });
 expectAssignable<DelegatedInput<string>>({ anything: 1 });
 // biome-ignore lint/suspicious/noExplicitAny: the public generics on an `any` input are what these lines test

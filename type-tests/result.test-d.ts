@@ -42,23 +42,28 @@ declare const plain: Result<number>;
 expectType<Result<number, Failure>>(plain);
 if (plain.ok) {
   expectType<number>(plain.value);
-  // @ts-expect-error -- an ok result has no failures
+  // an ok result has no failures
+  // @ts-expect-error -- "Property 'failures' does not exist"
   plain.failures;
 } else {
   expectType<readonly Failure[]>(plain.failures);
-  // @ts-expect-error -- a failed result has no value
+  // a failed result has no value
+  // @ts-expect-error -- "Property 'value' does not exist"
   plain.value;
 }
-// @ts-expect-error -- neither key is there before `ok` is checked
+// neither key is there before `ok` is checked
+// @ts-expect-error -- "Property 'value' does not exist"
 plain.value;
-// @ts-expect-error -- neither key is there before `ok` is checked
+// neither key is there before `ok` is checked
+// @ts-expect-error -- "Property 'failures' does not exist"
 plain.failures;
 
 // Any failure type: the shape is the same, the failures are read-only.
 declare const custom: Result<string, { readonly code: number }>;
 if (!custom.ok) {
   expectType<readonly { readonly code: number }[]>(custom.failures);
-  // @ts-expect-error -- failures are read-only
+  // failures are read-only
+  // @ts-expect-error -- "Property 'push' does not exist"
   custom.failures.push({ code: 1 });
 }
 expectAssignable<Result<string, number>>({ ok: true, value: 'a' });
@@ -100,38 +105,45 @@ expectType<Result<ChatMessage, string>>(validateChatMessage({}) satisfies ChatMe
 const outcome = joinCheck({ evidence: {} });
 if (outcome.ok) {
   expectType<JoinCheckReport>(outcome.value);
-  // @ts-expect-error -- `report` is now `value`
+  // `report` is now `value`
+  // @ts-expect-error -- "Property 'report' does not exist"
   outcome.report;
 } else {
   expectType<readonly EvidenceInputError[]>(outcome.failures);
-  // @ts-expect-error -- `error` is now `failures` (one element)
+  // `error` is now `failures` (one element)
+  // @ts-expect-error -- "Property 'error' does not exist"
   outcome.error;
 }
 const decoded = decodeJoinCheckInput({});
 if (!decoded.ok) {
   expectType<string | undefined>(decoded.failures[0]?.field);
-  // @ts-expect-error -- `error` is now `failures`
+  // `error` is now `failures`
+  // @ts-expect-error -- "Property 'error' does not exist"
   decoded.error;
 }
 const extended = decodeExtendedInput({});
 if (!extended.ok) {
-  // @ts-expect-error -- `error` is now `failures`
+  // `error` is now `failures`
+  // @ts-expect-error -- "Property 'error' does not exist"
   extended.error;
 }
 const schema = validateWith(v.string(), 1);
 if (!schema.ok) {
   expectType<readonly SchemaIssue[]>(schema.failures);
-  // @ts-expect-error -- `issues` is now `failures`
+  // `issues` is now `failures`
+  // @ts-expect-error -- "Property 'issues' does not exist"
   schema.issues;
 }
 const message = validateChatMessage({ role: 'user', content: 'hi' });
 if (message.ok) {
   expectType<ChatMessage>(message.value);
-  // @ts-expect-error -- `message` is now `value`
+  // `message` is now `value`
+  // @ts-expect-error -- "Property 'message' does not exist"
   message.message;
 } else {
   expectType<readonly string[]>(message.failures);
-  // @ts-expect-error -- `diagnostic` is now `failures` (one element)
+  // `diagnostic` is now `failures` (one element)
+  // @ts-expect-error -- "Property 'diagnostic' does not exist"
   message.diagnostic;
 }
 
@@ -141,21 +153,25 @@ const evidence = toEvidence([], { format: 'chat', callSpec });
 expectType<Result<TurnEvidence, TranscriptInputError>>(evidence);
 if (evidence.ok) {
   expectType<TurnEvidence>(evidence.value);
-  // @ts-expect-error -- `requests` is now `value.requests`
+  // `requests` is now `value.requests`
+  // @ts-expect-error -- "Property 'requests' does not exist"
   evidence.requests;
 } else {
-  // @ts-expect-error -- `error` is now `failures`
+  // `error` is now `failures`
+  // @ts-expect-error -- "Property 'error' does not exist"
   evidence.error;
 }
 const converted = toChatMessages([], { format: 'anthropic' });
 expectType<Result<Conversion<ChatMessage>, TranscriptInputError>>(converted);
 if (converted.ok) {
-  // @ts-expect-error -- `messages` is now `value.messages`
+  // `messages` is now `value.messages`
+  // @ts-expect-error -- "Property 'messages' does not exist"
   converted.messages;
 }
 const repaired = repairTranscript([], { format: 'chat' });
 if (repaired.ok) {
   expectAssignable<RepairedTranscript<'chat'>>(repaired.value);
-  // @ts-expect-error -- `repairs` is now `value.repairs`
+  // `repairs` is now `value.repairs`
+  // @ts-expect-error -- "Property 'repairs' does not exist"
   repaired.repairs;
 }

@@ -22,9 +22,14 @@ expectAssignable<PostgresSessionStoreOptions>({
   sendKeysKept: 1_000,
 });
 expectNotAssignable<PostgresSessionStoreOptions>({ statementTimeoutMs: '10s' });
-// @ts-expect-error -- a timeout is a number of milliseconds
+// A timeout is a number of milliseconds.
+// @ts-expect-error -- "Type 'string' is not assignable to type 'number'"
 new PostgresSessionStore('postgres://127.0.0.1/app', { connectTimeoutMs: '5s' });
 expectAssignable<SessionStore>(new PostgresSessionStore('postgres://127.0.0.1/app'));
+new PostgresSessionStore('postgres://127.0.0.1/app', { lockTimeoutMs: 5_000 });
+// A misspelled option.
+// @ts-expect-error -- "'lockTimeout' does not exist in type 'PostgresSessionStoreOptions'"
+new PostgresSessionStore('postgres://127.0.0.1/app', { lockTimeout: 5_000 });
 
 // The reason is a closed set; a lock timeout is a store that is unavailable for now (busy).
 expectType<StoreUnavailableReason>(new SessionStoreUnavailable('timeout', 'save timed out').reason);
@@ -32,10 +37,12 @@ expectAssignable<SessionStoreUnavailable>(new SessionLockTimeout('conv-1', 30_00
 expectType<boolean>(
   new SessionStoreUnavailable('unreachable', 'ECONNREFUSED', { outcomeUnknown: true }).outcomeUnknown,
 );
-// @ts-expect-error -- no such reason
+// No such reason.
+// @ts-expect-error -- "is not assignable to parameter of type 'StoreUnavailableReason'"
 new SessionStoreUnavailable('down', 'the server is down');
 declare const reason: string;
-// @ts-expect-error -- a string is not a reason until checked
+// A string is not a reason until checked.
+// @ts-expect-error -- "is not assignable to parameter of type 'StoreUnavailableReason'"
 new SessionStoreUnavailable(reason, 'unchecked');
 
 // What the harness tells a store when it takes a session.
@@ -45,5 +52,6 @@ expectNotAssignable<SessionLockOptions>({ knownVersion: '12' });
 declare const store: SessionStore;
 declare const unknownOptions: unknown;
 void store.withSessionLock?.('conv-1', async (session) => session.version(), { knownVersion: 3 });
-// @ts-expect-error -- the options are an object of known fields, not unknown
+// The options are an object of known fields, not unknown.
+// @ts-expect-error -- "is not assignable to parameter of type 'SessionLockOptions | undefined'"
 void store.withSessionLock?.('conv-1', async (session) => session.version(), unknownOptions);

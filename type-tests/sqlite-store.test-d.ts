@@ -13,9 +13,11 @@ expectAssignable<NonNullable<SessionStore['findSend']>>(store.findSend.bind(stor
 expectType<Promise<SendRecord | undefined>>(store.findSend('support-1', 'req-7'));
 expectAssignable<SqliteSessionStoreOptions>({ tablePrefix: 'support', sendKeysKept: 0 });
 expectNotAssignable<SqliteSessionStoreOptions>({ sendKeysKept: '100' });
-// @ts-expect-error -- the number of kept keys is a number
+// The number of kept keys is a number.
+// @ts-expect-error -- "Type 'string' is not assignable to type 'number'"
 new SqliteSessionStore(':memory:', { sendKeysKept: '100' });
-// @ts-expect-error -- a send is found by its session and its key
+// A send is found by its session and its key.
+// @ts-expect-error -- "Expected 2 arguments, but got 1"
 void store.findSend('req-7');
 
 // Edge inputs: a string or `any` is a session id and key; `never` is assignable; `unknown` is not.
@@ -27,7 +29,12 @@ declare const unchecked: unknown;
 expectType<Promise<SendRecord | undefined>>(store.findSend(text, text));
 expectType<Promise<SendRecord | undefined>>(store.findSend(anything, anything));
 expectType<Promise<SendRecord | undefined>>(store.findSend(nothing, nothing));
-// @ts-expect-error -- an unchecked value is not a key
+// An unchecked value is not a key.
+// @ts-expect-error -- "is not assignable to parameter of type 'string'"
 void store.findSend('support-1', unchecked);
-// @ts-expect-error -- an unchecked value is not a number of keys
+// An unchecked value is not a number of keys.
+// @ts-expect-error -- "Type 'unknown' is not assignable to type 'number | undefined'"
 new SqliteSessionStore(':memory:', { sendKeysKept: unchecked });
+// A misspelled option (its twin opens the store above).
+// @ts-expect-error -- "'sendKeyKept' does not exist in type 'SqliteSessionStoreOptions'"
+new SqliteSessionStore(':memory:', { sendKeyKept: 100 });

@@ -9,6 +9,7 @@ import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import * as v from 'valibot';
 import {
   admitMutation,
+  callSpec,
   closeJoin,
   defineTools,
   performMutation,
@@ -40,6 +41,22 @@ class Tools extends defineTools({
   },
   update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true },
 }) {}
+class Lights extends defineTools({
+  light: { input: v.object({ id: v.string() }), output: v.object({ state: v.picklist(['green', 'red']) }) },
+  set_light: {
+    input: v.object({ id: v.string() }),
+    output: v.object({ state: v.picklist(['green', 'red']) }),
+    mutation: true,
+  },
+}) {}
+class Fetchers extends defineTools({
+  web_fetcher: {
+    input: v.object({ url: v.string() }),
+    output: v.string(),
+    methods: ['fetch_url', 'head_url'],
+    aliases: { fetch: 'fetch_url' },
+  },
+}) {}
 
 declare const codeSpec: CallSpec<'code'>;
 declare const jsonSpec: CallSpec<'json'>;
@@ -56,23 +73,41 @@ expectType<Result<ToolRequests<Tools>>>(
   requestTools(codeSpec, Tools, [{ toolCallId: 'a', toolName: 'read_file', input: { path: 'x' } }]),
 );
 requestTools(codeSpec, Tools, fromModel);
-// @ts-expect-error -- "tool.unknown_or_disallowed: b calls delete_file, which is not in the registry"
 requestTools(codeSpec, Tools, [
   { toolCallId: 'a', toolName: 'read_file', input: {} },
+  // @ts-expect-error -- "tool.unknown_or_disallowed: b calls delete_file, which is not in the registry"
   { toolCallId: 'b', toolName: 'delete_file', input: {} },
 ]);
 requestTools(codeSpec, Tools, [{ toolCallId: 'a', toolName: 'run_query', input: {}, callerId: 'code_execution' }]);
 // @ts-expect-error -- "tool.caller_not_allowed: a calls run_query, which may be called only by code_execution; give callerId"
 requestTools(codeSpec, Tools, [{ toolCallId: 'a', toolName: 'run_query', input: {} }]);
 requestTools(jsonSpec, Tools, [{ toolCallId: 'a', toolName: 'read_file', input: {} }]);
-// @ts-expect-error -- "tool.parallel_policy_violation: json mode allows one tool call per action"
 requestTools(jsonSpec, Tools, [
   { toolCallId: 'a', toolName: 'read_file', input: {} },
+  // @ts-expect-error -- "tool.parallel_policy_violation: json mode allows one tool call per action"
   { toolCallId: 'b', toolName: 'read_file', input: {} },
 ]);
 requestTools(textSpec, Tools, []);
 // @ts-expect-error -- "tool.schema_invalid: text mode takes no tool calls from code; call adaptText(spec, tools, profile, text)"
 requestTools(textSpec, Tools, [{ toolCallId: 'a', toolName: 'read_file', input: {} }]);
+// @ts-expect-error -- "tool.caller_not_allowed: a calls run_query, which may be called only by code_execution"
+requestTools(codeSpec, Tools, [{ toolCallId: 'a', toolName: 'run_query', input: {}, callerId: 'model' }]);
+// A tool with methods: the builder's rule (one home, `MethodRule`) for literal rows too.
+requestTools(codeSpec, Fetchers, [{ toolCallId: 'a', toolName: 'web_fetcher', input: { url: 'u' }, method: 'fetch' }]);
+requestTools(codeSpec, Fetchers, [
+  { toolCallId: 'a', toolName: 'web_fetcher', input: { url: 'u' }, method: 'head_url' },
+]);
+// @ts-expect-error -- "unknown_method: web_fetcher has no method get; use fetch_url, head_url"
+requestTools(codeSpec, Fetchers, [{ toolCallId: 'a', toolName: 'web_fetcher', input: { url: 'u' }, method: 'get' }]);
+// @ts-expect-error -- "unknown_method: web_fetcher needs { method }: one of fetch_url, head_url"
+requestTools(codeSpec, Fetchers, [{ toolCallId: 'a', toolName: 'web_fetcher', input: { url: 'u' } }]);
+
+// 1b. callSpec: a literal action mode names code, json or text (any case, trimmed).
+expectType<Result<CallSpec<'json'>>>(callSpec({ callId: 'c', modelRef: 'm', actionMode: ' JSON ' }));
+declare const someMode: string;
+expectType<Result<CallSpec>>(callSpec({ callId: 'c', modelRef: 'm', actionMode: someMode }));
+// @ts-expect-error -- "tool.schema_invalid: actionMode must be code, json or text (any case), not cod"
+callSpec({ callId: 'c', modelRef: 'm', actionMode: 'cod' });
 
 // 2. Dispositions without what they need: recordUse rows and useAll decisions.
 recordUse(results, [{ toolCallId: 'a', disposition: 'consumed', evidence: { summaryRef: 'summary://1' } }]);
@@ -88,6 +123,7 @@ expectType<Result<ToolUse<Tools>>>(
 );
 // @ts-expect-error -- "mutation.use_evidence_missing: a consumed decision needs { evidence: { summaryRef | handoffRef | mutationInputRef } }"
 useAll(results, (r) => (r.status === 'ok' ? 'consumed' : 'observed'));
+useAll(results, () => ({ disposition: 'discarded_with_reason', reasonCode: 'stale' }));
 // @ts-expect-error -- "tool.schema_invalid: a discarded_with_reason decision needs { reasonCode }"
 useAll(results, () => ({ disposition: 'discarded_with_reason' }));
 
@@ -100,7 +136,16 @@ expectType<Promise<Result<ToolResults<Tools>>>>(settle(requests, handlers));
 // @ts-expect-error -- "Property 'run_query' is missing"
 settle(requests, { read_file: async () => ({ text: '' }) });
 // @ts-expect-error -- "Type 'number' is not assignable to type 'string'"
-settle(requests, { read_file: async () => ({ text: 3 }), run_query: () => ({ rows: 1 }) });
+settle(requests, { ...handlers, read_file: () => ({ text: 3 }) });
+// A literal output for a picklist keeps its literal type (no `as const`): the handler's return
+// type comes from the tool's output type.
+declare const lightRequests: ToolRequests<Lights>;
+declare const lightsClosed: JoinClosed<Lights>;
+declare const lightsReady: MutationReady<Lights>;
+void settle(lightRequests, { light: () => ({ state: 'red' }) });
+void settle(lightRequests, { light: async ({ id }) => ({ state: id === '' ? 'green' : 'red' }) });
+// @ts-expect-error -- "Type '"blue"' is not assignable to type '"green" | "red"'"
+void settle(lightRequests, { light: () => ({ state: 'blue' }) });
 
 // 4. State arguments: a Result is checked first; each state says what to call to get it.
 declare const closing: Result<JoinClosed<Tools>>;
@@ -124,14 +169,24 @@ void performMutationTool(ready, { toolCallId: 'a', toolName: 'update_issue', inp
 void performMutationTool(ready, { toolCallId: 'a', toolName: 'read_file', input: { path: 'x' } }, async () => ({
   text: '',
 }));
+void performMutationTool(lightsReady, { toolCallId: 'a', toolName: 'set_light', input: { id: '1' } }, async () => ({
+  state: 'green',
+}));
+void performMutationTool(lightsReady, { toolCallId: 'a', toolName: 'set_light', input: { id: '1' } }, () => ({
+  // @ts-expect-error -- "Type '"blue"' is not assignable to type '"green" | "red"'"
+  state: 'blue',
+}));
 void settleMutations(closed, { update_issue: async () => ({ ok: true }) });
+void settleMutations(lightsClosed, { set_light: async () => ({ state: 'green' }) });
+// @ts-expect-error -- "Type '"blue"' is not assignable to type '"green" | "red"'"
+void settleMutations(lightsClosed, { set_light: () => ({ state: 'blue' }) });
 // @ts-expect-error -- "Property 'update_issue' is missing"
 void settleMutations(closed, {});
 
 // 6. A copy of a state is not the state: spread, rest and literals lose the brand.
-// @ts-expect-error -- "JoinClosed expected, got a copy of a JoinClosed (a spread, rest or literal has no brand)"
+// @ts-expect-error -- "JoinClosed expected, got a copy of a JoinClosed (a spread, rest or literal has no brand)" (past the limit: TypeScript prints a spread argument's type before any message)
 admitMutation({ ...closed });
-// @ts-expect-error -- "but required in type 'StateBrand<"MutationReady">'"
+// @ts-expect-error -- "Property '#brand' is missing"
 const forged: MutationReady<Tools> = { joinClosed: closed, witness: ready.witness, intents: [] };
 const { callSpec: _spec, ...rest } = closed;
 expectNotAssignable<JoinClosed<Tools>>(rest);

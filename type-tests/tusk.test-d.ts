@@ -54,11 +54,14 @@ expectType<Promise<HarnessRunResult<{ path: string; lines: number }>>>(run);
 expectType<Promise<{ bytes: number }>>(
   ctx.mutate(ready, { action: 'fs.write', instructionRef: 'i/1.json' }, () => ({ bytes: 1 })),
 );
-// @ts-expect-error -- a mutation without an instructionRef
+// A mutation without an instructionRef:
+// @ts-expect-error -- "Property 'instructionRef' is missing"
 void ctx.mutate(ready, { action: 'fs.write' }, () => 1);
-// @ts-expect-error -- a JoinClosed is not a MutationReady: admitMutation first
+// A JoinClosed is not a MutationReady: admitMutation first.
+// @ts-expect-error -- "MutationReady expected, got a JoinClosed: call admitMutation(joinClosed, policy) first"
 void ctx.mutate(closed, { action: 'fs.write', instructionRef: 'i' }, () => 1);
-// @ts-expect-error -- a plain object is not a MutationReady
+// A plain object is not a MutationReady.
+// @ts-expect-error -- "MutationReady expected: call admitMutation(joinClosed, policy) first"
 void ctx.mutate({ witness: {} }, { action: 'fs.write', instructionRef: 'i' }, () => 1);
 expectType<Promise<string>>(ctx.effect({ action: 'issue.list' }, async () => 'ok'));
 
@@ -97,7 +100,8 @@ const never: RunHarnessOptions<never> = {
 expectType<Promise<HarnessRunResult<never>>>(runHarness(never));
 const neverClaim: RunHarnessOptions<never> = {
   ...never,
-  // @ts-expect-error -- with a never target, claim can only say there is no work
+  // With a never target, claim can only say there is no work.
+  // @ts-expect-error -- "is not assignable to type 'never'"
   step: { ...never.step, claim: () => ({ id: 'a', target: 'x' }) },
 };
 void neverClaim;
@@ -105,9 +109,12 @@ void neverClaim;
 // String unions refuse other strings.
 declare const rows: readonly TrajectoryRow[];
 expectType<'latest' | 'failed' | 'retry_needed'>(projectTrajectory(rows, { mode: 'retry-needed' }).mode);
-// @ts-expect-error -- no such projection mode
+// No such projection mode.
+// @ts-expect-error -- "is not assignable to type 'TrajectoryProjectionMode | undefined'"
 projectTrajectory(rows, { mode: 'oldest' });
-// @ts-expect-error -- a session is active or stopped
+updateSession(undefined, { state: 'active' }, new Date());
+// A session is active or stopped.
+// @ts-expect-error -- "is not assignable to type 'HarnessSessionState'"
 updateSession(undefined, { state: 'paused' }, new Date());
 expectAssignable<EscalationAction>('mark_blocked');
 expectNotAssignable<EscalationAction>('page_someone');
@@ -125,7 +132,8 @@ const action = match(state)
   .exhaustive();
 expectType<string>(action);
 const partial = match(state).with('pass', 'watch', 'rollback', () => 1);
-// @ts-expect-error -- NonExhaustiveError<'insufficient_data'>: a match must handle every decision state
+// A match must handle every decision state.
+// @ts-expect-error -- "NonExhaustiveError<"insufficient_data">"
 partial.exhaustive();
 
 // A trajectory held by another process: the error says who and how long, with a literal code.
@@ -134,8 +142,11 @@ if (lockError instanceof TrajectoryLockTimeoutError) {
   expectType<'ELOCKED'>(lockError.code);
   expectType<number>(lockError.waitedMs);
   expectType<TrajectoryLockHolder | undefined>(lockError.holder);
-  // @ts-expect-error -- the holder may be unknown: check it before reading its pid
+  void lockError.holder?.pid;
+  // The holder may be unknown: check it before reading its pid.
+  // @ts-expect-error -- "possibly 'undefined'"
   void lockError.holder.pid;
-  // @ts-expect-error -- the fields are read-only
+  // The fields are read-only.
+  // @ts-expect-error -- "read-only property"
   lockError.waitedMs = 0;
 }

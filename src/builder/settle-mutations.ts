@@ -79,7 +79,8 @@ export type MutationHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
  */
 export function settleMutations<TClosed>(
   joinClosed: StateArgument<TClosed, 'JoinClosed', 'call closeJoin(use, context) first'>,
-  handlers: MutationHandlers<ToolsOf<TClosed>>,
+  // NoInfer: typed by the registry, so a literal output is not widened (see `settle`).
+  handlers: NoInfer<MutationHandlers<ToolsOf<TClosed>>>,
   policy?: MutationPolicy,
   options?: AdmitOptions,
 ): Promise<Result<JoinClosed<ToolsOf<TClosed>>>>;

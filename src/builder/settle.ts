@@ -131,7 +131,9 @@ async function runOne(
  */
 export function settle<TRequests>(
   requests: StateArgument<TRequests, 'ToolRequests', 'call requestTools(spec, tools, calls) first'>,
-  handlers: ToolHandlers<ToolsOf<TRequests>>,
+  // NoInfer: the handlers are typed (contextually) by the registry, so a literal output keeps its
+  // literal type (`{ state: 'green' }` for a picklist) instead of being widened, then compared.
+  handlers: NoInfer<ToolHandlers<ToolsOf<TRequests>>>,
 ): Promise<Result<ToolResults<ToolsOf<TRequests>>>>;
 export async function settle(requests: ToolRequests, handlers: object): Promise<Result<ToolResults>> {
   expectMinted(requests, 'ToolRequests');
@@ -232,11 +234,12 @@ export function useAll<TResults, const TDecision extends ToolUseDisposition | Us
     'ToolResults',
     'call settle(requests, handlers) or recordResults(requests, results) first'
   >,
-  decide: (result: ToolResult<ToolsOf<TResults>>) => TDecision & NoInfer<UseDecisionCheck<TDecision>>,
+  // The decisions, or (shown on the returned expression) the rule a decision breaks.
+  decide: (result: ToolResult<ToolsOf<TResults>>) => UseDecisionCheck<TDecision>,
 ): Result<ToolUse<ToolsOf<TResults>>>;
 export function useAll(
   results: ToolResults,
-  decide: (result: ToolResult<ToolDefinitions>) => ToolUseDisposition | UseDecisionRow,
+  decide: (result: ToolResult<ToolDefinitions>) => unknown,
 ): Result<ToolUse> {
   expectMinted(results, 'ToolResults');
   return recordUse(
@@ -245,7 +248,8 @@ export function useAll(
       if (isPendingMutation(result)) {
         return { toolCallId: result.toolCallId, disposition: 'retry_scheduled', reasonCode: 'mutation_pending' };
       }
-      const decision = decide(result);
+      // The overload's type checks each decision; recordUse checks it again at run time.
+      const decision = decide(result) as ToolUseDisposition | UseDecisionRow;
       return typeof decision === 'string'
         ? { toolCallId: result.toolCallId, disposition: decision }
         : { ...decision, toolCallId: result.toolCallId };

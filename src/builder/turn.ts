@@ -17,8 +17,7 @@ import {
   type ConsumedWithoutEvidenceMessage,
   type DiscardedWithoutReasonMessage,
   type JsonParallelMessage,
-  type Listed,
-  type MethodMissingMessage,
+  type MethodRule,
   type NamedEvidence,
   type TextRequestMessage,
 } from '../typestate/internal.ts';
@@ -37,7 +36,6 @@ import {
   type ToolDefinitionsOf,
   type ToolErrorEnvelope,
   type ToolInput,
-  type ToolMethodAlias,
   type ToolName,
   type ToolOutput,
   type ToolRegistry,
@@ -51,7 +49,6 @@ import type {
   RepeatedIdMessage,
   ResultOrphanMessage,
   TurnMisuse,
-  UnknownMethodMessage,
   UseWithoutResultMessage,
 } from '../typestate/index.ts';
 
@@ -115,22 +112,9 @@ type CallerCheck<
   ? [TCaller] extends [never]
     ? CallerMissingMessage<TName, TAllowed>
     : [TCaller] extends [TAllowed]
-      ? MethodCheck<TTools, TName, TMethod>
+      ? MethodRule<TTools, TName, TMethod, TName>
       : CallerNotAllowedMessage<TName, TAllowed, TCaller>
-  : MethodCheck<TTools, TName, TMethod>;
-
-/** A tool with `methods` takes a literal method that is one of them or an alias (a `string` one is left to the run time). */
-type MethodCheck<TTools, TName extends keyof TTools & string, TMethod extends string> = TTools[TName] extends {
-  readonly methods: infer TMethods extends readonly [string, ...string[]];
-}
-  ? [TMethod] extends [never]
-    ? MethodMissingMessage<TName, TMethods>
-    : string extends TMethod
-      ? TName
-      : [TMethod] extends [TMethods[number] | ToolMethodAlias<TTools, TName>]
-        ? TName
-        : UnknownMethodMessage<TName, TMethod, Listed<TMethods>>
-  : TName;
+  : MethodRule<TTools, TName, TMethod, TName>;
 
 type ResultIdCheck<TId extends string, TRequests, TResulted extends string> = TId extends keyof TRequests
   ? TId extends TResulted

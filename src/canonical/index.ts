@@ -3,8 +3,9 @@
  *
  * @module
  */
-export { JsonNumber, JsonInputError, parseJson, duplicateKeysOf } from './json.ts';
-export type { JsonValue, JsonInputErrorCode } from './json.ts';
+export { JsonNumber, JsonInputError, duplicateKeysOf } from './json-value.ts';
+export { parseJson } from './json.ts';
+export type { JsonValue, JsonInputErrorCode } from './json-value.ts';
 export { formatF64, formatNumberLiteral, formatJsonNumber } from './number.ts';
 export { canonicalJson, digest, digestText, prettyJson } from './canonical.ts';
 export { trimWhiteSpace, isBlank, asciiLowercase, compareUtf8, sortUtf8 } from './text.ts';

@@ -4,4 +4,5 @@
  *
  * @module
  */
-export { carryDuplicateKeys, isJsonNumber, parseJsonData } from './json.ts';
+export { carryDuplicateKeys, isJsonNumber } from './json-value.ts';
+export { parseJsonData } from './json.ts';

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { JsonInputError, JsonNumber } from './json.ts';
+import { JsonInputError, JsonNumber } from './json-value.ts';
 
 const U64_MAX = '18446744073709551615';
 const I64_MIN_ABS = '9223372036854775808';

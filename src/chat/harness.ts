@@ -1,36 +1,29 @@
 /**
  * The chat harness: `send()` -> `ChatTurnOutcome`, per-session serialization, durable
  * suspensions resumed by `signal()` in any process, subscribed listeners, error buckets, and
- * closure-checked history. This file wires the parts: the session queue (`queue.ts`), the record
- * cache (`cache.ts`), the turn runner (`turn.ts`), the listeners and resume feed (`signals.ts`),
- * the outcomes (`outcome.ts`).
+ * closure-checked history. This file reads the options and wires the parts: the send path
+ * (`send.ts`), the session queue (`queue.ts`), the record cache (`cache.ts`), the turn runner
+ * (`turn.ts`), the listeners and resume feed (`signals.ts`), the outcomes (`outcome.ts`).
  *
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
-import { acceptJson, acceptMessage, chatState, unusableId } from './boundary.ts';
+import { acceptJson } from './boundary.ts';
 import { RecordCache } from './cache.ts';
 import type { ErrorClassifier } from './classify.ts';
 import { DEFAULT_REPLY_TEMPLATES, type ReplyTemplates } from './errors.ts';
 import type { ChatGraph } from './graph.ts';
 import type { ChatMessage } from './messages.ts';
-import { type ChatListener, type ChatTurnOutcome, type DispatchPath, ErroredOutcomes } from './outcome.ts';
+import { type ChatListener, type ChatTurnOutcome, ErroredOutcomes } from './outcome.ts';
 import { SessionQueue } from './queue.ts';
 import { type ListenerErrorHandler, Listeners, ResumeFeed, SignalCoordinator, warnListenerError } from './signals.ts';
-import {
-  InMemorySessionStore,
-  type ListSuspendedOptions,
-  type LockedSession,
-  type SendRecord,
-  type SessionStore,
-  suspensionOf,
-} from './store.ts';
+import { InMemorySessionStore } from './memory-store.ts';
+import { type SendContext, sendMessage } from './send.ts';
+import type { ListSuspendedOptions, SessionStore } from './store.ts';
 import type { ResumeEntry, SuspensionRecord } from './session-records.ts';
-import { holdSessions, outcomeOf, runTurn, type TurnRunnerDeps } from './turn.ts';
-import { digest } from '../canonical/index.ts';
-import { oneLine } from '../internal/display.ts';
+import { holdSessions, type TurnRunnerDeps } from './turn.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 /**
@@ -146,6 +139,42 @@ export interface ChatHarness {
   close(): void;
 }
 
+/** What a harness is made of, read from its options. */
+interface HarnessParts {
+  readonly store: SessionStore;
+  readonly initialState: Readonly<Record<string, unknown>>;
+  readonly deps: TurnRunnerDeps;
+  readonly listeners: Listeners;
+  readonly pollEvery: number | undefined;
+}
+
+/**
+ * Reads a harness's options (own properties only), with their defaults.
+ *
+ * @throws TypeError when `initialState` is not a JSON object.
+ */
+function readOptions(options: ChatHarnessOptions): HarnessParts {
+  const store = own(options, 'store') ?? new InMemorySessionStore();
+  const initial = acceptJson(own(options, 'initialState') ?? {}, 'initialState', 'initialState');
+  if (!initial.ok || initial.value === null || typeof initial.value !== 'object' || Array.isArray(initial.value))
+    throw new TypeError(
+      `createChatHarness: initialState must be a JSON object (${initial.ok ? 'got another value' : firstFailure(initial).detail})`,
+    );
+  const initialState = deepFreeze(initial.value as Record<string, unknown>);
+  const errors = new ErroredOutcomes(
+    own(options, 'replyTemplates') ?? DEFAULT_REPLY_TEMPLATES,
+    own(options, 'classifyError'),
+  );
+  const deps: TurnRunnerDeps = {
+    graph: options.graph,
+    cache: new RecordCache(own(options, 'cacheSize') ?? 10_000),
+    errors,
+    harnessId: randomUUID(),
+  };
+  const listeners = new Listeners(own(options, 'onListenerError') ?? warnListenerError);
+  return { store, initialState, deps, listeners, pollEvery: own(options, 'pollResumesEveryMs') };
+}
+
 /**
  * Creates a chat harness over a graph and a session store.
  *
@@ -186,117 +215,23 @@ export interface ChatHarness {
  * ```
  */
 export function createChatHarness(options: ChatHarnessOptions): ChatHarness {
-  const store = own(options, 'store') ?? new InMemorySessionStore();
-  const initial = acceptJson(own(options, 'initialState') ?? {}, 'initialState', 'initialState');
-  if (!initial.ok || initial.value === null || typeof initial.value !== 'object' || Array.isArray(initial.value))
-    throw new TypeError(
-      `createChatHarness: initialState must be a JSON object (${initial.ok ? 'got another value' : firstFailure(initial).detail})`,
-    );
-  const initialState = deepFreeze(initial.value as Record<string, unknown>);
-  const errors = new ErroredOutcomes(
-    own(options, 'replyTemplates') ?? DEFAULT_REPLY_TEMPLATES,
-    own(options, 'classifyError'),
-  );
-  const harnessId = randomUUID();
-  const deps: TurnRunnerDeps = {
-    graph: options.graph,
-    cache: new RecordCache(own(options, 'cacheSize') ?? 10_000),
-    errors,
-    harnessId,
-  };
+  const { store, initialState, deps, listeners, pollEvery } = readOptions(options);
   const queue = new SessionQueue();
-  const listeners = new Listeners(own(options, 'onListenerError') ?? warnListenerError);
-  const feed = new ResumeFeed(store, harnessId, listeners, async (sessionId) => (await store.load(sessionId))?.state);
+  const feed = new ResumeFeed(
+    store,
+    deps.harnessId,
+    listeners,
+    async (sessionId) => (await store.load(sessionId))?.state,
+  );
   const hasVersion = store.version !== undefined || store.withSessionLock !== undefined;
-  const held = holdSessions(queue, store, errors, deps.cache);
-  const signals = new SignalCoordinator({ store, turns: deps, hold: held, hasVersion, listeners });
-  const pollEvery = own(options, 'pollResumesEveryMs');
+  const hold = holdSessions(queue, store, deps.errors, deps.cache);
+  const signals = new SignalCoordinator({ store, turns: deps, hold, hasVersion, listeners });
+  const sends: SendContext = { deps, hold, initialState, hasVersion };
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  async function sendTurn(
-    session: LockedSession,
-    sessionId: string,
-    message: ChatMessage,
-    send: Omit<SendRecord, 'outcome'> | undefined,
-  ): Promise<ChatTurnOutcome> {
-    let record: Awaited<ReturnType<RecordCache['load']>>;
-    let sent: SendRecord | undefined;
-    try {
-      record = await deps.cache.load(sessionId, session, hasVersion);
-      if (send !== undefined) {
-        if (session.findSend === undefined) {
-          const detail = 'the session store keeps no idempotency keys (it has no findSend)';
-          return errors.refuse('harness_idempotency_unsupported', detail);
-        }
-        sent = await session.findSend(send.key);
-      }
-    } catch (error) {
-      return errors.make('session_load_failed', undefined, error);
-    }
-    if (sent !== undefined) {
-      if (sent.messageDigest !== send?.messageDigest) {
-        const detail = 'the idempotency key was used before with another message';
-        return errors.refuse('harness_idempotency_key_reused', detail, { ids: [sent.key] });
-      }
-      return outcomeOf(sent.outcome, record?.state ?? chatState(initialState, []), true);
-    }
-    const history = record?.state.messages ?? [];
-    const path: DispatchPath = history.length === 0 ? '3.1' : '3.2';
-    const suspension = record === undefined ? undefined : suspensionOf(record);
-    const open = suspension?.openToolCalls ?? [];
-    if (message.role === 'tool') {
-      if (!open.some((call) => call.id === message.tool_call_id)) {
-        // The id is the sender's own input, so the reply may name it (bounded, controls escaped).
-        const detail = `tool_call_id ${oneLine(message.tool_call_id, 80)} answers no open tool call of this conversation`;
-        return errors.refuse('chat_message_shape_invalid', detail, { ids: [message.tool_call_id], path });
-      }
-    } else if (open.length > 0) {
-      const detail = 'this conversation is waiting for the result of a tool call';
-      const ids = open.map((call) => call.id);
-      return errors.refuse('chat_message_shape_invalid', detail, { ids, path });
-    } else if (suspension !== undefined) {
-      const detail = 'this conversation is waiting for an approval or another event before it can take a new message';
-      const ids = [suspension.descriptor.signal_id];
-      return errors.refuse('harness_path_classification_ambiguous', detail, { ids, path });
-    }
-    // One exact copy (concat copies a packed array at once; a spread iterates and regrows).
-    const state = chatState(record?.state ?? initialState, history.concat([message]));
-    return runTurn(deps, {
-      sessionId,
-      session,
-      record,
-      state,
-      inbound: [message],
-      path,
-      invocationId: randomUUID(),
-      resume: undefined,
-      ...(send === undefined ? {} : { send }),
-    });
-  }
-
   const harness: ChatHarness = {
-    async send(sessionId, message: unknown, sendOptions?: SendOptions) {
-      try {
-        if (unusableId(sessionId)) {
-          const detail = 'the session id must be a non-empty string of well-formed text';
-          return errors.refuse('harness_session_id_unresolved', detail);
-        }
-        const key = sendOptions === undefined || sendOptions === null ? undefined : own(sendOptions, 'idempotencyKey');
-        if (key !== undefined && (unusableId(key) || (key as string).length > 256)) {
-          const detail = 'the idempotency key must be a non-empty string of well-formed text, at most 256 characters';
-          return errors.refuse('harness_idempotency_key_invalid', detail);
-        }
-        const accepted = acceptMessage(message, '');
-        if (!accepted.ok) {
-          const refusal = firstFailure(accepted);
-          return errors.refuse('chat_message_shape_invalid', refusal.diagnostic, { full: refusal.detail });
-        }
-        const inbound = deepFreeze(accepted.value);
-        const send = key === undefined ? undefined : { key: key as string, messageDigest: digest(inbound) };
-        return await held(sessionId, undefined, (session) => sendTurn(session, sessionId, inbound, send), send?.key);
-      } catch (error) {
-        return errors.fromError(error);
-      }
+    send(sessionId, message: unknown, sendOptions?: SendOptions) {
+      return sendMessage(sends, sessionId, message, sendOptions);
     },
 
     subscribe(sessionId, listener) {

@@ -47,7 +47,8 @@ export {
 export type { ChatErrorOptions, ErrorBucket, KnownErrorCategory, ReplyTemplates } from './errors.ts';
 export { classifyError } from './classify.ts';
 export type { ErrorClassification, ErrorClassifier } from './classify.ts';
-export { DEFAULT_SEND_KEYS_KEPT, InMemorySessionStore } from './store.ts';
+export { InMemorySessionStore } from './memory-store.ts';
+export { DEFAULT_SEND_KEYS_KEPT } from './store.ts';
 export { SessionLockTimeout, SessionStoreUnavailable, SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 export type {
   ListSuspendedOptions,

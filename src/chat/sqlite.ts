@@ -5,27 +5,19 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { className, own, ownString } from '../internal/own-field.ts';
+import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
-import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { decodeRecord, decodeResume, decodeSend, decodeSuspension, sqlTables } from './sql-rows.ts';
+import { served } from './sqlite-errors.ts';
+import { SqliteLockRows } from './sqlite-lock.ts';
+import { saveIn } from './sqlite-save.ts';
+import { createTables, prepareStatements, type SqliteStatements } from './sqlite-statements.ts';
 import {
-  decodeRecord,
-  decodeResume,
-  decodeSend,
-  decodeSuspension,
-  encodeRecord,
-  encodeResume,
-  encodeSend,
-  encodeSuspension,
-  sqlTables,
-} from './sql-rows.ts';
-import {
-  appendFrom,
   DEFAULT_RESUME_LOG_SIZE,
   DEFAULT_SEND_KEYS_KEPT,
   type ListSuspendedOptions,
@@ -36,10 +28,9 @@ import {
   type SendRecord,
   type SessionLockOptions,
   type SessionStore,
-  suspensionOf,
 } from './store.ts';
 import type { ResumeLog, SessionRecord, SuspensionRecord } from './session-records.ts';
-import { SessionLockTimeout, SessionStoreUnavailable, SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
+import { SessionStoreUnavailable } from './store-errors.ts';
 
 /**
  * Options of {@link SqliteSessionStore}.
@@ -81,54 +72,6 @@ export interface SqliteSessionStoreOptions {
 }
 
 export { SessionLockTimeout } from './store-errors.ts';
-
-type Row<T> = T | undefined;
-
-/**
- * Whether a better-sqlite3 error says another connection holds what the statement needs past the
- * busy timeout: `SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes (`SQLITE_BUSY_SNAPSHOT`,
- * `SQLITE_LOCKED_SHAREDCACHE`, ...). Read by name and code, so an error of another copy of
- * better-sqlite3 (a database the caller opened) is recognized too.
- *
- * Source: https://www.sqlite.org/rescode.html (SQLITE_BUSY, SQLITE_LOCKED).
- *
- * @param error - A thrown value.
- */
-function isBusy(error: unknown): boolean {
-  return className(error) === 'SqliteError' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(ownString(error, 'code') ?? '');
-}
-
-/**
- * The error a store call throws for what SQLite threw: a busy or locked database becomes
- * {@link SessionStoreUnavailable} (`busy`, the SQLite error as `cause`; a save's `outcomeUnknown`
- * is false, since SQLite rolled the transaction back); any other error is itself.
- *
- * @param call - What failed, for the message (`save of session "s"`).
- * @param error - What SQLite threw.
- */
-function unavailable(call: string, error: unknown): unknown {
-  if (!isBusy(error)) return error;
-  const code = ownString(error, 'code') ?? 'SQLITE_BUSY';
-  return new SessionStoreUnavailable('busy', `SqliteSessionStore: ${call}: the database is busy (${code})`, {
-    cause: error,
-    outcomeUnknown: false,
-  });
-}
-
-/**
- * Runs one store call, turning a busy database into {@link SessionStoreUnavailable} (see
- * {@link unavailable}).
- *
- * @param call - What runs, for the message.
- * @param run - The call.
- */
-function served<T>(call: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    throw unavailable(call, error);
-  }
-}
 
 /**
  * Sessions in SQLite: tables `<prefix>_sessions`, `_messages`, `_suspensions`, `_resumes`,
@@ -184,13 +127,9 @@ function served<T>(call: string, run: () => T): T {
 export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly owned: boolean;
-  private readonly stmts;
+  private readonly stmts: SqliteStatements;
   private readonly locks = new SessionQueue();
-  private readonly lockLeaseMs: number;
-  private readonly lockTimeoutMs: number;
-  private readonly sendKeysKept: number;
-  /** Lock rows a release could not drop yet (holder -> session id): retried, and tried again by `close`. */
-  private readonly unreleased = new Map<string, string>();
+  private readonly lockRows: SqliteLockRows;
   private readonly saveTx: Database.Transaction<
     (
       sessionId: string,
@@ -213,9 +152,9 @@ export class SqliteSessionStore implements SessionStore {
   constructor(database: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
     const t = sqlTables('SqliteSessionStore', own(options, 'tablePrefix') ?? 'turngate');
     const logSize = own(options, 'resumeLogSize') ?? DEFAULT_RESUME_LOG_SIZE;
-    this.lockLeaseMs = milliseconds('SqliteSessionStore', 'lockLeaseMs', own(options, 'lockLeaseMs'), 30_000);
-    this.lockTimeoutMs = milliseconds('SqliteSessionStore', 'lockTimeoutMs', own(options, 'lockTimeoutMs'), 30_000);
-    this.sendKeysKept = count(
+    const lockLeaseMs = milliseconds('SqliteSessionStore', 'lockLeaseMs', own(options, 'lockLeaseMs'), 30_000);
+    const lockTimeoutMs = milliseconds('SqliteSessionStore', 'lockTimeoutMs', own(options, 'lockTimeoutMs'), 30_000);
+    const sendKeysKept = count(
       'SqliteSessionStore',
       'sendKeysKept',
       own(options, 'sendKeysKept'),
@@ -228,126 +167,13 @@ export class SqliteSessionStore implements SessionStore {
     this.db = typeof database === 'string' ? new Database(database) : database;
     if (busy !== undefined) this.db.pragma(`busy_timeout = ${Math.min(Math.round(busy), 2 ** 31 - 1)}`);
     this.db.pragma('journal_mode = WAL');
-    this.db.exec(
-      `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, message_count INTEGER NOT NULL, record TEXT NOT NULL);` +
-        `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id TEXT NOT NULL, seq INTEGER NOT NULL, message TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;` +
-        `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, suspension TEXT NOT NULL);` +
-        `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);` +
-        `CREATE TABLE IF NOT EXISTS ${t.locks} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;` +
-        `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL) WITHOUT ROWID;` +
-        `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id TEXT NOT NULL, send_key TEXT NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (session_id, send_key)) WITHOUT ROWID;` +
-        `CREATE INDEX IF NOT EXISTS ${t.sends}_by_version ON ${t.sends} (session_id, version);`,
-    );
-    const db = this.db;
-    this.stmts = {
-      version: db.prepare<[string], { version: number; message_count: number }>(
-        `SELECT version, message_count FROM ${t.sessions} WHERE session_id = ?`,
-      ),
-      record: db.prepare<[string], { version: number; record: string }>(
-        `SELECT version, record FROM ${t.sessions} WHERE session_id = ?`,
-      ),
-      messages: db.prepare<[string], { message: string }>(
-        `SELECT message FROM ${t.messages} WHERE session_id = ? ORDER BY seq`,
-      ),
-      suspensionOf: db.prepare<[string], { suspension: string }>(
-        `SELECT suspension FROM ${t.suspensions} WHERE session_id = ?`,
-      ),
-      holder: db.prepare<[string], { session_id: string }>(
-        `SELECT session_id FROM ${t.suspensions} WHERE signal_id = ?`,
-      ),
-      findSuspension: db.prepare<[string], { session_id: string; version: number; suspension: string }>(
-        `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id WHERE s.signal_id = ?`,
-      ),
-      listSuspended: db.prepare<
-        [string, string | null, string | null, number],
-        { session_id: string; version: number; suspension: string }
-      >(
-        `SELECT s.session_id, p.version, s.suspension FROM ${t.suspensions} s JOIN ${t.sessions} p ON p.session_id = s.session_id WHERE s.signal_id > ? AND (? IS NULL OR s.session_id = ?) ORDER BY s.signal_id LIMIT ?`,
-      ),
-      insertSession: db.prepare<[string, number, number, string]>(
-        `INSERT INTO ${t.sessions} (session_id, version, message_count, record) VALUES (?, ?, ?, ?)`,
-      ),
-      updateSession: db.prepare<[number, number, string, string, number]>(
-        `UPDATE ${t.sessions} SET version = ?, message_count = ?, record = ? WHERE session_id = ? AND version = ?`,
-      ),
-      insertMessage: db.prepare<[string, number, string]>(
-        `INSERT INTO ${t.messages} (session_id, seq, message) VALUES (?, ?, ?)`,
-      ),
-      clearMessages: db.prepare<[string]>(`DELETE FROM ${t.messages} WHERE session_id = ?`),
-      clearSuspension: db.prepare<[string]>(`DELETE FROM ${t.suspensions} WHERE session_id = ?`),
-      insertSuspension: db.prepare<[string, string, string]>(
-        `INSERT INTO ${t.suspensions} (signal_id, session_id, suspension) VALUES (?, ?, ?)`,
-      ),
-      deleteSession: db.prepare<[string]>(`DELETE FROM ${t.sessions} WHERE session_id = ?`),
-      findSend: db.prepare<[string, string], { record: string }>(
-        `SELECT record FROM ${t.sends} WHERE session_id = ? AND send_key = ?`,
-      ),
-      keepSend: db.prepare<[string, string, number, string]>(
-        `INSERT INTO ${t.sends} (session_id, send_key, version, record) VALUES (?, ?, ?, ?) ON CONFLICT (session_id, send_key) DO UPDATE SET version = excluded.version, record = excluded.record`,
-      ),
-      // The (kept + 1)th newest send and every older one go: the session keeps its newest `kept`.
-      pruneSends: db.prepare<{ session: string; kept: number }>(
-        `DELETE FROM ${t.sends} WHERE session_id = @session AND version <= (SELECT version FROM ${t.sends} WHERE session_id = @session ORDER BY version DESC LIMIT 1 OFFSET @kept)`,
-      ),
-      clearSends: db.prepare<[string]>(`DELETE FROM ${t.sends} WHERE session_id = ?`),
-      insertResume: db.prepare<[string, string]>(`INSERT INTO ${t.resumes} (session_id, entry) VALUES (?, ?)`),
-      pruneResumes: db.prepare<[number | bigint]>(`DELETE FROM ${t.resumes} WHERE seq <= ?`),
-      lastResume: db.prepare<[], { seq: number }>(
-        `SELECT COALESCE(MAX(seq), (SELECT seq FROM sqlite_sequence WHERE name = '${t.resumes}'), 0) AS seq FROM ${t.resumes}`,
-      ),
-      readResumes: db.prepare<[number, number], { seq: number; session_id: string; entry: string }>(
-        `SELECT seq, session_id, entry FROM ${t.resumes} WHERE seq > ? ORDER BY seq LIMIT ?`,
-      ),
-      beginEffect: db.prepare<[string, string, string, string, string, number]>(
-        `INSERT INTO ${t.effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at) VALUES (?, ?, ?, ?, ?, 'started', NULL, ?) ON CONFLICT (effect_key) DO NOTHING`,
-      ),
-      finishEffect: db.prepare<[string, string, string]>(
-        `UPDATE ${t.effects} SET state = ?, outcome = ? WHERE effect_key = ? AND state = 'started'`,
-      ),
-      readEffect: db.prepare<[string], EffectRow>(`SELECT * FROM ${t.effects} WHERE effect_key = ?`),
-      takeLock: db.prepare<[string, string, number, number]>(
-        `INSERT INTO ${t.locks} (session_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE ${t.locks}.expires_at < ?`,
-      ),
-      renewLock: db.prepare<[number, string, string]>(
-        `UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND holder = ?`,
-      ),
-      dropLock: db.prepare<[string, string]>(`DELETE FROM ${t.locks} WHERE session_id = ? AND holder = ?`),
-    };
-    this.saveTx = db.transaction(
-      (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, saveOptions?: SaveOptions) => {
-        const { messages: history } = record.state;
-        const json = encodeRecord(record);
-        const version = expected + 1;
-        const current: Row<{ version: number; message_count: number }> = this.stmts.version.get(sessionId);
-        if ((current?.version ?? 0) !== expected)
-          throw new SessionWriteConflict(sessionId, expected, current?.version ?? 0);
-        const suspension = suspensionOf(record);
-        if (suspension !== undefined) {
-          const holder = this.stmts.holder.get(suspension.descriptor.signal_id)?.session_id;
-          if (holder !== undefined && holder !== sessionId)
-            throw new SignalIdInUse(suspension.descriptor.signal_id, holder);
-        }
-        const from = appendFrom(saveOptions, current?.message_count, history.length);
-        if (from === 0) this.stmts.clearMessages.run(sessionId);
-        for (let seq = from; seq < history.length; seq++)
-          this.stmts.insertMessage.run(sessionId, seq, JSON.stringify(history[seq]));
-        if (current === undefined) this.stmts.insertSession.run(sessionId, version, history.length, json);
-        else this.stmts.updateSession.run(version, history.length, json, sessionId, expected);
-        this.stmts.clearSuspension.run(sessionId);
-        if (suspension !== undefined)
-          this.stmts.insertSuspension.run(suspension.descriptor.signal_id, sessionId, encodeSuspension(suspension));
-        const resumed = saveOptions === undefined ? undefined : own(saveOptions, 'resumed');
-        if (resumed !== undefined) {
-          const { lastInsertRowid } = this.stmts.insertResume.run(sessionId, encodeResume(resumed));
-          this.stmts.pruneResumes.run(BigInt(lastInsertRowid) - BigInt(logSize));
-        }
-        const send = saveOptions === undefined ? undefined : own(saveOptions, 'send');
-        if (send !== undefined) {
-          this.stmts.keepSend.run(sessionId, send.key, version, encodeSend(send));
-          this.stmts.pruneSends.run({ session: sessionId, kept: this.sendKeysKept });
-        }
-        return version;
-      },
+    createTables(this.db, t);
+    const stmts = prepareStatements(this.db, t);
+    this.stmts = stmts;
+    this.lockRows = new SqliteLockRows(this.db, stmts, lockLeaseMs, lockTimeoutMs);
+    this.saveTx = this.db.transaction(
+      (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, saveOptions?: SaveOptions) =>
+        saveIn(stmts, { logSize, sendKeysKept }, sessionId, record, expected, saveOptions),
     );
   }
 
@@ -488,24 +314,8 @@ export class SqliteSessionStore implements SessionStore {
   ): Promise<T> {
     return this.locks.run(sessionId, async () => {
       const holder = randomUUID();
-      const started = Date.now();
-      for (let wait = 1; ; wait = Math.min(wait * 2, 25)) {
-        const now = Date.now();
-        if (this.tryLock(sessionId, holder, now)) break;
-        if (now - started >= this.lockTimeoutMs) throw new SessionLockTimeout(sessionId, now - started);
-        await sleep(wait);
-      }
-      const renew = setInterval(
-        () => {
-          try {
-            this.stmts.renewLock.run(Date.now() + this.lockLeaseMs, sessionId, holder);
-          } catch {
-            // The database is closed or busy: the lease runs out, as for a process that died.
-          }
-        },
-        Math.max(1, Math.floor(this.lockLeaseMs / 3)),
-      );
-      renew.unref();
+      await this.lockRows.take(sessionId, holder);
+      const stopRenewing = this.lockRows.renew(sessionId, holder);
       let failure: unknown;
       try {
         return await body(lockedView(this, sessionId));
@@ -513,61 +323,11 @@ export class SqliteSessionStore implements SessionStore {
         failure = error;
         throw error;
       } finally {
-        clearInterval(renew);
-        const unreleased = this.release(sessionId, holder);
+        stopRenewing();
+        const unreleased = this.lockRows.release(sessionId, holder);
         if (unreleased !== undefined && failure instanceof SessionStoreUnavailable) failure.cleanupError ??= unreleased;
       }
     });
-  }
-
-  /**
-   * One attempt to take the session's lock row: true when this holder has it now. A busy
-   * database is a lock not taken yet (the caller waits and tries again).
-   */
-  private tryLock(sessionId: string, holder: string, now: number): boolean {
-    try {
-      return this.stmts.takeLock.run(sessionId, holder, now + this.lockLeaseMs, now).changes === 1;
-    } catch (error) {
-      if (isBusy(error)) return false;
-      throw error;
-    }
-  }
-
-  /**
-   * Releases the session's lock row; never throws. A busy database is retried in the background
-   * (backing off to 100 ms) until the release succeeds, the database is closed or the lease has
-   * run out anyway; any other failure is left to the lease.
-   *
-   * @returns The error of the first attempt, or `undefined` when it released the lock.
-   */
-  private release(sessionId: string, holder: string): unknown {
-    if (!this.db.open) return undefined;
-    try {
-      this.stmts.dropLock.run(sessionId, holder);
-      return undefined;
-    } catch (error) {
-      if (isBusy(error)) {
-        this.unreleased.set(holder, sessionId);
-        const leaseEnds = Date.now() + this.lockLeaseMs;
-        const retry = (wait: number) => {
-          setTimeout(() => {
-            if (!this.unreleased.has(holder) || !this.db.open || Date.now() > leaseEnds) {
-              this.unreleased.delete(holder);
-              return;
-            }
-            try {
-              this.stmts.dropLock.run(sessionId, holder);
-              this.unreleased.delete(holder);
-            } catch (again) {
-              if (isBusy(again)) retry(Math.min(wait * 2, 100));
-              else this.unreleased.delete(holder);
-            }
-          }, wait).unref();
-        };
-        retry(1);
-      }
-      return error;
-    }
   }
 
   /**
@@ -619,19 +379,7 @@ export class SqliteSessionStore implements SessionStore {
    * each when its busy timeout is shorter; a row still busy after that is left to its lease.
    */
   close(): void {
-    if (this.unreleased.size > 0 && this.db.open) {
-      const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
-      if (busyTimeout < 1000) this.db.pragma('busy_timeout = 1000');
-      for (const [holder, sessionId] of this.unreleased) {
-        try {
-          this.stmts.dropLock.run(sessionId, holder);
-        } catch {
-          // Still busy (or failing): the lease runs out.
-        }
-      }
-      if (busyTimeout < 1000) this.db.pragma(`busy_timeout = ${busyTimeout}`);
-    }
-    this.unreleased.clear();
+    this.lockRows.dropUnreleased();
     if (this.owned) this.db.close();
   }
 }

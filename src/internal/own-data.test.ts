@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, parseJson } from '../canonical/json.ts';
+import { JsonNumber, parseJson } from '../canonical/index.ts';
 import { MAX_DATA_DEPTH, snapshotOwnData } from './own-data.ts';
 
 /** `containers` objects nested inside one another. */

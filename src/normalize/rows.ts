@@ -1,11 +1,11 @@
 /**
  * The text-field and keyed-row rules of normalization: required and optional strings (trimmed as
- * Rust trims), refs lists, and row sets deduplicated and sorted by id. Internal; normalize.ts and
- * extended.ts apply them.
+ * Rust trims), refs lists, enum fields (lowercased, checked against their vocabulary), and row
+ * sets deduplicated and sorted by id. Internal; normalize.ts and the extended files apply them.
  *
  * @module
  */
-import { sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
+import { asciiLowercase, sortUtf8, trimWhiteSpace } from '../canonical/index.ts';
 import { EvidenceInputError } from '../evidence/index.ts';
 
 /**
@@ -137,4 +137,35 @@ export function keyedRowsAt<TIn, TOut>(
     }
   });
   return sortUtf8([...byId.keys()]).map((id) => (byId.get(id) as { row: TOut }).row);
+}
+
+/** A required enum field: trimmed, lowercased, and one of `allowed`. Internal. */
+export function oneOf<const T extends string>(value: string, allowed: readonly T[], field: string): T {
+  const lowered = asciiLowercase(required(value, field));
+  if (!(allowed as readonly string[]).includes(lowered)) {
+    throw new EvidenceInputError(field, `expected one of ${allowed.join('|')}, received \`${lowered}\``);
+  }
+  return lowered as T;
+}
+
+/** An optional enum field: blank is absent, else as {@link oneOf}. Internal. */
+export function optionalOneOf<const T extends string>(
+  value: string | null | undefined,
+  allowed: readonly T[],
+  field: string,
+): T | undefined {
+  const trimmed = optional(value, field);
+  return trimmed === undefined ? undefined : oneOf(trimmed, allowed, field);
+}
+
+/** A refs list of enum values: lowercased, each checked, deduplicated, sorted. Internal. */
+export function enumList<const T extends string>(values: readonly string[], allowed: readonly T[], field: string): T[] {
+  const refs = normalizeRefs(
+    values.map((value) => asciiLowercase(value)),
+    field,
+  );
+  refs.forEach((ref) => {
+    oneOf(ref, allowed, field);
+  });
+  return refs as T[];
 }

@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { digest, sortUtf8, isBlank } from '../canonical/index.ts';
 import { issuePath } from '../evidence/index.ts';
 import { type AliasTargets, checkMethods } from '../typestate/internal.ts';
+import type { ContractField, UnknownFieldMessage } from './messages.ts';
 import {
   type CompiledDeliverable,
   compileDeliverable,
@@ -262,6 +263,33 @@ function compile(tool: string, definition: unknown): { contract: ToolContract; c
   return { contract, checks: { deliverable, inputs } };
 }
 
+type UnknownFields<TDefinitions> = {
+  [TTool in keyof TDefinitions]: Exclude<keyof TDefinitions[TTool], ContractField>;
+}[keyof TDefinitions];
+
+/**
+ * What {@link defineContracts} takes: the definitions, each alias checked against its canonical
+ * methods; or, when a definition has a field a contract does not have (a misspelling the run-time
+ * check refuses), the definitions with that field's type the sentence naming it
+ * ({@link UnknownFieldMessage}).
+ *
+ * @example
+ * ```ts
+ * import type { ContractDefinitionsCheck } from 'turngate/outcome';
+ * type Shown = ContractDefinitionsCheck<{ web_fetcher: { purpse: 'fetch' } }>;
+ * // { web_fetcher: { purpse: 'unknown field: web_fetcher.purpse; a contract has purpose, deliverable, methods, aliases, requiredInputs' } }
+ * ```
+ */
+export type ContractDefinitionsCheck<TDefinitions> = [UnknownFields<TDefinitions>] extends [never]
+  ? TDefinitions & { readonly [TTool in keyof TDefinitions]: AliasTargets<TDefinitions[TTool]> }
+  : {
+      readonly [TTool in keyof TDefinitions]: {
+        readonly [TField in keyof TDefinitions[TTool]]: TField extends ContractField
+          ? TDefinitions[TTool][TField]
+          : UnknownFieldMessage<TTool & string, TField & string>;
+      };
+    };
+
 /**
  * Creates a registry of tool contracts: for each tool, the purpose, the deliverable a
  * successful call must meet, the canonical methods and their aliases, and the required inputs.
@@ -290,7 +318,7 @@ function compile(tool: string, definition: unknown): { contract: ToolContract; c
  * ```
  */
 export function defineContracts<const TDefinitions extends ContractDefinitions>(
-  definitions: TDefinitions & { readonly [TTool in keyof TDefinitions]: AliasTargets<TDefinitions[TTool]> },
+  definitions: ContractDefinitionsCheck<TDefinitions>,
 ): ContractRegistry<TDefinitions> {
   if (definitions === null || typeof definitions !== 'object' || Array.isArray(definitions))
     throw new TypeError('defineContracts: expected an object of contract definitions keyed by tool name');

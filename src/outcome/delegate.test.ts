@@ -95,7 +95,7 @@ describe('delegate: required inputs', () => {
     ['an empty Set', { xml: new Set() }, 'required input "xml" is an empty Set'],
   ])('refuses %s as a typed error, never an empty success, without calling the tool', (_, input, message) => {
     let ran = false;
-    const parsed = delegate(tools.rss_parser, { method: 'parse', input }, () => {
+    const parsed = delegate(tools.rss_parser, { method: 'parse', input: input as unknown }, () => {
       ran = true;
       return Outcome.ok([]);
     });
@@ -122,7 +122,7 @@ describe('delegate: required inputs', () => {
     ['an input without the key', { text: '<rss/>' }, 'required input "xml" is missing (inputs present: text)'],
     ['an empty input object', {}, 'required input "xml" is missing (inputs present: none)'],
   ])('refuses %s', (_, input, message) => {
-    const parsed = delegate(tools.rss_parser, { method: 'parse', input }, () => Outcome.ok([]));
+    const parsed = delegate(tools.rss_parser, { method: 'parse', input: input as unknown }, () => Outcome.ok([]));
     expect(parsed.outcome).toMatchObject({
       errorType: 'precondition_failed',
       details: { mismatch: [{ rule: 'missing_input', message }] },
@@ -131,7 +131,7 @@ describe('delegate: required inputs', () => {
 
   it('lists every bad input', () => {
     const { search } = defineContracts({ search: { requiredInputs: ['query', 'index'] } });
-    const searched = delegate(search, { input: { query: '', index: null } }, () => Outcome.ok(1));
+    const searched = delegate(search, { input: { query: '', index: null } as unknown }, () => Outcome.ok(1));
     expect(searched.outcome).toMatchObject({
       message: 'search was not called: required input "index" is null; required input "query" is an empty string',
     });
@@ -309,7 +309,7 @@ describe('delegateAsync', () => {
 
   it('settles a refused call before starting the tool', async () => {
     let started = false;
-    const refused = delegateAsync(tools.web_fetcher, { method: 'fetch', input: { url: '' } }, async () => {
+    const refused = delegateAsync(tools.web_fetcher, { method: 'fetch', input: { url: '' } as unknown }, async () => {
       started = true;
       return Outcome.ok(page);
     });
@@ -396,7 +396,7 @@ describe('delegate: hostile values never throw out of the boundary', () => {
   it('refuses an input whose getter throws, without calling the tool', () => {
     let ran = false;
     const input = Object.defineProperty({}, 'xml', { get: () => throwing('xml'), enumerable: true });
-    const parsed = delegate(tools.rss_parser, { method: 'parse', input }, () => {
+    const parsed = delegate(tools.rss_parser, { method: 'parse', input: input as unknown }, () => {
       ran = true;
       return Outcome.ok([]);
     });

@@ -21,7 +21,6 @@ import type {
   DelegatedCall,
   Delegation,
   DelegationOf,
-  DelegationRequest,
   PreconditionFailed,
   PreconditionFailedDetails,
   UnknownMethod,
@@ -30,6 +29,7 @@ import type {
 } from './delegation.ts';
 import { shapeOf } from './keys.ts';
 import { isOutcome, Outcome } from './outcome.ts';
+import type { DelegationRequestCheck, DelegationRequestShape, OutcomeCheck } from './request-check.ts';
 import { checkShape, keysOf, type Mismatch, type MismatchFocus, rootFocus } from './shape-check.ts';
 
 const MESSAGE_MISMATCHES = 5;
@@ -330,12 +330,12 @@ function enterChecked(
  * //=> ['fetch', 'body', 'status_code']
  * ```
  */
-export function delegate<TContract extends ToolContract, const TCalled extends string, TReturned extends AnyOutcome>(
+export function delegate<TContract extends ToolContract, const TRequest extends DelegationRequestShape, TReturned>(
   contract: TContract,
-  request: DelegationRequest<TContract, TCalled>,
-  run: (call: DelegatedCall<TContract>) => TReturned,
-): DelegationOf<TContract, TReturned> {
-  const entered = enter(contract, request);
+  request: DelegationRequestCheck<TContract, TRequest>,
+  run: (call: DelegatedCall<TContract>) => OutcomeCheck<TReturned>,
+): DelegationOf<TContract, Extract<TReturned, AnyOutcome>> {
+  const entered = enter(contract, request as DelegationRequestShape);
   // biome-ignore lint/plugin: enter() refuses with unknown_method only when the contract declares methods and with precondition_failed only when it declares inputs, which is when DelegationError<TContract> has them
   if ('refused' in entered) return entered.refused as never;
   // biome-ignore lint/plugin: enter() checked the method and input against the contract DelegatedCall is derived from
@@ -382,14 +382,14 @@ export function delegate<TContract extends ToolContract, const TCalled extends s
  */
 export async function delegateAsync<
   TContract extends ToolContract,
-  const TCalled extends string,
+  const TRequest extends DelegationRequestShape,
   TReturned extends AnyOutcome,
 >(
   contract: TContract,
-  request: DelegationRequest<TContract, TCalled>,
+  request: DelegationRequestCheck<TContract, TRequest>,
   run: (call: DelegatedCall<TContract>) => TReturned | PromiseLike<TReturned>,
 ): Promise<DelegationOf<TContract, TReturned>> {
-  const entered = enter(contract, request);
+  const entered = enter(contract, request as DelegationRequestShape);
   // biome-ignore lint/plugin: enter() refuses with unknown_method only when the contract declares methods and with precondition_failed only when it declares inputs, which is when DelegationError<TContract> has them
   if ('refused' in entered) return entered.refused as never;
   // biome-ignore lint/plugin: enter() checked the method and input against the contract DelegatedCall is derived from

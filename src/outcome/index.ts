@@ -36,7 +36,18 @@ export type {
   ContractAlias,
   ContractDeliverable,
   ContractRequiredInput,
+  ContractDefinitionsCheck,
 } from './contract.ts';
+export type { DelegationRequestCheck, DelegationRequestShape, OutcomeCheck } from './request-check.ts';
+export type {
+  ContractField,
+  UnknownFieldMessage,
+  MethodMissingMessage,
+  InputMissingMessage,
+  NotAnOutcomeMessage,
+  PromiseOutcomeMessage,
+  RequestFieldMessage,
+} from './messages.ts';
 export { delegate, delegateAsync } from './delegate.ts';
 export type {
   ContractViolation,

@@ -27,7 +27,7 @@ const violated = toToolResult(
 );
 const refused = toToolResult(
   'toolu_02',
-  delegate(web_fetcher, { method: 'fetch_url', input: { url: '' } }, () => Outcome.ok({ body: 'x' })),
+  delegate(web_fetcher, { method: 'fetch_url', input: { url: '' } as unknown }, () => Outcome.ok({ body: 'x' })),
 );
 const own = toToolResult(
   'toolu_03',

@@ -8,13 +8,13 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { own } from '../internal/own-field.ts';
 import { MAX_DATA_DEPTH, type OwnDataError, snapshotOwnData } from '../internal/own-data.ts';
-import { serializationError } from '../internal/serializable.ts';
 import type { ToolCall } from './chat-message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
 import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from './core/dialects.ts';
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import { type FormatMisuse, refuseForeignStructure } from './core/markers.ts';
+import { unsendable } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { BodyMessage, TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -213,11 +213,11 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     body = unwrapped.body;
     // Otherwise the messages are kept as they are, and what is accepted goes to an SDK that
     // serializes it: every field (read by a rule or not) must be something JSON.stringify writes.
+    // One pass over the messages asks both (core/scan.ts).
     if (clean) {
-      const unwritable = serializationError(messages, field, body === undefined ? MAX_DATA_DEPTH : MAX_DATA_DEPTH - 1);
-      if (unwritable !== undefined) throw inputErrorOf(unwritable);
-    }
-    refuseForeignStructure(messages, format, field);
+      const refused = unsendable(messages, format, field, body === undefined ? MAX_DATA_DEPTH : MAX_DATA_DEPTH - 1);
+      if (refused !== undefined) throw refused instanceof TranscriptInputError ? refused : inputErrorOf(refused);
+    } else refuseForeignStructure(messages, format, field);
     outcome = FORMAT_DRIVERS[format].check(messages, contextOf(body, settings), carried);
   } catch (error) {
     const inputError =

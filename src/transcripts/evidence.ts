@@ -11,7 +11,7 @@ import type { ReportedToolResult, RequestedToolCall, ToolUseInputRow } from '../
 import { invalid } from './core/input.ts';
 import { isSynthesizedResultText } from './core/repair.ts';
 import { TranscriptInputError } from './core/report.ts';
-import { text, type Turns } from './core/turns.ts';
+import { text, type TurnCall, type Turns } from './core/turns.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
@@ -161,26 +161,7 @@ export function toEvidence<const F extends TranscriptFormat>(
   }
   const calls = turns.get(index) ?? [];
   const requests: RequestedToolCall[] = calls.map((c) => ({ toolCallId: c.id, toolName: c.name, input: c.input }));
-  // A transcript's results are answered (ok or error); `pending` is the typestate layer's own state for a mutation call.
-  const results: Exclude<ReportedToolResult, { readonly status: 'pending' }>[] = [];
-  for (const call of calls) {
-    if (call.result === undefined) continue;
-    const synthesized = isSynthesizedResultText(call.result.error ?? text(call.result.payload));
-    const error = call.result.error ?? (synthesized ? text(call.result.payload) : undefined);
-    results.push(
-      error === undefined
-        ? { toolCallId: call.id, status: 'ok', output: call.result.payload }
-        : {
-            toolCallId: call.id,
-            status: 'error',
-            error: {
-              errorCode: synthesized ? 'turngate.synthesized' : 'tool_error',
-              retryable: false,
-              errorMessage: error,
-            },
-          },
-    );
-  }
+  const results = reportedResults(calls);
   const uses = results.map(
     (result) => options.use?.(result) ?? { toolCallId: result.toolCallId, disposition: 'observed' as const },
   );
@@ -210,4 +191,31 @@ export function toEvidence<const F extends TranscriptFormat>(
     },
   };
   return { ok: true, value: { messageIndex: index, input, requests, results, uses } };
+}
+
+/** A transcript's results are answered (ok or error); `pending` is the typestate layer's own state for a mutation call. */
+type AnsweredResult = Exclude<ReportedToolResult, { readonly status: 'pending' }>;
+
+/** The results of a turn's calls as the join check reports them: a synthesized error result is `turngate.synthesized`. */
+function reportedResults(calls: readonly TurnCall[]): AnsweredResult[] {
+  const results: AnsweredResult[] = [];
+  for (const call of calls) {
+    if (call.result === undefined) continue;
+    const synthesized = isSynthesizedResultText(call.result.error ?? text(call.result.payload));
+    const error = call.result.error ?? (synthesized ? text(call.result.payload) : undefined);
+    results.push(
+      error === undefined
+        ? { toolCallId: call.id, status: 'ok', output: call.result.payload }
+        : {
+            toolCallId: call.id,
+            status: 'error',
+            error: {
+              errorCode: synthesized ? 'turngate.synthesized' : 'tool_error',
+              retryable: false,
+              errorMessage: error,
+            },
+          },
+    );
+  }
+  return results;
 }

@@ -50,24 +50,21 @@ export { issueMemorySnapshotRef } from './issues.ts';
 export {
   DEFAULT_TRAJECTORY_PATH,
   STEP_KIND,
-  SUCCESS_RESULT_CLASSES,
   TRAJECTORY_PROJECTION_KIND,
-  compareTrajectoryRows,
-  isRetryNeededResultClass,
-  isSuccessResultClass,
   normalizeTrajectoryRow,
   parseTrajectoryText,
-  projectTrajectory,
   renderTrajectoryLine,
   tornTailOf,
 } from './trajectory.ts';
-export type {
-  TrajectoryProjection,
-  TrajectoryProjectionMode,
-  TrajectoryRead,
-  TrajectoryRow,
-  TrajectoryRowInput,
-} from './trajectory.ts';
+export type { TrajectoryRead, TrajectoryRow, TrajectoryRowInput } from './trajectory.ts';
+export {
+  SUCCESS_RESULT_CLASSES,
+  compareTrajectoryRows,
+  isRetryNeededResultClass,
+  isSuccessResultClass,
+  projectTrajectory,
+} from './trajectory-projection.ts';
+export type { TrajectoryProjection, TrajectoryProjectionMode } from './trajectory-projection.ts';
 export { KPI_KIND, computeKpi } from './kpi.ts';
 export type { KpiDecisionState, KpiOptions, KpiReport } from './kpi.ts';
 export {

@@ -7,7 +7,8 @@
 import { compareUtf8 } from '../canonical/index.ts';
 import { HarnessInputError } from './errors.ts';
 import { addHours, compareInstants, formatInstant, parseRfc3339, type Instant } from './time.ts';
-import { isSuccessResultClass, type TrajectoryRow } from './trajectory.ts';
+import { isSuccessResultClass } from './trajectory-projection.ts';
+import type { TrajectoryRow } from './trajectory.ts';
 import { quote } from '../internal/display.ts';
 
 /** The KPI kind. Source: the Tusk harness contract §13. */

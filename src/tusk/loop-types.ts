@@ -6,7 +6,7 @@
 import type { JsonValue } from '../canonical/index.ts';
 import type { TornTail } from './errors.ts';
 import type { HostEffect } from './host-effect.ts';
-import type { MutationReady, MutationWitness, ToolDefinitions } from './mutation-gate.ts';
+import type { MutationWitness, StateArgument } from './mutation-gate.ts';
 import type { EscalationAction, RetryDecision, RetryPolicy } from './retry-policy.ts';
 import type { HarnessBootstrap, HarnessSession } from './session.ts';
 import type { TrajectoryRow } from './trajectory.ts';
@@ -184,10 +184,11 @@ export interface HarnessStepContext<TTarget> {
    * Performs a mutation through `MutationReady` and records its envelope with the admitted
    * turn's `policyDigest` and the request's `instructionRef`. Refused before anything runs for
    * a forged, copied or spent `MutationReady`, a blank `instructionRef`, or a turn not linked to
-   * this session and step.
+   * this session and step. Anything but a `MutationReady` (a `JoinClosed`, a `Result`, a copy)
+   * shows a type error that names the state expected and what to call.
    */
-  mutate<TTools extends ToolDefinitions, TPayload>(
-    ready: MutationReady<TTools>,
+  mutate<TReady, TPayload>(
+    ready: StateArgument<TReady, 'MutationReady', 'call admitMutation(joinClosed, policy) first'>,
     request: MutationRequest,
     perform: (witness: MutationWitness) => TPayload | Promise<TPayload>,
   ): Promise<TPayload>;

@@ -17,11 +17,10 @@ import type {
   HarnessStepRecord,
   HarnessStopReason,
   RunHarnessOptions,
-  Verification,
   WorkItem,
 } from './loop-types.ts';
-import { leaseHandoffRef, siteLineageRefs, type LeaseHandoff } from './refs.ts';
-import { classifyFailureClasses, decideRetry, type RetryDecision } from './retry-policy.ts';
+import { leaseHandoffRef, siteLineageRefs } from './refs.ts';
+import { classifyFailureClasses, decideRetry } from './retry-policy.ts';
 import { bootstrapSession, type HarnessBootstrap, type HarnessSession, type SessionUpdate } from './session.ts';
 import { readFeatureLedger, readSessionIfExists, writeSession } from './session-store.ts';
 import { projectFeatures, DEFAULT_FEATURE_LEDGER_PATH } from './feature-ledger.ts';
@@ -29,6 +28,15 @@ import { formatRfc3339 } from './time.ts';
 import { appendTrajectoryRow, readTrajectory, repairTrajectory } from './trajectory-store.ts';
 import type { TrajectoryRow } from './trajectory.ts';
 import { failureOf, stepContext } from './step-context.ts';
+import {
+  currentAttempt,
+  itemOutcome,
+  leaseFor,
+  policyRef,
+  resultClassOf,
+  stopDefaults,
+  verificationRefs,
+} from './loop-outcomes.ts';
 import { quote } from '../internal/display.ts';
 
 const running = new Set<string>();
@@ -41,48 +49,6 @@ function refSegment(value: string, field: string, forbidDot: boolean): string {
     );
   }
   return value;
-}
-
-function verificationRefs(verification: Verification): readonly string[] {
-  return verification.witnessRefs ?? [];
-}
-
-/** The policy ref every decision row carries: which policy (by digest) decided. */
-function policyRef(decision: Pick<RetryDecision, 'policyId' | 'policyDigest' | 'ruleId'>): string {
-  return `policy://harness-retry/${encodeURIComponent(decision.policyId)}/${decision.policyDigest}/${encodeURIComponent(decision.ruleId)}`;
-}
-
-const ESCALATION_HOST_ACTIONS = {
-  issue_discover: 'issue.discover',
-  mark_blocked: 'issue.update',
-  stop: undefined,
-} as const;
-
-/** The lease handoff an attempt's outcome stands for (the harness releases on completion and escalation, renews on retry). */
-function leaseFor(
-  item: WorkItem<unknown>,
-  workerId: string,
-  outcome: 'completed' | 'retry' | RetryDecision['escalationAction'],
-): LeaseHandoff {
-  const base = {
-    issueId: item.issueId ?? item.id,
-    workerId,
-    leaseId: item.leaseId,
-    leaseOwner: workerId,
-    assignee: workerId,
-  };
-  switch (outcome) {
-    case 'completed':
-      return { ...base, leaseState: 'released', leaseAction: 'release_closed', status: 'closed' };
-    case 'retry':
-      return { ...base, leaseState: 'active', leaseAction: 'issue_lease_renew', status: 'in_progress' };
-    case 'mark_blocked':
-      return { ...base, leaseState: 'released', leaseAction: 'mark_blocked', status: 'blocked' };
-    case 'issue_discover':
-      return { ...base, leaseState: 'released', leaseAction: 'issue_discover', status: 'open' };
-    case 'stop':
-      return { ...base, leaseState: 'active', leaseAction: 'stop', status: 'in_progress' };
-  }
 }
 
 /**
@@ -297,15 +263,7 @@ class HarnessRun<TTarget> {
   private async item(item: WorkItem<TTarget>): Promise<HarnessItemOutcome> {
     const history = this.history(item);
     let n = history.length;
-    // A restart keeps the retry budget: count the retries since the item's last final row.
-    let attempt = 1;
-    for (
-      let i = history.length - 1;
-      i >= 0 && (history[i] as TrajectoryRow).resultClass.startsWith('retry_needed');
-      i--
-    ) {
-      attempt++;
-    }
+    let attempt = currentAttempt(history);
     const issueId = item.issueId ?? item.id;
     const lineageRefs = siteLineageRefs({
       issueId,
@@ -327,43 +285,8 @@ class HarnessRun<TTarget> {
       n++;
       const record = await this.attempt(item, `${this.workerId}.${item.id}.${n}`, attempt, lineageRefs);
       const decision = record.decision;
-      if (decision === undefined || !decision.retry) {
-        const escalation: HarnessEscalation | undefined =
-          decision === undefined
-            ? undefined
-            : {
-                action: decision.escalationAction,
-                hostAction: ESCALATION_HOST_ACTIONS[decision.escalationAction],
-                issueId,
-                failureClass: decision.matchedFailureClass,
-              };
-        const outcome: HarnessItemOutcome = {
-          status: escalation === undefined ? 'completed' : 'escalated',
-          row: record.row,
-          attempts: attempt,
-          witnessRefs: record.witnessRefs,
-          ...(decision === undefined ? {} : { decision }),
-          ...(escalation === undefined ? {} : { escalation }),
-        };
-        // The task list first, then the session: a session that says "completed" implies the
-        // task list does too.
-        await this.options.step.finish?.(item, outcome);
-        this.handoffRefs =
-          record.row.witnessRefs?.filter((r) => r.startsWith('lease://') || r.startsWith('policy://')) ?? [];
-        await this.writeSession({
-          state: 'active',
-          issueId,
-          summary:
-            escalation === undefined
-              ? `worker ${this.workerId} completed ${item.id}`
-              : `worker ${this.workerId} escalated ${item.id}: ${escalation.action} (${escalation.failureClass})`,
-          nextStep:
-            escalation?.action === 'stop' ? `resolve ${escalation.failureClass} on ${item.id}` : 'claim the next item',
-          lineageRefs,
-          witnessRefs: this.handoffRefs,
-        });
-        return outcome;
-      }
+      if (decision === undefined || !decision.retry)
+        return this.settle(item, itemOutcome(record, issueId, attempt), lineageRefs);
       await this.writeSession({
         state: 'active',
         issueId,
@@ -374,6 +297,34 @@ class HarnessRun<TTarget> {
       await this.options.backoff?.(decision);
       attempt++;
     }
+  }
+
+  /**
+   * Records an item's final outcome: the task list first (`finish`), then the session, so a
+   * session that says "completed" implies the task list does too.
+   */
+  private async settle(
+    item: WorkItem<TTarget>,
+    outcome: HarnessItemOutcome,
+    lineageRefs: readonly string[],
+  ): Promise<HarnessItemOutcome> {
+    await this.options.step.finish?.(item, outcome);
+    const escalation = outcome.escalation;
+    this.handoffRefs =
+      outcome.row.witnessRefs?.filter((r) => r.startsWith('lease://') || r.startsWith('policy://')) ?? [];
+    await this.writeSession({
+      state: 'active',
+      issueId: item.issueId ?? item.id,
+      summary:
+        escalation === undefined
+          ? `worker ${this.workerId} completed ${item.id}`
+          : `worker ${this.workerId} escalated ${item.id}: ${escalation.action} (${escalation.failureClass})`,
+      nextStep:
+        escalation?.action === 'stop' ? `resolve ${escalation.failureClass} on ${item.id}` : 'claim the next item',
+      lineageRefs,
+      witnessRefs: this.handoffRefs,
+    });
+    return outcome;
   }
 
   private async attempt(
@@ -430,15 +381,11 @@ class HarnessRun<TTarget> {
         decision === undefined ? 'completed' : decision.retry ? 'retry' : decision.escalationAction,
       ),
     );
-    const resultClass =
-      decision === undefined
-        ? 'completed'
-        : `${decision.retry ? 'retry_needed' : 'failed'}_${decision.matchedFailureClass}`;
     const row = await this.append({
       stepId,
       issueId: item.issueId ?? item.id,
       action: item.action ?? 'harness.step',
-      resultClass,
+      resultClass: resultClassOf(decision),
       instructionRefs,
       witnessRefs: [...witnessRefs, lease, ...(decision === undefined ? [] : [policyRef(decision)])],
       lineageRefs: [...lineageRefs],
@@ -465,31 +412,7 @@ class HarnessRun<TTarget> {
     reason: HarnessStopReason,
     cause: HarnessEscalation | { failureClasses: readonly string[]; detail: string } | undefined,
   ): Promise<HarnessRunResult<TTarget>> {
-    const completed = this.steps.filter((s) => s.row.resultClass === 'completed').length;
-    const escalatedCount = this.steps.filter((s) => s.decision !== undefined && !s.decision.retry).length;
-    const tally = `worker ${this.workerId}: ${completed} completed, ${escalatedCount} escalated`;
-    const defaults: Record<HarnessStopReason, { summary: string; nextStep: string }> = {
-      no_more_work: { summary: `${tally}; no more work`, nextStep: 'claim the next ready item' },
-      max_steps: {
-        summary: `${tally}; stopped after ${this.options.maxSteps} items`,
-        nextStep: 'resume: claim the next item',
-      },
-      escalated_stop: {
-        summary: `${tally}; stopped by escalation`,
-        nextStep:
-          cause !== undefined && 'issueId' in cause
-            ? `resolve ${cause.failureClass} on ${cause.issueId} before retrying`
-            : 'resolve the escalation before retrying',
-      },
-      boot_verification_failed: {
-        summary: `worker ${this.workerId}: startup verification failed${
-          cause !== undefined && 'detail' in cause && cause.detail !== '' ? `: ${cause.detail}` : ''
-        }`,
-        nextStep: `fix the startup verification (${
-          cause !== undefined && 'failureClasses' in cause ? cause.failureClasses.join(', ') : 'unknown'
-        }) before the next run`,
-      },
-    };
+    const defaults = stopDefaults(this.workerId, this.steps, this.options.maxSteps, cause);
     const handoff = (await this.options.stop?.({ reason, steps: this.steps, now: this.now() })) ?? {};
     const session = await this.writeSession({
       state: 'stopped',

@@ -6,11 +6,17 @@
  *
  * @module
  */
-import { performMutation, type MutationReady, type MutationWitness, type ToolDefinitions } from '../typestate/index.ts';
+import {
+  performMutation,
+  type MutationReady,
+  type MutationWitness,
+  type StateArgument,
+  type ToolDefinitions,
+} from '../typestate/index.ts';
 import { expectMinted } from '../typestate/internal.ts';
 import { StepFailure } from './errors.ts';
 
-export type { MutationReady, MutationWitness, ToolDefinitions };
+export type { MutationReady, MutationWitness, StateArgument, ToolDefinitions };
 
 /** The session and step a mutation must be linked to. */
 export interface MutationBinding {

@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HarnessInputError } from './errors.ts';
 import { compareInstants, parseRfc3339 } from './time.ts';
+import { isRetryNeededResultClass, isSuccessResultClass, projectTrajectory } from './trajectory-projection.ts';
 import {
-  isRetryNeededResultClass,
-  isSuccessResultClass,
   normalizeTrajectoryRow,
   parseTrajectoryText,
-  projectTrajectory,
   renderTrajectoryLine,
   tornTailOf,
   type TrajectoryRow,

@@ -7,7 +7,7 @@ describe('callSpec', () => {
   it('refuses a blank field or an unknown action mode, and lowercases the mode', () => {
     const base = { ...specFor('code').spec };
     expect(classes(callSpec({ ...base, callId: ' ' }))).toEqual(['tool.schema_invalid']);
-    expect(classes(callSpec({ ...base, actionMode: 'yaml' }))).toEqual(['tool.schema_invalid']);
+    expect(classes(callSpec({ ...base, actionMode: 'yaml' as string }))).toEqual(['tool.schema_invalid']);
     const upper = callSpec({ ...base, actionMode: 'JSON' });
     expect(upper.ok && upper.value.spec.actionMode).toBe('json');
   });

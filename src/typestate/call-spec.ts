@@ -10,20 +10,13 @@ import type { Result } from '../failures/index.ts';
 import { ownEntries } from '../internal/entries.ts';
 import type { NormalizedCallSpec } from '../normalize/index.ts';
 import { deepFreeze, mint, type Branded } from './brand.ts';
+import type { ActionModeCheck, ModeNamed } from './message-checks.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
 import { fail } from '../failures/internal.ts';
 import { check, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
+import type { ActionMode } from './states.ts';
 
-/**
- * The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5.
- *
- * @example
- * ```ts
- * import type { ActionMode } from 'turngate';
- * const modes: ActionMode[] = ['code', 'json', 'text'];
- * ```
- */
-export type ActionMode = 'code' | 'json' | 'text';
+export type { ActionMode } from './states.ts';
 
 /**
  * The action mode a `CallSpec` type knows (`ActionMode` when it does not).
@@ -139,8 +132,8 @@ const FieldsSchema = v.object(
  * ```
  */
 export function callSpec<const TMode extends string>(
-  input: CallSpecFields<TMode>,
-): Result<CallSpec<Lowercase<TMode> & ActionMode>> {
+  input: CallSpecFields<ActionModeCheck<TMode>>,
+): Result<CallSpec<ModeNamed<TMode>>> {
   const parsed = parseOwnData(FieldsSchema, input, { root: 'callSpec' });
   if (!parsed.ok) return parsed;
   const { sessionId, ...fields } = parsed.value;
@@ -165,7 +158,7 @@ export function callSpec<const TMode extends string>(
   return {
     ok: true,
     value: mint('CallSpec', {
-      spec: deepFreeze({ ...spec, actionMode: spec.actionMode as Lowercase<TMode> & ActionMode }),
+      spec: deepFreeze({ ...spec, actionMode: spec.actionMode as ModeNamed<TMode> }),
       sessionId: session === '' ? spec.callId : session,
     }),
   };

@@ -16,7 +16,7 @@ import type { MutationRecord } from './mutation-record.ts';
 import { defaultRefs, deriveContext } from './profile.ts';
 import { resolveProtocolState, type TurnProtocolState } from './protocol.ts';
 import type { ToolUse, ToolUseRow } from './record-use.ts';
-import type { TurnCalls } from './request-tools.ts';
+import type { TurnCalls } from './requests.ts';
 import { isPendingMutation, type ToolResult } from './results.ts';
 import { callRows, check, notData, resultRows, useRows } from './rows.ts';
 import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf, type ToolsOf } from './tools.ts';

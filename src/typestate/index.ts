@@ -9,9 +9,7 @@ export type { BrandName, TurnStateName } from './states.ts';
 export type {
   TurnMisuse,
   StateArgument,
-  CallsCheck,
-  UseRowsCheck,
-  UseDecisionCheck,
+  UnknownToolMessage,
   MutationToolCheck,
   UnknownMethodMessage,
   IdList,
@@ -22,6 +20,14 @@ export type {
   UseWithoutResultMessage,
   RepeatedIdMessage,
 } from './messages.ts';
+export type {
+  ActionModeCheck,
+  CallsCheck,
+  HandlerMapCheck,
+  ModeNamed,
+  UseDecisionCheck,
+  UseRowsCheck,
+} from './message-checks.ts';
 export { TypestateError } from './errors.ts';
 export type { TypestateErrorCode } from './errors.ts';
 export { defineTools } from './tools.ts';
@@ -56,7 +62,7 @@ export type {
   TurnCalls,
   ToolRequests,
   TextAdapterProfile,
-} from './request-tools.ts';
+} from './requests.ts';
 export { matchToolResult, TOOL_ERROR_CODES } from './results.ts';
 export type {
   ToolErrorCode,

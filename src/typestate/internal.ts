@@ -5,7 +5,8 @@
  * @module
  */
 export { expectMinted, mint, mintedState } from './brand.ts';
-export { runToolIntent, thrownEnvelope } from './perform.ts';
+export { runToolIntent } from './perform.ts';
+export { thrownEnvelope } from './intent-claim.ts';
 export { plainEntry, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';
@@ -20,5 +21,6 @@ export type {
   NamedEvidence,
   TextRequestMessage,
 } from './messages.ts';
+export type { MethodRule } from './message-checks.ts';
 export { registryDefinitions, type AliasTargets } from './tools.ts';
 export { checkMethods, unknownMethodDetail } from './methods.ts';

@@ -2,16 +2,15 @@
  * The type-level messages of the typestate and the builder: what a misuse shows in a `tsc`
  * error. Each names the expected state or the failure class and the ids first, then what to call
  * instead. One home for every such sentence, so the builder, `settle` and the transitions word a
- * failure the same way.
+ * failure the same way (the argument checks that place them in the transitions' parameters are in
+ * message-checks.ts).
  *
  * @module
  */
 import type { FailureClass } from '../failures/index.ts';
 import type { Branded, StateOf } from './brand.ts';
-import type { ActionMode } from './call-spec.ts';
-import type { RequestedToolCall } from './inputs.ts';
 import type { BrandName } from './states.ts';
-import type { MutationToolName, ToolName } from './tools.ts';
+import type { MutationToolName } from './tools.ts';
 
 /**
  * The type of a method (or argument) that is not allowed here: not callable, not assignable, it
@@ -52,132 +51,23 @@ export type StateArgument<T, TState extends BrandName, TNext extends string> =
           ? `${TState} expected, got a ${StateOf<T>}: ${TNext}`
           : `${TState} expected, got a copy of a ${StateOf<T>} (a spread, rest or literal has no brand): pass the value its transition returned`;
 
-type CallIssue<TCall, TTools> = TCall extends {
-  readonly toolCallId: infer TId extends string;
-  readonly toolName: infer TName extends string;
-}
-  ? string extends TName
-    ? never
-    : TName extends ToolName<TTools>
-      ? TTools[TName] extends { readonly allowedCallers: readonly (infer TAllowed extends string)[] }
-        ? TCall extends { readonly callerId: TAllowed }
-          ? never
-          : `tool.caller_not_allowed: ${TId} calls ${TName}, which may be called only by ${TAllowed}; give callerId`
-        : never
-      : `tool.unknown_or_disallowed: ${TId} calls ${TName}, which is not in the registry`
-  : never;
-
-type FirstIssue<TCalls extends readonly unknown[], TTools> = TCalls extends readonly [infer THead, ...infer TRest]
-  ? [CallIssue<THead, TTools>] extends [never]
-    ? FirstIssue<TRest, TTools>
-    : CallIssue<THead, TTools>
-  : never;
-
 /**
- * What `requestTools` takes as its calls: the calls themselves, or, for literal calls (a tuple
- * written in code) with a tool that is not in the registry, a tool with `allowedCallers` called
- * without a `callerId` of that list, two calls on a json-mode spec, or any call on a text-mode
- * spec, a sentence naming the failure class and the id. Calls from model output
- * (`RequestedToolCall[]`) pass: their names are `string`, so the run-time check decides.
+ * The message of a name that is not a tool of the registry: a handler in `matchToolResult`'s map
+ * (as `settle`'s map, whose keys are the registry's tool names, refuses one).
  *
  * @example
  * ```ts
- * import type { CallsCheck, ToolDefinitions } from 'turngate';
- * type Shown = CallsCheck<[{ toolCallId: 'a'; toolName: 'x'; input: {} }, { toolCallId: 'b'; toolName: 'x'; input: {} }], ToolDefinitions, 'json'>;
+ * import type { UnknownToolMessage } from 'turngate';
+ * const shown: UnknownToolMessage<'delete_file'> = 'tool.unknown_or_disallowed: delete_file is not in the registry';
  * ```
  */
-export type CallsCheck<TCalls extends readonly RequestedToolCall[], TTools, TMode extends ActionMode> = CheckedArgument<
-  TCalls,
-  CallsIssue<TCalls, TTools, TMode>
->;
-
-type CallsIssue<TCalls extends readonly RequestedToolCall[], TTools, TMode extends ActionMode> = [ActionMode] extends [
-  TMode,
-]
-  ? FirstIssue<TCalls, TTools>
-  : [TMode] extends ['text']
-    ? TCalls extends readonly []
-      ? never
-      : 'tool.schema_invalid: text mode takes no tool calls from code; call adaptText(spec, tools, profile, text)'
-    : [TMode] extends ['json']
-      ? TCalls extends readonly [unknown, unknown, ...unknown[]]
-        ? 'tool.parallel_policy_violation: json mode allows one tool call per action'
-        : FirstIssue<TCalls, TTools>
-      : FirstIssue<TCalls, TTools>;
-
-/** The argument as given when there is no issue, else the issue's sentence. */
-type CheckedArgument<TArgument, TIssue> = [TIssue] extends [never] ? TArgument : TIssue & string;
+export type UnknownToolMessage<TName extends string> = `tool.unknown_or_disallowed: ${TName} is not in the registry`;
 
 /** The evidence a `consumed` row or decision names: at least one of the three refs. Internal. */
 export type NamedEvidence =
   | { readonly summaryRef: string }
   | { readonly handoffRef: string }
   | { readonly mutationInputRef: string };
-
-type UseRowIssue<TRow> = TRow extends {
-  readonly toolCallId: infer TId extends string;
-  readonly disposition: infer TDisposition;
-}
-  ? [TDisposition] extends ['consumed']
-    ? TRow extends { readonly evidence: NamedEvidence }
-      ? never
-      : `mutation.use_evidence_missing: ${TId} is consumed without evidence; give evidence.summaryRef, handoffRef or mutationInputRef`
-    : [TDisposition] extends ['discarded_with_reason']
-      ? TRow extends { readonly reasonCode: string }
-        ? never
-        : `tool.schema_invalid: ${TId} is discarded_with_reason without a reasonCode`
-      : never
-  : never;
-
-type FirstUseIssue<TRows extends readonly unknown[]> = TRows extends readonly [infer THead, ...infer TRest]
-  ? [UseRowIssue<THead>] extends [never]
-    ? FirstUseIssue<TRest>
-    : UseRowIssue<THead>
-  : never;
-
-/**
- * What `recordUse` takes as its rows: the rows themselves, or, for a literal `consumed` row
- * without evidence naming what it was consumed into or a `discarded_with_reason` row without a
- * `reasonCode`, a sentence naming the failure class and the id.
- *
- * @example
- * ```ts
- * import type { UseRowsCheck } from 'turngate';
- * type Shown = UseRowsCheck<[{ toolCallId: 'tc-1'; disposition: 'consumed' }]>;
- * ```
- */
-export type UseRowsCheck<TRows extends readonly unknown[]> = CheckedArgument<TRows, FirstUseIssue<TRows>>;
-
-type DecisionIssue<TDecision> = TDecision extends 'consumed'
-  ? 'consumed'
-  : TDecision extends { readonly disposition: 'consumed' }
-    ? TDecision extends { readonly evidence: NamedEvidence }
-      ? never
-      : 'consumed'
-    : TDecision extends 'discarded_with_reason'
-      ? 'discarded'
-      : TDecision extends { readonly disposition: 'discarded_with_reason' }
-        ? TDecision extends { readonly reasonCode: string }
-          ? never
-          : 'discarded'
-        : never;
-
-/**
- * The check on what a `useAll` callback returns: `unknown` when every decision has what its
- * disposition needs; otherwise a `TurnMisuse` naming the failure class (shown on the returned
- * expression).
- *
- * @example
- * ```ts
- * import type { UseDecisionCheck } from 'turngate';
- * type Shown = UseDecisionCheck<'consumed' | 'observed'>;
- * ```
- */
-export type UseDecisionCheck<TDecision> = [DecisionIssue<TDecision>] extends [never]
-  ? unknown
-  : 'consumed' extends DecisionIssue<TDecision>
-    ? TurnMisuse<'mutation.use_evidence_missing: a consumed decision needs { evidence: { summaryRef | handoffRef | mutationInputRef } }'>
-    : TurnMisuse<'tool.schema_invalid: a discarded_with_reason decision needs { reasonCode }'>;
 
 /**
  * The tool name `performMutationTool` takes: a `mutation: true` tool of the registry; any other
@@ -290,7 +180,7 @@ export interface JoinIncomplete<
  * ```
  */
 export type NonLiteralIdMessage =
-  'toolCallId is a string, not a literal: the builder tracks literal ids; for ids from model output call requestTools, then settle and useAll';
+  'toolCallId is a string, not a literal: for ids from model output call requestTools, then settle and useAll';
 
 /**
  * The message a `.result` for an unrequested id shows.
@@ -370,7 +260,7 @@ export type TextRequestMessage =
 
 /** A `.use(id, 'consumed')` without evidence. Internal. */
 export type ConsumedWithoutEvidenceMessage =
-  'mutation.use_evidence_missing: consumed needs { evidence: { summaryRef | handoffRef | mutationInputRef } }';
+  'mutation.use_evidence_missing: consumed needs evidence (summaryRef, handoffRef or mutationInputRef)';
 
 /** A `.use(id, 'discarded_with_reason')` without a reason code. Internal. */
 export type DiscardedWithoutReasonMessage = 'tool.schema_invalid: discarded_with_reason needs { reasonCode }';

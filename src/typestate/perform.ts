@@ -5,18 +5,17 @@
  *
  * @module
  */
-import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
-import { expectMinted, spendOnce } from './brand.ts';
-import { turnLineage } from './close-join.ts';
+import { expectMinted } from './brand.ts';
 import { TypestateError } from './errors.ts';
-import { intentKey, type MutationIntent } from './intents.ts';
-import { admissionOf, effectKey, type EffectEntry, type EffectRecord, recordedAnswer } from './ledger.ts';
+import { claim, finish, type IntentOutcome, type IntentTarget, keep, replay, thrownEnvelope } from './intent-claim.ts';
+import type { MutationIntent } from './intents.ts';
+import { recordedAnswer, type EffectRecord } from './ledger.ts';
 import type { MutationToolCheck, StateArgument } from './messages.ts';
 import type { MutationReady } from './mutation.ts';
 import type { MutationWitness } from './mutation-record.ts';
-import type { ToolErrorEnvelope } from './results.ts';
 import { PAYLOAD_MAX_DEPTH } from './rows.ts';
+
 import { formatIssues, validateWith } from './schema.ts';
 import {
   registryDefinitions,
@@ -29,33 +28,7 @@ import {
   type ToolsOf,
 } from './tools.ts';
 
-/**
- * Which bound intent to run, and its input: a pending mutation call by `toolCallId`, or a
- * consumed row's mutation input by `mutationInputRef`. The input must be exactly the bound one
- * (equal canonical JSON digest).
- *
- * @example
- * ```ts
- * import type { IntentTarget } from 'turngate';
- * const byCall: IntentTarget = { toolCallId: 'toolu_05', input: { id: 'BILL-7', status: 'closed' } };
- * const byRef: IntentTarget = { mutationInputRef: 'mutation://issues/BILL-7', input: { id: 'BILL-7', status: 'closed' } };
- * ```
- */
-export type IntentTarget<TInput = unknown> =
-  | {
-      /** The pending mutation call. */
-      readonly toolCallId: string;
-      readonly mutationInputRef?: undefined;
-      /** Exactly its bound input. */
-      readonly input: TInput;
-    }
-  | {
-      readonly toolCallId?: undefined;
-      /** The consumed row's mutation input ref. */
-      readonly mutationInputRef: string;
-      /** Exactly its bound input. */
-      readonly input: TInput;
-    };
+export type { IntentTarget } from './intent-claim.ts';
 
 /**
  * What a performed mutation returns: the effect's value, the intent it ran, and the witness.
@@ -114,162 +87,6 @@ export class EffectAlreadyRecorded extends Error {
     this.name = 'EffectAlreadyRecorded';
     this.record = record;
   }
-}
-
-/** What ran for an intent of a closed turn. Internal: `recordMutations` reads it. */
-export type IntentOutcome =
-  | {
-      readonly status: 'ok';
-      readonly output: unknown;
-      readonly witness: MutationWitness;
-      readonly replayed?: EffectRecord;
-    }
-  | {
-      readonly status: 'error';
-      readonly error: ToolErrorEnvelope;
-      readonly witness: MutationWitness;
-      readonly replayed?: EffectRecord;
-    };
-
-const outcomes = new WeakMap<object, Map<string, IntentOutcome>>();
-
-/** What ran for `intent` of the turn of `closed` (any of its closures), if anything. Internal. */
-export function outcomeOf(
-  closed: { readonly requests: readonly unknown[] },
-  intent: MutationIntent,
-): IntentOutcome | undefined {
-  return outcomes.get(turnLineage(closed))?.get(intentKey(intent));
-}
-
-function keep(closed: { readonly requests: readonly unknown[] }, intent: MutationIntent, outcome: IntentOutcome): void {
-  const lineage = turnLineage(closed);
-  let byKey = outcomes.get(lineage);
-  if (byKey === undefined) {
-    byKey = new Map();
-    outcomes.set(lineage, byKey);
-  }
-  byKey.set(intentKey(intent), outcome);
-}
-
-/** The envelope of an error a mutation threw: its own code and retryability when it has them. */
-export function thrownEnvelope(error: unknown, fallbackCode: string, what: string): ToolErrorEnvelope {
-  let code: unknown;
-  let retryable: unknown;
-  let message: unknown;
-  let name = 'a value';
-  try {
-    if (error !== null && typeof error === 'object') {
-      const own = (key: string) => (Object.hasOwn(error, key) ? (error as Record<string, unknown>)[key] : undefined);
-      code = own('errorCode') ?? own('code');
-      retryable = own('retryable');
-      message = error instanceof Error ? error.message : own('message');
-      name = error instanceof Error ? error.name : 'an object';
-    } else {
-      message = String(error);
-    }
-  } catch {
-    // A getter or Proxy trap threw while reading the error: keep the defaults.
-  }
-  const text = typeof message === 'string' ? trimWhiteSpace(message) : '';
-  return {
-    errorCode: typeof code === 'string' && !isBlank(code) ? code : fallbackCode,
-    retryable: typeof retryable === 'boolean' ? retryable : false,
-    errorMessage: text !== '' ? text : `${what} threw ${name} with no message`,
-  };
-}
-
-/** A claimed intent: run it (`entry` is its ledger claim, when there is a ledger), or answer it from its record. */
-type Claim =
-  | { readonly intent: MutationIntent; readonly input: unknown; readonly entry: EffectEntry | undefined }
-  | { readonly intent: MutationIntent; readonly record: EffectRecord };
-
-/**
- * Checks everything before the effect, spends the intent in its turn, and claims it in the
- * admission's effect ledger. Throws `TypestateError`.
- */
-async function claim<TTools extends ToolDefinitionsOf<TTools>>(
-  ready: MutationReady<TTools>,
-  target: IntentTarget,
-  toolName: string | undefined,
-  parseInput?: (input: unknown) => unknown,
-): Promise<Claim> {
-  expectMinted(ready, 'MutationReady');
-  const byCall = typeof target?.toolCallId === 'string';
-  const intent = ready.intents.find((i) =>
-    byCall
-      ? i.kind === 'tool_call' && i.toolCallId === target.toolCallId
-      : i.kind === 'mutation_input' && i.mutationInputRef === target?.mutationInputRef,
-  );
-  const named = byCall
-    ? `tool call ${JSON.stringify(target.toolCallId)}`
-    : `mutationInputRef ${JSON.stringify(target?.mutationInputRef)}`;
-  if (intent === undefined) {
-    throw new TypestateError('not_bound', 'MutationReady', `the closed turn declares no mutation intent for ${named}`);
-  }
-  if (toolName !== undefined && intent.kind === 'tool_call' && intent.toolName !== toolName) {
-    throw new TypestateError('not_bound', 'MutationReady', `${named} calls ${intent.toolName}, not ${toolName}`);
-  }
-  const input = snapshotOwnData(target.input, { root: 'input' });
-  if (!input.ok || digest(input.value as JsonValue) !== intent.inputDigest) {
-    throw new TypestateError(
-      'input_mismatch',
-      'MutationReady',
-      input.ok
-        ? `the input of ${named} is not the bound input (digest ${digest(input.value as JsonValue)}, bound ${intent.inputDigest})`
-        : `the input of ${named} is not JSON data: ${snapshotProblem(input)}`,
-    );
-  }
-  const parsed = parseInput === undefined ? input.value : parseInput(input.value);
-  if (!spendOnce(turnLineage(ready.joinClosed), intentKey(intent))) {
-    throw new TypestateError('spent', 'MutationReady', `${named} already ran for this turn`);
-  }
-  const { ledger, idempotencyKey } = admissionOf(ready);
-  if (ledger === undefined) return { intent, input: parsed, entry: undefined };
-  const runBy = toolName ?? (intent.kind === 'tool_call' ? intent.toolName : intent.mutationInputRef);
-  const key = idempotencyKey === undefined ? effectKey(intent, runBy) : idempotencyKey(intent);
-  if (typeof key !== 'string' || isBlank(key)) {
-    throw new TypeError(`options.idempotencyKey: expected a non-blank string for ${named}, got ${typeof key}`);
-  }
-  const entry: EffectEntry = {
-    key,
-    toolCallId: intent.toolCallId,
-    toolName: runBy,
-    inputDigest: intent.inputDigest,
-    joinSetDigest: ready.witness.joinSetDigest,
-  };
-  const begun = await ledger.begin(entry);
-  if (!begun.claimed) return { intent, record: begun.record };
-  return { intent, input: parsed, entry };
-}
-
-/** Records the end of a claimed effect in the admission's ledger, if it has one. */
-async function finish(ready: Admitted, entry: EffectEntry | undefined, outcome: IntentOutcome): Promise<void> {
-  const ledger = admissionOf(ready).ledger;
-  if (entry === undefined || ledger === undefined) return;
-  const output = outcome.status === 'ok' ? snapshotOwnData(outcome.output, { maxDepth: PAYLOAD_MAX_DEPTH }) : undefined;
-  await ledger.finish(
-    entry.key,
-    outcome.status === 'ok'
-      ? { state: 'completed', output: output?.ok === true ? (output.value as JsonValue) : null }
-      : { state: 'failed', error: outcome.error },
-  );
-}
-
-/** What `finish` and `replay` read of a `MutationReady`. */
-type Admitted = {
-  readonly witness: MutationWitness;
-  readonly joinClosed: { readonly requests: readonly unknown[] };
-};
-
-/** Keeps and returns the recorded answer of an intent the ledger already held. */
-function replay(ready: Admitted, intent: MutationIntent, record: EffectRecord): IntentOutcome {
-  const answer = recordedAnswer(record);
-  const outcome: IntentOutcome =
-    answer.status === 'ok'
-      ? { status: 'ok', output: answer.output, witness: ready.witness, replayed: record }
-      : { status: 'error', error: answer.error, witness: ready.witness, replayed: record };
-  keep(ready.joinClosed, intent, outcome);
-  return outcome;
 }
 
 /**
@@ -420,10 +237,13 @@ export function performMutationTool<TReady, TName extends ToolName<ToolsOf<TRead
   call: IntentTarget<ParsedToolInput<ToolsOf<TReady>, TName> | ToolInput<ToolsOf<TReady>, TName>> & {
     readonly toolName: MutationToolCheck<ToolsOf<TReady>, TName>;
   },
-  execute: (
-    input: ParsedToolInput<ToolsOf<TReady>, TName>,
-    witness: MutationWitness,
-  ) => ToolOutput<ToolsOf<TReady>, TName> | Promise<ToolOutput<ToolsOf<TReady>, TName>>,
+  // NoInfer: typed by the tool, so a literal output is not widened (see `settle`).
+  execute: NoInfer<
+    (
+      input: ParsedToolInput<ToolsOf<TReady>, TName>,
+      witness: MutationWitness,
+    ) => ToolOutput<ToolsOf<TReady>, TName> | Promise<ToolOutput<ToolsOf<TReady>, TName>>
+  >,
 ): Promise<PerformedMutation<ToolOutput<ToolsOf<TReady>, TName>>>;
 export async function performMutationTool(
   ready: MutationReady,

@@ -11,7 +11,7 @@ import { expectMinted } from './brand.ts';
 import { closeTurn, type JoinClosed } from './close-join.ts';
 import type { StateArgument } from './messages.ts';
 import type { MutationRecord } from './mutation-record.ts';
-import { outcomeOf } from './perform.ts';
+import { outcomeOf } from './intent-claim.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
 import { notData } from './rows.ts';

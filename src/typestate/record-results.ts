@@ -11,7 +11,7 @@ import { TOOL_USE_DISPOSITIONS, type ToolUseDisposition } from '../normalize/ind
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument } from './messages.ts';
-import type { ToolRequests } from './request-tools.ts';
+import type { ToolRequests } from './requests.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
 import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
 import { formatIssues, validateWith } from './schema.ts';

@@ -6,6 +6,7 @@
  */
 import type { ToolUseDisposition } from '../normalize/index.ts';
 import type { FailureClass } from '../failures/index.ts';
+import type { HandlerMapCheck } from './message-checks.ts';
 import type { ToolDefinitionsOf, ToolName, ToolOutput } from './tools.ts';
 
 /**
@@ -230,8 +231,10 @@ export type ToolResultHandlers<TTools extends ToolDefinitionsOf<TTools>, TReturn
 
 /**
  * Matches a tool result exhaustively by tool name: one handler per tool of the registry, so a
- * missing tool is a `tsc` error that names it (`Property 'search_repo' is missing`). The cost
- * grows linearly with the number of tools (about 350 instantiations per tool, against tens of
+ * missing tool is a `tsc` error that names it (`Property 'search_repo' is missing`), and a
+ * handler for a name that is not in the registry is one that names the failure class
+ * (`tool.unknown_or_disallowed: delete_file is not in the registry`, see `HandlerMapCheck`). The cost
+ * grows linearly with the number of tools (about 430 instantiations per tool, against tens of
  * thousands for a ts-pattern match over a large result union; see `npm run bench:types`).
  *
  * @param result - A typed tool result.
@@ -256,7 +259,7 @@ export type ToolResultHandlers<TTools extends ToolDefinitionsOf<TTools>, TReturn
 export function matchToolResult<
   TTools extends ToolDefinitionsOf<TTools>,
   THandlers extends ToolResultHandlers<TTools, unknown>,
->(result: ToolResult<TTools>, handlers: THandlers): ReturnType<THandlers[ToolName<TTools>]> {
+>(result: ToolResult<TTools>, handlers: HandlerMapCheck<THandlers, TTools>): ReturnType<THandlers[ToolName<TTools>]> {
   const handler: unknown = Object.hasOwn(handlers, result.toolName)
     ? (handlers as Record<string, unknown>)[result.toolName]
     : undefined;

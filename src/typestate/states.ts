@@ -27,3 +27,14 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
  * ```
  */
 export type BrandName = TurnStateName | 'SendableTranscript';
+
+/**
+ * The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5.
+ *
+ * @example
+ * ```ts
+ * import type { ActionMode } from 'turngate';
+ * const modes: ActionMode[] = ['code', 'json', 'text'];
+ * ```
+ */
+export type ActionMode = 'code' | 'json' | 'text';

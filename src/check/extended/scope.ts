@@ -9,7 +9,7 @@
  * @module
  */
 import type { FailureCollector } from '../../failures/internal.ts';
-import type { NormalizedTransfer } from '../../normalize/index.ts';
+import type { NormalizedExtendedCallSpec, NormalizedTransfer } from '../../normalize/index.ts';
 import type { ExtendedContext } from './context.ts';
 import { withinAny } from './refs.ts';
 
@@ -54,7 +54,6 @@ export function checkRoleScope(ctx: ExtendedContext, out: FailureCollector): voi
  */
 export function checkTransfers(ctx: ExtendedContext, out: FailureCollector): void {
   const spec = ctx.x.callSpec;
-  const contract = spec.handoffContract;
   const transfers = ctx.x.transfers ?? [];
   const fanOut = transfers.filter((t) => t.direction === 'fan_out');
   const packet = ctx.n.handoff;
@@ -71,7 +70,7 @@ export function checkTransfers(ctx: ExtendedContext, out: FailureCollector): voi
           },
           ...fanOut,
         ];
-  if (contract === undefined) {
+  if (spec.handoffContract === undefined) {
     if (transfers.length > 0) {
       out.add(
         'handoff.target_not_allowed',
@@ -80,36 +79,65 @@ export function checkTransfers(ctx: ExtendedContext, out: FailureCollector): voi
       );
     }
   } else {
-    const role = spec.orchestrationRole;
-    for (const t of outgoing) {
-      const id = [t.transferId];
-      if (contract.allowedTargets !== undefined && !contract.allowedTargets.includes(t.target)) {
-        out.add(
-          'handoff.target_not_allowed',
-          `Transfer target \`${t.target}\` is not allowed by the handoff contract.`,
-          id,
-        );
-      }
-      if (contract.allowedRoles !== undefined && (role === undefined || !contract.allowedRoles.includes(role))) {
-        out.add(
-          'handoff.target_not_allowed',
-          `The ${role ?? 'unnamed'} role may not transfer under the handoff contract.`,
-          id,
-        );
-      }
-      const sent = new Set(t.artifactRefs ?? []);
-      if ((contract.requiredArtifactRefs ?? []).some((ref) => !sent.has(ref))) {
-        out.add('handoff.required_artifact_missing', 'A transfer lacks artifacts the handoff contract requires.', id);
-      }
-      if (contract.requireReturnPath && t.returnPathRef === undefined) {
-        out.add(
-          'handoff.return_path_missing',
-          'A transfer names no return path, which the handoff contract requires.',
-          id,
-        );
-      }
+    checkOutgoing(outgoing, spec.handoffContract, spec.orchestrationRole, out);
+  }
+  const answered = checkReturns(transfers, fanOut, spec.handoffContract, out);
+  const open = fanOut.filter((t) => !answered.has(t.transferId)).map((t) => t.transferId);
+  if (open.length > 0 && !ctx.n.protocolState.continuationAllowed) {
+    out.add('tool.join_incomplete', 'The turn ends with outgoing transfers no fan-in answered.', open);
+  }
+}
+
+type HandoffContract = NonNullable<NormalizedExtendedCallSpec['handoffContract']>;
+
+/** Each outgoing transfer against the contract: its target, the sending role, the artifacts sent, the return path. */
+function checkOutgoing(
+  outgoing: readonly NormalizedTransfer[],
+  contract: HandoffContract,
+  role: NormalizedExtendedCallSpec['orchestrationRole'],
+  out: FailureCollector,
+): void {
+  for (const t of outgoing) {
+    const id = [t.transferId];
+    if (contract.allowedTargets !== undefined && !contract.allowedTargets.includes(t.target)) {
+      out.add(
+        'handoff.target_not_allowed',
+        `Transfer target \`${t.target}\` is not allowed by the handoff contract.`,
+        id,
+      );
+    }
+    if (contract.allowedRoles !== undefined && (role === undefined || !contract.allowedRoles.includes(role))) {
+      out.add(
+        'handoff.target_not_allowed',
+        `The ${role ?? 'unnamed'} role may not transfer under the handoff contract.`,
+        id,
+      );
+    }
+    const sent = new Set(t.artifactRefs ?? []);
+    if ((contract.requiredArtifactRefs ?? []).some((ref) => !sent.has(ref))) {
+      out.add('handoff.required_artifact_missing', 'A transfer lacks artifacts the handoff contract requires.', id);
+    }
+    if (contract.requireReturnPath && t.returnPathRef === undefined) {
+      out.add(
+        'handoff.return_path_missing',
+        'A transfer names no return path, which the handoff contract requires.',
+        id,
+      );
     }
   }
+}
+
+/**
+ * Each returning transfer (`fan_in`) against the fan-out it answers: it answers one, comes back
+ * from the agent it was sent to, and brings back the contract's `returnArtifactRefs`. Returns the
+ * ids of the fan-outs answered.
+ */
+function checkReturns(
+  transfers: readonly NormalizedTransfer[],
+  fanOut: readonly NormalizedTransfer[],
+  contract: HandoffContract | undefined,
+  out: FailureCollector,
+): Set<string> {
   const byId = new Map(fanOut.map((t) => [t.transferId, t]));
   const answered = new Set<string>();
   for (const t of transfers.filter((row) => row.direction === 'fan_in')) {
@@ -132,8 +160,5 @@ export function checkTransfers(ctx: ExtendedContext, out: FailureCollector): voi
       );
     }
   }
-  const open = fanOut.filter((t) => !answered.has(t.transferId)).map((t) => t.transferId);
-  if (open.length > 0 && !ctx.n.protocolState.continuationAllowed) {
-    out.add('tool.join_incomplete', 'The turn ends with outgoing transfers no fan-in answered.', open);
-  }
+  return answered;
 }

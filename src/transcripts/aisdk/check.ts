@@ -45,13 +45,29 @@ export function analyzeAISDK(
   const sink = new FailureSink(AISDK_RULES);
   for (const issue of read.issues) sink.fail(issue.rule, issue.ids, issueAt(issue), issue.message, issue.slot);
   const last = messages.length - 1;
-  const { segment } = read;
   const { calls } = read;
   const table = CallTable.of(calls, (call) =>
     sink.fail('aisdk.duplicate_tool_call_id', [call.key], partAt(call.message, call.slot), call.message, call.slot),
   );
 
-  const names = isGeminiModel(context.model);
+  pairResults(read, table, isGeminiModel(context.model), sink);
+  checkApprovals(read, table, context, last, sink);
+
+  const openToolCalls = reportUnanswered(calls, sink, 'aisdk.tool_call_unanswered', {
+    open: (call) => context.expect === 'received' && call.message === last,
+    callAt: (call) => partAt(call.message, call.slot),
+    messageAt: at,
+  });
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
+}
+
+/**
+ * Each tool-result against the call it answers: orphans, results before their call or in the
+ * wrong message, second results, results separated from their call, and (`names`: a Gemini
+ * model) results naming another tool.
+ */
+function pairResults(read: AISDKRead, table: CallTable, names: boolean, sink: FailureSink): void {
+  const { calls, segment } = read;
   // A result mostly answers a call of the last message with calls before it: with no repeated
   // call id, that message's calls are looked at first, the table only when none matches.
   const recent = !table.hasRepeats;
@@ -93,9 +109,20 @@ export function analyzeAISDK(
     }
     if (rule !== undefined) sink.fail(rule, [key], partAt(message, slot), message, slot);
   }
+}
 
-  // Approvals: a request names a call; a response answers an earlier request. A response in the
-  // final message settles the call: the SDK runs it (or records the denial) before the model call.
+/**
+ * Approvals: a request names a call; a response answers an earlier request. A response in the
+ * final message settles the call: the SDK runs it (or records the denial) before the model call.
+ */
+function checkApprovals(
+  read: AISDKRead,
+  table: CallTable,
+  context: CheckContext,
+  last: number,
+  sink: FailureSink,
+): void {
+  const { segment } = read;
   const requests = new Map<string, ApprovalSite>();
   for (const request of read.requests) {
     if (table.get(request.toolCallId) === undefined) {
@@ -147,11 +174,4 @@ export function analyzeAISDK(
         response.slot,
       );
     }
-
-  const openToolCalls = reportUnanswered(calls, sink, 'aisdk.tool_call_unanswered', {
-    open: (call) => context.expect === 'received' && call.message === last,
-    callAt: (call) => partAt(call.message, call.slot),
-    messageAt: at,
-  });
-  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read };
 }

@@ -12,6 +12,7 @@
 import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
+import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
 import type { TranscriptRule } from '../rules.ts';
 import {
@@ -22,7 +23,6 @@ import {
   type IdSite,
   type ResultSite,
   readAnthropic,
-  TOOL_ID,
 } from './read.ts';
 import { ANTHROPIC_RULES } from './rules.ts';
 
@@ -72,7 +72,7 @@ class Grouped {
 /** The check with what the reader collected (for repair). */
 export function analyzeAnthropic(messages: readonly unknown[], context: CheckContext): AnthropicAnalysis {
   const read = readAnthropic(messages);
-  const { calls, table, owner, flags, loop } = read;
+  const { calls } = read;
   const sink = new FailureSink(ANTHROPIC_RULES);
   const last = messages.length - 1;
 
@@ -80,12 +80,46 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
     sink.fail('anthropic.duplicate_tool_use_id', [call.key], blockAt(call.message, call.slot), call.message, call.slot);
   }
 
+  const { resultRules, badIds } = classifyResults(read, sink);
+  for (const site of badIds)
+    sink.fail(
+      'anthropic.tool_use_id_invalid',
+      [site.key as string],
+      `${blockAt(site.message, site.slot)}.${site.field}`,
+      site.message,
+      site.slot,
+    );
+
+  checkServerCalls(read, last, sink);
+  const openToolCalls = reportUnanswered(calls, sink, 'anthropic.tool_use_unanswered', {
+    open: (call) => context.expect === 'received' && call.message === last,
+    callAt: (call) => blockAt(call.message, call.slot),
+    messageAt: at,
+  });
+
+  checkBlocks(read, last, sink);
+  checkThinking(messages, read, context, sink);
+  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, resultRules, badIds };
+}
+
+/** The rule each client result broke (by its index in `read.results`), and every id outside the grammar. */
+interface ResultFindings {
+  readonly resultRules: Map<number, TranscriptRule>;
+  readonly badIds: readonly IdSite[];
+}
+
+/**
+ * The client results (`tool_result` blocks), each classified once; position failures that share
+ * a cause are grouped (failed here, with the orphans and repeats).
+ */
+function classifyResults(read: AnthropicRead, sink: FailureSink): ResultFindings {
   // Each client result is classified once: orphan, answering a server call, in place (then its
   // position inside the turn, or a second result), before its call, a second result, misplaced.
   // A result answers the tool_use of the message right before its turn, so a repeated id pairs
   // with the repeat there ("each tool_result needs a tool_use in the previous message").
   // Position failures point at their cause: the content standing before the results in their
   // turn, or the message standing between the call and its result.
+  const { table, owner, flags } = read;
   const resultRules = new Map<number, TranscriptRule>();
   const grouped = new Grouped();
   // A result carrying a call's id shares that call's grammar failure; an orphan's id is tested here.
@@ -94,7 +128,7 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
   for (let index = 0; index < read.results.length; index++) {
     const result = read.results[index] as ResultSite;
     const call = table.get(result.key);
-    if (call === undefined ? !TOOL_ID.test(result.key) : badKeys?.has(result.key) === true)
+    if (call === undefined ? !isWordId(result.key) : badKeys?.has(result.key) === true)
       badIds.push({ message: result.message, slot: result.slot, key: result.key, field: 'tool_use_id', server: false });
     const ownerMessage = owner[result.message] ?? -1;
     const local =
@@ -134,15 +168,12 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
     sink.fail(rule, [result.key], blockAt(result.message, result.slot), result.message, result.slot);
   }
   grouped.emit(sink);
-  for (const site of badIds)
-    sink.fail(
-      'anthropic.tool_use_id_invalid',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.${site.field}`,
-      site.message,
-      site.slot,
-    );
+  return { resultRules, badIds };
+}
 
+/** The server tool calls and their results (`server_tool_use`, `*_tool_result` blocks). */
+function checkServerCalls(read: AnthropicRead, last: number, sink: FailureSink): void {
+  const { calls, table, flags, loop } = read;
   // Server results answer a server call before them in the same assistant message, or, for a
   // call deferred past a client call, in a later assistant message of the same tool-use loop.
   for (const result of read.serverResults) {
@@ -188,15 +219,6 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
       call.slot,
     );
   }
-  const openToolCalls = reportUnanswered(calls, sink, 'anthropic.tool_use_unanswered', {
-    open: (call) => context.expect === 'received' && call.message === last,
-    callAt: (call) => blockAt(call.message, call.slot),
-    messageAt: at,
-  });
-
-  checkBlocks(read, last, sink);
-  checkThinking(messages, read, context, sink);
-  return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, resultRules, badIds };
 }
 
 /** The block-level rules: ids, inputs, names, result content, empty messages and text, thinking blocks. */

@@ -7,7 +7,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { digestChars, type IdSeed } from '../core/ids.ts';
-import { TOOL_ID } from './read.ts';
+import { isWordId } from '../core/names.ts';
 import { readAnthropicTurns } from './evidence.ts';
 import { checkAnthropic } from './check.ts';
 import { anthropicToChat, chatToAnthropic } from './convert.ts';
@@ -26,7 +26,7 @@ export const ANTHROPIC_DRIVER = {
   turns: readAnthropicTurns,
   toolCallIds: {
     description: 'letters, digits, _ and - (^[a-zA-Z0-9_-]+$)',
-    accepts: (id: string) => TOOL_ID.test(id),
+    accepts: (id: string) => isWordId(id),
     mint: (seed: IdSeed) => `toolu_${digestChars(seed.digest, 24)}`,
   },
   stopReasons: STOP_REASON_TABLE['anthropic'],

@@ -12,6 +12,7 @@
  */
 import { CallTable, type CallSite } from '../core/calls.ts';
 import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
+import { isWordId } from '../core/names.ts';
 import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kinds.ts';
 
 /** A `tool_result` block as read. */
@@ -98,8 +99,6 @@ export interface AnthropicRead {
 const at = (i: number) => `messages[${i}]`;
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
-/** `tool_use.id` and `tool_result.tool_use_id` (reported 400s, see the rule). */
-export const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
 /** `server_tool_use.id`. */
 export const SERVER_TOOL_ID = /^srvtoolu_[a-zA-Z0-9_]+$/;
 /** The longest `tool_use.name` a request may hold. */
@@ -263,7 +262,7 @@ export function readAnthropic(messages: readonly unknown[]): AnthropicRead {
           flags[i] = (flags[i] as number) | HOLDS_CLIENT_CALL;
           if (!isJsonObject(block['input']))
             inputs.push({ message: i, slot: j, key, parsed: encodedObject(block['input']) });
-          if (!TOOL_ID.test(key)) badIds.push({ message: i, slot: j, key, field: 'id', server: false });
+          if (!isWordId(key)) badIds.push({ message: i, slot: j, key, field: 'id', server: false });
           if (name.length > MAX_NAME) longNames.push({ message: i, slot: j, key });
         } else {
           serverCalls++;

@@ -9,9 +9,10 @@
 import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject } from '../core/input.ts';
+import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
 import type { TranscriptRule } from '../rules.ts';
-import { type BedrockRead, type BlockSite, MESSAGE, type ResultSite, readBedrock, TOOL_USE_ID } from './read.ts';
+import { type BedrockRead, type BlockSite, MESSAGE, type ResultSite, readBedrock } from './read.ts';
 import { BEDROCK_CONVERSE_RULES } from './rules.ts';
 
 export { type BedrockRead, readBedrock } from './read.ts';
@@ -133,7 +134,7 @@ function pairResults(
     const call: CallSite | undefined = table.get(result.key);
     if (call === undefined || call.server) {
       resultRules.set(index, 'bedrock-converse.tool_result_orphan');
-      if (!TOOL_USE_ID.test(result.key)) badIds.push({ message: result.message, slot: result.slot, key: result.key });
+      if (!isWordId(result.key, 64)) badIds.push({ message: result.message, slot: result.slot, key: result.key });
     } else if (!table.claim(call)) resultRules.set(index, 'bedrock-converse.duplicate_tool_result');
     else resultRules.set(index, 'bedrock-converse.tool_result_not_after_call');
   }

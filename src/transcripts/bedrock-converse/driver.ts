@@ -11,7 +11,7 @@ import { digestChars, type IdSeed } from '../core/ids.ts';
 import { checkBedrock } from './check.ts';
 import { bedrockToChat, chatToBedrock } from './convert.ts';
 import { readBedrockTurns } from './evidence.ts';
-import { TOOL_USE_ID } from './read.ts';
+import { isWordId } from '../core/names.ts';
 import { repairBedrock } from './repair.ts';
 import { BEDROCK_CONVERSE_RULES } from './rules.ts';
 
@@ -27,7 +27,7 @@ export const BEDROCK_CONVERSE_DRIVER = {
   turns: readBedrockTurns,
   toolCallIds: {
     description: '1 to 64 letters, digits, _ and - (^[a-zA-Z0-9_-]{1,64}$)',
-    accepts: (id: string) => TOOL_USE_ID.test(id),
+    accepts: (id: string) => isWordId(id, 64),
     mint: (seed: IdSeed) => `tooluse_${digestChars(seed.digest, 24)}`,
   },
   stopReasons: STOP_REASON_TABLE['bedrock-converse'],

@@ -13,6 +13,7 @@
  */
 import { CallTable, type CallSite } from '../core/calls.ts';
 import { invalid, isJsonObject } from '../core/input.ts';
+import { isWordId } from '../core/names.ts';
 
 /** A `toolResult` block of a user message, as read. */
 export interface ResultSite {
@@ -73,9 +74,6 @@ export interface BedrockRead {
   readonly lastUserTurn: number;
 }
 
-/** `toolUseId` on `toolUse` and `toolResult` (`ToolResultBlock`: pattern and length). */
-export const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
-
 const at = (i: number) => `messages[${i}]`;
 const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
@@ -124,7 +122,7 @@ export function readBedrock(messages: readonly unknown[]): BedrockRead {
         const server = use['type'] === 'server_tool_use';
         calls.push({ key, name, message: i, slot: j, seq: seq++, server, answered: false, claimed: false });
         if (!server) f |= MESSAGE.call;
-        if (!TOOL_USE_ID.test(key)) badIds.push({ message: i, slot: j, key });
+        if (!isWordId(key, 64)) badIds.push({ message: i, slot: j, key });
         firstTool ??= { message: i, slot: j, key };
       } else if (result !== undefined) {
         if (!isJsonObject(result)) invalid(`${blockAt(i, j)}.toolResult`, 'an object');

@@ -129,15 +129,43 @@ function repairIds(messages: readonly unknown[], { read, badIds }: BedrockAnalys
 /** Step 2: results in place, moved, synthesized or removed; blank text, empty messages, json results. */
 function repairPairing(
   messages: readonly unknown[],
-  { read, resultRules, outcome }: BedrockAnalysis,
+  analysis: BedrockAnalysis,
   failures: FailureIndex,
   context: RepairContext,
 ): Repaired {
+  const { read } = analysis;
   const edits = new BlockRepairs(messages, 'messages', 'content');
-  const { repairs } = edits;
-  const blanks = failures.of('bedrock-converse.text_block_blank');
   const hollow = hollowMessages(messages, failures);
-  for (const failure of blanks)
+  fixBlocks(edits, read, failures, hollow);
+  // Results to add after an assistant message (moved or synthesized), by its index.
+  const extra = new Map<number, JsonObject[]>();
+  const answered = new Set<string>();
+  for (const call of read.calls) if (call.answered && !call.server) answered.add(call.key);
+  placeResults(edits, analysis, extra, answered);
+  synthesizeResults(edits, analysis, extra, answered, context);
+  const append = addResults(edits, read, extra, messages.length);
+  const out = applyBlockEdits(messages, 'content', {
+    drop: edits.drop,
+    replace: edits.replace,
+    append,
+    insertAfter: edits.insertAfter,
+  });
+  return { messages: dropHollow(out, messages, read, hollow, append, edits.repairs), repairs: edits.repairs };
+}
+
+/** Results added after an assistant message (its index), kept in order. */
+function addAfter(extra: Map<number, JsonObject[]>, assistant: number, block: JsonObject): void {
+  extra.set(assistant, [...(extra.get(assistant) ?? []), block]);
+}
+
+/** Blank text blocks go (unless their message goes whole); a json result holding no object becomes its JSON text. */
+function fixBlocks(
+  edits: BlockRepairs,
+  read: BedrockAnalysis['read'],
+  failures: FailureIndex,
+  hollow: ReadonlyMap<number, unknown>,
+): void {
+  for (const failure of failures.of('bedrock-converse.text_block_blank'))
     if (!hollow.has(failure.message))
       edits.remove(failure.message, failure.slot, failure.rule, [], 'removed the blank text block');
   for (const site of read.badJson) {
@@ -147,7 +175,7 @@ function repairPairing(
     const content = [...(result['content'] as JsonObject[])];
     content[site.part] = { text: JSON.stringify((content[site.part] as JsonObject)['json']) };
     edits.replace.set(key, { ...before, toolResult: { ...result, content } });
-    repairs.push({
+    edits.repairs.push({
       action: 'rewrote_field',
       rule: 'bedrock-converse.tool_result_json_not_object',
       ids: [site.key as string],
@@ -156,12 +184,16 @@ function repairPairing(
       removed: edits.block(site.message, site.slot),
     });
   }
+}
 
-  // Results to add after an assistant message (moved or synthesized), by its index.
-  const extra = new Map<number, JsonObject[]>();
-  const add = (assistant: number, block: JsonObject) => extra.set(assistant, [...(extra.get(assistant) ?? []), block]);
-  const answered = new Set<string>();
-  for (const call of read.calls) if (call.answered && !call.server) answered.add(call.key);
+/** Each result the check faulted: moved after its call (the first one for a call), or removed (an orphan's text kept in its place). */
+function placeResults(
+  edits: BlockRepairs,
+  { read, resultRules }: BedrockAnalysis,
+  extra: Map<number, JsonObject[]>,
+  answered: Set<string>,
+): void {
+  const { repairs } = edits;
   read.results.forEach((result: ResultSite, index) => {
     const rule = resultRules.get(index);
     if (rule === undefined) return;
@@ -170,7 +202,7 @@ function repairPairing(
     if (rule === 'bedrock-converse.tool_result_not_after_call' && call !== undefined && !answered.has(call.key)) {
       answered.add(call.key);
       edits.drop.add(slotKey(result.message, result.slot));
-      add(call.message, block);
+      addAfter(extra, call.message, block);
       repairs.push({
         action: 'moved_result',
         rule,
@@ -202,13 +234,22 @@ function repairPairing(
       });
     }
   });
+}
 
+/** An error result for each client call left without one (open calls wait). */
+function synthesizeResults(
+  edits: BlockRepairs,
+  { read, outcome }: BedrockAnalysis,
+  extra: Map<number, JsonObject[]>,
+  answered: Set<string>,
+  context: RepairContext,
+): void {
   const open = new Set(outcome.openToolCalls.map((call) => call.id));
   for (const call of read.calls) {
     if (call.server || answered.has(call.key) || open.has(call.key) || read.table.get(call.key) !== call) continue;
     answered.add(call.key);
-    add(call.message, toolResult(call.key, synthesizedText(call.name, context.readOnlyTools), true));
-    repairs.push({
+    addAfter(extra, call.message, toolResult(call.key, synthesizedText(call.name, context.readOnlyTools), true));
+    edits.repairs.push({
       action: 'synthesized_result',
       rule: 'bedrock-converse.tool_use_unanswered',
       ids: [call.key],
@@ -216,12 +257,19 @@ function repairPairing(
       detail: `wrote an error toolResult for toolUse ${call.key}: it had none`,
     });
   }
+}
 
-  // Added results go last in the user message right after their call, or in a user message inserted there.
+/** Added results go last in the user message right after their call (returned, by message), or in a user message inserted there. */
+function addResults(
+  edits: BlockRepairs,
+  read: BedrockAnalysis['read'],
+  extra: ReadonlyMap<number, JsonObject[]>,
+  count: number,
+): Map<number, JsonObject[]> {
   const append = new Map<number, JsonObject[]>();
   for (const [assistant, blocks] of extra) {
     const next = assistant + 1;
-    if (next < messages.length && ((read.flags[next] as number) & MESSAGE.assistant) === 0) append.set(next, blocks);
+    if (next < count && ((read.flags[next] as number) & MESSAGE.assistant) === 0) append.set(next, blocks);
     else
       edits.insert(
         assistant,
@@ -231,15 +279,23 @@ function repairPairing(
         'a user message with the tool results',
       );
   }
+  return append;
+}
+
+/**
+ * Messages without content (or with blank text only) go, unless results were put in them; one
+ * between two messages of one role keeps its place with a marked text, so roles still alternate.
+ */
+function dropHollow(
+  edited: unknown[],
+  messages: readonly unknown[],
+  read: BedrockAnalysis['read'],
+  hollow: ReadonlyMap<number, TranscriptRule>,
+  append: ReadonlyMap<number, unknown>,
+  repairs: TranscriptRepair[],
+): unknown[] {
+  let out = edited;
   const emptied = new Set<unknown>();
-  let out = applyBlockEdits(messages, 'content', {
-    drop: edits.drop,
-    replace: edits.replace,
-    append,
-    insertAfter: edits.insertAfter,
-  });
-  // Messages without content (or with blank text only) go, unless results were put in them; one
-  // between two messages of one role keeps its place with a marked text, so roles still alternate.
   for (const [i, rule] of hollow) {
     if (append.has(i)) continue;
     const roleAround = (k: number) => (read.flags[k] as number) & MESSAGE.assistant;
@@ -266,8 +322,7 @@ function repairPairing(
       removed: messages[i],
     });
   }
-  if (emptied.size > 0) out = out.filter((message) => !emptied.has(message));
-  return { messages: out, repairs };
+  return emptied.size > 0 ? out.filter((message) => !emptied.has(message)) : out;
 }
 
 /**

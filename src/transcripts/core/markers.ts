@@ -131,7 +131,7 @@ export const FORMAT_MARKERS = [
 type Marker = (typeof FORMAT_MARKERS)[number];
 
 /** The markers of the formats other than one, by place: what a reader of that format refuses. */
-interface ForeignTable {
+export interface ForeignTable {
   readonly role: ReadonlyMap<string, FormatMarker>;
   readonly messageType: ReadonlyMap<string, FormatMarker>;
   readonly blockType: ReadonlyMap<string, FormatMarker>;
@@ -160,7 +160,7 @@ function foreignTable(format: TranscriptFormat): ForeignTable {
   };
 }
 
-const FOREIGN = Object.fromEntries(TRANSCRIPT_FORMATS.map((f) => [f, foreignTable(f)])) as {
+export const FOREIGN = Object.fromEntries(TRANSCRIPT_FORMATS.map((f) => [f, foreignTable(f)])) as {
   readonly [F in TranscriptFormat]: ForeignTable;
 };
 
@@ -171,7 +171,7 @@ interface Found {
   readonly marker: FormatMarker;
 }
 
-function blockTypeMarker(table: ForeignTable, type: string): FormatMarker | undefined {
+export function blockTypeMarker(table: ForeignTable, type: string): FormatMarker | undefined {
   const exact = table.blockType.get(type);
   if (exact !== undefined) return exact;
   for (const marker of table.suffixes) if (type.endsWith(marker.value) && type !== marker.value.slice(1)) return marker;
@@ -179,14 +179,14 @@ function blockTypeMarker(table: ForeignTable, type: string): FormatMarker | unde
 }
 
 /** The marker of another format a message's role is, if any (see `alsoWithParts`). */
-function foreignRole(message: JsonObject, role: string, table: ForeignTable): FormatMarker | undefined {
+export function foreignRole(message: JsonObject, role: string, table: ForeignTable): FormatMarker | undefined {
   const marker = table.role.get(role);
   if (marker === undefined) return undefined;
   return table.rolesWithParts.has(role) && untypedParts(message['parts']) ? undefined : marker;
 }
 
 /** Whether `parts` is Gemini's (untyped parts), not some other list of typed parts. */
-function untypedParts(parts: unknown): boolean {
+export function untypedParts(parts: unknown): boolean {
   return Array.isArray(parts) && parts.every((part) => !isJsonObject(part) || typeof part['type'] !== 'string');
 }
 
@@ -220,7 +220,7 @@ function blocksHoldForeign(blocks: unknown, table: ForeignTable): boolean {
 }
 
 /** Whether one message holds a marker of another format: the check's pass, allocation-free. */
-function holdsForeign(message: JsonObject, table: ForeignTable): boolean {
+export function holdsForeign(message: JsonObject, table: ForeignTable): boolean {
   // One walk over the message's keys: a message has a few, and reading a field it does not have
   // costs more than walking the ones it has.
   for (const key in message) {

@@ -142,28 +142,19 @@ function classify(read: ToolRunRead, rules: ToolRunRules, sink: FailureSink, cal
   }
 }
 
-/**
- * Runs the tool-run rules, after the reader's shape failures. Calls with `message === CARRIED`
- * stand before the first message (carried open from a suspended turn): the tool messages at
- * the start answer them. Linear: one pass over the calls (a set of ids), one over the tool
- * messages; the table of ids and the full classification only when something is out of place.
- * The outcome's `analysis` is `read`, for the format's repair.
- */
-export function checkToolRuns(
-  read: ToolRunRead,
-  rules: ToolRunRules,
-  context: CheckContext,
-  callAt: (call: CallSite) => string,
-): CheckOutcome {
-  const { calls, shape, lastOwner } = read;
-  const sink = new FailureSink(rules.table);
-  for (let s = 0; s < shape.length; s++) {
-    const f = shape[s] as LocatedFailure;
-    sink.fail(f.rule, f.ids, f.at, f.message, f.slot);
-  }
+/** What {@link readCalls} found: whether an id repeats, and the calls whose ids break a limit. */
+interface CallFindings {
+  readonly repeated: boolean;
+  readonly long: readonly CallSite[] | undefined;
+  readonly malformed: readonly CallSite[] | undefined;
+}
 
-  // One pass over the calls: repeated ids, ids over the limit (rare: judged once pairing says
-  // which calls are open), and the calls of each message against the limit.
+/**
+ * One pass over the calls: repeated ids, ids over the limit (rare: judged once pairing says
+ * which calls are open), ids outside the format's grammar, and the calls of each message
+ * against the limit (failed here).
+ */
+function readCalls(calls: readonly CallSite[], rules: ToolRunRules, sink: FailureSink): CallFindings {
   const ids = new Set<string>();
   let repeated = false;
   let long: CallSite[] | undefined;
@@ -191,6 +182,30 @@ export function checkToolRuns(
       from = c + 1;
     }
   }
+  return { repeated, long, malformed };
+}
+
+/**
+ * Runs the tool-run rules, after the reader's shape failures. Calls with `message === CARRIED`
+ * stand before the first message (carried open from a suspended turn): the tool messages at
+ * the start answer them. Linear: one pass over the calls (a set of ids), one over the tool
+ * messages; the table of ids and the full classification only when something is out of place.
+ * The outcome's `analysis` is `read`, for the format's repair.
+ */
+export function checkToolRuns(
+  read: ToolRunRead,
+  rules: ToolRunRules,
+  context: CheckContext,
+  callAt: (call: CallSite) => string,
+): CheckOutcome {
+  const { calls, shape, lastOwner } = read;
+  const sink = new FailureSink(rules.table);
+  for (let s = 0; s < shape.length; s++) {
+    const f = shape[s] as LocatedFailure;
+    sink.fail(f.rule, f.ids, f.at, f.message, f.slot);
+  }
+
+  const { repeated, long, malformed } = readCalls(calls, rules, sink);
 
   const paired = repeated ? -1 : pairInPlace(calls, read.toolMessages);
   if (paired < 0) {

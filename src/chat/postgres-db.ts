@@ -1,0 +1,83 @@
+/**
+ * The PostgreSQL session store's connection: its pool, its table names, its statements (with the
+ * client-side timeout; a turn's own prepared by name), and its tables, created on first use.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import type { Pool, QueryConfig, QueryResultRow } from 'pg';
+import { ignore, lockKey } from './postgres-errors.ts';
+import type { SqlTables } from './sql-rows.ts';
+
+/** The pool of one store, with its table names and its statement settings. */
+export class PgDb {
+  private ready: Promise<void> | undefined;
+
+  /**
+   * @param pool - The pool statements run on.
+   * @param t - The table names.
+   * @param prefix - The table name prefix (the advisory lock keys are per prefix).
+   * @param queryTimeoutMs - How long the client waits for a statement's answer.
+   */
+  constructor(
+    readonly pool: Pool,
+    readonly t: SqlTables,
+    readonly prefix: string,
+    private readonly queryTimeoutMs: number,
+  ) {}
+
+  /**
+   * A statement with the client-side timeout (`query_timeout`: node-postgres reads it per query;
+   * its type declarations know it only as a connection option).
+   */
+  config(text: string, values: unknown[], prepared = false): QueryConfig {
+    const config: QueryConfig & { readonly query_timeout: number } = {
+      text,
+      values,
+      query_timeout: this.queryTimeoutMs,
+      // A named statement is parsed and planned once per connection, then only bound and run.
+      ...(prepared ? { name: `turngate_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` } : {}),
+    };
+    return config;
+  }
+
+  /** One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own). */
+  async q<R extends QueryResultRow>(text: string, values: unknown[] = [], prepared = false): Promise<R[]> {
+    return (await this.pool.query<R>(this.config(text, values, prepared))).rows;
+  }
+
+  /** Creates the tables on first use; a failed attempt is retried by the next call. */
+  schema(): Promise<void> {
+    this.ready ??= this.createSchema().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  private async createSchema(): Promise<void> {
+    const { t, prefix } = this;
+    const client = await this.pool.connect();
+    try {
+      await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(${lockKey('schema', prefix)});` +
+          `CREATE TABLE IF NOT EXISTS ${t.sessions} (session_id text PRIMARY KEY, version bigint NOT NULL, message_count integer NOT NULL, record text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());` +
+          // Leases are not data: unlogged, so taking one waits for no WAL flush (a crash empties the
+          // table, which frees every session; the versions the saves check keep it safe).
+          `CREATE UNLOGGED TABLE IF NOT EXISTS ${t.locks} (session_id text PRIMARY KEY, holder text, expires_at timestamptz, version bigint NOT NULL);` +
+          `CREATE TABLE IF NOT EXISTS ${t.messages} (session_id text NOT NULL, seq integer NOT NULL, message text NOT NULL, PRIMARY KEY (session_id, seq));` +
+          `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id text COLLATE "C" PRIMARY KEY, session_id text NOT NULL UNIQUE, suspension text NOT NULL);` +
+          `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq bigserial PRIMARY KEY, session_id text NOT NULL, entry text NOT NULL);` +
+          `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id text NOT NULL, send_key text NOT NULL, version bigint NOT NULL, record text NOT NULL, PRIMARY KEY (session_id, send_key));` +
+          `CREATE INDEX IF NOT EXISTS ${t.sends}_by_version ON ${t.sends} (session_id, version);` +
+          `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key text PRIMARY KEY, tool_call_id text NOT NULL, tool_name text NOT NULL, input_digest text NOT NULL, join_set_digest text NOT NULL, state text NOT NULL, outcome text, started_at bigint NOT NULL);` +
+          'COMMIT;',
+      );
+    } catch (error) {
+      await client.query('ROLLBACK').catch(ignore);
+      client.release(true);
+      throw error;
+    }
+    client.release();
+  }
+}
