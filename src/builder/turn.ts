@@ -85,6 +85,16 @@ export interface UseDetails {
   readonly evidence?: UseEvidence;
 }
 
+// How the builder's types stay cheap (`npm run bench:types`): every method is generic in the
+// builder's state and reads it from its `this` argument (`this: TurnBuilder<...>`), so its
+// signature is one declaration for every turn, not a copy per builder type. TypeScript then
+// resolves the id checks and the contextual types of the arguments once per declaration and
+// instantiates them once per call, with the literal id and the state inferred from the receiver.
+// The answered and used ids are unions of string literals (membership `TId extends TSet`, add
+// `TSet | TId`); the requested ids are the keys of a map from id to tool name (`TRequests`, an
+// intersection of one-key objects), which `.result` reads for the tool's output type (a union of
+// requested ids kept beside the map measured no cheaper).
+
 type RequestIdCheck<TId extends string, TRequests> = string extends TId
   ? NonLiteralIdMessage
   : TId extends keyof TRequests
@@ -118,52 +128,49 @@ type UseIdCheck<TId extends string, TResulted extends string, TUsed extends stri
     : TId
   : UseWithoutResultMessage<TId>;
 
-type RequestMethod<
+/** `request` for a registry without `allowedCallers` or `methods`. */
+type RequestMethod = <
+  const TId extends string,
+  TName extends ToolName<TTools>,
   TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
   TRequests,
   TResulted extends string,
   TUsed extends string,
-> = <const TId extends string, TName extends ToolName<TTools>>(
+>(
+  this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed>,
   toolCallId: RequestIdCheck<TId, TRequests>,
   toolName: TName,
   input: ToolInput<TTools, TName>,
   options?: { readonly callerId?: string; readonly method?: string },
-) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, never>;
+) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed>;
 
 /**
  * `request` for a registry with `allowedCallers` or `methods` (`TRestricted` names those tools):
  * the caller and the method are checked.
  */
-type CheckedRequestMethod<
+type CheckedRequestMethod = <
+  const TId extends string,
+  TName extends ToolName<TTools>,
   TTools extends ToolDefinitionsOf<TTools>,
   TMode extends ActionMode,
   TRequests,
   TResulted extends string,
   TUsed extends string,
   TRestricted extends string,
-> = <
-  const TId extends string,
-  TName extends ToolName<TTools>,
   const TCaller extends string = never,
   const TMethod extends string = never,
 >(
+  this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>,
   toolCallId: RequestIdCheck<TId, TRequests>,
   toolName: TName extends TRestricted ? CallerCheck<TTools, TName, TCaller, TMethod> : TName,
   input: ToolInput<TTools, TName>,
   options?: { readonly callerId?: TCaller; readonly method?: TMethod },
 ) => TurnBuilder<TTools, TMode, TRequests & { readonly [K in TId]: TName }, TResulted, TUsed, TRestricted>;
 
-type AnyRequestMethod<
-  TTools extends ToolDefinitionsOf<TTools>,
-  TMode extends ActionMode,
-  TRequests,
-  TResulted extends string,
-  TUsed extends string,
-  TRestricted extends string,
-> = [TRestricted] extends [never]
-  ? RequestMethod<TTools, TMode, TRequests, TResulted, TUsed>
-  : CheckedRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+type AnyRequestMethod<TRestricted extends string> = [TRestricted] extends [never]
+  ? RequestMethod
+  : CheckedRequestMethod;
 
 /**
  * The tools of a registry whose calls the builder checks beyond their input: those that name
@@ -191,17 +198,10 @@ export type RestrictedTools<TTools> = {
   string;
 
 /** `request` by action mode, as a lookup table (one property is read per call). */
-interface RequestSlots<
-  TTools extends ToolDefinitionsOf<TTools>,
-  TMode extends ActionMode,
-  TRequests,
-  TResulted extends string,
-  TUsed extends string,
-  TRestricted extends string,
-> {
-  readonly code: AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>;
+interface RequestSlots<TRequests, TRestricted extends string> {
+  readonly code: AnyRequestMethod<TRestricted>;
   readonly json: [keyof TRequests] extends [never]
-    ? AnyRequestMethod<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>
+    ? AnyRequestMethod<TRestricted>
     : TurnMisuse<JsonParallelMessage<keyof TRequests & string>>;
   readonly text: TurnMisuse<TextRequestMessage>;
 }
@@ -209,13 +209,14 @@ interface RequestSlots<
 /** The key of `RequestSlots` for a mode: a mode the types do not know is checked as `code` (the run time decides). */
 type ModeKey<TMode extends ActionMode> = [ActionMode] extends [TMode] ? 'code' : TMode;
 
+/** `.close` when every requested id has a result and every result a disposition, else the fault. */
 type CloseMethod<
   TTools extends ToolDefinitionsOf<TTools>,
   TRequested extends string,
   TResulted extends string,
   TUsed extends string,
-> = [Exclude<TRequested, TResulted>] extends [never]
-  ? [Exclude<TResulted, TUsed>] extends [never]
+> = [TRequested] extends [TResulted]
+  ? [TResulted] extends [TUsed]
     ? (context?: CloseContext) => Result<JoinClosed<TTools>>
     : JoinIncomplete<'tool.use_missing', IdList<Exclude<TResulted, TUsed>>>
   : JoinIncomplete<'tool.result_missing', IdList<Exclude<TRequested, TResulted>>>;
@@ -238,6 +239,9 @@ type CloseMethod<
  * - `close(context?)`: callable only when requested = resulted = used; otherwise its type is
  *   `JoinIncomplete<'tool.result_missing' | 'tool.use_missing', ids, what to call>`.
  *
+ * The methods read the builder's state from their `this` argument: call them on the builder
+ * (`builder.use(...)`), not detached from it.
+ *
  * @example
  * ```ts
  * import type { CallSpec, ToolRegistry, TurnBuilder } from 'turngate';
@@ -256,17 +260,39 @@ export interface TurnBuilder<
   TRestricted extends string = never,
 > {
   /** Records a tool call the model requested. */
-  readonly request: RequestSlots<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>[ModeKey<TMode>];
+  readonly request: RequestSlots<TRequests, TRestricted>[ModeKey<TMode>];
+  // `result` and `use` declare the builder's parameters again (shadowing them) and read them
+  // from `this`: the signature then refers to no parameter of the interface, so TypeScript shares
+  // it between all builder types instead of copying it for each.
   /** Records the terminal result of a requested call. */
-  result<const TId extends string>(
+  result<
+    const TId extends string,
+    TTools extends ToolDefinitionsOf<TTools>,
+    TMode extends ActionMode,
+    TRequests,
+    TResulted extends string,
+    TUsed extends string,
+    TRestricted extends string,
+  >(
+    this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>,
     toolCallId: ResultIdCheck<TId, TRequests, TResulted>,
     outcome: TId extends keyof TRequests
       ? ResultOutcome<TTools, TRequests[TId] & ToolName<TTools>>
       : { readonly status: 'error'; readonly error: ToolErrorEnvelope },
   ): TurnBuilder<TTools, TMode, TRequests, TResulted | TId, TUsed, TRestricted>;
   /** Records what the turn did with a result: `consumed` needs evidence, `discarded_with_reason` a reason code. */
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
-  use<const TId extends string, const TDetails extends UseDetails = {}>(
+  use<
+    const TId extends string,
+    TTools extends ToolDefinitionsOf<TTools>,
+    TMode extends ActionMode,
+    TRequests,
+    TResulted extends string,
+    TUsed extends string,
+    TRestricted extends string,
+    // biome-ignore lint/complexity/noBannedTypes: `{}` is "no details given", the default the checks read
+    const TDetails extends UseDetails = {},
+  >(
+    this: TurnBuilder<TTools, TMode, TRequests, TResulted, TUsed, TRestricted>,
     toolCallId: UseIdCheck<TId, TResulted, TUsed>,
     // Written out rather than named, so an error shows the sentences (each message a string literal), not an alias.
     disposition:
