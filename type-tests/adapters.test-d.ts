@@ -79,7 +79,7 @@ anthropicLoop({
   handlers: { ...handlers, send_email: async (email: { to: number }) => ({ sent: email.to > 0 }) },
 });
 // A handler with the wrong output shape does not compile.
-// @ts-expect-error -- "is not assignable to type '{ sky: string; } | Promise<{ sky: string; }>'"
+// @ts-expect-error -- "Type 'Promise<{ sky: number; }>' is not assignable to type"
 geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ sky: 3 }) } });
 
 // A reply of another SDK's type does not compile.
@@ -87,7 +87,7 @@ geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ 
 await anthropic.answer(anthropicHistory, completion);
 // @ts-expect-error -- "Type 'Message' is missing the following properties from type 'ChatCompletion'"
 await chat.answer(chatHistory, message);
-// @ts-expect-error -- "'ChatCompletion' is not assignable to parameter of type 'Response'"
+// @ts-expect-error -- "Type 'ChatCompletion' is missing the following properties from type 'Response'" (past the limit: TypeScript 6 puts its exactOptionalPropertyTypes hint first; TypeScript 7 names the missing properties first)
 await responses.answer(input, completion);
 // @ts-expect-error -- "Type 'Message' is missing the following properties from type 'GenerateContentResponse'"
 await gemini.answer(contents, message);
