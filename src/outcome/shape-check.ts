@@ -218,6 +218,51 @@ class Walk {
     return copy ?? value;
   }
 
+  /** Records a required key (or input) the object lacks, naming the keys it has. */
+  private missingKey(
+    shape: Extract<Shape, { kind: 'object' }>,
+    value: object,
+    entries: readonly KeyEntry[],
+    path: readonly PathSegment[],
+    name: string,
+  ): void {
+    const at = formatPath([...path, name]);
+    const present = entries.map((entry) => entry.display).join(', ') || 'none';
+    this.miss(
+      this.kind === 'input_key'
+        ? {
+            path: at,
+            rule: 'missing_input',
+            message: `required input ${JSON.stringify(name)} is missing (inputs present: ${present})`,
+          }
+        : {
+            path: at,
+            rule: 'missing_key',
+            message: `missing required key ${JSON.stringify(name)} (keys present: ${present})`,
+          },
+      this.objectFocus(shape, value, entries, path),
+    );
+  }
+
+  /** Records a key given several ways (spellings) with different values. */
+  private conflictingKeys(
+    shape: Extract<Shape, { kind: 'object' }>,
+    value: object,
+    entries: readonly KeyEntry[],
+    path: readonly PathSegment[],
+    name: string,
+    given: readonly KeyEntry[],
+  ): void {
+    this.miss(
+      {
+        path: formatPath([...path, name]),
+        rule: 'conflicting_keys',
+        message: `key ${JSON.stringify(name)} is given ${given.length} ways with different values: ${given.map((entry) => entry.display).join(', ')}`,
+      },
+      this.objectFocus(shape, value, entries, path),
+    );
+  }
+
   private object(shape: Extract<Shape, { kind: 'object' }>, value: unknown, path: readonly PathSegment[]): unknown {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Set) {
       this.shapeMismatch(shape, value, path);
@@ -237,35 +282,13 @@ class Walk {
       if (lookup.status === 'missing') {
         if (key.required) {
           broken = true;
-          const at = formatPath([...path, key.name]);
-          const present = entries.map((entry) => entry.display).join(', ') || 'none';
-          this.miss(
-            this.kind === 'input_key'
-              ? {
-                  path: at,
-                  rule: 'missing_input',
-                  message: `required input ${JSON.stringify(key.name)} is missing (inputs present: ${present})`,
-                }
-              : {
-                  path: at,
-                  rule: 'missing_key',
-                  message: `missing required key ${JSON.stringify(key.name)} (keys present: ${present})`,
-                },
-            this.objectFocus(shape, value, entries, path),
-          );
+          this.missingKey(shape, value, entries, path, key.name);
         }
         continue;
       }
       if (lookup.status === 'conflict') {
         broken = true;
-        this.miss(
-          {
-            path: formatPath([...path, key.name]),
-            rule: 'conflicting_keys',
-            message: `key ${JSON.stringify(key.name)} is given ${lookup.entries.length} ways with different values: ${lookup.entries.map((entry) => entry.display).join(', ')}`,
-          },
-          this.objectFocus(shape, value, entries, path),
-        );
+        this.conflictingKeys(shape, value, entries, path, key.name, lookup.entries);
         continue;
       }
       if (lookup.alias) {

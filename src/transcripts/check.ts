@@ -178,9 +178,9 @@ export function runCheck(
   return checkInput(input, settings).report;
 }
 
-/** The check, keeping the format check's outcome (its analysis) for repair. Internal. */
-export function checkInput(input: unknown, settings: CheckSettings): CheckedInput {
-  const { format, expect, carried = [] } = settings;
+/** Throws a `TypeError` naming the option for settings no check can run with. */
+function refuseBadSettings(settings: CheckSettings): void {
+  const { format, expect } = settings;
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`options.format must be one of ${TRANSCRIPT_FORMATS.join(', ')}, not ${String(format)}`);
   }
@@ -195,6 +195,12 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
       `options.dialect must be one of ${OPENAI_CHAT_DIALECTS.join(', ')} with format 'openai-chat', not ${JSON.stringify(settings.dialect)} with format '${format}'`,
     );
   }
+}
+
+/** The check, keeping the format check's outcome (its analysis) for repair. Internal. */
+export function checkInput(input: unknown, settings: CheckSettings): CheckedInput {
+  refuseBadSettings(settings);
+  const { format, expect, carried = [] } = settings;
   let outcome: CheckOutcome;
   // Whether `messages` is the check's own copy (read while Object.prototype was polluted).
   let owned = false;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChatMessageSchema } from '../chat-message.ts';
+import { ChatMessageSchema } from '../chat-message-schema.ts';
 import { checkTranscriptJson, ORPHANED_RESULT_MARK, repairTranscriptJson } from '../index.ts';
 import * as v from 'valibot';
 
