@@ -44,6 +44,26 @@ export class ChatBuilder {
     this.losses.push({ at, what });
   }
 
+  /**
+   * A tool call's arguments as `ChatMessage` takes them: JSON text is parsed, an object is taken
+   * as it is (a copy); anything else, text that is not JSON, or JSON that is not an object is
+   * `null`, with a loss recorded at `at` (`what`, default "arguments that are not a JSON object").
+   * The one home of this rule for every format whose calls carry arguments as text.
+   */
+  callArguments(value: unknown, at: string, what = 'arguments that are not a JSON object'): JsonObject | null {
+    let args = value;
+    if (typeof value === 'string') {
+      try {
+        args = JSON.parse(value);
+      } catch {
+        args = undefined;
+      }
+    }
+    if (isJsonObject(args)) return { ...args };
+    this.lose(at, what);
+    return null;
+  }
+
   /** Adds an assistant message, or records it as lost when nothing of it is left. */
   assistant(content: string | AssistantContentBlock[], calls: ToolCall[], at: string): void {
     const [first, ...rest] = calls;

@@ -114,20 +114,23 @@ function callsOf(fields: JsonObject, at: string, form: LangChainForm, out: ChatB
     const id = value['id'];
     if (!nonEmpty(id)) return; // a rule failure of the check: no id to carry
     let name: unknown = value['name'];
-    let args: unknown = value['args'];
+    // `args` is an object; a raw provider call's `function.arguments` is JSON text.
+    let args: unknown = isJsonObject(value['args']) ? value['args'] : undefined;
     if (raw) {
       const fn = value['function'];
       if (!isJsonObject(fn)) return;
       name = fn['name'];
-      try {
-        args = typeof fn['arguments'] === 'string' ? JSON.parse(fn['arguments']) : undefined;
-      } catch {
-        args = undefined;
-      }
+      args = typeof fn['arguments'] === 'string' ? fn['arguments'] : undefined;
     }
-    if (!isJsonObject(args))
-      out.lose(`${path}[${k}]${raw ? '.function.arguments' : '.args'}`, 'args that are not an object');
-    calls.push({ id, name: typeof name === 'string' ? name : '', arguments: isJsonObject(args) ? { ...args } : null });
+    calls.push({
+      id,
+      name: typeof name === 'string' ? name : '',
+      arguments: out.callArguments(
+        args,
+        `${path}[${k}]${raw ? '.function.arguments' : '.args'}`,
+        'args that are not an object',
+      ),
+    });
   });
   return calls;
 }

@@ -99,17 +99,11 @@ function assistantBlocks(content: unknown, at: string, out: ChatBuilder): Assist
 
 function toolCall(call: JsonObject, at: string, out: ChatBuilder): ToolCall {
   const fn = call['function'] as JsonObject;
-  const raw = fn['arguments'];
-  let args: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      args = JSON.parse(raw);
-    } catch {
-      args = undefined;
-    }
-  }
-  if (!isJsonObject(args)) out.lose(`${at}.function.arguments`, 'arguments that are not a JSON object');
-  return { id: call['id'] as string, name: fn['name'] as string, arguments: isJsonObject(args) ? { ...args } : null };
+  return {
+    id: call['id'] as string,
+    name: fn['name'] as string,
+    arguments: out.callArguments(fn['arguments'], `${at}.function.arguments`),
+  };
 }
 
 /** Mistral messages as `ChatMessage`s. */

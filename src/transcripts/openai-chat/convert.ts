@@ -83,21 +83,10 @@ export function openAIChatToChat(messages: readonly unknown[]): { messages: Chat
             return;
           }
           // The arguments' JSON text; arguments written as an object (a shape the check reports) are taken as they are.
-          const raw = fn['arguments'];
-          let args: unknown = raw;
-          if (typeof raw === 'string') {
-            try {
-              args = JSON.parse(raw);
-            } catch {
-              args = undefined;
-            }
-          }
-          if (!isJsonObject(args))
-            out.lose(`${at}.tool_calls[${k}].function.arguments`, 'arguments that are not a JSON object');
           calls.push({
             id: call['id'] as string,
             name: fn['name'] as string,
-            arguments: isJsonObject(args) ? { ...args } : null,
+            arguments: out.callArguments(fn['arguments'], `${at}.tool_calls[${k}].function.arguments`),
           });
         });
         out.assistant(assistantContent(blocks, calls.length > 0), calls, at);

@@ -19,7 +19,7 @@ import {
   imageUrl,
   resultText,
 } from '../core/convert.ts';
-import { isJsonObject, type JsonObject } from '../core/input.ts';
+import type { JsonObject } from '../core/input.ts';
 import { readResponses } from './check.ts';
 import type { ResponsesInputItem } from './wire.ts';
 
@@ -55,17 +55,12 @@ export function responsesToChat(items: readonly unknown[]): { messages: ChatMess
     }
     if (type === 'function_call') {
       if (started < 0) started = i;
-      let args: unknown;
-      try {
-        args = JSON.parse(item['arguments'] as string);
-      } catch {
-        args = undefined;
-      }
-      if (!isJsonObject(args)) out.lose(`${at}.arguments`, 'arguments that are not a JSON object');
+      // `arguments` is JSON text in Responses: any other value is lost.
+      const text = typeof item['arguments'] === 'string' ? item['arguments'] : undefined;
       calls.push({
         id: item['call_id'] as string,
         name: item['name'] as string,
-        arguments: isJsonObject(args) ? { ...args } : null,
+        arguments: out.callArguments(text, `${at}.arguments`),
       });
       return;
     }
