@@ -128,6 +128,22 @@ export interface LocatedFailure {
   readonly at: string;
 }
 
+/**
+ * Records a failure a reader finds in its pass (before the format's `FailureSink` sees it): rule
+ * `rule` over `ids` at path `at`, in message `message`, `slot` inside it (-1: the message).
+ * Readers bind it to their format's rules (`locate<RuleOf<'mistral'>>`). Internal.
+ */
+export function locate<R extends TranscriptRule>(
+  shape: LocatedFailure[],
+  rule: R,
+  ids: readonly string[],
+  at: string,
+  message: number,
+  slot = -1,
+): void {
+  shape.push({ rule, ids, message, slot, at });
+}
+
 /** A format's rule table (its `<format>/rules.ts`): class, summary and fix by rule id. */
 export type RuleTable = { readonly [R in TranscriptRule]?: TranscriptRuleInfo };
 

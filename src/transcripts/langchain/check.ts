@@ -16,7 +16,7 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
-import type { LocatedFailure, RuleOf } from '../core/report.ts';
+import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -75,9 +75,7 @@ export function langChainCallAt(messages: readonly unknown[], message: number, s
   return `${at(message)}${FIELDS_AT[form]}${raw ? '.additional_kwargs' : ''}.tool_calls[${slot}]`;
 }
 
-function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], path: string, message: number, slot = -1) {
-  shape.push({ rule, ids, message, slot, at: path });
-}
+const fail = locate<Rule>;
 
 /** Where the calls of message `i` stand: `messages[i]` + the form's field + `.tool_calls` (raw: under `additional_kwargs`). */
 const listAt = (i: number, form: LangChainForm, raw: boolean) =>

@@ -12,7 +12,7 @@ import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { digestChars, type ToolCallIdGrammar } from '../core/ids.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { isToolName } from '../core/names.ts';
-import type { LocatedFailure, RuleOf } from '../core/report.ts';
+import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -59,9 +59,7 @@ export interface MistralRead extends ToolRunRead {
   readonly closingAssistant: number;
 }
 
-function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], at: string, message: number, slot = -1) {
-  shape.push({ rule, ids, message, slot, at });
-}
+const fail = locate<Rule>;
 
 function readCall(call: unknown, i: number, k: number, seq: number, shape: LocatedFailure[]): CallSite {
   if (!isJsonObject(call)) invalid(callPath(i, k), 'a tool call object');

@@ -12,7 +12,7 @@ import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { isToolName } from '../core/names.ts';
-import type { LocatedFailure, RuleOf } from '../core/report.ts';
+import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -29,9 +29,7 @@ const callPath = (i: number, k: number) => `messages[${i}].tool_calls[${k}]`;
 
 type Rule = RuleOf<'openai-chat'>;
 
-function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], at: string, message: number, slot = -1) {
-  shape.push({ rule, ids, message, slot, at });
-}
+const fail = locate<Rule>;
 
 function readCall(call: unknown, i: number, k: number, seq: number, shape: LocatedFailure[]): CallSite {
   if (!isJsonObject(call)) invalid(callPath(i, k), 'a tool call object');

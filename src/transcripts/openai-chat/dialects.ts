@@ -23,7 +23,7 @@ import type { CheckContext } from '../core/context.ts';
 import type { OpenAIChatDialect } from '../core/dialects.ts';
 import type { ToolCallIdGrammar } from '../core/ids.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import type { LocatedFailure, RuleOf } from '../core/report.ts';
+import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
 import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
 
 type Rule = RuleOf<'openai-chat'>;
@@ -38,9 +38,7 @@ export interface DialectChecks {
 
 const at = (i: number) => `messages[${i}]`;
 
-function fail(shape: LocatedFailure[], rule: Rule, ids: readonly string[], where: string, message: number, slot = -1) {
-  shape.push({ rule, ids, message, slot, at: where });
-}
+const fail = locate<Rule>;
 
 /** The ids of an assistant message's tool calls (those with a string id). */
 function callIds(message: JsonObject): string[] {
