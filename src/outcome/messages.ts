@@ -8,7 +8,16 @@
  */
 import type { IdList } from '../typestate/index.ts';
 
-/** The fields a contract definition has (`ContractDefinition`'s keys). */
+/**
+ * The fields a contract definition has (`ContractDefinition`'s keys), the ones
+ * {@link UnknownFieldMessage} lists.
+ *
+ * @example
+ * ```ts
+ * import type { ContractField } from 'turngate/outcome';
+ * const field: ContractField = 'requiredInputs';
+ * ```
+ */
 export type ContractField = 'purpose' | 'deliverable' | 'methods' | 'aliases' | 'requiredInputs';
 
 /**

@@ -18,7 +18,16 @@ import type { TranscriptField } from './unwrap.ts';
  * The sentence for messages of type `M` checked as format `F` that hold another format's
  * structure (`'transcript.wrong_format: not openai-chat: messages of format anthropic (they
  * hold tool_use, tool_result): check and send them as their format'`); `never` when they
- * hold none (and for `any` and `never`).
+ * hold none (and for `any` and `never`). The markers are `core/markers.ts`'s, the ones the
+ * run-time check reads.
+ *
+ * @example
+ * ```ts
+ * import type { WrongFormatMessage } from 'turngate/transcripts';
+ * type AnthropicTurn = { role: 'assistant'; content: { type: 'tool_use'; id: string; name: string; input: {} }[] };
+ * const shown: WrongFormatMessage<'openai-chat', AnthropicTurn> =
+ *   'transcript.wrong_format: not openai-chat: messages of format anthropic (they hold tool_use): check and send them as their format';
+ * ```
  */
 export type WrongFormatMessage<F extends TranscriptFormat, M> = [ForeignMarkers<F, M>] extends [never]
   ? never
@@ -26,7 +35,17 @@ export type WrongFormatMessage<F extends TranscriptFormat, M> = [ForeignMarkers<
     ? `transcript.wrong_format: not ${F}: messages of format ${IdList<X['owners']>} (they hold ${IdList<X['found']>}): check and send them as their format`
     : never;
 
-/** The sentence for messages of type `M` that are not format `F`'s, though they hold no other format's marker. */
+/**
+ * The sentence for messages of type `M` that are not format `F`'s, though they hold no other
+ * format's marker; `TWhere` says what was given.
+ *
+ * @example
+ * ```ts
+ * import type { NotFormatMessage } from 'turngate/transcripts';
+ * const shown: NotFormatMessage<'chat', 'these are messages'> =
+ *   "transcript.wrong_format: these are messages that are not format chat's: type them with TranscriptMessage<'chat'> or the SDK's chat message type";
+ * ```
+ */
 export type NotFormatMessage<
   F extends TranscriptFormat,
   TWhere extends string,
@@ -34,16 +53,24 @@ export type NotFormatMessage<
 
 /**
  * The problem with messages of type `M` for format `F`: the sentence naming it, or `never` when
- * `M` is a message type of `F` (or `any`, or `never`).
+ * `M` is a message type of `F` (or `any`, or `never`). `TWhere` says what was given, for
+ * {@link NotFormatMessage}.
+ *
+ * @example
+ * ```ts
+ * import type { MessagesIssue } from 'turngate/transcripts';
+ * const shown: MessagesIssue<'chat', { role: 'user'; parts: { text: string }[] }> =
+ *   'transcript.wrong_format: not chat: messages of format gemini (they hold parts): check and send them as their format';
+ * ```
  */
-export type MessagesIssue<F extends TranscriptFormat, M> = 0 extends 1 & M
+export type MessagesIssue<F extends TranscriptFormat, M, TWhere extends string = 'these are messages'> = 0 extends 1 & M
   ? never
   : [M] extends [never]
     ? never
     : [WrongFormatMessage<F, M>] extends [never]
       ? [M] extends [TranscriptMessage<F>]
         ? never
-        : NotFormatMessage<F, 'these are messages'>
+        : NotFormatMessage<F, TWhere>
       : WrongFormatMessage<F, M>;
 
 /** The list a transcript input `I` holds: `I` itself for an array, the format's field of a request body, else `never`. */
@@ -116,6 +143,13 @@ export type InputMessage<F extends TranscriptFormat, I> = 0 extends 1 & I
  * input is constrained to: any value (the check is {@link TranscriptArgument}), written so an
  * array or object literal is typed in the context of format `F`'s messages (its `role` and `type`
  * literals stay literals).
+ *
+ * @example
+ * ```ts
+ * import type { AnyTranscriptInput } from 'turngate/transcripts';
+ * const messages: AnyTranscriptInput<'chat'> = [{ role: 'user', content: 'Hello' }];
+ * const body: AnyTranscriptInput<'chat'> = { messages: [] };
+ * ```
  */
 export type AnyTranscriptInput<F extends TranscriptFormat> =
   | readonly TranscriptMessage<F>[]
@@ -129,6 +163,12 @@ export type AnyTranscriptInput<F extends TranscriptFormat> =
  * The sentence of an option only format `TOwner` takes, given under another format. The
  * option's type there is `TurnMisuse<OptionMessage<...>>`: no value an option takes is
  * assignable to it, and the error says whose option it is.
+ *
+ * @example
+ * ```ts
+ * import type { OptionMessage } from 'turngate/transcripts';
+ * const shown: OptionMessage<'dialect', 'openai-chat'> = 'transcript.invalid: dialect is an option of format openai-chat only';
+ * ```
  */
 export type OptionMessage<
   TOption extends string,
@@ -137,26 +177,31 @@ export type OptionMessage<
 
 /**
  * The problem with a `send` whose messages are `M`, guarded as format `F`: the sentence naming
- * it, or `never` when `M` is a message type of `F` holding no other format's structure, or
- * `any`, `unknown` or `never`. (`send` is checked by what it takes, not by assignability alone:
- * a loose SDK type such as Gemini's `Content`, every field optional, takes any message with a
- * `role`, yet a Gemini call is no place for them.)
+ * it ({@link MessagesIssue}), or `never` when `M` is a message type of `F` holding no other
+ * format's structure, or `any`, `unknown` or `never`. (`send` is checked by what it takes, not
+ * by assignability alone: a loose SDK type such as Gemini's `Content`, every field optional,
+ * takes any message with a `role`, yet a Gemini call is no place for them.)
+ *
+ * @example
+ * ```ts
+ * import type { SenderIssue } from 'turngate/transcripts';
+ * const shown: SenderIssue<'chat', { role: 'user'; parts: { text: string }[] }> =
+ *   'transcript.wrong_format: not chat: messages of format gemini (they hold parts): check and send them as their format';
+ * ```
  */
-export type SenderIssue<F extends TranscriptFormat, M> = 0 extends 1 & M
+export type SenderIssue<F extends TranscriptFormat, M> = unknown extends M
   ? never
-  : [M] extends [never]
-    ? never
-    : unknown extends M
-      ? never
-      : [WrongFormatMessage<F, M>] extends [never]
-        ? [M] extends [TranscriptMessage<F>]
-          ? never
-          : NotFormatMessage<F, 'send takes messages'>
-        : WrongFormatMessage<F, M>;
+  : MessagesIssue<F, M, 'send takes messages'>;
 
 /**
  * What `guardSend` takes as its format: `F` itself when `send` takes format `F`'s messages
  * (see {@link SenderIssue}); otherwise the sentence naming the class, the format and what the
  * messages hold, so the error stands on the format argument and says why.
+ *
+ * @example
+ * ```ts
+ * import type { SenderFormat } from 'turngate/transcripts';
+ * const format: SenderFormat<'chat', { role: 'user'; content: string }> = 'chat';
+ * ```
  */
 export type SenderFormat<F extends TranscriptFormat, M> = [SenderIssue<F, M>] extends [never] ? F : SenderIssue<F, M>;

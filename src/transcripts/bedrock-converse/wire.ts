@@ -36,6 +36,12 @@ export interface BedrockToolUse {
 /**
  * The result of a tool call (`ToolResultBlock`): the call's id, its content blocks (`text`,
  * `json`, `image`, `document`, ...) and an optional `status` (`success` or `error`).
+ *
+ * @example
+ * ```ts
+ * import type { BedrockToolResult } from 'turngate/transcripts';
+ * const result: BedrockToolResult = { toolUseId: 'tooluse_01', content: [{ json: { temperature: 4 } }], status: 'success' };
+ * ```
  */
 export interface BedrockToolResult {
   readonly toolUseId?: string | undefined;
@@ -43,7 +49,16 @@ export interface BedrockToolResult {
   readonly status?: string | undefined;
 }
 
-/** One content block: a union told by its one field. */
+/**
+ * One content block (`ContentBlock`): a union told by its one field (`text`, `toolUse`,
+ * `toolResult`, `reasoningContent`, `image`, ...).
+ *
+ * @example
+ * ```ts
+ * import type { BedrockContentBlock } from 'turngate/transcripts';
+ * const blocks: BedrockContentBlock[] = [{ text: 'Checking.' }, { toolUse: { toolUseId: 'tooluse_01', name: 'get_weather', input: {} } }];
+ * ```
+ */
 export interface BedrockContentBlock {
   readonly text?: string | undefined;
   readonly toolUse?: BedrockToolUse | undefined;
@@ -92,6 +107,14 @@ const Block = jsonObject({
  * shape (ids outside the grammar, a blank text, an empty content list, a `status` other than
  * `success` and `error`, a `json` result that is no object, the order of roles and results) is a
  * rule of the check, not an input error, so the schema takes it.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { BedrockMessageSchema } from 'turngate/transcripts';
+ * v.is(BedrockMessageSchema, { role: 'assistant', content: [{ text: 'Sunny.' }] }); //=> true
+ * v.is(BedrockMessageSchema, { role: 'user', content: [{ toolUse: { toolUseId: 'tooluse_01', name: 'x', input: {} } }] }); //=> false
+ * ```
  */
 export const BedrockMessageSchema = v.pipe(
   jsonObject({ role: v.picklist(['user', 'assistant']), content: v.array(Block) }),

@@ -19,7 +19,17 @@
  */
 export const OPENAI_CHAT_DIALECTS = ['deepseek', 'kimi', 'groq', 'xai'] as const;
 
-/** One of {@link OPENAI_CHAT_DIALECTS}. */
+/**
+ * One of {@link OPENAI_CHAT_DIALECTS}: a provider that takes Chat Completions messages with rules
+ * of its own (`checkTranscript(..., { format: 'openai-chat', dialect })`).
+ *
+ * @example
+ * ```ts
+ * import { checkTranscript, type OpenAIChatDialect } from 'turngate/transcripts';
+ * const dialect: OpenAIChatDialect = 'deepseek';
+ * checkTranscript([{ role: 'user', content: 'Hi' }], { format: 'openai-chat', dialect }).result; //=> 'accepted'
+ * ```
+ */
 export type OpenAIChatDialect = (typeof OPENAI_CHAT_DIALECTS)[number];
 
 /** Whether `value` names an `openai-chat` dialect. Internal. */

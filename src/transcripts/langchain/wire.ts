@@ -111,7 +111,16 @@ export interface LangChainStoredMessage {
   readonly data: LangChainMessageFields;
 }
 
-/** The `type` of a message-like object `coerceMessageLikeToMessage` takes. */
+/**
+ * The `type` of a message-like object `coerceMessageLikeToMessage` takes (`@langchain/core`
+ * `messages/utils.ts`): `human`/`user`, `ai`/`assistant`, `system`/`developer`, `tool`.
+ *
+ * @example
+ * ```ts
+ * import type { LangChainMessageLikeType } from 'turngate/transcripts';
+ * const type: LangChainMessageLikeType = 'human';
+ * ```
+ */
 export type LangChainMessageLikeType = 'human' | 'user' | 'ai' | 'assistant' | 'system' | 'developer' | 'tool';
 
 /**
