@@ -7,6 +7,7 @@
  */
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Branded, TurnMisuse } from '../typestate/index.ts';
+import { deepFreeze } from '../internal/freeze.ts';
 import { isPlainPrototype } from '../internal/own-data.ts';
 import { mint, mintedState } from '../typestate/internal.ts';
 import { foreignStructure } from './core/markers.ts';
@@ -144,21 +145,6 @@ function sharedCopy(value: object, copies: Map<object, object>): object {
   return Object.freeze(copy);
 }
 
-/** Freezes checked data that is the check's own copy, by the same rules as {@link frozenCopy}. */
-function freezeData(value: object): object {
-  // Frozen before its children are: an object shared many times is walked once.
-  if (Object.isFrozen(value)) return value;
-  if (Array.isArray(value)) {
-    Object.freeze(value);
-    for (const item of value) if (typeof item === 'object' && item !== null) freezeData(item);
-    return value;
-  }
-  if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
-  Object.freeze(value);
-  for (const item of Object.values(value)) if (typeof item === 'object' && item !== null) freezeData(item);
-  return value;
-}
-
 /**
  * Mints a sendable transcript: a frozen record of the format and a frozen snapshot of the
  * messages, so a change to the checked history after the check never reaches the provider.
@@ -170,7 +156,8 @@ export function mintSendable<F extends TranscriptFormat, M extends TranscriptMes
   messages: readonly M[],
   owned = false,
 ): SendableTranscript<F, M> {
-  const snapshot = owned ? freezeData(messages) : frozenCopy(messages);
+  // The check's own copy is frozen where it is (`deepFreeze`: plain data only, as the copy).
+  const snapshot = owned ? deepFreeze(messages) : frozenCopy(messages);
   return mint('SendableTranscript', { format, messages: snapshot as FrozenList<M> });
 }
 
