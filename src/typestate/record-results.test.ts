@@ -74,6 +74,7 @@ describe('recordResults', () => {
       expect(classes(outcome)).toEqual(['tool.schema_invalid']);
     }
     const detail = recordResults(r, [{ toolCallId: 'a', status: 'ok', output: getter }]);
+    expect(detail.ok).toBe(false);
     if (!detail.ok)
       expect(detail.failures[0]?.detail).toMatch(/results\[0\]\.output\.text: reading it threw RangeError/);
   });
