@@ -110,6 +110,8 @@ export function serializationError(value: unknown, root: string, maxDepth = MAX_
  * list. A plain function, not a closure per call: V8 optimizes it once for every call. Exported
  * for a walk that reads a known shape's top levels itself (the transcript check's message pass):
  * any throw means "not decided here", and the caller asks {@link serializationError}.
+ * {@link quickCopy} is the same walk building a copy: it decides nothing either (it hands over
+ * on the same values), so the rule stays the exact walk's.
  */
 export function quickWalk(current: object, depth: number, maxDepth: number, budget: number): number {
   if (depth > maxDepth || --budget < 0) throw HAND_OVER;
@@ -146,6 +148,79 @@ function quickOther(current: object, depth: number, maxDepth: number, budget: nu
     } else if (typeof item === 'bigint') throw HAND_OVER;
   }
   return budget;
+}
+
+/** The copying walk's budget: how many objects it may still visit. */
+export interface CopyBudget {
+  objects: number;
+}
+
+/** The copy of every empty plain object and of every empty array: one frozen value each. */
+const EMPTY_OBJECT: object = Object.freeze({});
+const EMPTY_LIST: object = Object.freeze([]);
+
+/**
+ * {@link quickWalk}, building a frozen copy of `current` in the same pass (the sendable snapshot
+ * of a transcript check, so the data checked is the data kept): arrays and plain objects copied
+ * and frozen all the way down (every empty one is one shared frozen value), other objects (a
+ * `Date`, a typed array, a class instance) kept as they are and only read. It spends
+ * `budget.objects` as `quickWalk` spends its budget and throws `HAND_OVER` where it does.
+ */
+export function quickCopy(current: object, depth: number, maxDepth: number, budget: CopyBudget): object {
+  if (depth > maxDepth || --budget.objects < 0) throw HAND_OVER;
+  if (Array.isArray(current)) {
+    const length = current.length;
+    if (length === 0) return EMPTY_LIST;
+    const list: unknown[] = current.slice();
+    for (let index = 0; index < length; index++) {
+      const item: unknown = list[index];
+      if (typeof item === 'string') continue;
+      if (typeof item === 'object') {
+        if (item !== null) list[index] = quickCopy(item, depth + 1, maxDepth, budget);
+      } else if (typeof item === 'bigint') throw HAND_OVER;
+    }
+    return Object.freeze(list);
+  }
+  if (!isPlainQuick(current)) {
+    budget.objects = quickOther(current, depth, maxDepth, budget.objects);
+    return current;
+  }
+  let record: Record<string, unknown> | undefined;
+  for (const key in current) {
+    let item: unknown = (current as Record<string, unknown>)[key];
+    if (typeof item === 'object') {
+      if (item !== null) item = quickCopy(item, depth + 1, maxDepth, budget);
+    } else if (typeof item === 'bigint' || item === Object) throw HAND_OVER;
+    record = copyField(record, key, item);
+  }
+  return frozenRecord(record);
+}
+
+/**
+ * Sets field `key` of a copy being built (made on the first field), as a field of its own: an
+ * own `__proto__` field (`JSON.parse` makes one) is a field of the copy too, not its prototype.
+ * Internal, for the copying walks.
+ */
+export function copyField(
+  record: Record<string, unknown> | undefined,
+  key: string,
+  value: unknown,
+): Record<string, unknown> {
+  const into = record ?? {};
+  if (key === '__proto__')
+    Object.defineProperty(into, key, { value, enumerable: true, writable: true, configurable: true });
+  else into[key] = value;
+  return into;
+}
+
+/** A copy built with `copyField`, frozen (no field: the one frozen empty object). Internal. */
+export function frozenRecord(record: Record<string, unknown> | undefined): object {
+  return record === undefined ? EMPTY_OBJECT : Object.freeze(record);
+}
+
+/** A copied list, frozen (an empty one: the one frozen empty array). Internal. */
+export function frozenList(list: unknown[]): object {
+  return list.length === 0 ? EMPTY_LIST : Object.freeze(list);
 }
 
 /** The height (in nested containers) of each object walked; `OPEN` while it is being walked. */

@@ -14,13 +14,13 @@ import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } fro
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import { refuseForeignStructure } from './core/markers.ts';
-import { unsendable } from './core/scan.ts';
+import { snapshotSendable, unsendable } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { TranscriptMessage } from './messages.ts';
 import type { TurnMisuse } from '../typestate/index.ts';
 import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
-import { mintSendable, type SendableTranscript } from './sendable.ts';
+import { frozenCopy, mintSendable, type SendableTranscript } from './sendable.ts';
 import { firstFailure } from '../failures/internal.ts';
 
 export type { Expectation };
@@ -164,7 +164,9 @@ export interface CheckedInput {
   readonly outcome: CheckOutcome | undefined;
   /**
    * The messages and request body the check read: the input's own, or, while `Object.prototype`
-   * is polluted, their own-data copy (so repair reads what the check read). Empty for invalid input.
+   * is polluted, their own-data copy (so repair reads what the check read). For a sendable
+   * transcript the rules read the check's frozen copy of these (the same data): repair edits
+   * the input's own, so what it does not change stays the same objects. Empty for invalid input.
    */
   readonly messages: readonly unknown[];
   readonly body: JsonObject | undefined;
@@ -201,10 +203,12 @@ function refuseBadSettings(settings: CheckSettings): void {
 export function checkInput(input: unknown, settings: CheckSettings): CheckedInput {
   refuseBadSettings(settings);
   const { format, expect, carried = [] } = settings;
+  const minting = expect === 'sendable' && settings.snapshot !== false;
   let outcome: CheckOutcome;
-  // Whether `messages` is the check's own copy (read while Object.prototype was polluted).
-  let owned = false;
   let messages: readonly unknown[];
+  // What the rules read: `messages`, or for a sendable transcript its frozen copy (`snapshot`).
+  let read: readonly unknown[];
+  let snapshot: readonly unknown[] | undefined;
   let body: JsonObject | undefined;
   try {
     const field = FORMAT_DRIVERS[format].field;
@@ -212,7 +216,6 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     // defines that reads own data; when some other code has polluted it, read an own-data copy
     // (null-prototype objects), so a planted key never reaches a rule. The copy is JSON data.
     const clean = objectPrototypeIsClean();
-    owned = !clean;
     let source = input;
     if (!clean) {
       const own = snapshotOwnData(input, { root: Array.isArray(input) ? field : '' });
@@ -222,14 +225,14 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     const unwrapped = unwrapTranscript(source, format, false);
     messages = unwrapped.messages;
     body = unwrapped.body;
-    // Otherwise the messages are kept as they are, and what is accepted goes to an SDK that
-    // serializes it: every field (read by a rule or not) must be something JSON.stringify writes.
-    // One pass over the messages asks both (core/scan.ts).
     if (clean) {
-      const refused = unsendable(messages, format, field, body === undefined ? MAX_DATA_DEPTH : MAX_DATA_DEPTH - 1);
-      if (refused !== undefined) throw refused instanceof TranscriptInputError ? refused : inputErrorOf(refused);
-    } else refuseForeignStructure(messages, format, field);
-    outcome = FORMAT_DRIVERS[format].check(messages, contextOf(body, settings), carried);
+      read = scanned(messages, format, body === undefined ? MAX_DATA_DEPTH : MAX_DATA_DEPTH - 1, minting);
+      if (minting) snapshot = read;
+    } else {
+      refuseForeignStructure(messages, format, field);
+      read = messages;
+    }
+    outcome = FORMAT_DRIVERS[format].check(read, contextOf(body, settings), carried);
   } catch (error) {
     const inputError =
       error instanceof TranscriptInputError
@@ -259,15 +262,41 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
       format,
       failures: [],
       openToolCalls: outcome.openToolCalls,
-      transcript:
-        expect === 'sendable'
-          ? mintSendable(format, messages as TranscriptMessage<TranscriptFormat>[], owned)
-          : undefined,
+      transcript: minting
+        ? mintSendable(
+            format,
+            (snapshot ?? messages) as TranscriptMessage<TranscriptFormat>[],
+            snapshot === undefined ? 'own-data' : 'frozen',
+          )
+        : undefined,
     },
     outcome,
     messages,
     body,
   };
+}
+
+/**
+ * The messages the rules read, while `Object.prototype` is clean. What is accepted goes to an
+ * SDK that serializes it: every field (read by a rule or not) must be something `JSON.stringify`
+ * writes, and no message may hold another format's structure. One pass over the messages asks
+ * both (core/scan.ts); for a sendable transcript (`copying`) the same pass copies them, and the
+ * rules read that frozen copy: what the check read is what the transcript holds. Throws the
+ * `TranscriptInputError` of the first problem.
+ */
+function scanned(
+  messages: readonly unknown[],
+  format: TranscriptFormat,
+  maxDepth: number,
+  copying: boolean,
+): readonly unknown[] {
+  const field = FORMAT_DRIVERS[format].field;
+  const { refused, copy } = copying
+    ? snapshotSendable(messages, format, field, maxDepth)
+    : { refused: unsendable(messages, format, field, maxDepth), copy: undefined };
+  if (refused !== undefined) throw refused instanceof TranscriptInputError ? refused : inputErrorOf(refused);
+  if (!copying) return messages;
+  return copy ?? (frozenCopy(messages) as readonly unknown[]);
 }
 
 /** The input error of a value that is not JSON data (a snapshot's or a serialization check's problem). */

@@ -79,48 +79,17 @@ export type Frozen<T> = T extends ArrayBuffer | ArrayBufferView | { toJSON(...ar
         ? { readonly [K in keyof T]: Frozen<T[K]> }
         : T;
 
-/** How many objects the tree copy makes before it hands over to the copy that keeps sharing. */
-const TREE_COPY_OBJECTS = 1 << 20;
-/** Thrown by the tree copy past its budget. */
-const OVER_BUDGET = new Error('over budget');
-let treeBudget = 0;
-
 /**
- * A frozen copy of checked data: arrays and plain objects are copied and frozen all the way
- * down; other values (a `Date`, a `Uint8Array`, what the check keeps as a leaf) are kept as they
- * are. The check accepted the data: it has no cycle and nests at most `MAX_DATA_DEPTH` levels.
- * A tree copy first (no map of objects: the common case); data whose objects are shared so often
- * that its tree outgrows the budget (2^60 paths through 60 objects) is copied keeping each shared
- * object one copy. Called while `Object.prototype` is clean (a spread and `for...in` read own
- * fields only).
+ * A frozen copy of checked data, for data the check's quick pass did not copy (it handed over
+ * to the exact walk: objects shared past its budget, say): arrays and plain objects are copied
+ * and frozen all the way down, each shared object once (a map of the copies made), so data of
+ * 2^60 paths through 60 objects costs 60 copies; other values (a `Date`, a `Uint8Array`, what
+ * the check keeps as a leaf) are kept as they are. The check accepted the data: it has no cycle
+ * and nests at most `MAX_DATA_DEPTH` levels. Called while `Object.prototype` is clean (a spread
+ * and `for...in` read own fields only). Internal.
  */
-function frozenCopy(value: object): object {
-  treeBudget = TREE_COPY_OBJECTS;
-  try {
-    return treeCopy(value);
-  } catch (error) {
-    if (error !== OVER_BUDGET) throw error;
-    return sharedCopy(value, new Map());
-  }
-}
-
-function treeCopy(value: object): object {
-  if (--treeBudget < 0) throw OVER_BUDGET;
-  if (Array.isArray(value)) {
-    const list: unknown[] = value.slice();
-    for (let i = 0; i < list.length; i++) {
-      const item = list[i];
-      if (typeof item === 'object' && item !== null) list[i] = treeCopy(item);
-    }
-    return Object.freeze(list);
-  }
-  if (!isPlainPrototype(Object.getPrototypeOf(value))) return value;
-  const copy: Record<string, unknown> = { ...value };
-  for (const key in copy) {
-    const item = copy[key];
-    if (typeof item === 'object' && item !== null) copy[key] = treeCopy(item);
-  }
-  return Object.freeze(copy);
+export function frozenCopy(value: object): object {
+  return sharedCopy(value, new Map());
 }
 
 function sharedCopy(value: object, copies: Map<object, object>): object {
@@ -148,16 +117,17 @@ function sharedCopy(value: object, copies: Map<object, object>): object {
 /**
  * Mints a sendable transcript: a frozen record of the format and a frozen snapshot of the
  * messages, so a change to the checked history after the check never reaches the provider.
- * `owned`: the messages are the check's own copy (read while `Object.prototype` was polluted),
- * frozen as they are; otherwise they are copied now. Internal.
+ * `messages` is the snapshot already (`frozen`: the check's pass copied and froze it, see
+ * `snapshotSendable`), or the check's own-data copy (`own-data`: read while `Object.prototype`
+ * was polluted), frozen where it is. Internal.
  */
 export function mintSendable<F extends TranscriptFormat, M extends TranscriptMessage<F>>(
   format: F,
   messages: readonly M[],
-  owned = false,
+  made: 'frozen' | 'own-data',
 ): SendableTranscript<F, M> {
-  // The check's own copy is frozen where it is (`deepFreeze`: plain data only, as the copy).
-  const snapshot = owned ? deepFreeze(messages) : frozenCopy(messages);
+  // The own-data copy is frozen where it is (`deepFreeze`: plain data only, as the copy).
+  const snapshot = made === 'frozen' ? messages : deepFreeze(messages);
   return mint('SendableTranscript', { format, messages: snapshot as FrozenList<M> });
 }
 

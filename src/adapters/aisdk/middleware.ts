@@ -164,7 +164,8 @@ export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGua
         );
       const id = called?.modelId;
       const model = typeof id === 'string' && id !== '' ? id : undefined;
-      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model });
+      // The prompt goes on as it is (no one else holds it): no snapshot for a SendableTranscript.
+      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model, snapshot: false });
       if (report.result === 'accepted') return params;
       if (report.result === 'invalid') throw report.error;
       const failures = report.failures as readonly TranscriptFailure<'aisdk'>[];

@@ -47,6 +47,12 @@ export interface CheckSettings {
   readonly model?: string | undefined;
   /** `openai-chat` only: the provider dialect. */
   readonly dialect?: OpenAIChatDialect | undefined;
+  /**
+   * Under `sendable`, whether the check copies and freezes the messages for its
+   * `SendableTranscript` (default `true`). `false` for an internal caller that passes its input on
+   * itself and never reads the report's `transcript` (then `undefined`): the AI SDK middleware.
+   */
+  readonly snapshot?: boolean;
 }
 
 /** The outcome of a format checker over input it could read. */

@@ -2,7 +2,9 @@
  * The check's one pass (`unsendable`) gives what the two walks it stands for give: the
  * serialization problem (`serializationError`), else the foreign structure (`foreignStructure`),
  * else nothing; for histories of every format checked as every format, with values planted at
- * message, block and deeper level that are plain, foreign markers, or not JSON-writable.
+ * message, block and deeper level that are plain, foreign markers, or not JSON-writable. The
+ * copying pass (`snapshotSendable`) refuses what `unsendable` refuses, and otherwise copies: the
+ * same JSON, plain objects and arrays frozen and new, other objects kept.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../check/stop-reas
 import { MAX_DATA_DEPTH } from '../../internal/own-data.ts';
 import { serializationError } from '../../internal/serializable.ts';
 import { foreignStructure } from './markers.ts';
-import { unsendable } from './scan.ts';
+import { snapshotSendable, unsendable } from './scan.ts';
 
 const LOOP: readonly Step[] = [
   { kind: 'user', text: 'Weather in Oslo?' },
@@ -119,5 +121,69 @@ describe('unsendable (the check pass)', () => {
         );
       }
     }
+  });
+});
+
+/** Every plain object and array under `value` (the root too), each once. */
+function plainParts(value: unknown, into = new Set<object>()): Set<object> {
+  if (typeof value !== 'object' || value === null || into.has(value)) return into;
+  const prototype = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return into;
+  into.add(value);
+  for (const item of Object.values(value)) plainParts(item, into);
+  return into;
+}
+
+describe('snapshotSendable (the copying pass)', () => {
+  it('refuses what unsendable refuses; otherwise its copy writes the same JSON, frozen and new all the way down', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TRANSCRIPT_FORMATS),
+        fc.constantFrom(...TRANSCRIPT_FORMATS),
+        fc.array(
+          fc.record({
+            path: fc.array(fc.nat(5), { maxLength: 2 }),
+            key: fc.constantFrom(...KEYS),
+            value: fc.nat(PLANTED.length - 1),
+          }),
+          { maxLength: 3 },
+        ),
+        (from: TranscriptFormat, as: TranscriptFormat, plants) => {
+          const messages = structuredClone(render(from, LOOP)) as unknown[];
+          for (const { path, key, value } of plants) plant(messages, path, key, (PLANTED[value] as () => unknown)());
+          const refused = unsendable(messages, as, 'messages', MAX_DATA_DEPTH);
+          const snapshot = snapshotSendable(messages, as, 'messages', MAX_DATA_DEPTH);
+          expect(describeOutcome(snapshot.refused)).toEqual(describeOutcome(refused));
+          if (snapshot.copy === undefined) return;
+          expect(JSON.stringify(snapshot.copy)).toBe(JSON.stringify(messages));
+          const before = plainParts(messages);
+          for (const part of plainParts(snapshot.copy)) {
+            expect(Object.isFrozen(part)).toBe(true);
+            expect(before.has(part)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("keeps an own __proto__ field a field, an empty object or array one shared frozen value, and a Date or bytes the caller's", () => {
+    const when = new Date(0);
+    const bytes = new Uint8Array([1, 2]);
+    const messages = JSON.parse(
+      '[{"role":"user","content":[{"type":"text","text":"hi","__proto__":{"planted":true}}],"meta":{},"tags":[]},{"role":"assistant","content":"ok","meta":{}}]',
+    ) as Record<string, unknown>[];
+    (messages[0] as Record<string, unknown>)['when'] = when;
+    (messages[0] as Record<string, unknown>)['bytes'] = bytes;
+    const { copy } = snapshotSendable(messages, 'anthropic', 'messages', MAX_DATA_DEPTH);
+    const [first, second] = copy as [Record<string, unknown>, Record<string, unknown>];
+    const block = (first['content'] as Record<string, unknown>[])[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(block)).toBe(Object.prototype);
+    expect(Object.hasOwn(block, '__proto__')).toBe(true);
+    expect(block['planted']).toBeUndefined();
+    expect(first['meta']).toBe(second['meta']);
+    expect(Object.isFrozen(first['tags'])).toBe(true);
+    expect(first['when']).toBe(when);
+    expect(first['bytes']).toBe(bytes);
   });
 });

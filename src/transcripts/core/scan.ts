@@ -12,7 +12,17 @@
  */
 import type { TranscriptFormat } from '../../check/index.ts';
 import type { OwnDataError } from '../../internal/own-data.ts';
-import { isPlainQuick, QUICK_WALK_OBJECTS, quickWalk, serializationError } from '../../internal/serializable.ts';
+import {
+  type CopyBudget,
+  copyField,
+  frozenList,
+  frozenRecord,
+  isPlainQuick,
+  QUICK_WALK_OBJECTS,
+  quickCopy,
+  quickWalk,
+  serializationError,
+} from '../../internal/serializable.ts';
 import {
   blockTypeMarker,
   FOREIGN,
@@ -91,10 +101,13 @@ function filtered(format: TranscriptFormat): Filtered {
 /** Thrown by the pass on anything it does not decide itself. */
 const UNDECIDED = Symbol('undecided');
 
-/** The pass's state: the walk's budget of objects and whether a message held a marker. */
-interface Pass {
-  budget: number;
+/**
+ * The pass's state: the walk's budget of objects (`CopyBudget`), whether a message held a marker,
+ * and whether the last content list did (`blocksForeign`).
+ */
+interface Pass extends CopyBudget {
   foreign: boolean;
+  blocksForeign: boolean;
 }
 
 /**
@@ -109,11 +122,11 @@ export function unsendable(
   root: string,
   maxDepth: number,
 ): OwnDataError | TranscriptInputError | undefined {
-  const pass: Pass = { budget: QUICK_WALK_OBJECTS, foreign: false };
+  const pass: Pass = { objects: QUICK_WALK_OBJECTS, foreign: false, blocksForeign: false };
   try {
     if (maxDepth < 2) throw UNDECIDED;
     const table = filtered(format);
-    pass.budget--; // the list itself
+    pass.objects--; // the list itself
     for (let i = 0; i < messages.length; i++) {
       const message: unknown = messages[i];
       if (typeof message === 'object') {
@@ -126,46 +139,126 @@ export function unsendable(
   return pass.foreign ? foreignStructure(messages, format, root) : undefined;
 }
 
+/** What {@link snapshotSendable} found: a reason, or the frozen copy (`undefined`: not made, see there). */
+export type Snapshot =
+  | { readonly refused: OwnDataError | TranscriptInputError; readonly copy?: undefined }
+  | { readonly refused?: undefined; readonly copy: readonly unknown[] | undefined };
+
+/**
+ * {@link unsendable}, building in the same pass a frozen copy of the messages (as `quickCopy`
+ * copies: arrays and plain objects copied and frozen all the way down, other objects kept), for
+ * the check to read and the sendable transcript to hold. `copy` is `undefined` when the pass
+ * handed over (a value the exact walk had to decide, data shared past the walk's budget) and
+ * found no reason: the caller copies the messages another way. The markers are read as
+ * `unsendable` reads them (`messageFieldForeign`, `blockForeign`).
+ */
+export function snapshotSendable(
+  messages: readonly unknown[],
+  format: TranscriptFormat,
+  root: string,
+  maxDepth: number,
+): Snapshot {
+  const pass: Pass = { objects: QUICK_WALK_OBJECTS, foreign: false, blocksForeign: false };
+  let list: unknown[];
+  try {
+    if (maxDepth < 2) throw UNDECIDED;
+    const table = filtered(format);
+    pass.objects--; // the list itself
+    list = messages.slice();
+    for (let i = 0; i < list.length; i++) {
+      const message: unknown = list[i];
+      if (typeof message === 'object') {
+        if (message !== null) list[i] = copyMessage(message, table, maxDepth, pass);
+      } else if (typeof message === 'bigint') throw UNDECIDED;
+    }
+  } catch {
+    const refused = serializationError(messages, root, maxDepth) ?? foreignStructure(messages, format, root);
+    return refused === undefined ? { copy: undefined } : { refused };
+  }
+  const refused = pass.foreign ? foreignStructure(messages, format, root) : undefined;
+  return refused === undefined ? { copy: frozenList(list) as readonly unknown[] } : { refused };
+}
+
+/** Whether field `key` of a plain message (holding `value`, not `undefined`) is a marker, as `holdsForeign` reads it. */
+function messageFieldForeign(record: JsonObject, key: string, value: unknown, table: Filtered): boolean {
+  if (key === 'role')
+    return (
+      typeof value === 'string' && table.role.maybe(value) && foreignRole(record, value, table.table) !== undefined
+    );
+  if (key === 'type')
+    return typeof value === 'string' && table.messageType.maybe(value) && table.table.messageType.has(value);
+  if (key === 'content') return false;
+  return table.messageKeys.maybe(key) && table.table.messageKeys.has(key) && (key !== 'parts' || untypedParts(value));
+}
+
+/** Whether a plain content block (whose `type` field holds `type`) is a marker: a typed block by its type, an untyped one (Bedrock Converse's) by its fields. */
+function blockForeign(record: JsonObject, type: unknown, table: Filtered): boolean {
+  if (typeof type === 'string') return table.blockType.maybe(type) && blockTypeMarker(table.table, type) !== undefined;
+  for (const key in record) if (table.blockKeys.maybe(key) && table.table.blockKeys.has(key)) return true;
+  return false;
+}
+
 /** One message (depth 2): its keys read for the markers, its values walked. */
 function scanMessage(message: object, table: Filtered, maxDepth: number, pass: Pass): void {
   if (Array.isArray(message) || !isPlainQuick(message)) {
-    pass.budget = quickWalk(message, 2, maxDepth, pass.budget);
+    pass.objects = quickWalk(message, 2, maxDepth, pass.objects);
     if (!Array.isArray(message) && !pass.foreign) pass.foreign = holdsForeign(message as JsonObject, table.table);
     return;
   }
-  if (--pass.budget < 0) throw UNDECIDED;
+  if (--pass.objects < 0) throw UNDECIDED;
   const record = message as JsonObject;
   let foreign = pass.foreign;
   for (const key in record) {
     const value: unknown = record[key];
     if (typeof value === 'object') {
       if (key === 'content' && Array.isArray(value)) {
-        foreign = scanBlocks(value, table, maxDepth, pass) || foreign;
+        scanBlocks(value, table, maxDepth, pass);
+        foreign = pass.blocksForeign || foreign;
         continue;
       }
       // A field holding null is still a marker (`kwargs: null`).
-      if (value !== null) pass.budget = quickWalk(value, 3, maxDepth, pass.budget);
+      if (value !== null) pass.objects = quickWalk(value, 3, maxDepth, pass.objects);
     } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
-    if (foreign || value === undefined) continue;
-    // The markers, as `holdsForeign` reads them.
-    if (key === 'role')
-      foreign =
-        typeof value === 'string' && table.role.maybe(value) && foreignRole(record, value, table.table) !== undefined;
-    else if (key === 'type')
-      foreign = typeof value === 'string' && table.messageType.maybe(value) && table.table.messageType.has(value);
-    else if (key !== 'content')
-      foreign =
-        table.messageKeys.maybe(key) && table.table.messageKeys.has(key) && (key !== 'parts' || untypedParts(value));
+    if (!foreign && value !== undefined) foreign = messageFieldForeign(record, key, value, table);
   }
   pass.foreign = foreign;
 }
 
+/** `scanMessage`, returning the message's frozen copy (`quickCopy`'s). */
+function copyMessage(message: object, table: Filtered, maxDepth: number, pass: Pass): object {
+  if (Array.isArray(message) || !isPlainQuick(message)) {
+    const kept = quickCopy(message, 2, maxDepth, pass);
+    if (!Array.isArray(message) && !pass.foreign) pass.foreign = holdsForeign(message as JsonObject, table.table);
+    return kept;
+  }
+  if (--pass.objects < 0) throw UNDECIDED;
+  const record = message as JsonObject;
+  let copy: Record<string, unknown> | undefined;
+  let foreign = pass.foreign;
+  for (const key in record) {
+    const value: unknown = record[key];
+    if (typeof value === 'object') {
+      if (key === 'content' && Array.isArray(value)) {
+        copy = copyField(copy, key, copyBlocks(value, table, maxDepth, pass));
+        foreign = pass.blocksForeign || foreign;
+        continue;
+      }
+      copy = copyField(copy, key, value === null ? null : quickCopy(value, 3, maxDepth, pass));
+    } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
+    else copy = copyField(copy, key, value);
+    if (!foreign && value !== undefined) foreign = messageFieldForeign(record, key, value, table);
+  }
+  pass.foreign = foreign;
+  return frozenRecord(copy);
+}
+
 /**
  * A message's `content` list (depth 3): each block's keys read for the markers, its values
- * walked. Whether a block holds a marker (after the first marker of the pass: not asked).
+ * walked. Sets `pass.blocksForeign`: whether a block holds a marker (after the first marker of
+ * the pass: not asked).
  */
-function scanBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: number, pass: Pass): boolean {
-  if (3 > maxDepth || --pass.budget < 0) throw UNDECIDED;
+function scanBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: number, pass: Pass): void {
+  if (3 > maxDepth || --pass.objects < 0) throw UNDECIDED;
   let foreign = pass.foreign;
   for (let j = 0; j < blocks.length; j++) {
     const block: unknown = blocks[j];
@@ -175,25 +268,57 @@ function scanBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: numbe
     }
     if (block === null) continue;
     if (Array.isArray(block) || !isPlainQuick(block)) {
-      pass.budget = quickWalk(block, 4, maxDepth, pass.budget);
+      pass.objects = quickWalk(block, 4, maxDepth, pass.objects);
       foreign ||= !Array.isArray(block) && holdsForeign({ content: [block] }, table.table);
       continue;
     }
-    if (4 > maxDepth || --pass.budget < 0) throw UNDECIDED;
+    if (4 > maxDepth || --pass.objects < 0) throw UNDECIDED;
     const record = block as JsonObject;
     let type: unknown;
     for (const key in record) {
       const value: unknown = record[key];
       if (typeof value === 'object') {
-        if (value !== null) pass.budget = quickWalk(value, 5, maxDepth, pass.budget);
+        if (value !== null) pass.objects = quickWalk(value, 5, maxDepth, pass.objects);
       } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
       if (key === 'type') type = value;
     }
-    if (foreign) continue;
-    // A typed block is told by its type; an untyped one (Bedrock Converse's) by its fields.
-    if (typeof type === 'string')
-      foreign = table.blockType.maybe(type) && blockTypeMarker(table.table, type) !== undefined;
-    else for (const key in record) foreign ||= table.blockKeys.maybe(key) && table.table.blockKeys.has(key);
+    foreign ||= blockForeign(record, type, table);
   }
-  return foreign;
+  pass.blocksForeign = foreign;
+}
+
+/** `scanBlocks`, returning the list's frozen copy (`quickCopy`'s). */
+function copyBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: number, pass: Pass): object {
+  if (3 > maxDepth || --pass.objects < 0) throw UNDECIDED;
+  let foreign = pass.foreign;
+  const list = blocks.slice();
+  for (let j = 0; j < list.length; j++) {
+    const block: unknown = list[j];
+    if (typeof block !== 'object') {
+      if (typeof block === 'bigint') throw UNDECIDED;
+      continue;
+    }
+    if (block === null) continue;
+    if (Array.isArray(block) || !isPlainQuick(block)) {
+      list[j] = quickCopy(block, 4, maxDepth, pass);
+      foreign ||= !Array.isArray(block) && holdsForeign({ content: [block] }, table.table);
+      continue;
+    }
+    if (4 > maxDepth || --pass.objects < 0) throw UNDECIDED;
+    const record = block as JsonObject;
+    let copy: Record<string, unknown> | undefined;
+    let type: unknown;
+    for (const key in record) {
+      let value: unknown = record[key];
+      if (typeof value === 'object') {
+        if (value !== null) value = quickCopy(value, 5, maxDepth, pass);
+      } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
+      copy = copyField(copy, key, value);
+      if (key === 'type') type = value;
+    }
+    list[j] = frozenRecord(copy);
+    foreign ||= blockForeign(record, type, table);
+  }
+  pass.blocksForeign = foreign;
+  return frozenList(list);
 }
