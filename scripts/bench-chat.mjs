@@ -4,40 +4,82 @@
 // - send() against the graph invoked directly (the harness's own overhead);
 // - turns per second on 1 session (sequential) and on 1,000 sessions (concurrent), from one
 //   process, and for PostgreSQL also from 4 processes sharing the sessions;
-// - per-turn time along one session at turns 10, 100 and 1,000.
+// - per-turn time along one session at turns 10, 100 and 1,000 (a fresh store per build, one
+//   session, turns sent one after another; target: turn 1,000 within 1.2x of turn 10).
+// With --baseline, the overhead and throughput sections measure this build only. One untimed run
+// along one session per build and store comes first (the engine's warm-up).
 // Every figure is measured in this run. Each measurement is repeated (--repeats, default 5), the
 // stores interleaved within each repeat, and reported as the median and the mean of the repeats
 // (garbage collection shows in the means).
 //
-// usage: node scripts/bench-chat.mjs [--repeats 5] [--quick]
+// Options:
+//   --repeats N            repeats of every measurement (default 5)
+//   --quick                fewer turns in the overhead and PostgreSQL throughput sections
+//   --baseline <checkout>  another build of turngate (that checkout's dist/, built there): the
+//                          per-turn time along one session is measured for both builds in the
+//                          same repeats, interleaved (the order alternating repeat by repeat), on
+//                          every store, and printed side by side with each build's 1,000/10 ratio
+//   --only-along           only the per-turn time along one session (skips overhead and throughput)
+//
+// usage: node scripts/bench-chat.mjs [--repeats 5] [--quick] [--baseline ../old-checkout] [--only-along]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createChatHarness, InMemorySessionStore, sequentialGraph } from '../dist/chat/index.js';
 import { SqliteSessionStore } from '../dist/chat/sqlite.js';
 import { median } from './bench/stats.mjs';
 import { dropStoreTables } from './pg-tables.mjs';
 
-const graph = sequentialGraph({
-  entry: 'reply',
-  nodes: { reply: () => ({ messages: [{ role: 'assistant', content: 'ok' }] }) },
-  edges: [],
-});
+/** The bench's one-node graph, built with a build's own `sequentialGraph`. */
+const graphOf = (chat) =>
+  chat.sequentialGraph({
+    entry: 'reply',
+    nodes: { reply: () => ({ messages: [{ role: 'assistant', content: 'ok' }] }) },
+    edges: [],
+  });
+const graph = graphOf({ sequentialGraph });
 const url = process.env.TURNGATE_PG_URL;
 const pgModule = url ? await import('../dist/chat/postgres.js') : undefined;
 
-/** A fresh store of a kind, and how to dispose of it (PostgreSQL: tables of their own, dropped). */
-async function makeStore(kind) {
-  if (kind === 'in-memory') return { store: new InMemorySessionStore(), dispose: async () => {} };
+/** This build's chat entry points (the same modules the other sections use). */
+const thisBuild = {
+  name: 'this build',
+  chat: { createChatHarness, InMemorySessionStore, sequentialGraph },
+  SqliteSessionStore,
+  PostgresSessionStore: pgModule?.PostgresSessionStore,
+  graph,
+};
+
+/** Another build's chat entry points: its checkout's dist/chat/index.js, sqlite.js and postgres.js. */
+async function loadBuild(root) {
+  const at = (path) => pathToFileURL(resolve(root, path)).href;
+  const chat = await import(at('dist/chat/index.js'));
+  const { SqliteSessionStore } = await import(at('dist/chat/sqlite.js'));
+  const postgres = url ? await import(at('dist/chat/postgres.js')) : undefined;
+  return {
+    name: 'baseline',
+    root,
+    chat,
+    SqliteSessionStore,
+    PostgresSessionStore: postgres?.PostgresSessionStore,
+    graph: graphOf(chat),
+  };
+}
+
+/** A fresh store of a kind from a build, and how to dispose of it (PostgreSQL: tables of their own, dropped). */
+async function makeStore(kind, build = thisBuild) {
+  if (kind === 'in-memory') return { store: new build.chat.InMemorySessionStore(), dispose: async () => {} };
   if (kind === 'SQLite') {
-    const store = new SqliteSessionStore(':memory:');
+    const store = new build.SqliteSessionStore(':memory:');
     return { store, dispose: async () => store.close() };
   }
   const prefix = `tg_bench_${randomBytes(5).toString('hex')}`;
-  const store = new pgModule.PostgresSessionStore(url, { tablePrefix: prefix });
+  const store = new build.PostgresSessionStore(url, { tablePrefix: prefix });
   return { store, prefix, dispose: async () => dropAndClose(store, prefix) };
 }
 
@@ -152,10 +194,21 @@ async function fromProcesses(workers, turns, sessions, rounds) {
 }
 
 const { values } = parseArgs({
-  options: { repeats: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } },
+  options: {
+    repeats: { type: 'string', default: '5' },
+    quick: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
+    'only-along': { type: 'boolean', default: false },
+  },
 });
 const repeats = Number(values.repeats);
+if (!Number.isInteger(repeats) || repeats < 1) {
+  console.error(`bench-chat: --repeats must be a positive integer, got ${values.repeats}`);
+  process.exit(2);
+}
 const quick = values.quick;
+const onlyAlong = values['only-along'];
+const builds = [thisBuild, ...(values.baseline === undefined ? [] : [await loadBuild(resolve(values.baseline))])];
 const kinds = ['in-memory', 'SQLite', ...(url ? ['PostgreSQL'] : [])];
 const plan = {
   'in-memory': { turns: 2000, rounds: 5 },
@@ -170,12 +223,40 @@ for (const kind of kinds) {
   samples.overhead[kind] = [];
   samples.one[kind] = [];
   samples.many[kind] = [];
-  samples.along[kind] = Object.fromEntries(marks.map((m) => [m, []]));
+  samples.along[kind] = Object.fromEntries(
+    builds.map((build) => [build.name, Object.fromEntries(marks.map((m) => [m, []]))]),
+  );
 }
 samples.one['PostgreSQL x4'] = [];
 samples.many['PostgreSQL x4'] = [];
 
+// Warm-up: one untimed run along one session per build and store, so that turn 10 of the first
+// repeat is not measured on code the engine has not compiled yet (with --only-along nothing else
+// runs before it).
+for (const kind of kinds)
+  for (const build of builds) {
+    const { store, dispose } = await makeStore(kind, build);
+    await alongOneSession(build.chat.createChatHarness({ graph: build.graph, store }), 'warm', marks);
+    await dispose();
+  }
 for (let r = 0; r < repeats; r++) {
+  if (!onlyAlong) await overheadAndThroughput(r);
+  // 3. Per-turn time along one session: every store, each build on a fresh store of its own, the
+  // builds' order alternating repeat by repeat.
+  const order = r % 2 === 0 ? builds : [...builds].reverse();
+  for (const kind of kinds)
+    for (const build of order) {
+      const { store, dispose } = await makeStore(kind, build);
+      const harness = build.chat.createChatHarness({ graph: build.graph, store });
+      const along = await alongOneSession(harness, `r${r}`, marks);
+      for (const mark of marks) samples.along[kind][build.name][mark].push(along[mark]);
+      await dispose();
+    }
+  process.stderr.write(`repeat ${r + 1}/${repeats} done\n`);
+}
+
+/** Sections 1 and 2 of one repeat: this build's overhead and throughput. */
+async function overheadAndThroughput(r) {
   // 1. Overhead: send() on new sessions against graph.invoke on the same state (in-process stores).
   const n = quick ? 2000 : 10000;
   const directStart = performance.now();
@@ -191,15 +272,13 @@ for (let r = 0; r < repeats; r++) {
     samples.overhead[kind].push((performance.now() - start) / n);
     await dispose();
   }
-  // 2 and 3. Throughput and per-turn time, every store in turn.
+  // 2. Throughput, every store in turn.
   for (const kind of kinds) {
     const { store, dispose } = await makeStore(kind);
     const harness = createChatHarness({ graph, store });
     const { one, many } = await throughput(harness, `r${r}`, plan[kind].turns, 1000, plan[kind].rounds);
     samples.one[kind].push(one);
     samples.many[kind].push(many);
-    const along = await alongOneSession(harness, `r${r}`, marks);
-    for (const mark of marks) samples.along[kind][mark].push(along[mark]);
     await dispose();
   }
   if (url) {
@@ -207,39 +286,46 @@ for (let r = 0; r < repeats; r++) {
     samples.one['PostgreSQL x4'].push(four.one);
     samples.many['PostgreSQL x4'].push(four.many);
   }
-  process.stderr.write(`repeat ${r + 1}/${repeats} done\n`);
 }
 
+const against = builds.length > 1 ? `; baseline ${builds[1].root}, its along-one-session runs interleaved` : '';
 console.log(
-  `chat bench: ${repeats} repeats, stores interleaved; median (mean) of the repeats; load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+  `chat bench: ${repeats} repeats, stores interleaved${against}; median (mean) of the repeats; load average ${load0.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
 );
-console.log('\nharness overhead per turn (trivial graph, a new session each turn):');
-console.log(`  graph.invoke directly     ${both(samples.direct, us)}`);
-for (const kind of kinds.filter((k) => k !== 'PostgreSQL')) {
-  const overhead = samples.overhead[kind].map((x, i) => x - samples.direct[i]);
-  console.log(
-    `  send() ${kind.padEnd(10)}        ${both(samples.overhead[kind], us)}; overhead ${both(overhead, us)} (target <= 50 us)`,
-  );
+if (!onlyAlong) {
+  console.log('\nharness overhead per turn (trivial graph, a new session each turn):');
+  console.log(`  graph.invoke directly     ${both(samples.direct, us)}`);
+  for (const kind of kinds.filter((k) => k !== 'PostgreSQL')) {
+    const overhead = samples.overhead[kind].map((x, i) => x - samples.direct[i]);
+    console.log(
+      `  send() ${kind.padEnd(10)}        ${both(samples.overhead[kind], us)}; overhead ${both(overhead, us)} (target <= 50 us)`,
+    );
+  }
+  console.log('\nturns per second:');
+  for (const kind of [...kinds, ...(url ? ['PostgreSQL x4'] : [])]) {
+    const p = plan[kind] ?? plan.PostgreSQL;
+    console.log(
+      `  ${kind.padEnd(14)} 1 session (${p.turns} turns): ${both(samples.one[kind], perSec)}   1,000 sessions (${p.rounds} rounds): ${both(samples.many[kind], perSec)}`,
+    );
+  }
+  if (url)
+    console.log(
+      '  (PostgreSQL x4: 4 processes, each sending a quarter of the turns to the same one session, then to its quarter of the 1,000 sessions)',
+    );
 }
-console.log('\nturns per second:');
-for (const kind of [...kinds, ...(url ? ['PostgreSQL x4'] : [])]) {
-  const p = plan[kind] ?? plan.PostgreSQL;
-  console.log(
-    `  ${kind.padEnd(14)} 1 session (${p.turns} turns): ${both(samples.one[kind], perSec)}   1,000 sessions (${p.rounds} rounds): ${both(samples.many[kind], perSec)}`,
-  );
-}
-if (url)
-  console.log(
-    '  (PostgreSQL x4: 4 processes, each sending a quarter of the turns to the same one session, then to its quarter of the 1,000 sessions)',
-  );
-console.log('\nper-turn time along one session (median of the 50 turns around each mark, then over the repeats):');
+console.log(
+  '\nper-turn time along one session (a fresh store; median of the 50 turns around each mark, then over the repeats):',
+);
 for (const kind of kinds) {
-  const a = samples.along[kind];
-  const ratio = a[1000].map((x, i) => x / a[10][i]);
   const fmt = kind === 'PostgreSQL' ? ms : us;
-  console.log(
-    `  ${kind.padEnd(10)} turn 10: ${both(a[10], fmt)}  turn 100: ${both(a[100], fmt)}  turn 1,000: ${both(a[1000], fmt)}  (1,000 / 10 = ${median(ratio).toFixed(2)}x, target <= 2x)`,
-  );
+  for (const build of builds) {
+    const a = samples.along[kind][build.name];
+    const ratio = a[1000].map((x, i) => x / a[10][i]);
+    const label = builds.length > 1 ? `${kind.padEnd(10)} ${build.name.padEnd(10)}` : kind.padEnd(10);
+    console.log(
+      `  ${label} turn 10: ${both(a[10], fmt)}  turn 100: ${both(a[100], fmt)}  turn 1,000: ${both(a[1000], fmt)}  (1,000 / 10 = ${median(ratio).toFixed(2)}x, target <= 1.2x)`,
+    );
+  }
 }
 if (!url)
   console.log(
