@@ -14,6 +14,11 @@
 // --lib <file> and --baseline-lib <file> name the modules themselves (a bundle of
 // src/transcripts/index.ts, say) instead of dist/transcripts/index.js.
 //
+// Two more figures in the same repeats put the check's cost in context: the check under
+// `expect: 'received'` (the same rules, no SendableTranscript: no frozen copy of the messages),
+// and JSON.stringify of the messages (what sending them costs the SDK anyway; the check walks
+// every value too, to know JSON.stringify can write it), printed as check/stringify.
+//
 // For aisdk, the AI SDK's own message schema (`modelMessageSchema` from `ai`, the zod schema of
 // a ModelMessage, `safeParse` of each message) is timed in the same repeats, over about 2,000
 // messages a repeat (it is slow), after the check's repeats, and printed beside the check
@@ -365,6 +370,8 @@ for (const format of FORMATS) {
       bad,
       floor: [],
       check: [],
+      received: [],
+      stringify: [],
       base: [],
       sdk: [],
       repair: [],
@@ -376,6 +383,7 @@ for (const format of FORMATS) {
 // Per case: warm up, then interleave.
 for (const c of cases) {
   const options = { format: c.format };
+  const received = { format: c.format, expect: 'received' };
   for (let i = 0; i < 3; i++) {
     floor[c.format](c.messages);
     checkTranscriptJson(c.messages, options);
@@ -394,6 +402,8 @@ for (const c of cases) {
       theirs();
       ours();
     }
+    c.received.push(time(() => checkTranscriptJson(c.messages, received), times));
+    c.stringify.push(time(() => JSON.stringify(c.messages), times));
     if (!REPAIR) continue;
     c.repair.push(time(() => repairTranscriptJson(c.messages, options), times));
     c.repairBroken.push(time(() => repairTranscriptJson(c.bad, options), times));
@@ -409,13 +419,14 @@ const col = (x, w) => String(x).padStart(w);
 console.log(`bench:transcripts  medians of ${REPEATS} interleaved repeats (Node ${process.version})`);
 if (baseline !== undefined) console.log(`baseline: ${baselineFile}`);
 console.log(
-  `format            messages  floor us/msg  check us/msg  check/floor${baseline === undefined ? '' : '  baseline us/msg  baseline/floor'}${REPAIR ? '  repair(ok) us/msg  repair(broken) us/msg' : ''}`,
+  `format            messages  floor us/msg  check us/msg  check/floor${baseline === undefined ? '' : '  baseline us/msg  baseline/floor'}  received us/msg  received/floor  check/stringify${REPAIR ? '  repair(ok) us/msg  repair(broken) us/msg' : ''}`,
 );
 for (const c of cases) {
   const f = median(c.floor);
   const perFloor = (key) => (c[key].length === 0 ? '-' : `${(median(c[key]) / f).toFixed(2)}x`);
   let line = `${c.format.padEnd(17)} ${col(c.size, 8)}  ${col(us(f, c.size), 12)}  ${col(us(median(c.check), c.size), 12)}  ${col(perFloor('check'), 11)}`;
   if (baseline !== undefined) line += `  ${col(us(median(c.base), c.size), 15)}  ${col(perFloor('base'), 14)}`;
+  line += `  ${col(us(median(c.received), c.size), 15)}  ${col(perFloor('received'), 14)}  ${col(`${(median(c.check) / median(c.stringify)).toFixed(2)}x`, 15)}`;
   if (REPAIR) line += `  ${col(us(median(c.repair), c.size), 17)}  ${col(us(median(c.repairBroken), c.size), 21)}`;
   console.log(line);
 }
