@@ -361,8 +361,13 @@ class Parser {
       }
       end = plainEnd;
     }
-    // Escapes: plain runs and decoded code units are gathered in lists and joined once, so a
-    // string of a million escapes costs its own size, not a rope node per character.
+    if (text.charCodeAt(end) === 0x5c) {
+      const escaped = this.escapedString(pos, end);
+      if (escaped !== undefined) return escaped;
+    }
+    // Escapes the engine did not take (a fault to name): plain runs and decoded code units are
+    // gathered in lists and joined once, so a string of a million escapes costs its own size,
+    // not a rope node per character.
     const pieces: string[] = [];
     const units: number[] = [];
     const flushUnits = (): void => {
@@ -392,6 +397,35 @@ class Parser {
       if (Number.isNaN(c)) this.fail('unexpected end of input inside a string', 'json_syntax', end);
       return this.fail('control character (U+0000–U+001F) inside a string', 'json_syntax', end);
     }
+  }
+
+  /**
+   * The string token whose text starts at `start` and holds an escape at `at`, decoded by the
+   * engine's `JSON.parse`, which reads a well-formed token as serde_json does, natively (a
+   * loop over escapes in script costs several times more). `undefined`, for
+   * {@link parseString}'s own loop to name the fault, when the token has no closing quote, holds
+   * a control character or an invalid escape (which the engine refuses too), or decodes to text
+   * with a lone surrogate (which the engine accepts and serde_json refuses).
+   */
+  private escapedString(start: number, at: number): string | undefined {
+    const text = this.text;
+    let end = at;
+    for (;;) {
+      const c = text.charCodeAt(end);
+      if (c === 0x22) break;
+      if (c !== 0x5c) return undefined;
+      // Past the backslash and the character it escapes (the engine checks the escape).
+      end = plainRunEnd(text, end + 2, false);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decoded(start - 1, end + 1));
+    } catch {
+      return undefined;
+    }
+    if (typeof value !== 'string' || !value.isWellFormed()) return undefined;
+    this.pos = end + 1;
+    return value;
   }
 
   /** Reads one escape after a backslash at `pos` into `units`; returns the position after it. */
