@@ -3,7 +3,7 @@
 // the same run. docs/BENCHMARKS.md says what each figure means.
 //
 //   node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,...]
-//                          [--no-alloc] [--write-inputs DIR]
+//                          [--warm-ms MS] [--no-alloc] [--write-inputs DIR]
 //   PREMATH_BIN=/path/to/premath npm run bench     adds premath's own command as a peer
 //   PREMATH_HARNESS=/path/to/premath-harness PREMATH_VECTORS=<premath checkout> npm run bench
 //                                                   adds premath's job in process (tools/premath-harness)
@@ -34,6 +34,7 @@ import { checkVectors, harnessReport, inProcessRounds } from './bench/premath.mj
 const { values: flags } = parseArgs({
   options: {
     rounds: { type: 'string', default: '15' },
+    'warm-ms': { type: 'string', default: '300' },
     sizes: { type: 'string', default: '10,100,1000,10000' },
     shapes: { type: 'string', default: SHAPES.join(',') },
     'no-alloc': { type: 'boolean', default: false },
@@ -44,17 +45,20 @@ const { values: flags } = parseArgs({
 });
 if (flags.help) {
   console.log(
-    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files, and PREMATH_HARNESS (with PREMATH_VECTORS, a premath checkout) to compare the two jobs in process.',
+    'Usage: node scripts/bench.mjs [--rounds N] [--sizes 10,100,1000,10000] [--shapes compact,small,pretty,large] [--warm-ms MS] [--no-alloc] [--write-inputs DIR]\nSet PREMATH_BIN to a premath binary to measure premath harness-join-check on the same files, and PREMATH_HARNESS (with PREMATH_VECTORS, a premath checkout) to compare the two jobs in process.',
   );
   process.exit(0);
 }
 const rounds = Number(flags.rounds);
+/** The warm-up of every process that times one job on its own (solo-job.mjs, the premath harness). */
+const warmMs = Number(flags['warm-ms']);
 const sizes = flags.sizes.split(',').map(Number);
 const shapes = flags.shapes.split(',');
 for (const shape of shapes) {
   if (!SHAPES.includes(shape)) fail(`--shapes: unknown shape \`${shape}\`, expected some of ${SHAPES.join(', ')}`);
 }
 if (!Number.isInteger(rounds) || rounds < 3) fail('--rounds: expected an integer of at least 3');
+if (!Number.isInteger(warmMs) || warmMs < 0) fail('--warm-ms: expected a whole number of milliseconds');
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) fail('--sizes: expected positive integers, e.g. 10,1000');
 
 function fail(message) {
@@ -146,6 +150,8 @@ if (premathHarness !== undefined) {
 }
 if (baseline !== undefined)
   console.log(`  baseline: ${process.env.BENCH_BASELINE} (another build of turngate, same rounds)`);
+if (baseline !== undefined || premathHarness !== undefined)
+  console.log(`  a job timed in a process of its own warms up for ${warmMs} ms first (--warm-ms)`);
 
 // ---------------------------------------------------------------------------------------------
 // 1. In process
@@ -217,7 +223,7 @@ for (const shape of shapes) {
     ]);
     const g = { n, job: job.median, floor: floor.median };
     if (baseline !== undefined) {
-      const pair = beforeAfter({ file: input.file, rounds, thisBuild: THIS_BUILD, baseline });
+      const pair = beforeAfter({ file: input.file, rounds, warmMs, thisBuild: THIS_BUILD, baseline });
       g.baseline = pair.before.median;
       g.after = pair.after.median;
       baselineRows.push([
@@ -234,7 +240,7 @@ for (const shape of shapes) {
       const sameReport = harnessReport(premathHarness, input.file).equals(input.report);
       const builds = [{ name: 'this', index: THIS_BUILD }];
       if (baseline !== undefined) builds.push({ name: 'baseline', index: baseline });
-      const r = inProcessRounds({ file: input.file, rounds, harness: premathHarness, builds });
+      const r = inProcessRounds({ file: input.file, rounds, warmMs, harness: premathHarness, builds });
       const t = r.get('this');
       const pm = r.get('premath');
       const row = [

@@ -8,12 +8,17 @@ const SOLO = new URL('./solo-job.mjs', import.meta.url).pathname;
 
 /**
  * This build's job (`thisBuild`: its dist/index.js) and the baseline's on `file`, each in a fresh process of its own
- * (scripts/bench/solo-job.mjs): `rounds` pairs, the order alternating, ratios taken pair by pair.
+ * (scripts/bench/solo-job.mjs, warming up for `warmMs`): `rounds` pairs, the order alternating,
+ * ratios taken pair by pair.
  * Two builds in one process disturb each other (one's garbage is collected in the other's time).
  */
-export function beforeAfter({ file, rounds, thisBuild, baseline }) {
+export function beforeAfter({ file, rounds, warmMs, thisBuild, baseline }) {
   const run = (build) => {
-    const r = spawnSync(NODE, [SOLO, build, file], { env: childEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(NODE, [SOLO, build, file, String(warmMs)], {
+      env: childEnv(),
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     if (r.status !== 0) throw new Error(`solo job (${build}) exited ${r.status}: ${r.stderr.slice(0, 300)}`);
     return JSON.parse(r.stdout);
   };

@@ -67,13 +67,14 @@ export function checkVectors(harness, premathDir, ours) {
  * and CPU medians (ms per job) and, per candidate, the medians of its pair-by-pair ratios to
  * premath's.
  *
- * @param {{ file: string, rounds: number, harness: string, builds: Array<{ name: string, index: string }> }} plan
- *   builds: turngate builds (their dist/index.js), each timed by solo-job.mjs.
+ * @param {{ file: string, rounds: number, warmMs: number, harness: string, builds: Array<{ name: string, index: string }> }} plan
+ *   builds: turngate builds (their dist/index.js), each timed by solo-job.mjs; warmMs: every
+ *   process's warm-up (the harness's `--warm-ms`, the same for both sides).
  */
 export function inProcessRounds(plan) {
   const candidates = [
-    ...plan.builds.map((b) => ({ name: b.name, file: NODE, args: [SOLO, b.index, plan.file] })),
-    { name: 'premath', file: plan.harness, args: [plan.file] },
+    ...plan.builds.map((b) => ({ name: b.name, file: NODE, args: [SOLO, b.index, plan.file, String(plan.warmMs)] })),
+    { name: 'premath', file: plan.harness, args: ['--warm-ms', String(plan.warmMs), plan.file] },
   ];
   const samples = new Map(candidates.map((c) => [c.name, []]));
   for (let round = 0; round < plan.rounds; round++) {

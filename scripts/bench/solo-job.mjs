@@ -4,9 +4,9 @@
 // one build's garbage collected in the other's time), so a before/after pair is measured in two
 // fresh processes instead, one per build, interleaved by the caller.
 //
-//   node scripts/bench/solo-job.mjs <build>/index.js <input file>
+//   node scripts/bench/solo-job.mjs <build>/index.js <input file> [warm-up ms, default 300]
 //
-// Warms up (at least 300 ms and 2 jobs), then times batches of at least 50 ms and 1 job for at
+// Warms up (at least the warm-up time and 2 jobs), then times batches of at least 50 ms and 1 job for at
 // least 600 ms in all; prints one JSON line: per-job wall and CPU medians over the batches (ms),
 // and the SHA-256 of the report text, so the caller can check that both builds print the same.
 import { createHash } from 'node:crypto';
@@ -15,7 +15,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { jobWith } from './job.mjs';
 
-const [buildPath, inputPath] = process.argv.slice(2);
+const [buildPath, inputPath, warmArg = '300'] = process.argv.slice(2);
+const warmMs = Number(warmArg);
 const build = await import(pathToFileURL(resolve(buildPath)).href);
 const bytes = readFileSync(inputPath);
 const job = jobWith(build, bytes);
@@ -24,7 +25,7 @@ const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
 const report = job();
 let warm = 1;
 const warmStart = performance.now();
-while (performance.now() - warmStart < 300 || warm < 2) {
+while (performance.now() - warmStart < warmMs || warm < 2) {
   job();
   warm++;
 }
