@@ -349,6 +349,47 @@ describe('SendableTranscript', () => {
   });
 });
 
+describe('SendableTranscript, the copy', () => {
+  it('the rules read the copy the transcript holds: a getter read once decides both', () => {
+    let reads = 0;
+    // A field whose value changes each time it is read: the check and the snapshot read it once, together.
+    const message = Object.defineProperty({ role: 'user' }, 'content', {
+      enumerable: true,
+      get: () => (reads++ === 0 ? 'Weather in Oslo?' : [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'x' }]),
+    });
+    const report = checkTranscriptJson([message], { format: 'anthropic' });
+    expect(report.result).toBe('accepted');
+    expect(reads).toBe(1);
+    expect(report.result === 'accepted' && report.transcript.messages).toEqual([
+      { role: 'user', content: 'Weather in Oslo?' },
+    ]);
+  });
+
+  it('what the one pass hands over (a field holding a function; objects shared past its budget) is copied and frozen another way, each shared object once', () => {
+    const withFunction = [{ role: 'user', content: 'Hi', extra: Object }];
+    const first = checkTranscriptJson(withFunction, { format: 'anthropic' });
+    if (first.result !== 'accepted') throw new Error('expected accepted');
+    expect(first.transcript.messages[0]).not.toBe(withFunction[0]);
+    expect(Object.isFrozen(first.transcript.messages[0])).toBe(true);
+    expect(JSON.stringify(first.transcript.messages)).toBe(JSON.stringify(withFunction));
+    // 21 levels, each holding the next twice: 2^21 paths, past the tree walk's 2^20 objects.
+    let shared: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 21; level++) shared = { left: shared, right: shared };
+    const deep = [{ role: 'user', content: [{ type: 'text', text: 'Hi', meta: shared }] }];
+    const second = checkTranscriptJson(deep, { format: 'anthropic' });
+    if (second.result !== 'accepted') throw new Error('expected accepted');
+    const [message] = second.transcript.messages;
+    const blocks = message?.content;
+    if (!Array.isArray(blocks)) throw new Error('expected content blocks');
+    const [block] = blocks as readonly { readonly meta?: unknown }[];
+    const copied = block?.meta as Readonly<Record<string, unknown>>;
+    // Compared by identity, not with toBe: a failing toBe compares deeply, 2^21 paths.
+    expect(copied === shared).toBe(false);
+    expect(copied['left'] === copied['right']).toBe(true);
+    expect(Object.isFrozen(copied) && Object.isFrozen(copied['left'])).toBe(true);
+  });
+});
+
 describe('the rule catalogue', () => {
   const suite = join(import.meta.dirname, '../../conformance/transcripts');
   const cases = TRANSCRIPT_FORMATS.flatMap((format) =>
