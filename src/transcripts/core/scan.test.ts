@@ -79,6 +79,16 @@ function plant(root: unknown[], path: readonly number[], key: string, value: unk
     (holder as Record<string, unknown>)[key] = value;
 }
 
+/** Up to three values planted in a history: where (a path of indexes), under which key, which value of `PLANTED`. */
+const PLANTS = fc.array(
+  fc.record({
+    path: fc.array(fc.nat(5), { maxLength: 2 }),
+    key: fc.constantFrom(...KEYS),
+    value: fc.nat(PLANTED.length - 1),
+  }),
+  { maxLength: 3 },
+);
+
 const describeOutcome = (value: unknown): unknown =>
   value instanceof Error ? { name: value.name, message: value.message } : value;
 
@@ -88,14 +98,7 @@ describe('unsendable (the check pass)', () => {
       fc.property(
         fc.constantFrom(...TRANSCRIPT_FORMATS),
         fc.constantFrom(...TRANSCRIPT_FORMATS),
-        fc.array(
-          fc.record({
-            path: fc.array(fc.nat(5), { maxLength: 2 }),
-            key: fc.constantFrom(...KEYS),
-            value: fc.nat(PLANTED.length - 1),
-          }),
-          { maxLength: 3 },
-        ),
+        PLANTS,
         fc.boolean(),
         (from: TranscriptFormat, as: TranscriptFormat, plants, inBody) => {
           const messages = structuredClone(render(from, LOOP)) as unknown[];
@@ -140,14 +143,7 @@ describe('snapshotSendable (the copying pass)', () => {
       fc.property(
         fc.constantFrom(...TRANSCRIPT_FORMATS),
         fc.constantFrom(...TRANSCRIPT_FORMATS),
-        fc.array(
-          fc.record({
-            path: fc.array(fc.nat(5), { maxLength: 2 }),
-            key: fc.constantFrom(...KEYS),
-            value: fc.nat(PLANTED.length - 1),
-          }),
-          { maxLength: 3 },
-        ),
+        PLANTS,
         (from: TranscriptFormat, as: TranscriptFormat, plants) => {
           const messages = structuredClone(render(from, LOOP)) as unknown[];
           for (const { path, key, value } of plants) plant(messages, path, key, (PLANTED[value] as () => unknown)());
