@@ -92,7 +92,7 @@ export function serializationError(value: unknown, root: string, maxDepth = MAX_
     return typeof value === 'bigint' ? exactWalk(value, root, maxDepth) : undefined;
   }
   try {
-    quickWalk(value, 1, maxDepth, QUICK_WALK_OBJECTS);
+    quickWalk(value, 1, maxDepth, { objects: QUICK_WALK_OBJECTS, copy: false });
     return undefined;
   } catch {
     return exactWalk(value, root, maxDepth);
@@ -100,59 +100,12 @@ export function serializationError(value: unknown, root: string, maxDepth = MAX_
 }
 
 /**
- * The quick walk, the one hot loop of a transcript check: a tree walk of `current` (at `depth`)
- * that keeps no set of objects and allocates nothing, and returns how many objects it may still
- * visit (`budget` less the ones it visited). It throws `HAND_OVER` on anything but a clean pass
- * (a bigint, too deep: a cycle ends there too, too many objects, or a throw while reading), for
- * the exact walk to decide. Primitives are tested inline (a string first: the most common), and
- * plain objects are walked with `for...in`, which reads their own enumerable keys
- * (`Object.prototype` has none: the caller checked that it is clean) without allocating a key
- * list. A plain function, not a closure per call: V8 optimizes it once for every call. Exported
- * for a walk that reads a known shape's top levels itself (the transcript check's message pass):
- * any throw means "not decided here", and the caller asks {@link serializationError}.
- * {@link quickCopy} is the same walk building a copy: it decides nothing either (it hands over
- * on the same values), so the rule stays the exact walk's.
+ * A quick walk's state: how many objects it may still visit (`objects`), and whether it builds a
+ * frozen copy as it goes (`copy`: the sendable snapshot of a transcript check) or only reads.
  */
-export function quickWalk(current: object, depth: number, maxDepth: number, budget: number): number {
-  if (depth > maxDepth || --budget < 0) throw HAND_OVER;
-  if (Array.isArray(current)) {
-    for (let index = 0; index < current.length; index++) {
-      const item: unknown = current[index];
-      if (typeof item === 'string') continue;
-      if (typeof item === 'object') {
-        if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
-      } else if (typeof item === 'bigint') throw HAND_OVER;
-    }
-    return budget;
-  }
-  if (!isPlainQuick(current)) return quickOther(current, depth, maxDepth, budget);
-  for (const key in current) {
-    const item: unknown = (current as Record<string, unknown>)[key];
-    if (typeof item === 'string') continue;
-    if (typeof item === 'object') {
-      if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
-    } else if (typeof item === 'bigint' || item === Object) throw HAND_OVER;
-  }
-  return budget;
-}
-
-/** `quickWalk` of an object that is not plain (its prototype is not `isPlainPrototype`'s): kept out of the hot function. */
-function quickOther(current: object, depth: number, maxDepth: number, budget: number): number {
-  const kind = otherObject(current);
-  if (kind === 'bigint') throw HAND_OVER;
-  if (kind === 'leaf') return budget;
-  for (const key of Object.keys(current)) {
-    const item: unknown = (current as Record<string, unknown>)[key];
-    if (typeof item === 'object') {
-      if (item !== null) budget = quickWalk(item, depth + 1, maxDepth, budget);
-    } else if (typeof item === 'bigint') throw HAND_OVER;
-  }
-  return budget;
-}
-
-/** The copying walk's budget: how many objects it may still visit. */
-export interface CopyBudget {
+export interface QuickWalk {
   objects: number;
+  readonly copy: boolean;
 }
 
 /** The copy of every empty plain object and of every empty array: one frozen value each. */
@@ -160,40 +113,69 @@ const EMPTY_OBJECT: object = Object.freeze({});
 const EMPTY_LIST: object = Object.freeze([]);
 
 /**
- * {@link quickWalk}, building a frozen copy of `current` in the same pass (the sendable snapshot
- * of a transcript check, so the data checked is the data kept): arrays and plain objects copied
- * and frozen all the way down (every empty one is one shared frozen value), other objects (a
- * `Date`, a typed array, a class instance) kept as they are and only read. It spends
- * `budget.objects` as `quickWalk` spends its budget and throws `HAND_OVER` where it does.
+ * The quick walk, the one hot loop of a transcript check: a tree walk of `current` (at `depth`)
+ * that keeps no set of objects and spends one of `walk.objects` per object it visits. Reading
+ * only, it allocates nothing and returns `current`. Under `walk.copy` it returns a frozen copy
+ * built in the same pass: arrays and plain objects copied and frozen all the way down (every
+ * empty one is one shared frozen value), other objects (a `Date`, a typed array, a class
+ * instance) kept as they are and only read; so the data checked is the data kept. It throws
+ * `HAND_OVER` on anything but a clean pass (a bigint, too deep: a cycle ends there too, too many
+ * objects, or a throw while reading), for the exact walk to decide: it decides nothing itself,
+ * the rule stays the exact walk's. Primitives are tested inline (a string first: the most
+ * common), and plain objects are walked with `for...in`, which reads their own enumerable keys
+ * (`Object.prototype` has none: the caller checked that it is clean) without allocating a key
+ * list. A plain function, not a closure per call: V8 optimizes it once for every call. Exported
+ * for a walk that reads a known shape's top levels itself (the transcript check's message pass):
+ * any throw means "not decided here", and the caller asks {@link serializationError}.
  */
-export function quickCopy(current: object, depth: number, maxDepth: number, budget: CopyBudget): object {
-  if (depth > maxDepth || --budget.objects < 0) throw HAND_OVER;
+export function quickWalk(current: object, depth: number, maxDepth: number, walk: QuickWalk): object {
+  if (depth > maxDepth || --walk.objects < 0) throw HAND_OVER;
+  const copy = walk.copy;
   if (Array.isArray(current)) {
     const length = current.length;
-    if (length === 0) return EMPTY_LIST;
-    const list: unknown[] = current.slice();
+    if (copy && length === 0) return EMPTY_LIST;
+    const list: unknown[] = copy ? current.slice() : current;
     for (let index = 0; index < length; index++) {
       const item: unknown = list[index];
       if (typeof item === 'string') continue;
       if (typeof item === 'object') {
-        if (item !== null) list[index] = quickCopy(item, depth + 1, maxDepth, budget);
+        if (item === null) continue;
+        const kept = quickWalk(item, depth + 1, maxDepth, walk);
+        if (copy) list[index] = kept;
       } else if (typeof item === 'bigint') throw HAND_OVER;
     }
-    return Object.freeze(list);
+    return copy ? Object.freeze(list) : current;
   }
-  if (!isPlainQuick(current)) {
-    budget.objects = quickOther(current, depth, maxDepth, budget.objects);
-    return current;
-  }
+  if (!isPlainQuick(current)) return quickOther(current, depth, maxDepth, walk);
   let record: Record<string, unknown> | undefined;
   for (const key in current) {
     let item: unknown = (current as Record<string, unknown>)[key];
     if (typeof item === 'object') {
-      if (item !== null) item = quickCopy(item, depth + 1, maxDepth, budget);
+      if (item !== null) item = quickWalk(item, depth + 1, maxDepth, walk);
     } else if (typeof item === 'bigint' || item === Object) throw HAND_OVER;
-    record = copyField(record, key, item);
+    if (copy) record = copyField(record, key, item);
   }
-  return frozenRecord(record);
+  return copy ? frozenRecord(record) : current;
+}
+
+/**
+ * `quickWalk` of an object that is not plain (its prototype is not `isPlainPrototype`'s): kept
+ * out of the hot function. Only read, never copied: what `JSON.stringify` writes of it is read
+ * from it when it is sent.
+ */
+function quickOther(current: object, depth: number, maxDepth: number, walk: QuickWalk): object {
+  const kind = otherObject(current);
+  if (kind === 'bigint') throw HAND_OVER;
+  if (kind === 'leaf') return current;
+  const reading: QuickWalk = walk.copy ? { objects: walk.objects, copy: false } : walk;
+  for (const key of Object.keys(current)) {
+    const item: unknown = (current as Record<string, unknown>)[key];
+    if (typeof item === 'object') {
+      if (item !== null) quickWalk(item, depth + 1, maxDepth, reading);
+    } else if (typeof item === 'bigint') throw HAND_OVER;
+  }
+  walk.objects = reading.objects;
+  return current;
 }
 
 /**

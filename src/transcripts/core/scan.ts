@@ -13,13 +13,12 @@
 import type { TranscriptFormat } from '../../check/index.ts';
 import type { OwnDataError } from '../../internal/own-data.ts';
 import {
-  type CopyBudget,
   copyField,
   frozenList,
   frozenRecord,
   isPlainQuick,
   QUICK_WALK_OBJECTS,
-  quickCopy,
+  type QuickWalk,
   quickWalk,
   serializationError,
 } from '../../internal/serializable.ts';
@@ -102,10 +101,10 @@ function filtered(format: TranscriptFormat): Filtered {
 const UNDECIDED = Symbol('undecided');
 
 /**
- * The pass's state: the walk's budget of objects (`CopyBudget`), whether a message held a marker,
- * and whether the last content list did (`blocksForeign`).
+ * The pass's state: the walk's budget of objects and whether it copies (`QuickWalk`), whether a
+ * message held a marker, and whether the last content list did (`blocksForeign`).
  */
-interface Pass extends CopyBudget {
+interface Pass extends QuickWalk {
   foreign: boolean;
   blocksForeign: boolean;
 }
@@ -122,21 +121,7 @@ export function unsendable(
   root: string,
   maxDepth: number,
 ): OwnDataError | TranscriptInputError | undefined {
-  const pass: Pass = { objects: QUICK_WALK_OBJECTS, foreign: false, blocksForeign: false };
-  try {
-    if (maxDepth < 2) throw UNDECIDED;
-    const table = filtered(format);
-    pass.objects--; // the list itself
-    for (let i = 0; i < messages.length; i++) {
-      const message: unknown = messages[i];
-      if (typeof message === 'object') {
-        if (message !== null) scanMessage(message, table, maxDepth, pass);
-      } else if (typeof message === 'bigint') throw UNDECIDED;
-    }
-  } catch {
-    return serializationError(messages, root, maxDepth) ?? foreignStructure(messages, format, root);
-  }
-  return pass.foreign ? foreignStructure(messages, format, root) : undefined;
+  return scan(messages, format, root, maxDepth, false).refused;
 }
 
 /** What {@link snapshotSendable} found: a reason, or the frozen copy (`undefined`: not made, see there). */
@@ -145,12 +130,11 @@ export type Snapshot =
   | { readonly refused?: undefined; readonly copy: readonly unknown[] | undefined };
 
 /**
- * {@link unsendable}, building in the same pass a frozen copy of the messages (as `quickCopy`
+ * {@link unsendable}, building in the same pass a frozen copy of the messages (as `quickWalk`
  * copies: arrays and plain objects copied and frozen all the way down, other objects kept), for
  * the check to read and the sendable transcript to hold. `copy` is `undefined` when the pass
  * handed over (a value the exact walk had to decide, data shared past the walk's budget) and
- * found no reason: the caller copies the messages another way. The markers are read as
- * `unsendable` reads them (`messageFieldForeign`, `blockForeign`).
+ * found no reason: the caller copies the messages another way.
  */
 export function snapshotSendable(
   messages: readonly unknown[],
@@ -158,17 +142,30 @@ export function snapshotSendable(
   root: string,
   maxDepth: number,
 ): Snapshot {
-  const pass: Pass = { objects: QUICK_WALK_OBJECTS, foreign: false, blocksForeign: false };
-  let list: unknown[];
+  return scan(messages, format, root, maxDepth, true);
+}
+
+/** The one pass of {@link unsendable} and (`copy`) {@link snapshotSendable}. */
+function scan(
+  messages: readonly unknown[],
+  format: TranscriptFormat,
+  root: string,
+  maxDepth: number,
+  copy: boolean,
+): Snapshot {
+  const pass: Pass = { objects: QUICK_WALK_OBJECTS, copy, foreign: false, blocksForeign: false };
+  let list: unknown[] | undefined;
   try {
     if (maxDepth < 2) throw UNDECIDED;
     const table = filtered(format);
     pass.objects--; // the list itself
-    list = messages.slice();
-    for (let i = 0; i < list.length; i++) {
-      const message: unknown = list[i];
+    if (copy) list = messages.slice();
+    for (let i = 0; i < messages.length; i++) {
+      const message: unknown = messages[i];
       if (typeof message === 'object') {
-        if (message !== null) list[i] = copyMessage(message, table, maxDepth, pass);
+        if (message === null) continue;
+        const kept = scanMessage(message, table, maxDepth, pass);
+        if (list !== undefined) list[i] = kept;
       } else if (typeof message === 'bigint') throw UNDECIDED;
     }
   } catch {
@@ -176,7 +173,8 @@ export function snapshotSendable(
     return refused === undefined ? { copy: undefined } : { refused };
   }
   const refused = pass.foreign ? foreignStructure(messages, format, root) : undefined;
-  return refused === undefined ? { copy: frozenList(list) as readonly unknown[] } : { refused };
+  if (refused !== undefined) return { refused };
+  return { copy: list === undefined ? undefined : (frozenList(list) as readonly unknown[]) };
 }
 
 /** Whether field `key` of a plain message (holding `value`, not `undefined`) is a marker, as `holdsForeign` reads it. */
@@ -198,67 +196,47 @@ function blockForeign(record: JsonObject, type: unknown, table: Filtered): boole
   return false;
 }
 
-/** One message (depth 2): its keys read for the markers, its values walked. */
-function scanMessage(message: object, table: Filtered, maxDepth: number, pass: Pass): void {
+/** One message (depth 2): its keys read for the markers, its values walked; returns it, or its frozen copy (`pass.copy`). */
+function scanMessage(message: object, table: Filtered, maxDepth: number, pass: Pass): object {
   if (Array.isArray(message) || !isPlainQuick(message)) {
-    pass.objects = quickWalk(message, 2, maxDepth, pass.objects);
-    if (!Array.isArray(message) && !pass.foreign) pass.foreign = holdsForeign(message as JsonObject, table.table);
-    return;
-  }
-  if (--pass.objects < 0) throw UNDECIDED;
-  const record = message as JsonObject;
-  let foreign = pass.foreign;
-  for (const key in record) {
-    const value: unknown = record[key];
-    if (typeof value === 'object') {
-      if (key === 'content' && Array.isArray(value)) {
-        scanBlocks(value, table, maxDepth, pass);
-        foreign = pass.blocksForeign || foreign;
-        continue;
-      }
-      // A field holding null is still a marker (`kwargs: null`).
-      if (value !== null) pass.objects = quickWalk(value, 3, maxDepth, pass.objects);
-    } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
-    if (!foreign && value !== undefined) foreign = messageFieldForeign(record, key, value, table);
-  }
-  pass.foreign = foreign;
-}
-
-/** `scanMessage`, returning the message's frozen copy (`quickCopy`'s). */
-function copyMessage(message: object, table: Filtered, maxDepth: number, pass: Pass): object {
-  if (Array.isArray(message) || !isPlainQuick(message)) {
-    const kept = quickCopy(message, 2, maxDepth, pass);
+    const kept = quickWalk(message, 2, maxDepth, pass);
     if (!Array.isArray(message) && !pass.foreign) pass.foreign = holdsForeign(message as JsonObject, table.table);
     return kept;
   }
   if (--pass.objects < 0) throw UNDECIDED;
   const record = message as JsonObject;
-  let copy: Record<string, unknown> | undefined;
+  const copy = pass.copy;
+  let out: Record<string, unknown> | undefined;
   let foreign = pass.foreign;
   for (const key in record) {
     const value: unknown = record[key];
+    let kept = value;
     if (typeof value === 'object') {
       if (key === 'content' && Array.isArray(value)) {
-        copy = copyField(copy, key, copyBlocks(value, table, maxDepth, pass));
+        kept = scanBlocks(value, table, maxDepth, pass);
         foreign = pass.blocksForeign || foreign;
+        if (copy) out = copyField(out, key, kept);
         continue;
       }
-      copy = copyField(copy, key, value === null ? null : quickCopy(value, 3, maxDepth, pass));
+      // A field holding null is still a marker (`kwargs: null`).
+      if (value !== null) kept = quickWalk(value, 3, maxDepth, pass);
     } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
-    else copy = copyField(copy, key, value);
+    if (copy) out = copyField(out, key, kept);
     if (!foreign && value !== undefined) foreign = messageFieldForeign(record, key, value, table);
   }
   pass.foreign = foreign;
-  return frozenRecord(copy);
+  return copy ? frozenRecord(out) : message;
 }
 
 /**
  * A message's `content` list (depth 3): each block's keys read for the markers, its values
  * walked. Sets `pass.blocksForeign`: whether a block holds a marker (after the first marker of
- * the pass: not asked).
+ * the pass: not asked). Returns the list, or its frozen copy (`pass.copy`).
  */
-function scanBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: number, pass: Pass): void {
+function scanBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: number, pass: Pass): object {
   if (3 > maxDepth || --pass.objects < 0) throw UNDECIDED;
+  const copy = pass.copy;
+  const list: unknown[] | undefined = copy ? blocks.slice() : undefined;
   let foreign = pass.foreign;
   for (let j = 0; j < blocks.length; j++) {
     const block: unknown = blocks[j];
@@ -268,57 +246,26 @@ function scanBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: numbe
     }
     if (block === null) continue;
     if (Array.isArray(block) || !isPlainQuick(block)) {
-      pass.objects = quickWalk(block, 4, maxDepth, pass.objects);
+      const kept = quickWalk(block, 4, maxDepth, pass);
+      if (list !== undefined) list[j] = kept;
       foreign ||= !Array.isArray(block) && holdsForeign({ content: [block] }, table.table);
       continue;
     }
     if (4 > maxDepth || --pass.objects < 0) throw UNDECIDED;
     const record = block as JsonObject;
-    let type: unknown;
-    for (const key in record) {
-      const value: unknown = record[key];
-      if (typeof value === 'object') {
-        if (value !== null) pass.objects = quickWalk(value, 5, maxDepth, pass.objects);
-      } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
-      if (key === 'type') type = value;
-    }
-    foreign ||= blockForeign(record, type, table);
-  }
-  pass.blocksForeign = foreign;
-}
-
-/** `scanBlocks`, returning the list's frozen copy (`quickCopy`'s). */
-function copyBlocks(blocks: readonly unknown[], table: Filtered, maxDepth: number, pass: Pass): object {
-  if (3 > maxDepth || --pass.objects < 0) throw UNDECIDED;
-  let foreign = pass.foreign;
-  const list = blocks.slice();
-  for (let j = 0; j < list.length; j++) {
-    const block: unknown = list[j];
-    if (typeof block !== 'object') {
-      if (typeof block === 'bigint') throw UNDECIDED;
-      continue;
-    }
-    if (block === null) continue;
-    if (Array.isArray(block) || !isPlainQuick(block)) {
-      list[j] = quickCopy(block, 4, maxDepth, pass);
-      foreign ||= !Array.isArray(block) && holdsForeign({ content: [block] }, table.table);
-      continue;
-    }
-    if (4 > maxDepth || --pass.objects < 0) throw UNDECIDED;
-    const record = block as JsonObject;
-    let copy: Record<string, unknown> | undefined;
+    let out: Record<string, unknown> | undefined;
     let type: unknown;
     for (const key in record) {
       let value: unknown = record[key];
       if (typeof value === 'object') {
-        if (value !== null) value = quickCopy(value, 5, maxDepth, pass);
+        if (value !== null) value = quickWalk(value, 5, maxDepth, pass);
       } else if (typeof value === 'bigint' || value === Object) throw UNDECIDED;
-      copy = copyField(copy, key, value);
+      if (copy) out = copyField(out, key, value);
       if (key === 'type') type = value;
     }
-    list[j] = frozenRecord(copy);
+    if (list !== undefined) list[j] = frozenRecord(out);
     foreign ||= blockForeign(record, type, table);
   }
   pass.blocksForeign = foreign;
-  return frozenList(list);
+  return list === undefined ? blocks : frozenList(list);
 }
