@@ -7,7 +7,7 @@
  * @module
  */
 import * as crypto from 'node:crypto';
-import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
+import { isPlainPrototype, MAX_DATA_DEPTH } from '../internal/own-data.ts';
 import { JsonInputError } from './json-value.ts';
 import { sortUtf8 } from './text.ts';
 
@@ -21,6 +21,13 @@ export const sha256Hex: (text: string) => string =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what needs escaping
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/**
+ * A string as a JSON string literal, as serde_json writes it: `"`, `\` and U+0000-U+001F
+ * escaped (`\b \t \n \f \r`, else a lowercase `\u00xx`), everything else as it is.
+ *
+ * @throws {@link JsonInputError} `utf8_invalid` for a string holding a lone UTF-16 surrogate (it has
+ *   no UTF-8 form).
+ */
 export function quote(value: string): string {
   if (!NEEDS_CARE.test(value)) return `"${value}"`;
   // JSON.stringify escapes exactly `"`, `\` and U+0000–U+001F (as \b \t \n \f \r or a
@@ -92,6 +99,7 @@ const CACHED_KEY_COUNT = 32;
 /** Quoted object keys: the same few dozen names recur in every row. */
 const quotedKeys = new Map<string, string>();
 
+/** {@link quote} of an object key, from a cache of the keys short enough to recur (rows repeat a few dozen names). */
 export function quoteKey(key: string): string {
   if (key.length > CACHED_KEY_LENGTH) return quote(key);
   let quoted = quotedKeys.get(key);
@@ -126,14 +134,15 @@ function sortedKeys(keys: string[]): string[] {
   return sorted;
 }
 
+/** The `json_syntax` error for an object that is not JSON data (a class instance, a `Map`), named by its constructor. */
 export function notJson(value: object): JsonInputError {
   const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
   return new JsonInputError(`a ${name} is not a JSON value`, 'json_syntax');
 }
 
+/** Whether `value` is a plain object (prototype `Object.prototype` or `null`): the one rule, `isPlainPrototype`'s. */
 export function isPlainRecord(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return isPlainPrototype(Object.getPrototypeOf(value));
 }
 
 /** Enters a container at `depth` (1 for the root's): refuses a cycle and nesting past the limit. */

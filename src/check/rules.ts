@@ -28,6 +28,7 @@ export function optionalText(value: string | null | undefined, field: string): s
   return optional(value, field) ?? '';
 }
 
+/** The join: `tool.result_missing`, `tool.result_orphan`, `tool.use_missing`, `tool.use_without_result` with their call ids, and `tool.join_incomplete` (all of them) unless the join is closed. */
 export function checkJoin(normalized: NormalizedEvidence, out: FailureCollector): void {
   const join = normalized.joinState;
   const missing = join.missingResultCallIds ?? [];
@@ -49,6 +50,7 @@ export function checkJoin(normalized: NormalizedEvidence, out: FailureCollector)
   }
 }
 
+/** `protocol.stop_reason_unhandled` for a stop reason outside `HANDLED_STOP_REASONS`. */
 export function checkStopReason(normalized: NormalizedEvidence, out: FailureCollector): void {
   const stopReason = normalized.protocolState.stopReason;
   if (!(HANDLED_STOP_REASONS as readonly string[]).includes(stopReason)) {
@@ -59,6 +61,7 @@ export function checkStopReason(normalized: NormalizedEvidence, out: FailureColl
   }
 }
 
+/** `coordination.decomposition_policy_violation`: the constraints mark the turn inadmissible, or its execution pattern or decomposition policy digest is not the expected one. Nothing without constraints. */
 export function checkDecomposition(
   constraints: DecompositionConstraintsInput | null | undefined,
   normalized: NormalizedEvidence,
@@ -89,6 +92,12 @@ export function checkDecomposition(
   }
 }
 
+/**
+ * When context must be rebuilt (continuation allowed, or a result consumed):
+ * `context.injection_point_missing` (results without a render row, with their call ids, or no
+ * state view) and `context.queue_policy_violation` (no queue reduction, or a row bound to
+ * another policy digest).
+ */
 export function checkContext(normalized: NormalizedEvidence, out: FailureCollector): void {
   const needsContext =
     normalized.protocolState.continuationAllowed ||
@@ -117,6 +126,7 @@ export function checkContext(normalized: NormalizedEvidence, out: FailureCollect
   }
 }
 
+/** Against the handoff constraints: `handoff.required_artifact_missing` (with the refs), `handoff.target_not_allowed`, `handoff.return_path_missing`; each also when the turn has no handoff packet. Nothing without constraints. */
 export function checkHandoff(
   constraints: HandoffConstraintsInput | null | undefined,
   handoff: NormalizedHandoff | undefined,
@@ -170,6 +180,7 @@ function isErrorRow(row: ToolResultInput, at: string): boolean {
   );
 }
 
+/** `tool.schema_invalid` (with the call id) for an error result whose envelope lacks `errorCode`, `retryable` or `errorMessage`, given neither as a field nor in `rawError`. */
 export function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollector): void {
   for (let index = 0; index < evidence.toolResults.length; index++) {
     const row = evidence.toolResults[index] as ToolResultInput;
@@ -190,6 +201,7 @@ export function checkErrorEnvelopes(evidence: EvidenceInput, out: FailureCollect
   }
 }
 
+/** The governance profile: `governance.claim_id_invalid`, then for a claimed profile `governance.policy_package_unpinned` and `governance.policy_package_mismatch`. Nothing without a profile. */
 export function checkGovernance(profile: GovernanceProfileInput | null | undefined, out: FailureCollector): void {
   if (profile === null || profile === undefined) return;
   const claimId = optionalText(profile.claimId, 'governanceProfile.claimId');

@@ -72,6 +72,7 @@ export function outcomeOf(
   return outcomes.get(turnLineage(closed))?.get(intentKey(intent));
 }
 
+/** Records what ran for `intent` of the turn of `closed`, for every closure of that turn to see (`outcomeOf`). Internal. */
 export function keep(
   closed: { readonly requests: readonly unknown[] },
   intent: MutationIntent,

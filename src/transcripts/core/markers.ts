@@ -158,6 +158,7 @@ function foreignTable(format: TranscriptFormat): ForeignTable {
   };
 }
 
+/** Per format, the markers of every other format (`FORMAT_MARKERS` it does not own), by the place they stand. */
 export const FOREIGN = Object.fromEntries(TRANSCRIPT_FORMATS.map((f) => [f, foreignTable(f)])) as {
   readonly [F in TranscriptFormat]: ForeignTable;
 };
@@ -169,6 +170,7 @@ interface Found {
   readonly marker: FormatMarker;
 }
 
+/** The marker a content block's `type` is, if any: an exact type, or one ending in a suffix marker (not the suffix's bare name). */
 export function blockTypeMarker(table: ForeignTable, type: string): FormatMarker | undefined {
   const exact = table.blockType.get(type);
   if (exact !== undefined) return exact;
