@@ -14,7 +14,7 @@ import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } fro
 import type { JsonObject } from './core/input.ts';
 import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
 import { refuseForeignStructure } from './core/markers.ts';
-import { snapshotSendable, unsendable } from './core/scan.ts';
+import { scanMessages } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { TranscriptMessage } from './messages.ts';
@@ -291,9 +291,7 @@ function scanned(
   copying: boolean,
 ): readonly unknown[] {
   const field = FORMAT_DRIVERS[format].field;
-  const { refused, copy } = copying
-    ? snapshotSendable(messages, format, field, maxDepth)
-    : { refused: unsendable(messages, format, field, maxDepth), copy: undefined };
+  const { refused, copy } = scanMessages(messages, format, field, maxDepth, copying);
   if (refused !== undefined) throw refused instanceof TranscriptInputError ? refused : inputErrorOf(refused);
   if (!copying) return messages;
   return copy ?? (frozenCopy(messages) as readonly unknown[]);

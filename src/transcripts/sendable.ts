@@ -118,7 +118,7 @@ function sharedCopy(value: object, copies: Map<object, object>): object {
  * Mints a sendable transcript: a frozen record of the format and a frozen snapshot of the
  * messages, so a change to the checked history after the check never reaches the provider.
  * `messages` is the snapshot already (`frozen`: the check's pass copied and froze it, see
- * `snapshotSendable`), or the check's own-data copy (`own-data`: read while `Object.prototype`
+ * `scanMessages`), or the check's own-data copy (`own-data`: read while `Object.prototype`
  * was polluted), frozen where it is. Internal.
  */
 export function mintSendable<F extends TranscriptFormat, M extends TranscriptMessage<F>>(

@@ -3,7 +3,7 @@
  * serialization problem (`serializationError`), else the foreign structure (`foreignStructure`),
  * else nothing; for histories of every format checked as every format, with values planted at
  * message, block and deeper level that are plain, foreign markers, or not JSON-writable. The
- * copying pass (`snapshotSendable`) refuses what `unsendable` refuses, and otherwise copies: the
+ * copying pass (`scanMessages` with `copy`) refuses what `unsendable` refuses, and otherwise copies: the
  * same JSON, plain objects and arrays frozen and new, other objects kept.
  */
 import fc from 'fast-check';
@@ -13,7 +13,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../check/stop-reas
 import { MAX_DATA_DEPTH } from '../../internal/own-data.ts';
 import { serializationError } from '../../internal/serializable.ts';
 import { foreignStructure } from './markers.ts';
-import { snapshotSendable, unsendable } from './scan.ts';
+import { scanMessages, unsendable } from './scan.ts';
 
 const LOOP: readonly Step[] = [
   { kind: 'user', text: 'Weather in Oslo?' },
@@ -137,7 +137,7 @@ function plainParts(value: unknown, into = new Set<object>()): Set<object> {
   return into;
 }
 
-describe('snapshotSendable (the copying pass)', () => {
+describe('scanMessages with copy (the copying pass)', () => {
   it('refuses what unsendable refuses; otherwise its copy writes the same JSON, frozen and new all the way down', () => {
     fc.assert(
       fc.property(
@@ -148,7 +148,7 @@ describe('snapshotSendable (the copying pass)', () => {
           const messages = structuredClone(render(from, LOOP)) as unknown[];
           for (const { path, key, value } of plants) plant(messages, path, key, (PLANTED[value] as () => unknown)());
           const refused = unsendable(messages, as, 'messages', MAX_DATA_DEPTH);
-          const snapshot = snapshotSendable(messages, as, 'messages', MAX_DATA_DEPTH);
+          const snapshot = scanMessages(messages, as, 'messages', MAX_DATA_DEPTH, true);
           expect(describeOutcome(snapshot.refused)).toEqual(describeOutcome(refused));
           if (snapshot.copy === undefined) return;
           expect(JSON.stringify(snapshot.copy)).toBe(JSON.stringify(messages));
@@ -171,7 +171,7 @@ describe('snapshotSendable (the copying pass)', () => {
     ) as Record<string, unknown>[];
     (messages[0] as Record<string, unknown>)['when'] = when;
     (messages[0] as Record<string, unknown>)['bytes'] = bytes;
-    const { copy } = snapshotSendable(messages, 'anthropic', 'messages', MAX_DATA_DEPTH);
+    const { copy } = scanMessages(messages, 'anthropic', 'messages', MAX_DATA_DEPTH, true);
     const [first, second] = copy as [Record<string, unknown>, Record<string, unknown>];
     const block = (first['content'] as Record<string, unknown>[])[0] as Record<string, unknown>;
     expect(Object.getPrototypeOf(block)).toBe(Object.prototype);

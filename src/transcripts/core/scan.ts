@@ -121,32 +121,23 @@ export function unsendable(
   root: string,
   maxDepth: number,
 ): OwnDataError | TranscriptInputError | undefined {
-  return scan(messages, format, root, maxDepth, false).refused;
+  return scanMessages(messages, format, root, maxDepth, false).refused;
 }
 
-/** What {@link snapshotSendable} found: a reason, or the frozen copy (`undefined`: not made, see there). */
+/** What {@link scanMessages} found: a reason, or (copying) the frozen copy (`undefined`: not made, see there). */
 export type Snapshot =
   | { readonly refused: OwnDataError | TranscriptInputError; readonly copy?: undefined }
   | { readonly refused?: undefined; readonly copy: readonly unknown[] | undefined };
 
 /**
- * {@link unsendable}, building in the same pass a frozen copy of the messages (as `quickWalk`
- * copies: arrays and plain objects copied and frozen all the way down, other objects kept), for
- * the check to read and the sendable transcript to hold. `copy` is `undefined` when the pass
- * handed over (a value the exact walk had to decide, data shared past the walk's budget) and
- * found no reason: the caller copies the messages another way.
+ * The check's one pass: {@link unsendable}'s reason, and with `copy` a frozen copy of the messages
+ * built in the same pass (as `quickWalk` copies: arrays and plain objects copied and frozen all
+ * the way down, other objects kept), for the check to read and the sendable transcript to hold.
+ * `copy` is `undefined` when not asked for, or when the pass handed over (a value the exact walk
+ * had to decide, data shared past the walk's budget) and found no reason: the caller copies the
+ * messages another way.
  */
-export function snapshotSendable(
-  messages: readonly unknown[],
-  format: TranscriptFormat,
-  root: string,
-  maxDepth: number,
-): Snapshot {
-  return scan(messages, format, root, maxDepth, true);
-}
-
-/** The one pass of {@link unsendable} and (`copy`) {@link snapshotSendable}. */
-function scan(
+export function scanMessages(
   messages: readonly unknown[],
   format: TranscriptFormat,
   root: string,
