@@ -22,6 +22,7 @@ import type { TurnMisuse } from '../typestate/index.ts';
 import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
 import { frozenCopy, mintSendable, type SendableTranscript } from './sendable.ts';
 import { firstFailure } from '../failures/internal.ts';
+import { deepFreeze } from '../internal/freeze.ts';
 
 export type { Expectation };
 
@@ -262,12 +263,10 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
       format,
       failures: [],
       openToolCalls: outcome.openToolCalls,
+      // The snapshot: the pass's frozen copy, or (read while Object.prototype was polluted) the
+      // check's own-data copy, frozen where it is (`deepFreeze`: plain data only, as that copy).
       transcript: minting
-        ? mintSendable(
-            format,
-            (snapshot ?? messages) as TranscriptMessage<TranscriptFormat>[],
-            snapshot === undefined ? 'own-data' : 'frozen',
-          )
+        ? mintSendable(format, (snapshot ?? deepFreeze(messages)) as readonly TranscriptMessage<TranscriptFormat>[])
         : undefined,
     },
     outcome,

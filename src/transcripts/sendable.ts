@@ -7,7 +7,6 @@
  */
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Branded, TurnMisuse } from '../typestate/index.ts';
-import { deepFreeze } from '../internal/freeze.ts';
 import { isPlainPrototype } from '../internal/own-data.ts';
 import { mint, mintedState } from '../typestate/internal.ts';
 import { foreignStructure } from './core/markers.ts';
@@ -115,19 +114,14 @@ function sharedCopy(value: object, copies: Map<object, object>): object {
 }
 
 /**
- * Mints a sendable transcript: a frozen record of the format and a frozen snapshot of the
- * messages, so a change to the checked history after the check never reaches the provider.
- * `messages` is the snapshot already (`frozen`: the check's pass copied and froze it, see
- * `scanMessages`), or the check's own-data copy (`own-data`: read while `Object.prototype`
- * was polluted), frozen where it is. Internal.
+ * Mints a sendable transcript: a frozen record of the format and the check's frozen snapshot of
+ * the messages (see `checkInput`), so a change to the checked history after the check never
+ * reaches the provider. Internal.
  */
 export function mintSendable<F extends TranscriptFormat, M extends TranscriptMessage<F>>(
   format: F,
-  messages: readonly M[],
-  made: 'frozen' | 'own-data',
+  snapshot: readonly M[],
 ): SendableTranscript<F, M> {
-  // The own-data copy is frozen where it is (`deepFreeze`: plain data only, as the copy).
-  const snapshot = made === 'frozen' ? messages : deepFreeze(messages);
   return mint('SendableTranscript', { format, messages: snapshot as FrozenList<M> });
 }
 
