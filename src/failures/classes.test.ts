@@ -28,7 +28,15 @@ describe('FAILURE_CLASSES', () => {
   it('lists each class once, with a description and a source', () => {
     const names = FAILURE_CLASSES.map((c) => c.class);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toHaveLength(42); // 41 of the design notes §7 + governance.claim_id_invalid of §8
+    const specs = FAILURE_CLASSES.filter((c) => !c.source.startsWith('turngate:'));
+    expect(specs).toHaveLength(42); // 41 of the design notes §7 + governance.claim_id_invalid of §8
+    // turngate's own: the gate at the adapter boundary, after every spec class.
+    expect(names.slice(specs.length)).toEqual([
+      'mutation.read_failed',
+      'mutation.stop_reason_unsafe',
+      'mutation.aborted',
+      'effect.record_mismatch',
+    ]);
     for (const entry of FAILURE_CLASSES) {
       expect(entry.class).toMatch(/^[a-z]+\.[a-z_]+$/);
       expect(entry.description).toMatch(/^[A-Z].*\.$/);

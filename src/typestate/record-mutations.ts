@@ -101,6 +101,13 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
           ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
           : { outcome: 'failed', intent, witness: outcome.witness, error: outcome.error },
       );
+    } else if (outcome?.status === 'refused') {
+      result = {
+        ...base,
+        status: 'error',
+        error: ownError('mutation_not_admitted', `${outcome.failure.detail} (${outcome.failure.class})`),
+      };
+      records.push({ outcome: 'not_admitted', intent, failures: [outcome.failure] });
     } else if (refused !== undefined && refused.length > 0) {
       const classes = [...new Set(refused.map((f) => f.class))].join(', ');
       result = {
