@@ -698,7 +698,14 @@ function prepare(ctx: LoopContext, history: readonly unknown[], read: ReadReply<
   }
   // biome-ignore lint/plugin: the codec's messages are its SDK's own, which the format's transcript schemas accept (type-tested in the transcripts layer)
   const evidence = toEvidence(read.messages as never, { format, callSpec: spec.value.spec });
-  if (!evidence.ok) throw new TypeError(`${format}: the reply cannot be read: ${evidence.failures[0]?.message}`);
+  if (!evidence.ok) {
+    const why = `${format}: the reply's calls cannot be read: ${evidence.failures[0]?.message}`;
+    throw new ToolLoopError(
+      `${why}; nothing ran`,
+      [{ class: 'tool.schema_invalid', detail: `${why}.` }],
+      'reply_refused',
+    );
+  }
   // Results inside the reply: the SDK's own error results for invalid calls (AI SDK) are the
   // answer of their calls; any other is the reply answering itself, which the check refuses.
   const selfAnswered = new Set(

@@ -59,13 +59,13 @@ export type ResponsesToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLo
 
 /**
  * The stop reason of a Responses reply, as the stop reason table reads it: its `status`, with
- * `incomplete` told by `incomplete_details.reason` (`max_output_tokens`, `content_filter`), and
- * `function_call` only for a `completed` reply (or one without a status) that holds calls.
+ * `incomplete` told by `incomplete_details.reason` (`max_output_tokens`, `content_filter`),
+ * `function_call` only for a `completed` reply that holds calls, `undefined` for none.
  */
 function stopReasonOf(reply: OpenAI.Responses.Response, calls: boolean): string | undefined {
   const status = reply.status ?? undefined;
   if (status === 'incomplete') return reply.incomplete_details?.reason ?? 'incomplete';
-  if (status === 'completed' || status === undefined) return calls ? 'function_call' : status;
+  if (status === 'completed') return calls ? 'function_call' : status;
   return status;
 }
 
