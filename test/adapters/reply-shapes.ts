@@ -266,7 +266,7 @@ export function loopOf(adapter: AdapterName, setup: LoopSetup = {}): { loop: Any
       return { messageId: `id-${to}-${counter.sent.length}` };
     },
   };
-  const options = {
+  const settings = {
     tools: Tools,
     handlers,
     ...(setup.ledger === undefined ? {} : { ledger: setup.ledger }),
@@ -274,16 +274,18 @@ export function loopOf(adapter: AdapterName, setup: LoopSetup = {}): { loop: Any
     ...(setup.readFailures === undefined ? {} : { readFailures: setup.readFailures }),
     ...(setup.mutationStopReasons === undefined ? {} : { mutationStopReasons: setup.mutationStopReasons }),
     ...(setup.idempotencyKey === undefined ? {} : { idempotencyKey: setup.idempotencyKey }),
+    ...(setup.store === undefined ? {} : { store: setup.store }),
   };
-  const make: Record<AdapterName, () => unknown> = {
-    anthropic: () => anthropic.toolLoop(options as never),
-    'openai-chat': () => openaiChat.toolLoop(options as never),
-    'openai-responses': () =>
-      responses.toolLoop({ ...options, ...(setup.store === undefined ? {} : { store: setup.store }) } as never),
-    aisdk: () => aisdk.toolLoop(options as never),
-    gemini: () => gemini.toolLoop(options as never),
+  // biome-ignore lint/plugin: one options object for every loop, a ledger without a session among them (the run-time refusal is a case)
+  const options = settings as never as responses.ResponsesToolLoopOptions<Tools>;
+  const make: Record<AdapterName, () => AnyLoop> = {
+    anthropic: () => anthropic.toolLoop(options) as AnyLoop,
+    'openai-chat': () => openaiChat.toolLoop(options) as AnyLoop,
+    'openai-responses': () => responses.toolLoop(options) as AnyLoop,
+    aisdk: () => aisdk.toolLoop(options) as AnyLoop,
+    gemini: () => gemini.toolLoop(options) as AnyLoop,
   };
-  return { loop: make[adapter]() as AnyLoop, counter };
+  return { loop: make[adapter](), counter };
 }
 
 export type { ToolDefinitions };
