@@ -5,6 +5,7 @@
  * @module
  */
 import type { Result } from '../failures/index.ts';
+import { own } from '../internal/own-field.ts';
 import { expectMinted } from '../typestate/internal.ts';
 import type { StateArgument, ToolsOf } from '../typestate/index.ts';
 import { runToolIntent } from '../typestate/internal.ts';
@@ -109,8 +110,8 @@ export async function settleMutations(
 ): Promise<Result<JoinClosed>> {
   expectMinted(joinClosed, 'JoinClosed');
   if (joinClosed.pendingMutations.length === 0) return { ok: true, value: joinClosed };
-  const { signal, ...admit } = options ?? {};
-  const admitted = admitMutation(joinClosed, policy, admit);
+  const signal = options === undefined ? undefined : own(options, 'signal');
+  const admitted = admitMutation(joinClosed, policy, options === undefined ? undefined : admitOptionsOf(options));
   if (!admitted.ok) return recordMutations(joinClosed, { refused: admitted.failures });
   const ready = admitted.value;
   const inputs = new Map(joinClosed.requests.map((r) => [r.toolCallId, r.input]));
@@ -135,4 +136,14 @@ export async function settleMutations(
     ).catch(() => undefined);
   }
   return recordMutations(joinClosed);
+}
+
+/** The admission's own options (the ledger and key; not the signal), read from own fields only. */
+function admitOptionsOf(options: SettleMutationsOptions): AdmitOptions {
+  const ledger = own(options, 'ledger');
+  const idempotencyKey = own(options, 'idempotencyKey');
+  return {
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+  };
 }

@@ -11,7 +11,9 @@ import { expectMinted } from './brand.ts';
 import { closeTurn, type JoinClosed } from './close-join.ts';
 import type { StateArgument } from './messages.ts';
 import type { MutationRecord } from './mutation-record.ts';
-import { outcomeOf } from './intent-claim.ts';
+import { outcomeOf, type RanOutcome } from './intent-claim.ts';
+import type { EffectRecord } from './ledger.ts';
+import { own } from '../internal/own-field.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
 import { notData } from './rows.ts';
@@ -90,15 +92,15 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
     if (outcome?.status === 'ok') {
       result = { ...base, status: 'ok', output: outcome.output, resultDigest: digest(outcome.output as JsonValue) };
       records.push(
-        outcome.replayed !== undefined
-          ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
+        replayedOf(outcome) !== undefined
+          ? { outcome: 'replayed', intent, witness: outcome.witness, record: replayedOf(outcome) as EffectRecord }
           : { outcome: 'performed', intent, witness: outcome.witness },
       );
     } else if (outcome?.status === 'error') {
       result = { ...base, status: 'error', error: outcome.error };
       records.push(
-        outcome.replayed !== undefined
-          ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
+        replayedOf(outcome) !== undefined
+          ? { outcome: 'replayed', intent, witness: outcome.witness, record: replayedOf(outcome) as EffectRecord }
           : { outcome: 'failed', intent, witness: outcome.witness, error: outcome.error },
       );
     } else if (outcome?.status === 'refused') {
@@ -148,4 +150,9 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
     context: joinClosed.context as Readonly<Record<string, unknown>>,
     mutations: [...joinClosed.mutations, ...records],
   });
+}
+
+/** The record an outcome was replayed from: its own field only (a polluted `Object.prototype` supplies none). */
+function replayedOf(outcome: RanOutcome): EffectRecord | undefined {
+  return own(outcome, 'replayed');
 }

@@ -504,3 +504,38 @@ describe('the tool-use stop reasons', () => {
     expect(Object.keys(TOOL_STOP)).toEqual([...ADAPTERS]);
   });
 });
+
+describe('a polluted Object.prototype', () => {
+  it.each(ADAPTERS)(
+    '%s: planted `record`, `replayed`, `ledger`, `policy` and `signal` change nothing: the effect runs once and finishes',
+    async (adapter) => {
+      const ledger = new MemoryEffectLedger();
+      const { loop, counter } = loopOf(adapter, { ledger, sessionId: 's1' });
+      const planted: Record<string, unknown> = {
+        record: { state: 'completed', output: { messageId: 'planted' }, toolName: 'send_email' },
+        replayed: { state: 'completed', output: { messageId: 'planted' } },
+        ledger: {
+          begin: () => ({ claimed: false, record: { state: 'started' } }),
+          finish: () => undefined,
+          read: () => undefined,
+        },
+        policy: { policyDigest: 'sha256:planted', capabilities: ['planted'] },
+        signal: AbortSignal.abort(),
+      };
+      // Planted as a host's bug would: not enumerable, so schema libraries walking keys do not see them.
+      for (const [key, value] of Object.entries(planted)) {
+        Object.defineProperty(Object.prototype, key, { value, enumerable: false, configurable: true, writable: true });
+      }
+      let step: AnyStep;
+      try {
+        step = await loop.answer(historyOf(adapter), replyOf(adapter, [email('c1')]));
+      } finally {
+        for (const key of Object.keys(planted)) Reflect.deleteProperty(Object.prototype, key);
+      }
+      expect(counter.sent).toHaveLength(1);
+      expect(step.mutations.map((m) => m.outcome)).toEqual(['performed']);
+      expect(JSON.stringify(step.messages)).not.toContain('planted');
+      expect([...ledger.size.toString()]).toEqual(['2']); // the recorded reply and the effect, both in the loop's own ledger
+    },
+  );
+});

@@ -38,6 +38,7 @@ import { settle, useAll, settleMutations, type ToolCallInfo } from '../../builde
 import { checkTranscriptJson, toEvidence, type TranscriptFailure } from '../../transcripts/index.ts';
 import { isPendingMutation, ownError, readClaim, registryDefinitions } from '../../typestate/internal.ts';
 import type { DeclarationOptions } from './declarations.ts';
+import { own } from '../../internal/own-field.ts';
 
 /**
  * What every handler of a tool loop gets as its last argument: the step's `signal` (the
@@ -816,7 +817,7 @@ async function answerTurn(
 ): Promise<LoopStep<ToolDefinitions, unknown>> {
   const { codec } = ctx;
   const { format } = codec;
-  const signal = options.signal;
+  const signal = own(options, 'signal');
   let read = isRecordedReply(reply) ? revive(reply) : codec.read(reply);
   let prepared = prepare(ctx, history, read, turn);
   let resumed = false;
@@ -905,6 +906,17 @@ async function answerTurn(
   return finish([...read.messages, ...answers], { ...step, results }, false);
 }
 
+/** The loop's settings, each from the caller's own field (the ledger and session are read apart). */
+function ownSettings(given: ToolLoopOptions<ToolDefinitions>): LoopSettings<ToolDefinitions> {
+  const settings: Record<string, unknown> = { tools: own(given, 'tools'), handlers: own(given, 'handlers') };
+  for (const key of ['policy', 'idempotencyKey', 'readFailures', 'mutationStopReasons'] as const) {
+    const value = own(given, key);
+    if (value !== undefined) settings[key] = value;
+  }
+  // biome-ignore lint/plugin: the same fields the caller typed as LoopSettings, read one by one from its own properties
+  return settings as unknown as LoopSettings<ToolDefinitions>;
+}
+
 /**
  * Makes the loop for one provider. Internal: each adapter's `toolLoop` calls it with its codec
  * and its declarations.
@@ -917,19 +929,24 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
   declarations: TDeclarations,
   options: ToolLoopOptions<TTools>,
 ): ToolLoop<TTools, TReply, TMessage, TDeclarations> {
+  // Every option is read from the caller's own fields: a polluted Object.prototype (a `ledger`, a
+  // `policy`, a `sessionId` planted there) never becomes the loop's.
   // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers, typed for the caller by TTools
-  const wide = options as never as ToolLoopOptions<ToolDefinitions>;
-  if (wide.ledger !== undefined && (typeof wide.sessionId !== 'string' || wide.sessionId.trim() === '')) {
+  const given = options as never as ToolLoopOptions<ToolDefinitions>;
+  const ledger = own(given, 'ledger');
+  const sessionId = own(given, 'sessionId');
+  if (ledger !== undefined && (typeof sessionId !== 'string' || sessionId.trim() === '')) {
     throw new TypeError(
-      `${codec.format} toolLoop: options.sessionId: expected the session the turns belong to (a non-blank string) with options.ledger, got ${JSON.stringify(wide.sessionId)}: every effect key in a shared ledger is scoped by it`,
+      `${codec.format} toolLoop: options.sessionId: expected the session the turns belong to (a non-blank string) with options.ledger, got ${JSON.stringify(sessionId)}: every effect key in a shared ledger is scoped by it`,
     );
   }
+  const settings = ownSettings(given);
   const ctx: LoopContext = {
     // biome-ignore lint/plugin: the loop runs on the codec's own messages; the typed signature is what the caller sees
     codec: codec as never as ProviderCodec<unknown, unknown>,
-    options: wide,
-    ledger: wide.ledger ?? new MemoryEffectLedger(),
-    scope: wide.sessionId ?? '',
+    options: { ...settings, ...(sessionId === undefined ? {} : { sessionId }) },
+    ledger: ledger ?? new MemoryEffectLedger(),
+    scope: sessionId ?? '',
   };
   let turns = 0;
   return {
@@ -938,7 +955,10 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
     answer(history, reply, answerOptions = {}) {
       turns++;
       // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers; the typed signature is what the caller sees
-      return answerTurn(ctx, history, reply, turns, answerOptions) as never as Promise<LoopStep<TTools, TMessage>>;
+      const signal = own(answerOptions, 'signal');
+      return answerTurn(ctx, history, reply, turns, signal === undefined ? {} : { signal }) as never as Promise<
+        LoopStep<TTools, TMessage>
+      >;
     },
     async recorded(history) {
       const record = await ctx.ledger.read(turnKey(ctx.scope, history));
