@@ -954,8 +954,8 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
     start: () => ({ done: false, messages: [], ...NO_STEP }),
     answer(history, reply, answerOptions = {}) {
       turns++;
-      // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers; the typed signature is what the caller sees
       const signal = own(answerOptions, 'signal');
+      // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers; the typed signature is what the caller sees
       return answerTurn(ctx, history, reply, turns, signal === undefined ? {} : { signal }) as never as Promise<
         LoopStep<TTools, TMessage>
       >;
