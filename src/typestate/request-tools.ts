@@ -9,6 +9,19 @@
  */
 import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
 
+/**
+ * What is wrong with a call's id, if anything: not a string, blank, or holding a control
+ * character (an id is echoed into logs, terminals and the next request).
+ */
+function idProblem(toolCallId: unknown): string | undefined {
+  if (typeof toolCallId !== 'string' || isBlank(toolCallId)) return BLANK_ID;
+  return CONTROL_CHARACTER.test(toolCallId)
+    ? `expected no control characters, got ${JSON.stringify(toolCallId)}`
+    : undefined;
+}
+
+const BLANK_ID = 'expected a non-blank string';
+
 /** A C0 or C1 control character (U+0000-U+001F, U+007F-U+009F). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
@@ -175,17 +188,9 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       return;
     }
     const { toolCallId } = fields;
-    if (typeof toolCallId !== 'string' || isBlank(toolCallId)) {
-      failures.add('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`);
-      return;
-    }
-    if (CONTROL_CHARACTER.test(toolCallId)) {
-      // An id is echoed into logs, terminals and the next request: a control character in it is refused.
-      failures.add(
-        'tool.schema_invalid',
-        `${at}.toolCallId: expected no control characters, got ${JSON.stringify(toolCallId)}`,
-        [toolCallId],
-      );
+    const badId = idProblem(toolCallId);
+    if (badId !== undefined || typeof toolCallId !== 'string') {
+      failures.add('tool.schema_invalid', `${at}.toolCallId: ${badId}`, badId === BLANK_ID ? [] : [String(toolCallId)]);
       return;
     }
     const malformed = malformedField(fields, at);
