@@ -114,3 +114,36 @@ anthropicLoop({ tools: Tools, handlers: opaque });
 // @ts-expect-error -- "Type 'string' is not assignable to type 'LoopHandlers<Tools>'"
 anthropicLoop({ tools: Tools, handlers: 'get_weather' });
 anthropicLoop({ tools: Tools, handlers: loose });
+
+// Inline handlers are typed by the registry alone: a read handler's second argument is the call
+// (`ToolCallInfo`), a mutating one's the witness, both get the step's `{ signal }` last.
+class Lights extends defineTools({
+  light: { input: v.object({ room: v.string() }), output: v.picklist(['green', 'red']) },
+  send_email: { input: v.object({ to: v.string() }), output: v.object({ id: v.string() }), mutation: true },
+}) {}
+anthropicLoop({
+  tools: Lights,
+  handlers: {
+    light: async ({ room }, call, { signal }) => (room === call.toolCallId || signal.aborted ? 'green' : 'red'),
+    send_email: async ({ to }, witness) => ({ id: `${to} ${witness.joinSetDigest}` }),
+  },
+});
+chatLoop({ tools: Lights, handlers: { light: () => 'green' as const, send_email: async ({ to }) => ({ id: to }) } });
+// A literal that is not in the picklist does not compile.
+chatLoop({
+  tools: Lights,
+  // @ts-expect-error -- "Type '"blue"' is not assignable to type '"green" | "red""
+  handlers: { light: () => 'blue' as const, send_email: async ({ to }) => ({ id: to }) },
+});
+
+// A ledger shared beyond the loop needs the session every key in it is scoped by.
+declare const ledger: import('turngate').EffectLedger;
+anthropicLoop({ tools: Tools, handlers, ledger, sessionId: 'alice' });
+// @ts-expect-error -- "Property 'sessionId' is missing" (past the limit: TypeScript prints the options object's whole type before the property it misses; the run-time TypeError names options.sessionId first)
+anthropicLoop({ tools: Tools, handlers, ledger });
+// The loop's gate options, and answer's signal.
+chatLoop({ tools: Tools, handlers, readFailures: 'refused_calls_only', mutationStopReasons: ['stop', null] });
+// @ts-expect-error -- "Type '"never"' is not assignable to type 'ReadFailurePolicy'"
+chatLoop({ tools: Tools, handlers, readFailures: 'never' });
+await anthropic.answer(anthropicHistory, message, { signal: AbortSignal.timeout(1_000) });
+responsesLoop({ tools: Tools, handlers, store: false });

@@ -101,7 +101,7 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
   /** The registry (`defineTools`): one definition gives the declarations and the checks. */
   readonly tools: ToolRegistry<TTools>;
   /** One handler per tool (see {@link LoopHandlers}). */
-  readonly handlers: LoopHandlers<TTools>;
+  readonly handlers: NoInfer<LoopHandlers<TTools>>;
   /** The active mutation policy and capability claims for the gate (default: the default profile's). */
   readonly policy?: MutationPolicy;
   /**
