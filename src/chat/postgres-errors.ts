@@ -5,6 +5,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import { ownField, ownString } from '../internal/own-field.ts';
 import { networkFailure } from './classify.ts';
 import { SessionStoreUnavailable, type StoreUnavailableReason } from './store-errors.ts';
 
@@ -54,18 +55,45 @@ export function transientReason(error: unknown): StoreUnavailableReason | undefi
   return undefined;
 }
 
+/** Socket error codes of a connection that was never made (so nothing was sent on it). */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+
+/**
+ * Whether a failed statement was never sent: its connection could not be made (refused, no such
+ * host or route, or node-postgres's connect timeout). Reads the `code` along the `cause` chain.
+ */
+export function neverSent(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 8 && current !== undefined; depth++) {
+    const code = ownString(current, 'code');
+    if (code !== undefined && NOT_CONNECTED.has(code)) return true;
+    current = ownField(current, 'cause');
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message);
+}
+
 /**
  * The error a store call rejects with: a transient driver error wrapped in
- * {@link SessionStoreUnavailable} (its `outcomeUnknown` set for a write whose statement was sent
- * but whose answer never came), anything else as it was.
+ * {@link SessionStoreUnavailable} (its `outcomeUnknown` set for a write whose statement may have
+ * reached the server but whose answer never came; not for one never sent, {@link neverSent}),
+ * anything else as it was.
  */
 export function storeError(error: unknown, what: string, write: boolean): unknown {
   if (error instanceof SessionStoreUnavailable) return error;
   const reason = transientReason(error);
   if (reason === undefined) return error;
   const message = error instanceof Error ? error.message : String(error);
-  // A server that answered with an error rolled the statement back; no answer leaves it unknown.
-  const outcomeUnknown = write && sqlState(error) === undefined;
+  // A server that answered with an error rolled the statement back; no answer leaves it unknown,
+  // unless the statement never left (no connection).
+  const outcomeUnknown = write && sqlState(error) === undefined && !neverSent(error);
   return new SessionStoreUnavailable(reason, `${what}: ${message}`, { cause: error, outcomeUnknown });
 }
 

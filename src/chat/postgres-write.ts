@@ -9,6 +9,7 @@ import type { PoolClient, QueryResult } from 'pg';
 import { own } from '../internal/own-field.ts';
 import type { PgDb } from './postgres-db.ts';
 import { ignore, isUniqueViolation, lockKey, sqlState, storeError } from './postgres-errors.ts';
+import { fenceRefusal } from './lease.ts';
 import { encodeRecord, encodeResume, encodeSend, encodeSuspension } from './sql-rows.ts';
 import { type SaveOptions, suspensionOf } from './store.ts';
 import type { SessionRecord } from './session-records.ts';
@@ -198,6 +199,15 @@ export class PgWriter {
     options: SaveOptions | undefined,
   ): Promise<void> {
     const { t } = this.db;
+    // The fence: the lock row must name this turn's token. A row nobody holds (the lease was lost:
+    // a server crash empties the unlogged table) is taken again, in this transaction, so the
+    // version check below decides as it would for a fresh lease; another holder's is kept.
+    const taken = await query(
+      `INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
+        `VALUES ($1, $2, clock_timestamp() + interval '1 minute', COALESCE((SELECT version FROM ${t.sessions} WHERE session_id = $1), 0)) ` +
+        'ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder RETURNING 1',
+      [sessionId, token],
+    );
     const current = (
       await query(
         `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
@@ -205,9 +215,9 @@ export class PgWriter {
       )
     ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
     const actual = Number(current?.version ?? 0);
+    if (taken.rowCount !== 1 || current?.holder !== token)
+      throw fenceRefusal(sessionId, expected, actual, current?.holder ?? undefined);
     if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
-    if (current?.holder !== token)
-      throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
     const history = record.state.messages;
     const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
     const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;

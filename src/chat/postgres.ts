@@ -84,16 +84,24 @@ export interface PostgresSessionStoreOptions {
  *   fencing token), writes the session, its new messages, its suspension and its idempotency
  *   key, and ends the lease. A steady-state turn is two round trips. A live holder renews its
  *   lease every third of `lockLeaseMs`; a process that dies frees its sessions when the lease
- *   runs out (a server crash empties the lock table, freeing them all).
+ *   runs out (a server crash empties the lock table, freeing them all). A turn that fails
+ *   without saving releases its lease, retrying a release the server could not take (it was
+ *   down) with backoff until it succeeds or the lease runs out, so an outage frees its
+ *   sessions about a second after the server returns; and a send with an idempotency key holds
+ *   under a token of this store object and the key, so its retry takes over its own lease at once.
  * - Turns of one session run one at a time across every process and machine that shares the
  *   database: a turn that finds the session held waits (up to `lockTimeoutMs`, then
  *   {@link SessionLockTimeout}). A save whose lease ran out and was taken elsewhere is refused
- *   (`session_write_conflict`), so two holders never both write.
+ *   (`session_write_conflict`, the message says another turn holds it), so two holders never
+ *   both write; a save whose lease was lost while nobody took the session (a server crash
+ *   empties the lock table) takes the session again and saves when the version is still the
+ *   expected one.
  * - A failed save writes nothing: the stored session is the previous one, whole.
  * - Errors by cause: a server that cannot be reached, is restarting, or does not answer within
  *   `connectTimeoutMs` / `statementTimeoutMs` rejects with {@link SessionStoreUnavailable} (the
- *   harness answers `retryable_transient`); a save whose answer never came is marked
- *   `outcomeUnknown` (retry with the send's idempotency key).
+ *   harness answers `retryable_transient`); a save whose statement was sent but whose answer
+ *   never came is marked `outcomeUnknown` (retry with the send's idempotency key); one that
+ *   could not connect (refused, connect timeout) was never sent and is not.
  * - Suspensions live in their own table, keyed by signal id, so `signal()` in any process finds
  *   the session (`findSuspension`) and a signal id awaited twice is refused.
  * - Values are stored as JSON text (`text` columns), so what is loaded is what was saved, byte for
@@ -345,6 +353,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Ends the pool when this store made it. */
   async close(): Promise<void> {
+    this.leases.stop();
     if (this.owned) await this.db.pool.end();
   }
 }

@@ -61,6 +61,7 @@ export interface SqliteStatements {
   readonly takeLock: Database.Statement<[string, string, number, number]>;
   readonly renewLock: Database.Statement<[number, string, string]>;
   readonly dropLock: Database.Statement<[string, string]>;
+  readonly lockHolder: Database.Statement<[string], { holder: string }>;
 }
 
 /**
@@ -116,9 +117,10 @@ export function prepareStatements(db: Database.Database, t: SqlTables): SqliteSt
     ),
     readEffect: db.prepare(`SELECT * FROM ${t.effects} WHERE effect_key = ?`),
     takeLock: db.prepare(
-      `INSERT INTO ${t.locks} (session_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE ${t.locks}.expires_at < ?`,
+      `INSERT INTO ${t.locks} (session_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE ${t.locks}.expires_at < ? OR ${t.locks}.holder = excluded.holder`,
     ),
     renewLock: db.prepare(`UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND holder = ?`),
     dropLock: db.prepare(`DELETE FROM ${t.locks} WHERE session_id = ? AND holder = ?`),
+    lockHolder: db.prepare(`SELECT holder FROM ${t.locks} WHERE session_id = ?`),
   };
 }
