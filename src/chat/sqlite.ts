@@ -10,7 +10,7 @@ import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
-import { effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { claimOf, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import { decodeRecord, decodeResume, decodeSend, decodeSuspension, sqlTables } from './sql-rows.ts';
 import { served } from './sqlite-errors.ts';
 import { SqliteLockRows } from './sqlite-lock.ts';
@@ -356,8 +356,9 @@ export class SqliteSessionStore implements SessionStore {
    * The effect ledger in this store's database (table `<prefix>_effects`): pass it to
    * `settleMutations` / `admitMutation` (`{ ledger }`) and an effect runs once across replays,
    * retries, processes on the same file and restarts. A claim is one `INSERT ... ON CONFLICT DO
-   * NOTHING`, so of two processes claiming one effect at once exactly one runs it. A `started`
-   * effect with no end reads `unknown_after_crash` once older than `leaseMs`.
+   * NOTHING`, so of two processes claiming one effect at once exactly one runs it; it records the
+   * `begin`'s claimant token, and a `begin` with the same token resumes that claim while it is
+   * `started`. A `started` effect with no end reads `unknown_after_crash` once older than `leaseMs`.
    *
    * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once).
    *
@@ -382,11 +383,11 @@ export class SqliteSessionStore implements SessionStore {
       return row === undefined ? undefined : effectRecord(row, leaseMs, now());
     };
     return {
-      begin: (entry) => {
-        if (beginEffect.run(...startedColumns(entry, now())).changes === 1) return { claimed: true };
-        const record = read(entry.key);
-        if (record === undefined) throw new Error(`SqliteSessionStore.effectLedger: ${entry.key} vanished`);
-        return { claimed: false, record };
+      begin: (entry, claimant) => {
+        if (beginEffect.run(...startedColumns(entry, now(), claimant)).changes === 1) return { claimed: true };
+        const row = readEffect.get(entry.key);
+        if (row === undefined) throw new Error(`SqliteSessionStore.effectLedger: ${entry.key} vanished`);
+        return claimOf(row, claimant, leaseMs, now());
       },
       finish: (key, end) => {
         finishEffect.run(...endColumns(end), key);
