@@ -5,8 +5,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { Pool, QueryConfig, QueryResultRow } from 'pg';
-import { ignore, lockKey } from './postgres-errors.ts';
+import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
+import { ignore, lockKey, notSent } from './postgres-errors.ts';
 import type { SqlTables } from './sql-rows.ts';
 
 /** The pool of one store, with its table names and its statement settings. */
@@ -41,9 +41,33 @@ export class PgDb {
     return config;
   }
 
-  /** One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own). */
+  /**
+   * One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own).
+   * A failure to get the connection is marked as never sent ({@link notSent}); a client whose
+   * statement failed is dropped from the pool (as `pool.query` does).
+   */
   async q<R extends QueryResultRow>(text: string, values: unknown[] = [], prepared = false): Promise<R[]> {
-    return (await this.pool.query<R>(this.config(text, values, prepared))).rows;
+    const client = await this.connect();
+    client.on('error', ignore); // a connection lost mid-statement also fails the statement
+    try {
+      const rows = (await client.query<R>(this.config(text, values, prepared))).rows;
+      client.off('error', ignore);
+      client.release();
+      return rows;
+    } catch (error) {
+      client.off('error', ignore);
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+  }
+
+  /** A pooled connection; a failure to get one is marked as never sent ({@link notSent}). */
+  async connect(): Promise<PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw notSent(error);
+    }
   }
 
   /** Creates the tables on first use; a failed attempt is retried by the next call. */

@@ -5,7 +5,6 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { ownField, ownString } from '../internal/own-field.ts';
 import { networkFailure } from './classify.ts';
 import { SessionStoreUnavailable, type StoreUnavailableReason } from './store-errors.ts';
 
@@ -55,29 +54,23 @@ export function transientReason(error: unknown): StoreUnavailableReason | undefi
   return undefined;
 }
 
-/** Socket error codes of a connection that was never made (so nothing was sent on it). */
-const NOT_CONNECTED = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-]);
+/** Errors of connections that could not be made (nothing was sent on them): see {@link notSent}. */
+const unsent = new WeakSet<object>();
 
 /**
- * Whether a failed statement was never sent: its connection could not be made (refused, no such
- * host or route, or node-postgres's connect timeout). Reads the `code` along the `cause` chain.
+ * Marks a failure to get a connection (refused, timed out, closed during its start-up): a
+ * statement that met it was never sent.
+ *
+ * @returns The error, marked.
  */
+export function notSent(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null) unsent.add(error);
+  return error;
+}
+
+/** Whether a failed statement was never sent: its connection could not be made ({@link notSent}). */
 export function neverSent(error: unknown): boolean {
-  let current = error;
-  for (let depth = 0; depth < 8 && current !== undefined; depth++) {
-    const code = ownString(current, 'code');
-    if (code !== undefined && NOT_CONNECTED.has(code)) return true;
-    current = ownField(current, 'cause');
-  }
-  const message = error instanceof Error ? error.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message);
+  return typeof error === 'object' && error !== null && unsent.has(error);
 }
 
 /**

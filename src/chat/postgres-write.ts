@@ -165,7 +165,7 @@ export class PgWriter {
     expected: number,
     options: SaveOptions | undefined,
   ): Promise<number> {
-    const client = await this.db.pool.connect();
+    const client = await this.db.connect();
     client.on('error', ignore);
     const query: Query = (text, values = []) => client.query(this.db.config(text, values));
     let open = false;
