@@ -184,6 +184,38 @@ export class PgWriter {
   }
 
   /**
+   * The fence, inside the save's transaction: the session's lock row must name this turn's token.
+   * A row nobody holds (the lease was lost: a server crash empties the unlogged table) is taken
+   * again, in this transaction, so the version check decides as it would for a fresh lease.
+   *
+   * @returns The stored version and message count (null for a new session), the row locked.
+   * @throws {@link SessionWriteConflict} naming the state when another turn holds the session.
+   */
+  private async fence(
+    query: Query,
+    sessionId: string,
+    token: string,
+    expected: number,
+  ): Promise<{ version: string | null; message_count: number | null }> {
+    const { t } = this.db;
+    const taken = await query(
+      `INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
+        `VALUES ($1, $2, clock_timestamp() + interval '1 minute', COALESCE((SELECT version FROM ${t.sessions} WHERE session_id = $1), 0)) ` +
+        'ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder RETURNING 1',
+      [sessionId, token],
+    );
+    const current = (
+      await query(
+        `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
+        [sessionId],
+      )
+    ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
+    if (taken.rowCount !== 1 || current === undefined || current.holder !== token)
+      throw fenceRefusal(sessionId, expected, Number(current?.version ?? 0), current?.holder ?? undefined);
+    return current;
+  }
+
+  /**
    * The statements of {@link writeTransaction} inside its transaction.
    *
    * @throws {@link SessionWriteConflict} when the version is not the expected one, or the lease
@@ -199,24 +231,8 @@ export class PgWriter {
     options: SaveOptions | undefined,
   ): Promise<void> {
     const { t } = this.db;
-    // The fence: the lock row must name this turn's token. A row nobody holds (the lease was lost:
-    // a server crash empties the unlogged table) is taken again, in this transaction, so the
-    // version check below decides as it would for a fresh lease; another holder's is kept.
-    const taken = await query(
-      `INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
-        `VALUES ($1, $2, clock_timestamp() + interval '1 minute', COALESCE((SELECT version FROM ${t.sessions} WHERE session_id = $1), 0)) ` +
-        'ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder RETURNING 1',
-      [sessionId, token],
-    );
-    const current = (
-      await query(
-        `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
-        [sessionId],
-      )
-    ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
-    const actual = Number(current?.version ?? 0);
-    if (taken.rowCount !== 1 || current?.holder !== token)
-      throw fenceRefusal(sessionId, expected, actual, current?.holder ?? undefined);
+    const current = await this.fence(query, sessionId, token, expected);
+    const actual = Number(current.version ?? 0);
     if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
     const history = record.state.messages;
     const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
