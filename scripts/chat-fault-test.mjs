@@ -12,6 +12,8 @@
 // - pause:   every process of the cluster (postmaster and backends) SIGSTOPped for --pause-ms;
 // - lock:    an admin connection holds `LOCK TABLE <prefix>_sessions IN ACCESS EXCLUSIVE MODE`
 //            for --lock-ms;
+// - terminate: `pg_terminate_backend` of every other client connection of the database, every
+//            100 ms for --terminate-ms (the workers' turns lose their connections mid-statement);
 // - idle:    `idle_in_transaction_session_timeout = 1s` (ALTER SYSTEM + pg_reload_conf, reset
 //            after --idle-ms) while the model node awaits --slow-ms.
 // Then every history is read back through the store (`load`) and checked as the load test does.
@@ -22,14 +24,14 @@
 // tool result, assistant reply; or a history that is not join-closed), out of order (a worker's
 // turns of a session stored out of send order), failed-but-saved (final outcome errored, turn
 // stored), hangs (an attempt unresolved after --hang-ms) and unresolved sends (a worker died).
-// For `restart` and `stop`, a send slower than 2 x the fault's duration + --bound-slack-ms is
+// For `restart`, `stop` and `terminate`, a send slower than 2 x the fault's duration + --bound-slack-ms is
 // counted `overBound` (the default 30 s lease is kept, so a lease left behind by a failed turn
 // shows here); sends over 25 s are counted for every fault (`over25s`).
 // Exits 1 when lost, duplicated, torn, out of order, hangs, unresolved or overBound is above 0. A fault in
 // which no send completed proves nothing about that fault: it is flagged `vacuous` (a warning).
 //
 // usage: node scripts/chat-fault-test.mjs [--workers 4] [--own 4] [--shared 2] [--think-ms 5]
-//   [--error-pause-ms 200] [--faults restart,stop,pause,lock,idle] [--down-ms 5000] [--pause-ms 10000] [--lock-ms 10000]
+//   [--error-pause-ms 200] [--faults restart,stop,terminate,pause,lock,idle] [--down-ms 5000] [--pause-ms 10000] [--lock-ms 10000] [--terminate-ms 2000]
 //   [--idle-ms 6000] [--slow-ms 1500] [--warmup-ms 1500] [--settle-ms 2000]
 //   [--retry-deadline-ms 30000] [--hang-ms 25000] [--bound-slack-ms 5000] [--no-keys] [--json FILE]
 //   [--pg-dir /tmp/turngate-pg-faults] [--pg-port 54339]
@@ -46,7 +48,7 @@ import { checkTranscript } from '../dist/transcripts/index.js';
 import { dropStoreTables } from './pg-tables.mjs';
 import { readTurns } from './chat-tool-loop.mjs';
 
-const FAULTS = ['restart', 'stop', 'pause', 'lock', 'idle'];
+const FAULTS = ['restart', 'stop', 'terminate', 'pause', 'lock', 'idle'];
 const { values } = parseArgs({
   options: {
     workers: { type: 'string', default: '4' },
@@ -58,6 +60,7 @@ const { values } = parseArgs({
     'down-ms': { type: 'string', default: '5000' },
     'pause-ms': { type: 'string', default: '10000' },
     'lock-ms': { type: 'string', default: '10000' },
+    'terminate-ms': { type: 'string', default: '2000' },
     'idle-ms': { type: 'string', default: '6000' },
     'slow-ms': { type: 'string', default: '1500' },
     'warmup-ms': { type: 'string', default: '1500' },
@@ -88,6 +91,7 @@ const opts = {
   downMs: number('down-ms'),
   pauseMs: number('pause-ms'),
   lockMs: number('lock-ms'),
+  terminateMs: number('terminate-ms'),
   idleMs: number('idle-ms'),
   slowMs: number('slow-ms'),
   warmupMs: number('warmup-ms'),
@@ -286,6 +290,23 @@ const FAULT_PLAN = {
       startCluster();
       cleanups.delete(startCluster);
     },
+  },
+  terminate: {
+    about: `pg_terminate_backend of every other client connection, every 100 ms for ${opts.terminateMs} ms`,
+    bound: true,
+    inject: async (url) =>
+      admin(url, async (client) => {
+        let ended = 0;
+        const end = performance.now() + opts.terminateMs;
+        do {
+          const { rowCount } = await client.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+          );
+          ended += rowCount ?? 0;
+          await sleep(100);
+        } while (performance.now() < end);
+        return `${ended} connections ended`;
+      }),
   },
   pause: {
     about: `SIGSTOP of the postmaster and every backend for ${opts.pauseMs} ms, then SIGCONT`,

@@ -48,7 +48,6 @@ export class PgDb {
    */
   async q<R extends QueryResultRow>(text: string, values: unknown[] = [], prepared = false): Promise<R[]> {
     const client = await this.connect();
-    client.on('error', ignore); // a connection lost mid-statement also fails the statement
     try {
       const rows = (await client.query<R>(this.config(text, values, prepared))).rows;
       client.off('error', ignore);
@@ -61,13 +60,25 @@ export class PgDb {
     }
   }
 
-  /** A pooled connection; a failure to get one is marked as never sent ({@link notSent}). */
-  async connect(): Promise<PoolClient> {
-    try {
-      return await this.pool.connect();
-    } catch (error) {
-      throw notSent(error);
-    }
+  /**
+   * A pooled connection, with {@link ignore} listening for its `error` events (a connection lost
+   * while it is out of the pool also fails its statement): remove it before releasing the client.
+   * The listener is added in the pool's callback, before any other message of the packet that
+   * made the connection ready is read (a server ending the connection can send its error in the
+   * same packet: with no listener, that error would be thrown). A failure to get a connection is
+   * marked as never sent ({@link notSent}).
+   */
+  connect(): Promise<PoolClient> {
+    return new Promise((resolve, reject) => {
+      this.pool.connect((error, client) => {
+        if (error !== undefined || client === undefined) {
+          reject(notSent(error ?? new Error('the pool gave no connection')));
+          return;
+        }
+        client.on('error', ignore);
+        resolve(client);
+      });
+    });
   }
 
   /** Creates the tables on first use; a failed attempt is retried by the next call. */
@@ -81,7 +92,7 @@ export class PgDb {
 
   private async createSchema(): Promise<void> {
     const { t, prefix } = this;
-    const client = await this.pool.connect();
+    const client = await this.connect();
     try {
       await client.query(
         `BEGIN; SELECT pg_advisory_xact_lock(${lockKey('schema', prefix)});` +
@@ -101,9 +112,11 @@ export class PgDb {
       );
     } catch (error) {
       await client.query('ROLLBACK').catch(ignore);
+      client.off('error', ignore);
       client.release(true);
       throw error;
     }
+    client.off('error', ignore);
     client.release();
   }
 }

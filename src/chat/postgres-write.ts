@@ -166,7 +166,6 @@ export class PgWriter {
     options: SaveOptions | undefined,
   ): Promise<number> {
     const client = await this.db.connect();
-    client.on('error', ignore);
     const query: Query = (text, values = []) => client.query(this.db.config(text, values));
     let open = false;
     try {
