@@ -2,7 +2,8 @@
 // The PostgreSQL fault suite of the chat harness (run by scripts/test.sh after the load test).
 // It starts its own cluster (scripts/start-postgres.sh with TURNGATE_PG_DIR / TURNGATE_PG_PORT,
 // default /tmp/turngate-pg-faults and 54339), so its restarts never touch the server other tests
-// use, and stops it at the end, also on failure. For each fault, W worker processes
+// use, and stops it at the end, also on failure. A cluster a killed run left running in that
+// folder (perhaps paused) is stopped first; a port held by anything else is refused in one line. For each fault, W worker processes
 // (scripts/chat-fault-worker.mjs) send turns on their own sessions and on shared ones, each send
 // with its tag as idempotency key and a client retry policy (a `retryable_transient` outcome is
 // sent again with the same key, with backoff, until a deadline), while the fault is injected:
@@ -11,6 +12,8 @@
 // - pause:   every process of the cluster (postmaster and backends) SIGSTOPped for --pause-ms;
 // - lock:    an admin connection holds `LOCK TABLE <prefix>_sessions IN ACCESS EXCLUSIVE MODE`
 //            for --lock-ms;
+// - terminate: `pg_terminate_backend` of every other client connection of the database, every
+//            100 ms for --terminate-ms (the workers' turns lose their connections mid-statement);
 // - idle:    `idle_in_transaction_session_timeout = 1s` (ALTER SYSTEM + pg_reload_conf, reset
 //            after --idle-ms) while the model node awaits --slow-ms.
 // Then every history is read back through the store (`load`) and checked as the load test does.
@@ -21,17 +24,21 @@
 // tool result, assistant reply; or a history that is not join-closed), out of order (a worker's
 // turns of a session stored out of send order), failed-but-saved (final outcome errored, turn
 // stored), hangs (an attempt unresolved after --hang-ms) and unresolved sends (a worker died).
-// Exits 1 when lost, duplicated, torn, out of order, hangs or unresolved is above 0. A fault in
+// For `restart`, `stop` and `terminate`, a send slower than 2 x the fault's duration + --bound-slack-ms is
+// counted `overBound` (the default 30 s lease is kept, so a lease left behind by a failed turn
+// shows here); sends over 25 s are counted for every fault (`over25s`).
+// Exits 1 when lost, duplicated, torn, out of order, hangs, unresolved or overBound is above 0. A fault in
 // which no send completed proves nothing about that fault: it is flagged `vacuous` (a warning).
 //
 // usage: node scripts/chat-fault-test.mjs [--workers 4] [--own 4] [--shared 2] [--think-ms 5]
-//   [--error-pause-ms 200] [--faults restart,stop,pause,lock,idle] [--down-ms 5000] [--pause-ms 10000] [--lock-ms 10000]
+//   [--error-pause-ms 200] [--faults restart,stop,terminate,pause,lock,idle] [--down-ms 5000] [--pause-ms 10000] [--lock-ms 10000] [--terminate-ms 2000]
 //   [--idle-ms 6000] [--slow-ms 1500] [--warmup-ms 1500] [--settle-ms 2000]
-//   [--retry-deadline-ms 30000] [--hang-ms 25000] [--no-keys] [--json FILE]
+//   [--retry-deadline-ms 30000] [--hang-ms 25000] [--bound-slack-ms 5000] [--no-keys] [--json FILE]
 //   [--pg-dir /tmp/turngate-pg-faults] [--pg-port 54339]
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -41,7 +48,7 @@ import { checkTranscript } from '../dist/transcripts/index.js';
 import { dropStoreTables } from './pg-tables.mjs';
 import { readTurns } from './chat-tool-loop.mjs';
 
-const FAULTS = ['restart', 'stop', 'pause', 'lock', 'idle'];
+const FAULTS = ['restart', 'stop', 'terminate', 'pause', 'lock', 'idle'];
 const { values } = parseArgs({
   options: {
     workers: { type: 'string', default: '4' },
@@ -53,12 +60,14 @@ const { values } = parseArgs({
     'down-ms': { type: 'string', default: '5000' },
     'pause-ms': { type: 'string', default: '10000' },
     'lock-ms': { type: 'string', default: '10000' },
+    'terminate-ms': { type: 'string', default: '2000' },
     'idle-ms': { type: 'string', default: '6000' },
     'slow-ms': { type: 'string', default: '1500' },
     'warmup-ms': { type: 'string', default: '1500' },
     'settle-ms': { type: 'string', default: '2000' },
     'retry-deadline-ms': { type: 'string', default: '30000' },
     'hang-ms': { type: 'string', default: '25000' },
+    'bound-slack-ms': { type: 'string', default: '5000' },
     'no-keys': { type: 'boolean', default: false },
     json: { type: 'string' },
     'pg-dir': { type: 'string', default: '/tmp/turngate-pg-faults' },
@@ -82,12 +91,14 @@ const opts = {
   downMs: number('down-ms'),
   pauseMs: number('pause-ms'),
   lockMs: number('lock-ms'),
+  terminateMs: number('terminate-ms'),
   idleMs: number('idle-ms'),
   slowMs: number('slow-ms'),
   warmupMs: number('warmup-ms'),
   settleMs: number('settle-ms'),
   retryDeadlineMs: number('retry-deadline-ms'),
   hangMs: number('hang-ms'),
+  boundSlackMs: number('bound-slack-ms'),
   keys: !values['no-keys'],
 };
 const faults = values.faults.split(',').filter((f) => f !== '');
@@ -103,10 +114,11 @@ const data = `${pgDir}/data`;
 const pgEnv = { ...process.env, TURNGATE_PG_DIR: pgDir, TURNGATE_PG_PORT: values['pg-port'] };
 const childEnv = { ...process.env };
 delete childEnv.NODE_EXTRA_CA_CERTS;
-// Short store options suited to faults (the store's contract; a build that predates them ignores them).
+// Short store options suited to faults (the store's contract; a build that predates them ignores
+// them), but the default lease (30 s): a turn cut off by a fault must give its lease back when the
+// server returns, not make its session wait the lease out (see `bound` below).
 const storeOptions = {
   maxConnections: 10,
-  lockLeaseMs: 3000,
   lockTimeoutMs: 10000,
   connectTimeoutMs: 2000,
   statementTimeoutMs: 3000,
@@ -175,6 +187,67 @@ function clusterPids() {
   return [postmaster, ...children];
 }
 
+/** A cause this script names in one line (no stack). */
+class Refused extends Error {}
+
+/** Whether a process is alive (EPERM: alive, owned by another user). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error?.code === 'EPERM';
+  }
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(true); // something took the connection and did not answer: a paused server
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * What a run killed before its end (kill -9: no cleanup runs) leaves: its cluster still running in
+ * --pg-dir, perhaps paused (the pause fault SIGSTOPs it) or with a changed setting. That cluster is
+ * resumed and stopped, so this run starts from a known state; a port held by anything else is
+ * refused with a one-line cause.
+ */
+async function clearLeftovers() {
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(`${data}/postmaster.pid`, 'utf8').split('\n')[0]);
+  } catch {} // no cluster running in the folder
+  if (pid > 0 && alive(pid)) {
+    console.log(`chat-fault-test: stopping the cluster a previous run left running in ${pgDir} (postmaster ${pid})`);
+    for (const p of clusterPids()) {
+      try {
+        process.kill(p, 'SIGCONT'); // a paused postmaster cannot shut down
+      } catch {}
+    }
+    try {
+      pgCtl('-m', 'fast', '-w', '-t', '30', 'stop');
+    } catch {
+      pgCtl('-m', 'immediate', '-w', '-t', '30', 'stop');
+    }
+  }
+  const port = Number(values['pg-port']);
+  if (await portInUse(port))
+    throw new Refused(
+      `port ${port} is in use by another process, not a cluster in ${pgDir}: stop it, or pass --pg-port / --pg-dir`,
+    );
+}
+
 async function admin(url, body) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
@@ -197,15 +270,19 @@ const idleTimeout = (url, change) =>
 
 /** Per fault: what it does, and `inject(url, prefix)` which returns when the fault is over. */
 const cleanups = new Set(); // undo steps of a fault under way, run on failure
+// `bound`: faults after which every send must complete within 2 x the fault's duration plus
+// --bound-slack-ms (the server is back; a send that waits longer is waiting out a lease nobody holds).
 const FAULT_PLAN = {
   restart: {
     about: 'pg_ctl restart -m fast mid-load',
+    bound: true,
     inject: async () => {
       pgCtl('-m', 'fast', '-w', '-t', '60', '-l', `${pgDir}/server.log`, 'restart');
     },
   },
   stop: {
     about: `pg_ctl stop -m fast, ${opts.downMs} ms down, start`,
+    bound: true,
     inject: async () => {
       cleanups.add(startCluster);
       pgCtl('-m', 'fast', '-w', 'stop');
@@ -213,6 +290,23 @@ const FAULT_PLAN = {
       startCluster();
       cleanups.delete(startCluster);
     },
+  },
+  terminate: {
+    about: `pg_terminate_backend of every other client connection, every 100 ms for ${opts.terminateMs} ms`,
+    bound: true,
+    inject: async (url) =>
+      admin(url, async (client) => {
+        let ended = 0;
+        const end = performance.now() + opts.terminateMs;
+        do {
+          const { rowCount } = await client.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+          );
+          ended += rowCount ?? 0;
+          await sleep(100);
+        } while (performance.now() < end);
+        return `${ended} connections ended`;
+      }),
   },
   pause: {
     about: `SIGSTOP of the postmaster and every backend for ${opts.pauseMs} ms, then SIGCONT`,
@@ -394,6 +488,7 @@ async function runFault(url, name) {
   const run = startWorkers(url, prefix, plan.slow ? opts.slowMs : 0);
   let note;
   let injectError;
+  let faultMs = 0;
   try {
     // Load first: every worker has finished a send (its tables exist), and the warm-up has passed.
     await until(() => run.logs.every((log) => log.done > 0), 20_000);
@@ -402,7 +497,8 @@ async function runFault(url, name) {
     note = await plan.inject(url, prefix).catch((error) => {
       injectError = error;
     });
-    note = [note, `fault ${Math.round(performance.now() - injected)} ms`].filter(Boolean).join('; ');
+    faultMs = Math.round(performance.now() - injected);
+    note = [note, `fault ${faultMs} ms`].filter(Boolean).join('; ');
     await sleep(opts.settleMs);
   } finally {
     run.stop();
@@ -433,6 +529,9 @@ async function runFault(url, name) {
     final: tally(resolved.map((s) => label(s.tries.at(-1)))),
     maxAttemptMs: Math.max(0, ...tries.map((t) => t.ms)),
     maxSendMs: Math.max(0, ...resolved.map((s) => s.ms)),
+    over25s: resolved.filter((s) => s.ms > 25_000).length,
+    boundMs: plan.bound ? 2 * faultMs + opts.boundSlackMs : undefined,
+    overBound: plan.bound ? resolved.filter((s) => s.ms > 2 * faultMs + opts.boundSlackMs).length : 0,
     hangs: sends.filter((s) => s.hung).length,
     unresolved: sends.filter((s) => s.ms === undefined && !s.hung).length,
     workersFailed: exits.filter((e) => e.code !== 0).length,
@@ -452,6 +551,7 @@ async function runFault(url, name) {
     result.torn === 0 &&
     result.outOfOrder === 0 &&
     result.hangs === 0 &&
+    result.overBound === 0 &&
     result.unresolved === 0 &&
     result.workersFailed === 0;
   return result;
@@ -461,6 +561,9 @@ function print(r) {
   console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.fault}: ${r.about} (${r.note}); ${r.seconds} s`);
   console.log(
     `     sends ${r.sends}, retries ${r.retries} (${r.retriedSends} sends retried), slowest attempt ${r.maxAttemptMs} ms, slowest send ${r.maxSendMs} ms, hangs ${r.hangs}, unresolved ${r.unresolved}`,
+  );
+  console.log(
+    `     sends over 25 s ${r.over25s}${r.boundMs === undefined ? '' : `, over the bound (2 x fault + ${opts.boundSlackMs} ms = ${r.boundMs} ms) ${r.overBound}`}`,
   );
   const show = (t) =>
     Object.entries(t)
@@ -497,6 +600,7 @@ const abort = async (signal) => {
 process.once('SIGINT', abort);
 process.once('SIGTERM', abort);
 try {
+  await clearLeftovers();
   url = startCluster();
   // A run killed mid-fault may have left the setting behind.
   await idleTimeout(url, 'RESET idle_in_transaction_session_timeout');
@@ -511,7 +615,7 @@ try {
   }
 } catch (error) {
   failed = true;
-  console.error(`chat-fault-test: ${error?.stack ?? error}`);
+  console.error(`chat-fault-test: ${error instanceof Refused ? error.message : (error?.stack ?? error)}`);
 } finally {
   await undo();
   try {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { InMemorySessionStore } from '../src/chat/index.ts';
 import { SessionLockTimeout, SqliteSessionStore } from '../src/chat/sqlite.ts';
@@ -96,6 +97,43 @@ describe('the SQLite store’s session lock across processes', () => {
     } finally {
       a.close();
       b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a retried send takes over its own lock row at once; another send, or another store object, waits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-lock-'));
+    const file = join(dir, 'chat.db');
+    const store = new SqliteSessionStore(file, { lockTimeoutMs: 100 });
+    const elsewhere = new SqliteSessionStore(file, { lockTimeoutMs: 100 });
+    const raw = new Database(file);
+    try {
+      const holderOf = () =>
+        raw.prepare<[], { holder: string }>("SELECT holder FROM turngate_locks WHERE session_id = 's'").get()?.holder;
+      let token: string | undefined;
+      await store.withSessionLock(
+        's',
+        async () => {
+          token = holderOf();
+        },
+        { sendKey: 'k-1' },
+      );
+      expect(holderOf()).toBeUndefined(); // released
+      // The row a release that never landed leaves: the send's token, an hour from running out.
+      raw
+        .prepare('INSERT INTO turngate_locks (session_id, holder, expires_at) VALUES (?, ?, ?)')
+        .run('s', token, Date.now() + 3_600_000);
+      const held = (options: { sendKey?: string }, on = store) =>
+        on.withSessionLock('s', async () => 'ran', options).catch((error: unknown) => error);
+      expect(await held({ sendKey: 'k-2' })).toBeInstanceOf(SessionLockTimeout);
+      expect(await held({})).toBeInstanceOf(SessionLockTimeout);
+      expect(await held({ sendKey: 'k-1' }, elsewhere)).toBeInstanceOf(SessionLockTimeout);
+      expect(await held({ sendKey: 'k-1' })).toBe('ran');
+      expect(await held({}, elsewhere)).toBe('ran');
+    } finally {
+      raw.close();
+      store.close();
+      elsewhere.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -101,6 +101,9 @@ export async function effectsRunOnce(
   }
 }
 
+/** The keys the contract claims (one record each). */
+export const contractKeys = ['sha256:abc', 'sha256:def', 'sha256:claimant', 'sha256:untokened', 'sha256:ended'];
+
 /** The effect every contract case claims. */
 export const effectEntry = {
   key: 'sha256:abc',
@@ -147,5 +150,46 @@ export async function ledgerContract(
     ...failed,
     state: 'failed',
     error: { errorCode: 'smtp', retryable: true, errorMessage: '554' },
+  });
+  await claimantContract(open, clock);
+}
+
+/**
+ * The claimant part of the contract: a claim records its claimant token; a `begin` with the same
+ * token resumes it while it is `started` (also from another ledger object on the same storage:
+ * the token names the claim, not the object), any other `begin` reads it; after the lease, or
+ * once ended, nobody resumes it.
+ */
+async function claimantContract(
+  open: (options: { leaseMs: number; now: () => number }) => EffectLedger,
+  start: number,
+): Promise<void> {
+  let clock = start;
+  const ledger = open({ leaseMs: 500, now: () => clock });
+  const entry = { ...effectEntry, key: 'sha256:claimant' };
+  const started = { claimed: false, record: { ...entry, state: 'started' } };
+  expect(await ledger.begin(entry, 'claim-1')).toEqual({ claimed: true });
+  // The same claimant's retry (its first answer lost) resumes the claim; others read it.
+  expect(await ledger.begin(entry, 'claim-1')).toEqual({ claimed: true });
+  expect(await open({ leaseMs: 500, now: () => clock }).begin(entry, 'claim-1')).toEqual({ claimed: true });
+  expect(await ledger.begin(entry, 'claim-2')).toEqual(started);
+  expect(await ledger.begin(entry)).toEqual(started);
+  // A claim without a token is never resumed.
+  const untokened = { ...entry, key: 'sha256:untokened' };
+  expect(await ledger.begin(untokened)).toEqual({ claimed: true });
+  expect(await ledger.begin(untokened)).toEqual({ claimed: false, record: { ...untokened, state: 'started' } });
+  // After the lease the claim reads unknown_after_crash, to its claimant too.
+  clock += 501;
+  expect(await ledger.begin(entry, 'claim-1')).toEqual({
+    claimed: false,
+    record: { ...entry, state: 'unknown_after_crash' },
+  });
+  // An ended claim is read, never resumed.
+  const ended = { ...entry, key: 'sha256:ended' };
+  expect(await ledger.begin(ended, 'claim-3')).toEqual({ claimed: true });
+  await ledger.finish(ended.key, { state: 'completed', output: 1 });
+  expect(await ledger.begin(ended, 'claim-3')).toEqual({
+    claimed: false,
+    record: { ...ended, state: 'completed', output: 1 },
   });
 }

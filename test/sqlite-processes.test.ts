@@ -3,16 +3,19 @@
  * turn resumes once in total, and the process that loses a race hears `undefined` or
  * `suspension_record_invalid`, never a failed save. The children are test/fixtures/signal-storm.mjs
  * (run against dist/: `npm run build` first); each starts delivering when the parent writes `go`
- * to both, after both opened the file.
+ * to both, after both opened the file. And a process blocked past its lease is fenced: the child
+ * test/fixtures/sqlite-fence.mjs holds a session and blocks; this process takes it over and saves.
  */
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createChatHarness, sequentialGraph } from '../src/chat/index.ts';
 import { SqliteSessionStore } from '../src/chat/sqlite.ts';
 
 const WORKER = new URL('./fixtures/signal-storm.mjs', import.meta.url).pathname;
+const FENCE = new URL('./fixtures/sqlite-fence.mjs', import.meta.url).pathname;
 const SESSIONS = 300;
 
 beforeAll(() => {
@@ -150,6 +153,57 @@ describe('two processes deliver the same signals at once on one SQLite file', ()
       }
       await everyReplyOnce(file);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the SQLite session lock fences a holder whose lease ran out', () => {
+  it('a process blocked past its lease is refused; the process that took the session over saves', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-fence-'));
+    const file = join(dir, 'chat.db');
+    const store = new SqliteSessionStore(file, { lockLeaseMs: 200 });
+    try {
+      for (const sessionId of ['s1', 's2', 's3']) {
+        // A holds the session and blocks for 1,000 ms: its 200 ms lease runs out unrenewed.
+        const child = spawn(process.execPath, [FENCE, file, sessionId, '200', '1000']);
+        let out = '';
+        const holding = new Promise<void>((resolve) => {
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            if (out.startsWith('holding\n')) resolve();
+          });
+        });
+        const exited = new Promise<{ outcome: string; category?: string; message?: string }>((resolve, reject) => {
+          child.on('close', (code) => {
+            const line = out.split('\n').find((l) => l.startsWith('{'));
+            if (code !== 0 || line === undefined) reject(new Error(`sqlite-fence exited ${code}`));
+            else resolve(JSON.parse(line) as { outcome: string; category?: string; message?: string });
+          });
+        });
+        await holding;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        // B takes the session over and holds it (renewing) until A has tried to save.
+        const graph = sequentialGraph({
+          entry: 'n',
+          nodes: {
+            n: async () => {
+              await exited;
+              return { messages: [{ role: 'assistant' as const, content: 'done B' }] };
+            },
+          },
+          edges: [],
+        });
+        const b = await createChatHarness({ graph, store }).send(sessionId, { role: 'user', content: 'ask B' });
+        const a = await exited;
+        expect(a.outcome).toBe('errored');
+        expect(a.category).toBe('session_write_conflict');
+        expect(a.message).toMatch(/its lease ran out and another turn holds it/);
+        expect(b.outcome).toBe('completed');
+        expect((await store.load(sessionId))?.state.messages.map((m) => m.content)).toEqual(['ask B', 'done B']);
+      }
+    } finally {
+      store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -5,8 +5,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { Pool, QueryConfig, QueryResultRow } from 'pg';
-import { ignore, lockKey } from './postgres-errors.ts';
+import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
+import { ignore, lockKey, notSent } from './postgres-errors.ts';
 import type { SqlTables } from './sql-rows.ts';
 
 /** The pool of one store, with its table names and its statement settings. */
@@ -41,9 +41,44 @@ export class PgDb {
     return config;
   }
 
-  /** One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own). */
+  /**
+   * One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own).
+   * A failure to get the connection is marked as never sent ({@link notSent}); a client whose
+   * statement failed is dropped from the pool (as `pool.query` does).
+   */
   async q<R extends QueryResultRow>(text: string, values: unknown[] = [], prepared = false): Promise<R[]> {
-    return (await this.pool.query<R>(this.config(text, values, prepared))).rows;
+    const client = await this.connect();
+    try {
+      const rows = (await client.query<R>(this.config(text, values, prepared))).rows;
+      client.off('error', ignore);
+      client.release();
+      return rows;
+    } catch (error) {
+      client.off('error', ignore);
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+  }
+
+  /**
+   * A pooled connection, with {@link ignore} listening for its `error` events (a connection lost
+   * while it is out of the pool also fails its statement): remove it before releasing the client.
+   * The listener is added in the pool's callback, before any other message of the packet that
+   * made the connection ready is read (a server ending the connection can send its error in the
+   * same packet: with no listener, that error would be thrown). A failure to get a connection is
+   * marked as never sent ({@link notSent}).
+   */
+  connect(): Promise<PoolClient> {
+    return new Promise((resolve, reject) => {
+      this.pool.connect((error, client) => {
+        if (error !== undefined || client === undefined) {
+          reject(notSent(error ?? new Error('the pool gave no connection')));
+          return;
+        }
+        client.on('error', ignore);
+        resolve(client);
+      });
+    });
   }
 
   /** Creates the tables on first use; a failed attempt is retried by the next call. */
@@ -57,7 +92,7 @@ export class PgDb {
 
   private async createSchema(): Promise<void> {
     const { t, prefix } = this;
-    const client = await this.pool.connect();
+    const client = await this.connect();
     try {
       await client.query(
         `BEGIN; SELECT pg_advisory_xact_lock(${lockKey('schema', prefix)});` +
@@ -70,14 +105,18 @@ export class PgDb {
           `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq bigserial PRIMARY KEY, session_id text NOT NULL, entry text NOT NULL);` +
           `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id text NOT NULL, send_key text NOT NULL, version bigint NOT NULL, record text NOT NULL, PRIMARY KEY (session_id, send_key));` +
           `CREATE INDEX IF NOT EXISTS ${t.sends}_by_version ON ${t.sends} (session_id, version);` +
-          `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key text PRIMARY KEY, tool_call_id text NOT NULL, tool_name text NOT NULL, input_digest text NOT NULL, join_set_digest text NOT NULL, state text NOT NULL, outcome text, started_at bigint NOT NULL);` +
+          `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key text PRIMARY KEY, tool_call_id text NOT NULL, tool_name text NOT NULL, input_digest text NOT NULL, join_set_digest text NOT NULL, state text NOT NULL, outcome text, started_at bigint NOT NULL, claimant text);` +
+          // A table made before effect claims recorded their claimant gets the column.
+          `ALTER TABLE ${t.effects} ADD COLUMN IF NOT EXISTS claimant text;` +
           'COMMIT;',
       );
     } catch (error) {
       await client.query('ROLLBACK').catch(ignore);
+      client.off('error', ignore);
       client.release(true);
       throw error;
     }
+    client.off('error', ignore);
     client.release();
   }
 }

@@ -54,18 +54,39 @@ export function transientReason(error: unknown): StoreUnavailableReason | undefi
   return undefined;
 }
 
+/** Errors of connections that could not be made (nothing was sent on them): see {@link notSent}. */
+const unsent = new WeakSet<object>();
+
+/**
+ * Marks a failure to get a connection (refused, timed out, closed during its start-up): a
+ * statement that met it was never sent.
+ *
+ * @returns The error, marked.
+ */
+export function notSent(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null) unsent.add(error);
+  return error;
+}
+
+/** Whether a failed statement was never sent: its connection could not be made ({@link notSent}). */
+export function neverSent(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && unsent.has(error);
+}
+
 /**
  * The error a store call rejects with: a transient driver error wrapped in
- * {@link SessionStoreUnavailable} (its `outcomeUnknown` set for a write whose statement was sent
- * but whose answer never came), anything else as it was.
+ * {@link SessionStoreUnavailable} (its `outcomeUnknown` set for a write whose statement may have
+ * reached the server but whose answer never came; not for one never sent, {@link neverSent}),
+ * anything else as it was.
  */
 export function storeError(error: unknown, what: string, write: boolean): unknown {
   if (error instanceof SessionStoreUnavailable) return error;
   const reason = transientReason(error);
   if (reason === undefined) return error;
   const message = error instanceof Error ? error.message : String(error);
-  // A server that answered with an error rolled the statement back; no answer leaves it unknown.
-  const outcomeUnknown = write && sqlState(error) === undefined;
+  // A server that answered with an error rolled the statement back; no answer leaves it unknown,
+  // unless the statement never left (no connection).
+  const outcomeUnknown = write && sqlState(error) === undefined && !neverSent(error);
   return new SessionStoreUnavailable(reason, `${what}: ${message}`, { cause: error, outcomeUnknown });
 }
 

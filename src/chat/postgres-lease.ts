@@ -1,23 +1,21 @@
 /**
- * The PostgreSQL session store's lease: how a turn holds its session against other processes (a
- * holder token and an expiry in the session's row of `<prefix>_locks`), taken in one statement that
- * also reads what the turn needs, renewed while the turn runs, ended by its save.
+ * The PostgreSQL session store's lease driver: the statements of the lease-and-fence protocol
+ * (lease.ts) on the session's row of `<prefix>_locks` (holder token, expiry): taken in one
+ * statement that also reads what the turn needs, renewed while the turn runs, ended by its save.
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { QueryResultRow } from 'pg';
 import { own } from '../internal/own-field.ts';
 import type { ChatMessage } from './messages.ts';
 import type { PgDb } from './postgres-db.ts';
-import { ignore, storeError, transientReason } from './postgres-errors.ts';
+import { LeaseProtocol } from './lease.ts';
+import { storeError, transientReason } from './postgres-errors.ts';
 import { readRecord, readSend, readVersion } from './postgres-reads.ts';
 import type { PgWriter } from './postgres-write.ts';
 import { decodeRecord, decodeSend } from './sql-rows.ts';
 import type { LockedSession, SendRecord, SessionLockOptions } from './store.ts';
 import type { SessionRecord } from './session-records.ts';
-import { SessionLockTimeout } from './store-errors.ts';
 
 /** What the statement that takes a session returns. */
 interface HoldRow extends QueryResultRow {
@@ -47,6 +45,8 @@ interface Held {
 
 /** The leases of one store. */
 export class PgLeases {
+  private readonly protocol: LeaseProtocol;
+
   /**
    * @param db - The store's connection.
    * @param writer - The store's saves (a held session's save ends its lease).
@@ -57,8 +57,17 @@ export class PgLeases {
     private readonly db: PgDb,
     private readonly writer: PgWriter,
     private readonly leaseMs: number,
-    private readonly lockTimeoutMs: number,
-  ) {}
+    lockTimeoutMs: number,
+  ) {
+    // A release is retried from 50 ms, backing off to a second: a turn cut off by an outage frees
+    // its session within about a second of the server's return.
+    this.protocol = new LeaseProtocol(leaseMs, lockTimeoutMs, { pollMs: 50, releaseBackoffMs: [50, 1000] });
+  }
+
+  /** Stops the releases still being retried (the store is closing). */
+  stop(): void {
+    this.protocol.stop();
+  }
 
   /**
    * Runs `body` holding the session against other processes (see
@@ -78,18 +87,12 @@ export class PgLeases {
       throw storeError(error, `taking session ${JSON.stringify(sessionId)}`, false);
     }
     const { token } = held;
-    const renew = setInterval(
-      () => {
-        this.db
-          .q(
-            `UPDATE ${this.db.t.locks} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE session_id = $1 AND holder = $2`,
-            [sessionId, token, this.leaseMs],
-          )
-          .catch(ignore);
-      },
-      Math.max(1, Math.floor(this.leaseMs / 3)),
+    const stopRenewing = this.protocol.renew(() =>
+      this.db.q(
+        `UPDATE ${this.db.t.locks} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond' WHERE session_id = $1 AND holder = $2`,
+        [sessionId, token, this.leaseMs],
+      ),
     );
-    renew.unref();
     let saving = false;
     let ended = false;
     try {
@@ -114,14 +117,14 @@ export class PgLeases {
         save: async (record, expectedVersion, saveOptions) => {
           if (saving) throw new Error('a locked session saves once');
           saving = true;
-          clearInterval(renew);
+          stopRenewing();
           const version = await this.writer.write(sessionId, token, record, expectedVersion, saveOptions);
           ended = true; // the save ended the lease
           return version;
         },
       });
     } finally {
-      clearInterval(renew);
+      stopRenewing();
       if (!ended) await this.unhold(sessionId, token);
     }
   }
@@ -136,9 +139,9 @@ export class PgLeases {
    */
   private async hold(sessionId: string, options: SessionLockOptions): Promise<Held> {
     const { t } = this.db;
-    const token = randomUUID();
-    const known = own(options, 'knownVersion') ?? -1;
     const key = own(options, 'sendKey') ?? null;
+    const token = this.protocol.token(key ?? undefined);
+    const known = own(options, 'knownVersion') ?? -1;
     const fresh = 'p.version <> $4';
     const text =
       `WITH a AS (INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
@@ -150,19 +153,18 @@ export class PgLeases {
       `CASE WHEN ${fresh} THEN '[' || COALESCE((SELECT string_agg(message, ',' ORDER BY seq) FROM ${t.messages} WHERE session_id = $1), '') || ']' END AS messages, ` +
       `(SELECT record FROM ${t.sends} WHERE session_id = $1 AND send_key = $5) AS sent ` +
       `FROM a LEFT JOIN ${t.sessions} p ON p.session_id = $1`;
-    const started = Date.now();
     let retried = false;
-    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+    return this.protocol.take(sessionId, token, async (): Promise<Held | undefined> => {
       let rows: HoldRow[];
       try {
         rows = await this.db.q<HoldRow>(text, [sessionId, token, this.leaseMs, known, key], true);
       } catch (error) {
         // A pooled connection the server closed (a restart) fails its next query at once: one
         // more try on a fresh connection. The token makes a repeat of a statement that did take
-        // the lease harmless: the lease stays this turn's until it runs out.
+        // the lease harmless: the statement takes a lease its own token holds.
         if (retried || transientReason(error) !== 'unreachable') throw error;
         retried = true;
-        continue;
+        rows = await this.db.q<HoldRow>(text, [sessionId, token, this.leaseMs, known, key], true);
       }
       const row = rows[0];
       if (row !== undefined) {
@@ -186,19 +188,25 @@ export class PgLeases {
         const sent = current && key !== null && row.sent !== null ? decodeSend(key, row.sent) : undefined;
         return { token, version, record, sendRead: current && key !== null, sent };
       }
-      const waited = Date.now() - started;
-      if (waited >= this.lockTimeoutMs) throw new SessionLockTimeout(sessionId, waited);
-      await sleep(Math.min(wait, Math.max(1, this.lockTimeoutMs - waited)));
-    }
+      return undefined;
+    });
   }
 
-  /** Ends a lease that no save ended. Failures are ignored (the lease then runs out). */
+  /**
+   * Ends a lease that no save ended. A transient failure (the server restarting or unreachable)
+   * is retried in the background until the release succeeds or the lease runs out (lease.ts), so
+   * a turn cut off by an outage frees its session soon after the server returns.
+   */
   private async unhold(sessionId: string, token: string): Promise<void> {
-    await this.db
-      .q(`UPDATE ${this.db.t.locks} SET holder = NULL, expires_at = NULL WHERE session_id = $1 AND holder = $2`, [
-        sessionId,
-        token,
-      ])
-      .catch(ignore);
+    await this.protocol.release(
+      sessionId,
+      token,
+      () =>
+        this.db.q(
+          `UPDATE ${this.db.t.locks} SET holder = NULL, expires_at = NULL WHERE session_id = $1 AND holder = $2`,
+          [sessionId, token],
+        ),
+      (error) => transientReason(error) !== undefined,
+    );
   }
 }

@@ -9,6 +9,7 @@ import type { PoolClient, QueryResult } from 'pg';
 import { own } from '../internal/own-field.ts';
 import type { PgDb } from './postgres-db.ts';
 import { ignore, isUniqueViolation, lockKey, sqlState, storeError } from './postgres-errors.ts';
+import { fenceRefusal } from './lease.ts';
 import { encodeRecord, encodeResume, encodeSend, encodeSuspension } from './sql-rows.ts';
 import { type SaveOptions, suspensionOf } from './store.ts';
 import type { SessionRecord } from './session-records.ts';
@@ -164,8 +165,7 @@ export class PgWriter {
     expected: number,
     options: SaveOptions | undefined,
   ): Promise<number> {
-    const client = await this.db.pool.connect();
-    client.on('error', ignore);
+    const client = await this.db.connect();
     const query: Query = (text, values = []) => client.query(this.db.config(text, values));
     let open = false;
     try {
@@ -180,6 +180,38 @@ export class PgWriter {
     } catch (error) {
       throw await this.abandon(client, query, open, error, sessionId);
     }
+  }
+
+  /**
+   * The fence, inside the save's transaction: the session's lock row must name this turn's token.
+   * A row nobody holds (the lease was lost: a server crash empties the unlogged table) is taken
+   * again, in this transaction, so the version check decides as it would for a fresh lease.
+   *
+   * @returns The stored version and message count (null for a new session), the row locked.
+   * @throws {@link SessionWriteConflict} naming the state when another turn holds the session.
+   */
+  private async fence(
+    query: Query,
+    sessionId: string,
+    token: string,
+    expected: number,
+  ): Promise<{ version: string | null; message_count: number | null }> {
+    const { t } = this.db;
+    const taken = await query(
+      `INSERT INTO ${t.locks} AS l (session_id, holder, expires_at, version) ` +
+        `VALUES ($1, $2, clock_timestamp() + interval '1 minute', COALESCE((SELECT version FROM ${t.sessions} WHERE session_id = $1), 0)) ` +
+        'ON CONFLICT (session_id) DO UPDATE SET holder = EXCLUDED.holder WHERE l.holder IS NULL OR l.holder = EXCLUDED.holder RETURNING 1',
+      [sessionId, token],
+    );
+    const current = (
+      await query(
+        `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
+        [sessionId],
+      )
+    ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
+    if (taken.rowCount !== 1 || current === undefined || current.holder !== token)
+      throw fenceRefusal(sessionId, expected, Number(current?.version ?? 0), current?.holder ?? undefined);
+    return current;
   }
 
   /**
@@ -198,16 +230,9 @@ export class PgWriter {
     options: SaveOptions | undefined,
   ): Promise<void> {
     const { t } = this.db;
-    const current = (
-      await query(
-        `SELECT p.version, p.message_count, l.holder FROM ${t.locks} l LEFT JOIN ${t.sessions} p ON p.session_id = l.session_id WHERE l.session_id = $1 FOR UPDATE OF l`,
-        [sessionId],
-      )
-    ).rows[0] as { version: string | null; message_count: number | null; holder: string | null } | undefined;
-    const actual = Number(current?.version ?? 0);
+    const current = await this.fence(query, sessionId, token, expected);
+    const actual = Number(current.version ?? 0);
     if (actual !== expected) throw new SessionWriteConflict(sessionId, expected, actual);
-    if (current?.holder !== token)
-      throw new SessionWriteConflict(sessionId, expected, actual, 'its lease ran out and another turn holds it');
     const history = record.state.messages;
     const prefix = options === undefined ? undefined : own(options, 'unchangedPrefix');
     const from = prefix !== undefined && prefix === current.message_count && history.length >= prefix ? prefix : 0;

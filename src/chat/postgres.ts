@@ -5,17 +5,19 @@
  *
  * @module
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type PoolConfig } from 'pg';
 import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
-import type { EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
+import type { EffectClaim, EffectEntry, EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
 import { PgDb } from './postgres-db.ts';
-import { ignore, storeError } from './postgres-errors.ts';
+import { ignore, storeError, transientReason } from './postgres-errors.ts';
 import { PgLeases } from './postgres-lease.ts';
 import { readRecord, readSend, readVersion } from './postgres-reads.ts';
 import { PgWriter } from './postgres-write.ts';
 import { SessionQueue } from './queue.ts';
-import { type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { claimOf, type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import { decodeResume, decodeSuspension, sqlTables } from './sql-rows.ts';
 import {
   DEFAULT_RESUME_LOG_SIZE,
@@ -84,16 +86,24 @@ export interface PostgresSessionStoreOptions {
  *   fencing token), writes the session, its new messages, its suspension and its idempotency
  *   key, and ends the lease. A steady-state turn is two round trips. A live holder renews its
  *   lease every third of `lockLeaseMs`; a process that dies frees its sessions when the lease
- *   runs out (a server crash empties the lock table, freeing them all).
+ *   runs out (a server crash empties the lock table, freeing them all). A turn that fails
+ *   without saving releases its lease, retrying a release the server could not take (it was
+ *   down) with backoff until it succeeds or the lease runs out, so an outage frees its
+ *   sessions about a second after the server returns; and a send with an idempotency key holds
+ *   under a token of this store object and the key, so its retry takes over its own lease at once.
  * - Turns of one session run one at a time across every process and machine that shares the
  *   database: a turn that finds the session held waits (up to `lockTimeoutMs`, then
  *   {@link SessionLockTimeout}). A save whose lease ran out and was taken elsewhere is refused
- *   (`session_write_conflict`), so two holders never both write.
+ *   (`session_write_conflict`, the message says another turn holds it), so two holders never
+ *   both write; a save whose lease was lost while nobody took the session (a server crash
+ *   empties the lock table) takes the session again and saves when the version is still the
+ *   expected one.
  * - A failed save writes nothing: the stored session is the previous one, whole.
  * - Errors by cause: a server that cannot be reached, is restarting, or does not answer within
  *   `connectTimeoutMs` / `statementTimeoutMs` rejects with {@link SessionStoreUnavailable} (the
- *   harness answers `retryable_transient`); a save whose answer never came is marked
- *   `outcomeUnknown` (retry with the send's idempotency key).
+ *   harness answers `retryable_transient`); a save whose statement was sent but whose answer
+ *   never came is marked `outcomeUnknown` (retry with the send's idempotency key); one that
+ *   could not connect (refused, connect timeout) was never sent and is not.
  * - Suspensions live in their own table, keyed by signal id, so `signal()` in any process finds
  *   the session (`findSuspension`) and a signal id awaited twice is refused.
  * - Values are stored as JSON text (`text` columns), so what is loaded is what was saved, byte for
@@ -292,8 +302,12 @@ export class PostgresSessionStore implements SessionStore {
    * `settleMutations` / `admitMutation` (`{ ledger }`) and an effect runs once across replays,
    * retries, processes and machines sharing the database, and restarts. A claim is one
    * `INSERT ... ON CONFLICT DO NOTHING`, so of any number of processes claiming one effect at once
-   * exactly one runs it. A `started` effect with no end reads `unknown_after_crash` once older
-   * than `leaseMs` (by the claiming process's clock).
+   * exactly one runs it. The claim records its claimant token (the `begin`'s, or one made for the
+   * call): a claim whose answer was lost to a connection failure is retried under the same token
+   * (with backoff, up to half of `leaseMs`, at most 10 s) and resumed, so the effect runs once
+   * rather than never; a caller that retries `begin` itself passes its own token. A `started`
+   * effect with no end reads `unknown_after_crash` once older than `leaseMs` (by the claiming
+   * process's clock).
    *
    * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once).
    *
@@ -319,18 +333,35 @@ export class PostgresSessionStore implements SessionStore {
         .rows[0];
       return row === undefined ? undefined : effectRecord(row, leaseMs, now());
     };
+    const claim = async (entry: EffectEntry, claimant: string): Promise<EffectClaim> => {
+      await this.db.schema();
+      const inserted = await this.db.pool.query(
+        `INSERT INTO ${effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at, claimant) ` +
+          "VALUES ($1, $2, $3, $4, $5, 'started', NULL, $6, $7) ON CONFLICT (effect_key) DO NOTHING",
+        startedColumns(entry, now(), claimant),
+      );
+      if (inserted.rowCount === 1) return { claimed: true };
+      const row = (await this.db.pool.query<EffectRow>(`SELECT * FROM ${effects} WHERE effect_key = $1`, [entry.key]))
+        .rows[0];
+      if (row === undefined) throw new Error(`PostgresSessionStore.effectLedger: ${entry.key} vanished`);
+      return claimOf(row, claimant, leaseMs, now());
+    };
+    // A claim whose answer was lost (the connection cut after the server stored it) is retried
+    // here, under the same claimant token, for up to half the lease (at most 10 s): the retry
+    // resumes the claim instead of reading it as another's.
+    const retryMs = Math.min(10_000, leaseMs / 2);
     return {
-      begin: async (entry) => {
-        await this.db.schema();
-        const inserted = await this.db.pool.query(
-          `INSERT INTO ${effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at) ` +
-            "VALUES ($1, $2, $3, $4, $5, 'started', NULL, $6) ON CONFLICT (effect_key) DO NOTHING",
-          startedColumns(entry, now()),
-        );
-        if (inserted.rowCount === 1) return { claimed: true };
-        const record = await read(entry.key);
-        if (record === undefined) throw new Error(`PostgresSessionStore.effectLedger: ${entry.key} vanished`);
-        return { claimed: false, record };
+      begin: async (entry, claimant) => {
+        const token = claimant ?? randomUUID();
+        const started = Date.now();
+        for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+          try {
+            return await claim(entry, token);
+          } catch (error) {
+            if (transientReason(error) === undefined || Date.now() - started + wait > retryMs) throw error;
+          }
+          await sleep(wait);
+        }
       },
       finish: async (key, end) => {
         await this.db.schema();
@@ -345,6 +376,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Ends the pool when this store made it. */
   async close(): Promise<void> {
+    this.leases.stop();
     if (this.owned) await this.db.pool.end();
   }
 }

@@ -5,13 +5,14 @@
  * Table `<prefix>_effects`: `effect_key` (key), `tool_call_id`, `tool_name`, `input_digest`,
  * `join_set_digest`, `state` (`started`, `completed`, `failed`), `outcome` (JSON: the output of a
  * completed effect, the error envelope of a failed one; null while started), `started_at`
- * (milliseconds since the epoch, the claiming process's clock).
+ * (milliseconds since the epoch, the claiming process's clock), `claimant` (the claimant token
+ * of the `begin` that claimed it, or null; a column added to older tables on first use).
  *
  * @module
  */
 import type { JsonValue } from '../canonical/index.ts';
-import type { EffectEnd, EffectEntry, EffectRecord, ToolErrorEnvelope } from '../typestate/index.ts';
-import { plainEntry, storedRecord } from '../typestate/internal.ts';
+import type { EffectClaim, EffectEnd, EffectEntry, EffectRecord, ToolErrorEnvelope } from '../typestate/index.ts';
+import { plainEntry, resumesClaim, storedRecord } from '../typestate/internal.ts';
 
 /** A row of `<prefix>_effects`, as both drivers return it. */
 export interface EffectRow {
@@ -23,12 +24,31 @@ export interface EffectRow {
   readonly state: string;
   readonly outcome: string | null;
   readonly started_at: number | string;
+  readonly claimant?: string | null;
 }
 
-/** The columns of a new `started` row, in insert order. */
-export function startedColumns(entry: EffectEntry, now: number): [string, string, string, string, string, number] {
+/** The columns of a new `started` row, in insert order (the last: the claimant token, or null). */
+export function startedColumns(
+  entry: EffectEntry,
+  now: number,
+  claimant: string | undefined,
+): [string, string, string, string, string, number, string | null] {
   const e = plainEntry(entry);
-  return [e.key, e.toolCallId, e.toolName, e.inputDigest, e.joinSetDigest, now];
+  return [e.key, e.toolCallId, e.toolName, e.inputDigest, e.joinSetDigest, now, claimant ?? null];
+}
+
+/**
+ * What a `begin` that found a row answers: the claim resumed (`claimed: true`) when the row is
+ * this claimant's own `started` claim (`resumesClaim`), else the row's record.
+ *
+ * @param row - The row the key holds.
+ * @param claimant - The `begin`'s claimant token, if any.
+ * @param leaseMs - The lease of a started effect.
+ * @param now - The clock's reading.
+ */
+export function claimOf(row: EffectRow, claimant: string | undefined, leaseMs: number, now: number): EffectClaim {
+  const record = effectRecord(row, leaseMs, now);
+  return resumesClaim(record, row.claimant, claimant) ? { claimed: true } : { claimed: false, record };
 }
 
 /** The `state` and `outcome` columns of an end. */

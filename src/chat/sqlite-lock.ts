@@ -1,22 +1,21 @@
 /**
- * The SQLite session store's lock across processes: a row per held session in `<prefix>_locks`,
- * with a lease a live holder renews, taken with waiting and released with retries.
+ * The SQLite session store's lease driver: the statements of the lease-and-fence protocol
+ * (lease.ts) on a row per held session in `<prefix>_locks` (holder token, expiry), taken with
+ * waiting, renewed while the turn runs, released with retries.
  *
  * @module
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
+import { LeaseProtocol } from './lease.ts';
 import { isBusy } from './sqlite-errors.ts';
 import type { SqliteStatements } from './sqlite-statements.ts';
-import { SessionLockTimeout } from './store-errors.ts';
 
 /**
  * The lock rows of one store: taking a session's row (waiting while another holder has it),
  * renewing its lease, releasing it, and the releases still being retried.
  */
 export class SqliteLockRows {
-  /** Lock rows a release could not drop yet (holder -> session id): retried, and tried again by `close`. */
-  private readonly unreleased = new Map<string, string>();
+  private readonly protocol: LeaseProtocol;
 
   /**
    * @param db - The store's database.
@@ -28,23 +27,29 @@ export class SqliteLockRows {
     private readonly db: Database.Database,
     private readonly stmts: SqliteStatements,
     private readonly leaseMs: number,
-    private readonly timeoutMs: number,
-  ) {}
+    timeoutMs: number,
+  ) {
+    this.protocol = new LeaseProtocol(leaseMs, timeoutMs, { pollMs: 25, releaseBackoffMs: [1, 100] });
+  }
+
+  /**
+   * The holder token of a turn (lease.ts): the send's when it has an idempotency key.
+   *
+   * @param sendKey - The idempotency key of the send the turn answers, if any.
+   */
+  token(sendKey: string | undefined): string {
+    return this.protocol.token(sendKey);
+  }
 
   /**
    * Takes the session's lock row for `holder`, waiting (backing off to 25 ms) while another holder
-   * has it or the database is busy.
+   * has it or the database is busy. A row `holder` already has (a retry of the same send) is
+   * taken at once.
    *
    * @throws {@link SessionLockTimeout} when that lasts longer than the timeout.
    */
   async take(sessionId: string, holder: string): Promise<void> {
-    const started = Date.now();
-    for (let wait = 1; ; wait = Math.min(wait * 2, 25)) {
-      const now = Date.now();
-      if (this.tryLock(sessionId, holder, now)) return;
-      if (now - started >= this.timeoutMs) throw new SessionLockTimeout(sessionId, now - started);
-      await sleep(wait);
-    }
+    await this.protocol.take(sessionId, holder, () => (this.tryLock(sessionId, holder, Date.now()) ? true : undefined));
   }
 
   /**
@@ -54,18 +59,7 @@ export class SqliteLockRows {
    * @returns Stops renewing.
    */
   renew(sessionId: string, holder: string): () => void {
-    const renew = setInterval(
-      () => {
-        try {
-          this.stmts.renewLock.run(Date.now() + this.leaseMs, sessionId, holder);
-        } catch {
-          // The database is closed or busy: the lease runs out, as for a process that died.
-        }
-      },
-      Math.max(1, Math.floor(this.leaseMs / 3)),
-    );
-    renew.unref();
-    return () => clearInterval(renew);
+    return this.protocol.renew(() => this.stmts.renewLock.run(Date.now() + this.leaseMs, sessionId, holder));
   }
 
   /**
@@ -88,34 +82,15 @@ export class SqliteLockRows {
    *
    * @returns The error of the first attempt, or `undefined` when it released the lock.
    */
-  release(sessionId: string, holder: string): unknown {
-    if (!this.db.open) return undefined;
-    try {
-      this.stmts.dropLock.run(sessionId, holder);
-      return undefined;
-    } catch (error) {
-      if (isBusy(error)) {
-        this.unreleased.set(holder, sessionId);
-        const leaseEnds = Date.now() + this.leaseMs;
-        const retry = (wait: number) => {
-          setTimeout(() => {
-            if (!this.unreleased.has(holder) || !this.db.open || Date.now() > leaseEnds) {
-              this.unreleased.delete(holder);
-              return;
-            }
-            try {
-              this.stmts.dropLock.run(sessionId, holder);
-              this.unreleased.delete(holder);
-            } catch (again) {
-              if (isBusy(again)) retry(Math.min(wait * 2, 100));
-              else this.unreleased.delete(holder);
-            }
-          }, wait).unref();
-        };
-        retry(1);
-      }
-      return error;
-    }
+  release(sessionId: string, holder: string): Promise<unknown> {
+    return this.protocol.release(
+      sessionId,
+      holder,
+      () => {
+        if (this.db.open) this.stmts.dropLock.run(sessionId, holder);
+      },
+      isBusy,
+    );
   }
 
   /**
@@ -124,18 +99,17 @@ export class SqliteLockRows {
    * is left to its lease. Stops the retries.
    */
   dropUnreleased(): void {
-    if (this.unreleased.size > 0 && this.db.open) {
-      const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
-      if (busyTimeout < 1000) this.db.pragma('busy_timeout = 1000');
-      for (const [holder, sessionId] of this.unreleased) {
-        try {
-          this.stmts.dropLock.run(sessionId, holder);
-        } catch {
-          // Still busy (or failing): the lease runs out.
-        }
+    const unreleased = this.protocol.stop();
+    if (unreleased.length === 0 || !this.db.open) return;
+    const busyTimeout = Number(this.db.pragma('busy_timeout', { simple: true }));
+    if (busyTimeout < 1000) this.db.pragma('busy_timeout = 1000');
+    for (const [sessionId, holder] of unreleased) {
+      try {
+        this.stmts.dropLock.run(sessionId, holder);
+      } catch {
+        // Still busy (or failing): the lease runs out.
       }
-      if (busyTimeout < 1000) this.db.pragma(`busy_timeout = ${busyTimeout}`);
     }
-    this.unreleased.clear();
+    if (busyTimeout < 1000) this.db.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }

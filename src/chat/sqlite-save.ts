@@ -4,6 +4,7 @@
  * @module
  */
 import { own } from '../internal/own-field.ts';
+import { fenceRefusal } from './lease.ts';
 import type { SqliteStatements } from './sqlite-statements.ts';
 import { encodeRecord, encodeResume, encodeSend, encodeSuspension } from './sql-rows.ts';
 import { appendFrom, type SaveOptions, suspensionOf } from './store.ts';
@@ -19,7 +20,7 @@ export interface SaveLimits {
 }
 
 /**
- * One save, inside its transaction: checks the expected version and the suspension's signal id,
+ * One save, inside its transaction: checks the holder (the fence), the expected version and the suspension's signal id,
  * then writes the session's new messages (all of them when the hinted prefix does not match), its
  * row, its suspension, its resume log entry and its kept send, pruning both logs.
  *
@@ -29,8 +30,11 @@ export interface SaveLimits {
  * @param record - The record to save.
  * @param expected - The version the session must have now (0: a new session).
  * @param saveOptions - The save's options.
+ * @param holder - The holder token of the turn saving (a save inside the session lock): the save
+ *   is refused when the session's lock row names another holder (its lease ran out and another
+ *   turn took the session).
  * @returns The new version.
- * @throws {@link SessionWriteConflict} for another stored version; {@link SignalIdInUse} when the
+ * @throws {@link SessionWriteConflict} for another stored version, or another holder; {@link SignalIdInUse} when the
  *   record suspends on a signal id another session waits on.
  */
 export function saveIn(
@@ -40,11 +44,18 @@ export function saveIn(
   record: Omit<SessionRecord, 'version'>,
   expected: number,
   saveOptions: SaveOptions | undefined,
+  holder?: string,
 ): number {
   const { messages: history } = record.state;
   const json = encodeRecord(record);
   const version = expected + 1;
   const current: { version: number; message_count: number } | undefined = stmts.version.get(sessionId);
+  if (holder !== undefined) {
+    // The fence (lease.ts): another holder's row refuses the save; a row nobody holds (released)
+    // leaves it to the version check, as a fresh lease would.
+    const now = stmts.lockHolder.get(sessionId)?.holder;
+    if (now !== undefined && now !== holder) throw fenceRefusal(sessionId, expected, current?.version ?? 0, now);
+  }
   if ((current?.version ?? 0) !== expected) throw new SessionWriteConflict(sessionId, expected, current?.version ?? 0);
   const suspension = suspensionOf(record);
   if (suspension !== undefined) {

@@ -22,10 +22,13 @@ export function createTables(db: Database.Database, t: SqlTables): void {
       `CREATE TABLE IF NOT EXISTS ${t.suspensions} (signal_id TEXT PRIMARY KEY, session_id TEXT NOT NULL UNIQUE, suspension TEXT NOT NULL);` +
       `CREATE TABLE IF NOT EXISTS ${t.resumes} (seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, entry TEXT NOT NULL);` +
       `CREATE TABLE IF NOT EXISTS ${t.locks} (session_id TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;` +
-      `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL) WITHOUT ROWID;` +
+      `CREATE TABLE IF NOT EXISTS ${t.effects} (effect_key TEXT PRIMARY KEY, tool_call_id TEXT NOT NULL, tool_name TEXT NOT NULL, input_digest TEXT NOT NULL, join_set_digest TEXT NOT NULL, state TEXT NOT NULL, outcome TEXT, started_at INTEGER NOT NULL, claimant TEXT) WITHOUT ROWID;` +
       `CREATE TABLE IF NOT EXISTS ${t.sends} (session_id TEXT NOT NULL, send_key TEXT NOT NULL, version INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (session_id, send_key)) WITHOUT ROWID;` +
       `CREATE INDEX IF NOT EXISTS ${t.sends}_by_version ON ${t.sends} (session_id, version);`,
   );
+  // A table made before effect claims recorded their claimant gets the column.
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${t.effects}')`).all();
+  if (!columns.some((c) => c.name === 'claimant')) db.exec(`ALTER TABLE ${t.effects} ADD COLUMN claimant TEXT`);
 }
 
 /** The store's prepared statements: the parameters each binds and the rows it reads. */
@@ -55,12 +58,13 @@ export interface SqliteStatements {
   readonly pruneResumes: Database.Statement<[number | bigint]>;
   readonly lastResume: Database.Statement<[], { seq: number }>;
   readonly readResumes: Database.Statement<[number, number], { seq: number; session_id: string; entry: string }>;
-  readonly beginEffect: Database.Statement<[string, string, string, string, string, number]>;
+  readonly beginEffect: Database.Statement<[string, string, string, string, string, number, string | null]>;
   readonly finishEffect: Database.Statement<[string, string, string]>;
   readonly readEffect: Database.Statement<[string], EffectRow>;
   readonly takeLock: Database.Statement<[string, string, number, number]>;
   readonly renewLock: Database.Statement<[number, string, string]>;
   readonly dropLock: Database.Statement<[string, string]>;
+  readonly lockHolder: Database.Statement<[string], { holder: string }>;
 }
 
 /**
@@ -109,16 +113,17 @@ export function prepareStatements(db: Database.Database, t: SqlTables): SqliteSt
     ),
     readResumes: db.prepare(`SELECT seq, session_id, entry FROM ${t.resumes} WHERE seq > ? ORDER BY seq LIMIT ?`),
     beginEffect: db.prepare(
-      `INSERT INTO ${t.effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at) VALUES (?, ?, ?, ?, ?, 'started', NULL, ?) ON CONFLICT (effect_key) DO NOTHING`,
+      `INSERT INTO ${t.effects} (effect_key, tool_call_id, tool_name, input_digest, join_set_digest, state, outcome, started_at, claimant) VALUES (?, ?, ?, ?, ?, 'started', NULL, ?, ?) ON CONFLICT (effect_key) DO NOTHING`,
     ),
     finishEffect: db.prepare(
       `UPDATE ${t.effects} SET state = ?, outcome = ? WHERE effect_key = ? AND state = 'started'`,
     ),
     readEffect: db.prepare(`SELECT * FROM ${t.effects} WHERE effect_key = ?`),
     takeLock: db.prepare(
-      `INSERT INTO ${t.locks} (session_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE ${t.locks}.expires_at < ?`,
+      `INSERT INTO ${t.locks} (session_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE ${t.locks}.expires_at < ? OR ${t.locks}.holder = excluded.holder`,
     ),
     renewLock: db.prepare(`UPDATE ${t.locks} SET expires_at = ? WHERE session_id = ? AND holder = ?`),
     dropLock: db.prepare(`DELETE FROM ${t.locks} WHERE session_id = ? AND holder = ?`),
+    lockHolder: db.prepare(`SELECT holder FROM ${t.locks} WHERE session_id = ?`),
   };
 }

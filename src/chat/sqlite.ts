@@ -4,14 +4,13 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
 import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
-import { effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { claimOf, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
 import { decodeRecord, decodeResume, decodeSend, decodeSuspension, sqlTables } from './sql-rows.ts';
 import { served } from './sqlite-errors.ts';
 import { SqliteLockRows } from './sqlite-lock.ts';
@@ -93,8 +92,10 @@ export { SessionLockTimeout } from './store-errors.ts';
  * `<prefix>_locks`, with a lease a live holder renews), so turns and resumes of one session run
  * one at a time, and one signal delivered by two processes at once resumes the turn once (the
  * other delivery finds nothing waiting: `undefined` or `suspension_record_invalid`). A process
- * that dies holding a session frees it when the lease (`lockLeaseMs`) runs out. For several
- * machines, use the PostgreSQL store.
+ * that dies holding a session frees it when the lease (`lockLeaseMs`) runs out. A turn's save
+ * checks its holder token (the fence, as the PostgreSQL store's does): a process blocked or
+ * stopped past its lease, whose session another process took, is refused
+ * (`session_write_conflict`) and the holder saves. For several machines, use the PostgreSQL store.
  *
  * Errors by cause: SQLite's `SQLITE_BUSY` / `SQLITE_LOCKED` (and their extended codes), which a
  * call meets when another connection holds the database past the busy timeout (`busyTimeoutMs`;
@@ -136,6 +137,7 @@ export class SqliteSessionStore implements SessionStore {
       record: Omit<SessionRecord, 'version'>,
       expected: number,
       options: SaveOptions | undefined,
+      holder: string | undefined,
     ) => number
   >;
 
@@ -172,8 +174,13 @@ export class SqliteSessionStore implements SessionStore {
     this.stmts = stmts;
     this.lockRows = new SqliteLockRows(this.db, stmts, lockLeaseMs, lockTimeoutMs);
     this.saveTx = this.db.transaction(
-      (sessionId: string, record: Omit<SessionRecord, 'version'>, expected: number, saveOptions?: SaveOptions) =>
-        saveIn(stmts, { logSize, sendKeysKept }, sessionId, record, expected, saveOptions),
+      (
+        sessionId: string,
+        record: Omit<SessionRecord, 'version'>,
+        expected: number,
+        saveOptions: SaveOptions | undefined,
+        holder: string | undefined,
+      ) => saveIn(stmts, { logSize, sendKeysKept }, sessionId, record, expected, saveOptions, holder),
     );
   }
 
@@ -212,7 +219,7 @@ export class SqliteSessionStore implements SessionStore {
     // read first fails at once (SQLITE_BUSY, no waiting) when another process wrote meanwhile;
     // an immediate one takes the write lock first and waits for it (busy timeout).
     return served(`save of session ${JSON.stringify(sessionId)}`, () =>
-      this.saveTx.immediate(sessionId, record, expectedVersion, options),
+      this.saveTx.immediate(sessionId, record, expectedVersion, options, undefined),
     );
   }
 
@@ -296,8 +303,12 @@ export class SqliteSessionStore implements SessionStore {
   /**
    * Runs `body` with the session held against every other holder: harnesses sharing this store
    * object, and other processes on the same file (a lock row with a lease, renewed while `body`
-   * runs, released after it). The session it hands `body` has `findSend`. `options` (what the
-   * caller knows) is not needed: every read is local.
+   * runs, released after it). The session it hands `body` has `findSend`, and its save is fenced:
+   * it is refused ({@link SessionWriteConflict}) when the lock row names another holder (this
+   * turn's lease ran out, as for a process blocked or stopped past `lockLeaseMs`, and another
+   * turn took the session), so the holder saves, never the one that lost the session. Of
+   * `options`, only `sendKey` is read: a send with an idempotency key holds under a token of
+   * this store object and the key, so its retry takes over its own lease at once.
    *
    * A busy database while taking the lock counts as the session being held (the turn waits). A
    * release that fails because the database is busy is retried in the background until it
@@ -310,21 +321,32 @@ export class SqliteSessionStore implements SessionStore {
   withSessionLock<T>(
     sessionId: string,
     body: (session: LockedSession) => Promise<T>,
-    _options?: SessionLockOptions,
+    options?: SessionLockOptions,
   ): Promise<T> {
     return this.locks.run(sessionId, async () => {
-      const holder = randomUUID();
+      const holder = this.lockRows.token(options === undefined ? undefined : own(options, 'sendKey'));
       await this.lockRows.take(sessionId, holder);
       const stopRenewing = this.lockRows.renew(sessionId, holder);
+      let saved = false;
+      const session: LockedSession = {
+        ...lockedView(this, sessionId),
+        save: async (record, expectedVersion, saveOptions) => {
+          if (saved) throw new Error('a locked session saves once');
+          saved = true;
+          return served(`save of session ${JSON.stringify(sessionId)}`, () =>
+            this.saveTx.immediate(sessionId, record, expectedVersion, saveOptions, holder),
+          );
+        },
+      };
       let failure: unknown;
       try {
-        return await body(lockedView(this, sessionId));
+        return await body(session);
       } catch (error) {
         failure = error;
         throw error;
       } finally {
         stopRenewing();
-        const unreleased = this.lockRows.release(sessionId, holder);
+        const unreleased = await this.lockRows.release(sessionId, holder);
         if (unreleased !== undefined && failure instanceof SessionStoreUnavailable) failure.cleanupError ??= unreleased;
       }
     });
@@ -334,8 +356,9 @@ export class SqliteSessionStore implements SessionStore {
    * The effect ledger in this store's database (table `<prefix>_effects`): pass it to
    * `settleMutations` / `admitMutation` (`{ ledger }`) and an effect runs once across replays,
    * retries, processes on the same file and restarts. A claim is one `INSERT ... ON CONFLICT DO
-   * NOTHING`, so of two processes claiming one effect at once exactly one runs it. A `started`
-   * effect with no end reads `unknown_after_crash` once older than `leaseMs`.
+   * NOTHING`, so of two processes claiming one effect at once exactly one runs it; it records the
+   * `begin`'s claimant token, and a `begin` with the same token resumes that claim while it is
+   * `started`. A `started` effect with no end reads `unknown_after_crash` once older than `leaseMs`.
    *
    * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once).
    *
@@ -360,11 +383,11 @@ export class SqliteSessionStore implements SessionStore {
       return row === undefined ? undefined : effectRecord(row, leaseMs, now());
     };
     return {
-      begin: (entry) => {
-        if (beginEffect.run(...startedColumns(entry, now())).changes === 1) return { claimed: true };
-        const record = read(entry.key);
-        if (record === undefined) throw new Error(`SqliteSessionStore.effectLedger: ${entry.key} vanished`);
-        return { claimed: false, record };
+      begin: (entry, claimant) => {
+        if (beginEffect.run(...startedColumns(entry, now(), claimant)).changes === 1) return { claimed: true };
+        const row = readEffect.get(entry.key);
+        if (row === undefined) throw new Error(`SqliteSessionStore.effectLedger: ${entry.key} vanished`);
+        return claimOf(row, claimant, leaseMs, now());
       },
       finish: (key, end) => {
         finishEffect.run(...endColumns(end), key);

@@ -102,7 +102,11 @@ export const DEFAULT_SEND_KEYS_KEPT = 1000;
 export interface SessionLockOptions {
   /** The version of the record the caller holds: a store need not send that record again. */
   readonly knownVersion?: number;
-  /** The idempotency key of the send the turn answers: a store may look it up at once. */
+  /**
+   * The idempotency key of the send the turn answers: a store may look it up at once, and may
+   * hold the session under a token of the send (the bundled SQL stores do), so a retry of the
+   * send from the same store object takes over the lease its failed attempt left at once.
+   */
   readonly sendKey?: string;
 }
 

@@ -19,7 +19,7 @@ import type {
   EffectLedgerOptions,
   EffectRecord,
 } from '../typestate/index.ts';
-import { plainEntry, storedRecord } from '../typestate/internal.ts';
+import { plainEntry, resumesClaim, storedRecord } from '../typestate/internal.ts';
 import { HarnessInputError } from './errors.ts';
 import { createFileExclusive, readIfExists, writeFileAtomic } from './files.ts';
 
@@ -32,6 +32,7 @@ const Stored = v.object({
   joinSetDigest: text,
   startedAt: v.pipe(v.number(), v.finite()),
   state: v.picklist(['started', 'completed', 'failed']),
+  claimant: v.optional(v.string()),
   output: v.optional(v.unknown()),
   error: v.optional(v.object({ errorCode: text, retryable: v.boolean(), errorMessage: v.string() })),
 });
@@ -86,13 +87,22 @@ export class FileEffectLedger implements EffectLedger {
     return join(this.#dir, `${createHash('sha256').update(key).digest('hex')}.json`);
   }
 
-  /** Claims `entry.key` unless a record exists; the existing record otherwise. */
-  async begin(entry: EffectEntry): Promise<EffectClaim> {
-    const stored: Stored = { ...plainEntry(entry), startedAt: this.#now(), state: 'started' };
+  /**
+   * Claims `entry.key` unless a record exists; the existing record otherwise (a `started` one
+   * claimed under the same `claimant` token is resumed: `claimed: true`).
+   */
+  async begin(entry: EffectEntry, claimant?: string): Promise<EffectClaim> {
+    const stored: Stored = {
+      ...plainEntry(entry),
+      startedAt: this.#now(),
+      state: 'started',
+      ...(claimant !== undefined && { claimant }),
+    };
     if (await createFileExclusive(this.pathOf(entry.key), `${JSON.stringify(stored)}\n`)) return { claimed: true };
-    const record = await this.read(entry.key);
-    if (record === undefined) throw new Error(`FileEffectLedger: ${this.pathOf(entry.key)} vanished`);
-    return { claimed: false, record };
+    const existing = await this.#stored(entry.key);
+    if (existing === undefined) throw new Error(`FileEffectLedger: ${this.pathOf(entry.key)} vanished`);
+    const record = this.#record(existing);
+    return resumesClaim(record, existing.claimant, claimant) ? { claimed: true } : { claimed: false, record };
   }
 
   /** Records how the claimed effect of `key` ended (an end already recorded stays). */
@@ -109,7 +119,11 @@ export class FileEffectLedger implements EffectLedger {
   /** The record of `key`, or `undefined`. @throws HarnessInputError naming the file for a file that is not a record. */
   async read(key: string): Promise<EffectRecord | undefined> {
     const stored = await this.#stored(key);
-    if (stored === undefined) return undefined;
+    return stored === undefined ? undefined : this.#record(stored);
+  }
+
+  /** A stored effect as its record. */
+  #record(stored: Stored): EffectRecord {
     const { state, output, error, startedAt } = stored;
     return storedRecord(
       { entry: plainEntry(stored), state, output: output as JsonValue | undefined, error, startedAt },

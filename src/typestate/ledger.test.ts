@@ -75,6 +75,26 @@ describe('the gate spends an intent under its turn, not under the object that ad
 });
 
 describe('the effect ledger', () => {
+  it('the in-memory ledger resumes a started claim for its own claimant token only', () => {
+    const ledger = new MemoryEffectLedger();
+    const entry = {
+      key: 'k',
+      toolCallId: 'tc-1',
+      toolName: 'refund',
+      inputDigest: 'sha256:0',
+      joinSetDigest: 'sha256:1',
+    };
+    expect(ledger.begin(entry, 'claim-1')).toEqual({ claimed: true });
+    expect(ledger.begin(entry, 'claim-1')).toEqual({ claimed: true });
+    expect(ledger.begin(entry, 'claim-2')).toEqual({ claimed: false, record: { ...entry, state: 'started' } });
+    expect(ledger.begin(entry)).toEqual({ claimed: false, record: { ...entry, state: 'started' } });
+    ledger.finish('k', { state: 'completed', output: 7 });
+    expect(ledger.begin(entry, 'claim-1')).toEqual({
+      claimed: false,
+      record: { ...entry, state: 'completed', output: 7 },
+    });
+  });
+
   it('runs a replayed reply’s mutation once and answers the replay with the recorded output', async () => {
     const ledger = new MemoryEffectLedger();
     const send = vi.fn(async () => ({ ok: true }));

@@ -114,8 +114,16 @@ export type EffectClaim = { readonly claimed: true } | { readonly claimed: false
  * ```
  */
 export interface EffectLedger {
-  /** Claims `entry.key` (records `started`) unless a record exists; the existing record otherwise. */
-  begin(entry: EffectEntry): EffectClaim | Promise<EffectClaim>;
+  /**
+   * Claims `entry.key` (records `started`) unless a record exists; the existing record otherwise.
+   * `claimant`, when given, is recorded with the claim: a token the caller makes for one claim
+   * (one `begin` and its retries, never reused for another). A retried `begin` with the same
+   * token, whose first answer was lost (a connection cut after the claim was stored), resumes
+   * its own `started` claim (`claimed: true`) instead of reading it as another's; once the claim
+   * is older than the lease it reads `unknown_after_crash` to everyone. Without a token a
+   * claim is never resumed.
+   */
+  begin(entry: EffectEntry, claimant?: string): EffectClaim | Promise<EffectClaim>;
   /** Records how the claimed effect of `key` ended. */
   finish(key: string, end: EffectEnd): void | Promise<void>;
   /** The record of `key`, or `undefined`. */
@@ -134,7 +142,7 @@ export interface EffectLedger {
  * ```
  */
 export interface SyncEffectLedger extends EffectLedger {
-  begin(entry: EffectEntry): EffectClaim;
+  begin(entry: EffectEntry, claimant?: string): EffectClaim;
   finish(key: string, end: EffectEnd): void;
   read(key: string): EffectRecord | undefined;
 }
@@ -182,12 +190,17 @@ export function effectKey(intent: MutationIntent, toolName: string): string {
  */
 export class MemoryEffectLedger implements SyncEffectLedger {
   readonly #records = new Map<string, EffectRecord>();
+  readonly #claimants = new Map<string, string>();
 
-  /** Claims `entry.key` unless a record exists. */
-  begin(entry: EffectEntry): EffectClaim {
+  /** Claims `entry.key` unless a record exists (a `started` one of the same `claimant` is resumed). */
+  begin(entry: EffectEntry, claimant?: string): EffectClaim {
     const record = this.#records.get(entry.key);
-    if (record !== undefined) return { claimed: false, record };
+    if (record !== undefined)
+      return resumesClaim(record, this.#claimants.get(entry.key), claimant)
+        ? { claimed: true }
+        : { claimed: false, record };
     this.#records.set(entry.key, Object.freeze({ ...plainEntry(entry), state: 'started' }));
+    if (claimant !== undefined) this.#claimants.set(entry.key, claimant);
     return { claimed: true };
   }
 
@@ -286,6 +299,22 @@ export function storedRecord(stored: StoredEffect, leaseMs: number, now: number)
   if (stored.state === 'failed' && stored.error !== undefined)
     return { ...entry, state: 'failed', error: stored.error };
   return { ...entry, state: now - stored.startedAt > leaseMs ? 'unknown_after_crash' : 'started' };
+}
+
+/**
+ * Whether a `begin` resumes the claim a record holds: the record is `started` (within its lease)
+ * and was claimed under the same claimant token. Internal: one rule for every ledger.
+ *
+ * @param record - The record the key holds.
+ * @param stored - The claimant token recorded with the claim (`undefined` or `null`: none).
+ * @param claimant - The token of this `begin` (`undefined`: none, never resumes).
+ */
+export function resumesClaim(
+  record: EffectRecord,
+  stored: string | null | undefined,
+  claimant: string | undefined,
+): boolean {
+  return claimant !== undefined && stored === claimant && record.state === 'started';
 }
 
 /** The entry's own fields (a record passed back in keeps no state). Internal. */

@@ -1,5 +1,6 @@
 /**
- * The PostgreSQL store's effect ledger across processes (see test/effect-ledger.ts). Runs when
+ * The PostgreSQL store's effect ledger across processes (see test/effect-ledger.ts), and a claim
+ * whose answer is lost (through a proxy, test/postgres/proxy.ts). Runs when
  * TURNGATE_PG_URL is set (scripts/test.sh).
  */
 import { randomUUID } from 'node:crypto';
@@ -7,7 +8,8 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
 import { sqlTables } from '../../src/chat/sql-rows.ts';
-import { effectsRunOnce, ledgerContract } from '../effect-ledger.ts';
+import { effectEntry, effectsRunOnce, ledgerContract } from '../effect-ledger.ts';
+import { startProxy } from './proxy.ts';
 
 const url = process.env['TURNGATE_PG_URL'];
 if (url === undefined) {
@@ -47,5 +49,35 @@ it('keeps the durable ledger contract', async () => {
     });
   } finally {
     for (const store of stores) await store.close();
+  }
+});
+
+it('runs once an effect whose claim lost its answer: the retry under the same claimant resumes the claim', async () => {
+  const prefix = freshPrefix();
+  const proxy = await startProxy(url);
+  const store = new PostgresSessionStore(proxy.url, { tablePrefix: prefix, maxConnections: 2 });
+  try {
+    await store.version('warm'); // the tables exist before answers are lost
+    // Every second claim reaches the server and is stored; its answer never comes back.
+    proxy.loseAnswers(`${prefix}_effects (effect_key`, (count) => count % 2 === 0);
+    const ledger = store.effectLedger({ leaseMs: 60_000 });
+    const runs = new Map<string, number>();
+    for (let i = 0; i < 20; i++) {
+      const entry = { ...effectEntry, key: `sha256:lost-${i}` };
+      const claim = await ledger.begin(entry);
+      if (claim.claimed) {
+        runs.set(entry.key, (runs.get(entry.key) ?? 0) + 1);
+        await ledger.finish(entry.key, { state: 'completed', output: i });
+      }
+    }
+    expect(proxy.dropped).toBeGreaterThanOrEqual(10);
+    expect([...runs.values()]).toEqual(Array.from({ length: 20 }, () => 1));
+    const states = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await ledger.read(`sha256:lost-${i}`))?.state),
+    );
+    expect(states).toEqual(Array.from({ length: 20 }, () => 'completed'));
+  } finally {
+    await store.close();
+    await proxy.close();
   }
 });

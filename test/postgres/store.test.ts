@@ -202,11 +202,14 @@ describe('PostgresSessionStore', () => {
     const tablePrefix = freshPrefix();
     const pool = new pg.Pool({ connectionString: connection, max: 4 });
     const statements: string[] = [];
-    const query = pool.query.bind(pool);
-    Reflect.set(pool, 'query', (...args: Parameters<typeof query>) => {
-      const [config] = args;
-      statements.push(typeof config === 'string' ? config : (config as { text: string }).text);
-      return query(...args);
+    // Every statement of every connection the pool makes is counted.
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client);
+      Reflect.set(client, 'query', (...args: Parameters<typeof query>) => {
+        const [config] = args;
+        statements.push(typeof config === 'string' ? config : (config as { text: string }).text);
+        return query(...args);
+      });
     });
     const connect = vi.spyOn(pool, 'connect');
     const store = new PostgresSessionStore(pool, { tablePrefix });
