@@ -106,8 +106,9 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
     const parts = content['parts'];
     if (parts !== undefined && !Array.isArray(parts)) invalid(`${at(i)}.parts`, 'an array of parts');
     // A content without a role but with its parts: read as its parts say (a rule of the check, not
-    // an input error). Without parts either, it is no content of this format.
-    if (role === undefined && parts === undefined) invalid(`${at(i)}.role`, "'user' or 'model'");
+    // an input error). Without parts either (absent or empty), it is no content of this format.
+    if (role === undefined && (parts === undefined || parts.length === 0))
+      invalid(`${at(i)}.role`, "'user' or 'model'");
     const readAs = role === undefined ? (holdsCall(parts) ? 'model' : 'user') : role;
     const model = readAs === 'model';
     if (role === undefined) roleless.push({ content: i, role: model ? 'model' : 'user' });
