@@ -131,8 +131,6 @@ export interface TrimmedTranscript<F extends TranscriptFormat, M extends Transcr
   readonly removedToolCalls: readonly RemovedToolCall[];
   /** Where the summary stands in `messages`, and the repairs that made it fit (empty when it fit as it was). */
   readonly summary: { readonly index: number; readonly repairs: readonly TranscriptRepair[] } | undefined;
-  /** Every cut point of the input (`cutPoints`), ascending. */
-  readonly cutPoints: readonly number[];
   /** The trimmed history, checked: what a guarded provider call takes. */
   readonly transcript: SendableTranscript<F, M>;
 }
@@ -146,7 +144,7 @@ export interface TrimmedTranscript<F extends TranscriptFormat, M extends Transcr
  * @example
  * ```ts
  * import type { TrimRefusal } from 'turngate/transcripts';
- * const refusal: TrimRefusal = { reason: 'no_cut_point', detail: 'no cut point keeps the last 3 messages', failures: [], cutPoints: [] };
+ * const refusal: TrimRefusal = { reason: 'no_cut_point', detail: 'no cut point keeps the last 3 messages', failures: [] };
  * ```
  */
 export interface TrimRefusal<F extends TranscriptFormat = TranscriptFormat> {
@@ -155,8 +153,6 @@ export interface TrimRefusal<F extends TranscriptFormat = TranscriptFormat> {
   readonly detail: string;
   /** The failures of the history the cut would have given (empty for `invalid`). */
   readonly failures: readonly TranscriptFailure<F>[];
-  /** The input's cut points (empty for `invalid`). */
-  readonly cutPoints: readonly number[];
   /** For `invalid`: the input error (the field and what was expected). */
   readonly error?: TranscriptInputError;
 }
@@ -203,13 +199,16 @@ function kinds(messages: readonly unknown[], format: TranscriptFormat): Kind[] {
   });
 }
 
-/** What the analysis of an input gives: its messages, body, kinds, head and cut points, or its input error. */
+/** What the analysis of an input gives: its messages, body, head, the candidate cuts and the test of one. */
 interface Analysis {
   readonly messages: readonly unknown[];
   readonly body: Record<string, unknown> | undefined;
   /** How many leading system messages stay in front of every cut. */
   readonly head: number;
-  readonly cutPoints: readonly number[];
+  /** The messages after the head that open a user turn, ascending: the cuts worth checking. */
+  readonly candidates: readonly number[];
+  /** Whether the history cut at `k` (the head, then the messages from `k` on) passes the check. */
+  readonly passes: (k: number) => boolean;
   /** The whole history's failures (empty when it passes). */
   readonly failures: readonly TranscriptFailure[];
 }
@@ -219,7 +218,7 @@ function withMessages(analysis: Pick<Analysis, 'body'>, format: TranscriptFormat
   return analysis.body === undefined ? list : { ...analysis.body, [FORMAT_DRIVERS[format].field]: list };
 }
 
-/** Reads the input once and finds its cut points; the input error for input that is no transcript. */
+/** Reads the input once and finds the candidate cuts; the input error for input that is no transcript. */
 function analyze(input: unknown, settings: CheckSettings): Result<Analysis, TranscriptInputError> {
   const whole = checkInput(input, { ...settings, snapshot: false });
   if (whole.report.result === 'invalid') return { ok: false, failures: [whole.report.error] };
@@ -227,15 +226,17 @@ function analyze(input: unknown, settings: CheckSettings): Result<Analysis, Tran
   const kind = kinds(messages, settings.format);
   let head = 0;
   while (head < kind.length && kind[head] === 'system') head++;
-  const points: number[] = [];
-  for (let k = head; k < messages.length; k++) {
-    if (kind[k] !== 'user') continue;
-    const list = k === head ? messages : [...messages.slice(0, head), ...messages.slice(k)];
-    const input =
-      k === head ? whole : checkInput(withMessages({ body }, settings.format, list), { ...settings, snapshot: false });
-    if (input.report.result === 'accepted') points.push(k);
-  }
-  return { ok: true, value: { messages, body, head, cutPoints: points, failures: whole.report.failures } };
+  const candidates: number[] = [];
+  for (let k = head; k < messages.length; k++) if (kind[k] === 'user') candidates.push(k);
+  const passes = (k: number): boolean => {
+    if (k === head) return whole.report.result === 'accepted';
+    const list = [...messages.slice(0, head), ...messages.slice(k)];
+    return (
+      checkInput(withMessages({ body }, settings.format, list), { ...settings, snapshot: false }).report.result ===
+      'accepted'
+    );
+  };
+  return { ok: true, value: { messages, body, head, candidates, passes, failures: whole.report.failures } };
 }
 
 /**
@@ -248,7 +249,8 @@ function analyze(input: unknown, settings: CheckSettings): Result<Analysis, Tran
  * history passes and starts a user turn after its system messages, removes nothing.
  *
  * The check runs on each candidate (a history of `n` messages with `u` user turns costs `u`
- * checks of at most `n` messages).
+ * checks of at most `n` messages); `trimTranscript` checks only from its target back to the
+ * first cut point it finds.
  *
  * @param messages - The messages (items, contents), or a request body holding them.
  * @param options - The format, and as `checkTranscript` the model and dialect.
@@ -274,7 +276,7 @@ export function cutPoints<const F extends TranscriptFormat, I extends AnyTranscr
 ): readonly number[] {
   const analysis = analyze(messages, settingsOf(options));
   if (!analysis.ok) throw analysis.failures[0];
-  return analysis.value.cutPoints;
+  return analysis.value.candidates.filter(analysis.value.passes);
 }
 
 /** Refuses a `keepLast` that is no count. */
@@ -333,7 +335,6 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
           reason: 'invalid',
           detail: `not a ${format} transcript: ${error.message}`,
           failures: [],
-          cutPoints: [],
           error,
         },
       ],
@@ -342,11 +343,14 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
   const analysis = analyzed.value;
   const { messages, head } = analysis;
   const n = messages.length;
-  // The nearest cut that keeps `keepLast` messages: the latest cut point at or before n - keepLast;
-  // none is needed when the whole history already fits and passes.
-  let cut = -1;
-  for (const k of analysis.cutPoints) if (n - k >= keepLast) cut = k;
-  if (n - head <= keepLast && analysis.failures.length === 0) cut = head;
+  // The nearest cut that keeps `keepLast` messages: the latest cut point at or before n - keepLast
+  // (checked from there back, so a trim runs few checks); none is needed when the whole history
+  // already fits and passes.
+  let cut = n - head <= keepLast && analysis.failures.length === 0 ? head : -1;
+  for (let c = analysis.candidates.length - 1; cut < 0 && c >= 0; c--) {
+    const k = analysis.candidates[c] as number;
+    if (n - k >= keepLast && analysis.passes(k)) cut = k;
+  }
   if (cut < 0) {
     return {
       ok: false,
@@ -354,11 +358,10 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
         {
           reason: 'no_cut_point',
           detail:
-            analysis.cutPoints.length === 0
-              ? `no cut point: no message after the leading system messages opens a user turn from which the ${format} history passes the check`
-              : `no cut point keeps the last ${keepLast} messages (the earliest one, ${analysis.cutPoints[0]}, keeps ${n - (analysis.cutPoints[0] as number)})`,
+            n - head <= keepLast
+              ? `the ${format} history fits in ${keepLast} messages but does not pass the check, and no cut point makes it pass`
+              : `no cut point keeps the last ${keepLast} messages: no message at or before index ${n - keepLast} opens a user turn from which the ${format} history passes the check`,
           failures: analysis.failures as readonly TranscriptFailure[],
-          cutPoints: analysis.cutPoints,
         },
       ],
     };
@@ -381,7 +384,6 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
               reason: 'summary_refused',
               detail: `the summary message breaks a rule of ${format} that repair cannot fix`,
               failures: repaired.ok ? repaired.value.remaining : checked.report.failures,
-              cutPoints: analysis.cutPoints,
             },
           ],
         };
@@ -408,7 +410,6 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
       })),
       removedToolCalls: removedCalls(messages, format, head, cut),
       summary: summaryRecord,
-      cutPoints: analysis.cutPoints,
       transcript: final.transcript,
     },
   };
