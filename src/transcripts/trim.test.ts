@@ -3,9 +3,11 @@
  * gives a history the check accepts or a typed refusal; cuts never fall inside a tool loop;
  * summaries fit each format (repaired where the format needs it); bad options are named.
  */
+import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loopArbitrary, render } from '../../test/transcript-loops.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
@@ -201,5 +203,26 @@ describe('trimTranscript', () => {
     expect(() =>
       trimTranscriptJson(bedrock, { format: 'bedrock-converse', keepLast: 1, summary: JSON.parse('3') }),
     ).toThrow(/options\.summary/);
+  });
+});
+
+describe.each(TRANSCRIPT_FORMATS)('cut points of %s tool loops', (format) => {
+  it("are exactly the user turns: each user step's first message, none inside a loop; none while a call is open", () => {
+    fc.assert(
+      fc.property(loopArbitrary(), fc.boolean(), (steps, open) => {
+        const list = open
+          ? render(format, [
+              ...steps.slice(0, -1),
+              { kind: 'assistant', text: undefined, calls: [{ id: 'call99999', name: 'get_weather' }] },
+            ])
+          : render(format, steps);
+        // Where each user step starts in the rendered history (rendering is prefix-stable).
+        const expected = open
+          ? []
+          : steps.flatMap((step, j) => (step.kind === 'user' ? [render(format, steps.slice(0, j)).length] : []));
+        expect(cutPoints(JSON.parse(JSON.stringify(list)), { format })).toEqual(expected);
+      }),
+      { numRuns: 40, seed: 36 },
+    );
   });
 });
