@@ -41,7 +41,7 @@ export type {
   TrimResult,
   TrimTranscriptOptions,
   TrimmedTranscript,
-} from './trim.ts';
+} from './trim-types.ts';
 export { ORPHANED_RESULT_MARK, SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
 export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
 export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';

@@ -22,7 +22,6 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Result } from '../failures/index.ts';
 import { own } from '../internal/own-field.ts';
-import type { TurnMisuse } from '../typestate/index.ts';
 import type { ChatMessage } from './chat-message.ts';
 import { checkInput, type Expectation } from './check.ts';
 import type { CheckSettings } from './core/context.ts';
@@ -31,140 +30,16 @@ import type { TranscriptRepair } from './core/repair.ts';
 import type { TranscriptFailure, TranscriptInputError } from './core/report.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { TranscriptMessage } from './messages.ts';
-import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type { AnyTranscriptInput, InputMessage, TranscriptArgument } from './misuse.ts';
 import { runRepair } from './repair.ts';
-import type { SendableTranscript } from './sendable.ts';
-
-/**
- * Options of `cutPoints`.
- *
- * @example
- * ```ts
- * import type { CutPointsOptions } from 'turngate/transcripts';
- * const options: CutPointsOptions<'openai-chat'> = { format: 'openai-chat', dialect: 'groq' };
- * ```
- */
-export interface CutPointsOptions<F extends TranscriptFormat> {
-  /** The wire format. */
-  readonly format: F;
-  /** As `checkTranscript`: the model, for model-specific rules (default: the body's `model`). */
-  readonly model?: string;
-  /** As `checkTranscript`: `openai-chat` only, the provider dialect whose own rules run too. */
-  readonly dialect?: F extends 'openai-chat' ? OpenAIChatDialect : TurnMisuse<OptionMessage<'dialect', 'openai-chat'>>;
-}
-
-/**
- * Options of `trimTranscript`.
- *
- * @example
- * ```ts
- * import type { TrimTranscriptOptions } from 'turngate/transcripts';
- * const options: TrimTranscriptOptions<'anthropic'> = { format: 'anthropic', keepLast: 20, summary: 'Earlier: the user asked for the weather in Oslo.' };
- * ```
- */
-export interface TrimTranscriptOptions<F extends TranscriptFormat> extends CutPointsOptions<F> {
-  /**
-   * How many of the last messages to keep at least (a count of messages, items or contents;
-   * the leading system messages, always kept, do not count). The cut is the nearest cut point
-   * that keeps that many: the latest one at or before `length - keepLast`.
-   */
-  readonly keepLast: number;
-  /**
-   * A text that stands in place of the removed messages: a user message (the format's own, as
-   * its conversion from `ChatMessage` writes it) right after the leading system messages. When
-   * that breaks a rule of the format (two user messages in a row for Bedrock Converse), the
-   * format's repair fixes it (it joins them) and the repairs are in `summary.repairs`.
-   * Default: none; nothing stands in place of the removed messages.
-   */
-  readonly summary?: string;
-}
-
-/**
- * A message the cut removed: its index in the input and the message itself.
- *
- * @example
- * ```ts
- * import type { RemovedMessage } from 'turngate/transcripts';
- * const removed: RemovedMessage<{ role: 'user'; content: string }> = { index: 1, message: { role: 'user', content: 'Hi' } };
- * ```
- */
-export interface RemovedMessage<M> {
-  /** Its index in the input (`messages[index]`, `input[index]`, `contents[index]`). */
-  readonly index: number;
-  /** The message (item, content) as it was. */
-  readonly message: M;
-}
-
-/**
- * A tool call the cut removed (with its result, which the cut removed too).
- *
- * @example
- * ```ts
- * import type { RemovedToolCall } from 'turngate/transcripts';
- * const call: RemovedToolCall = { id: 'toolu_01', name: 'get_weather', messageIndex: 2, answered: true };
- * ```
- */
-export interface RemovedToolCall {
-  /** The tool call id. */
-  readonly id: string;
-  /** The tool's name. */
-  readonly name: string;
-  /** The index of the message (item, content) that made the call, in the input. */
-  readonly messageIndex: number;
-  /** Whether its result was in the history (and was removed with it). */
-  readonly answered: boolean;
-}
-
-/**
- * A trimmed history: what the check accepts, where it was cut and what went.
- */
-export interface TrimmedTranscript<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> {
-  /** The trimmed history: the leading system messages, the summary (when given), then the messages from `cut` on (the input's own objects). */
-  readonly messages: readonly M[];
-  /** The index in the input of the first message kept after the leading system messages (`removed` holds those before it). */
-  readonly cut: number;
-  /** How many leading system messages were kept before the cut. */
-  readonly kept: number;
-  /** The messages removed, in input order; empty when nothing needed cutting. */
-  readonly removed: readonly RemovedMessage<M>[];
-  /** The client tool calls of the removed messages, with whether their results were removed with them. */
-  readonly removedToolCalls: readonly RemovedToolCall[];
-  /** Where the summary stands in `messages`, and the repairs that made it fit (empty when it fit as it was). */
-  readonly summary: { readonly index: number; readonly repairs: readonly TranscriptRepair[] } | undefined;
-  /** The trimmed history, checked: what a guarded provider call takes. */
-  readonly transcript: SendableTranscript<F, M>;
-}
-
-/**
- * Why `trimTranscript` cut nothing: `invalid` (the input is no transcript of the format: `error`),
- * `no_cut_point` (no cut point keeps `keepLast` messages and the whole history does not pass:
- * `failures` are the whole history's), `summary_refused` (the summary message breaks a rule the
- * format's repair cannot fix: `failures` are the summarized history's).
- *
- * @example
- * ```ts
- * import type { TrimRefusal } from 'turngate/transcripts';
- * const refusal: TrimRefusal = { reason: 'no_cut_point', detail: 'no cut point keeps the last 3 messages', failures: [] };
- * ```
- */
-export interface TrimRefusal<F extends TranscriptFormat = TranscriptFormat> {
-  readonly reason: 'invalid' | 'no_cut_point' | 'summary_refused';
-  /** One sentence: what stopped the cut. */
-  readonly detail: string;
-  /** The failures of the history the cut would have given (empty for `invalid`). */
-  readonly failures: readonly TranscriptFailure<F>[];
-  /** For `invalid`: the input error (the field and what was expected). */
-  readonly error?: TranscriptInputError;
-}
-
-/**
- * The `Result` of `trimTranscript`: the {@link TrimmedTranscript} as `value`, or `failures`
- * holding the one {@link TrimRefusal}.
- */
-export type TrimResult<F extends TranscriptFormat, M extends TranscriptMessage<F> = TranscriptMessage<F>> = Result<
-  TrimmedTranscript<F, M>,
-  TrimRefusal<F>
->;
+import type {
+  CutPointsOptions,
+  RemovedToolCall,
+  TrimmedTranscript,
+  TrimRefusal,
+  TrimResult,
+  TrimTranscriptOptions,
+} from './trim-types.ts';
 
 /** What a message is to a cut: a system message, a message opening a user turn, or another. */
 type Kind = 'system' | 'user' | 'other';
@@ -320,6 +195,52 @@ function removedCalls(
 }
 
 /** Runs `trimTranscript` on any value. */
+/** A refusal, as the one failure of a `TrimResult`. */
+const refuse = (refusal: TrimRefusal): TrimResult<TranscriptFormat> => ({ ok: false, failures: [refusal] });
+
+/**
+ * The nearest cut that keeps `keepLast` messages: the latest cut point at or before
+ * `n - keepLast`, checked from there back (a trim runs few checks); the head itself (nothing cut)
+ * when the whole history already fits and passes; -1 for none.
+ */
+function nearestCut(analysis: Analysis, keepLast: number): number {
+  const { messages, head } = analysis;
+  const n = messages.length;
+  if (n - head <= keepLast && analysis.failures.length === 0) return head;
+  for (let c = analysis.candidates.length - 1; c >= 0; c--) {
+    const k = analysis.candidates[c] as number;
+    if (n - k >= keepLast && analysis.passes(k)) return k;
+  }
+  return -1;
+}
+
+/**
+ * The kept messages with the summary after the head: a user message as the format's conversion
+ * writes it, fitted by the format's repair when it breaks a rule; a refusal when repair cannot fit it.
+ */
+function withSummary(
+  analysis: Analysis,
+  settings: CheckSettings,
+  cut: number,
+  summary: string,
+): { list: readonly unknown[]; repairs: readonly TranscriptRepair[] } | TrimRefusal {
+  const { messages, head } = analysis;
+  const { format } = settings;
+  const note = FORMAT_DRIVERS[format].fromChat([{ role: 'user', content: summary }]).messages;
+  const list = [...messages.slice(0, head), ...note, ...messages.slice(cut)];
+  const checked = checkInput(withMessages(analysis, format, list), { ...settings, snapshot: false });
+  if (checked.report.result === 'accepted') return { list, repairs: [] };
+  const repaired = runRepair(withMessages(analysis, format, list), settings);
+  if (repaired.ok && repaired.value.remaining.length === 0)
+    return { list: repaired.value.messages, repairs: repaired.value.repairs };
+  return {
+    reason: 'summary_refused',
+    detail: `the summary message breaks a rule of ${format} that repair cannot fix`,
+    failures: repaired.ok ? repaired.value.remaining : checked.report.failures,
+  };
+}
+
+/** Runs `trimTranscript` on any value. */
 function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat>): TrimResult<TranscriptFormat> {
   const settings = settingsOf(options);
   const keepLast = keepLastOf(options);
@@ -328,70 +249,29 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
   const analyzed = analyze(input, settings);
   if (!analyzed.ok) {
     const error = analyzed.failures[0] as TranscriptInputError;
-    return {
-      ok: false,
-      failures: [
-        {
-          reason: 'invalid',
-          detail: `not a ${format} transcript: ${error.message}`,
-          failures: [],
-          error,
-        },
-      ],
-    };
+    return refuse({ reason: 'invalid', detail: `not a ${format} transcript: ${error.message}`, failures: [], error });
   }
   const analysis = analyzed.value;
   const { messages, head } = analysis;
   const n = messages.length;
-  // The nearest cut that keeps `keepLast` messages: the latest cut point at or before n - keepLast
-  // (checked from there back, so a trim runs few checks); none is needed when the whole history
-  // already fits and passes.
-  let cut = n - head <= keepLast && analysis.failures.length === 0 ? head : -1;
-  for (let c = analysis.candidates.length - 1; cut < 0 && c >= 0; c--) {
-    const k = analysis.candidates[c] as number;
-    if (n - k >= keepLast && analysis.passes(k)) cut = k;
-  }
+  const cut = nearestCut(analysis, keepLast);
   if (cut < 0) {
-    return {
-      ok: false,
-      failures: [
-        {
-          reason: 'no_cut_point',
-          detail:
-            n - head <= keepLast
-              ? `the ${format} history fits in ${keepLast} messages but does not pass the check, and no cut point makes it pass`
-              : `no cut point keeps the last ${keepLast} messages: no message at or before index ${n - keepLast} opens a user turn from which the ${format} history passes the check`,
-          failures: analysis.failures as readonly TranscriptFailure[],
-        },
-      ],
-    };
+    return refuse({
+      reason: 'no_cut_point',
+      detail:
+        n - head <= keepLast
+          ? `the ${format} history fits in ${keepLast} messages but does not pass the check, and no cut point makes it pass`
+          : `no cut point keeps the last ${keepLast} messages: no message at or before index ${n - keepLast} opens a user turn from which the ${format} history passes the check`,
+      failures: analysis.failures,
+    });
   }
-  const kept = [...messages.slice(0, head), ...messages.slice(cut)];
-  let list: readonly unknown[] = kept;
+  let list: readonly unknown[] = [...messages.slice(0, head), ...messages.slice(cut)];
   let summaryRecord: TrimmedTranscript<TranscriptFormat>['summary'];
   if (summary !== undefined) {
-    const note = FORMAT_DRIVERS[format].fromChat([{ role: 'user', content: summary }]).messages;
-    list = [...messages.slice(0, head), ...note, ...messages.slice(cut)];
-    const checked = checkInput(withMessages(analysis, format, list), { ...settings, snapshot: false });
-    let repairs: readonly TranscriptRepair[] = [];
-    if (checked.report.result !== 'accepted') {
-      const repaired = runRepair(withMessages(analysis, format, list), settings);
-      if (!repaired.ok || repaired.value.remaining.length > 0) {
-        return {
-          ok: false,
-          failures: [
-            {
-              reason: 'summary_refused',
-              detail: `the summary message breaks a rule of ${format} that repair cannot fix`,
-              failures: repaired.ok ? repaired.value.remaining : checked.report.failures,
-            },
-          ],
-        };
-      }
-      list = repaired.value.messages;
-      repairs = repaired.value.repairs;
-    }
-    summaryRecord = { index: head, repairs };
+    const fitted = withSummary(analysis, settings, cut, summary);
+    if ('reason' in fitted) return refuse(fitted);
+    list = fitted.list;
+    summaryRecord = { index: head, repairs: fitted.repairs };
   }
   const final = checkInput(withMessages(analysis, format, list), settings).report;
   if (final.result !== 'accepted' || final.transcript === undefined) {
