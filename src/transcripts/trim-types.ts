@@ -53,7 +53,8 @@ export interface TrimTranscriptOptions<F extends TranscriptFormat> extends CutPo
    * its conversion from `ChatMessage` writes it) right after the leading system messages. When
    * that breaks a rule of the format (two user messages in a row for Bedrock Converse), the
    * format's repair fixes it (it joins them) and the repairs are in `summary.repairs`.
-   * Default: none; nothing stands in place of the removed messages.
+   * Only when the cut removes something. Default: none; nothing stands in place of the removed
+   * messages.
    */
   readonly summary?: string;
 }
@@ -108,7 +109,7 @@ export interface TrimmedTranscript<F extends TranscriptFormat, M extends Transcr
   readonly removed: readonly RemovedMessage<M>[];
   /** The client tool calls of the removed messages, with whether their results were removed with them. */
   readonly removedToolCalls: readonly RemovedToolCall[];
-  /** Where the summary stands in `messages`, and the repairs that made it fit (empty when it fit as it was). */
+  /** Where the summary stands in `messages`, and the repairs that made it fit (empty when it fit as it was); `undefined` without a summary or with nothing removed. */
   readonly summary: { readonly index: number; readonly repairs: readonly TranscriptRepair[] } | undefined;
   /** The trimmed history, checked: what a guarded provider call takes. */
   readonly transcript: SendableTranscript<F, M>;

@@ -225,4 +225,23 @@ describe.each(TRANSCRIPT_FORMATS)('cut points of %s tool loops', (format) => {
       { numRuns: 40, seed: 36 },
     );
   });
+
+  it('trimmed to any length with a summary: accepted, the summary first, the removed calls all answered', () => {
+    fc.assert(
+      fc.property(loopArbitrary(), fc.nat(40), (steps, keepLast) => {
+        const list = JSON.parse(JSON.stringify(render(format, steps)));
+        const trimmed = trimTranscriptJson(list, { format, keepLast, summary: 'Earlier: the orders were listed.' });
+        if (!trimmed.ok) {
+          expect(trimmed.failures[0]?.reason).toBe('no_cut_point');
+          return;
+        }
+        const { value } = trimmed;
+        expect(checkTranscriptJson(value.messages, { format }).result).toBe('accepted');
+        expect(value.summary?.index).toBe(value.removed.length > 0 ? 0 : undefined);
+        expect(value.removedToolCalls.every((call) => call.answered)).toBe(true);
+        expect(value.messages.length).toBeGreaterThanOrEqual(Math.min(keepLast, list.length - value.kept));
+      }),
+      { numRuns: 40, seed: 37 },
+    );
+  });
 });

@@ -267,7 +267,8 @@ function runTrim(input: unknown, options: TrimTranscriptOptions<TranscriptFormat
   }
   let list: readonly unknown[] = [...messages.slice(0, head), ...messages.slice(cut)];
   let summaryRecord: TrimmedTranscript<TranscriptFormat>['summary'];
-  if (summary !== undefined) {
+  // A summary stands for removed messages: with nothing removed there is nothing to stand for.
+  if (summary !== undefined && cut > head) {
     const fitted = withSummary(analysis, settings, cut, summary);
     if ('reason' in fitted) return refuse(fitted);
     list = fitted.list;
