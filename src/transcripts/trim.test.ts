@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopArbitrary, render } from '../../test/transcript-loops.ts';
+import { withPollution } from '../../test/turn-fixtures.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
@@ -103,6 +104,34 @@ describe('trimTranscript over every accepted conformance transcript', () => {
         expect({ file: c.file, k, ok: trimmed.ok }).toEqual({ file: c.file, k, ok: true });
       }
     }
+  });
+});
+
+describe('trimTranscript under a polluted Object.prototype', () => {
+  it('decides as on a clean prototype: a planted role, content, summary or keepLast changes nothing', () => {
+    const verdict = (c: Case) => {
+      const trimmed = trimTranscriptJson(c.input, { format: c.format, keepLast: 1, ...dialectOf(c) });
+      return JSON.stringify(
+        trimmed.ok ? { cut: trimmed.value.cut, messages: trimmed.value.messages } : trimmed.failures,
+      );
+    };
+    const clean = accepted.map(verdict);
+    const differs: string[] = [];
+    for (const [key, value] of [
+      ['role', 'user'],
+      ['content', 'planted'],
+      ['type', 'text'],
+      ['summary', 'planted summary'],
+      ['keepLast', 0],
+      ['tool_calls', []],
+    ] as const) {
+      withPollution({ [key]: value }, () => {
+        accepted.forEach((c, i) => {
+          if (verdict(c) !== clean[i]) differs.push(`${key} ${c.file}`);
+        });
+      });
+    }
+    expect(differs).toEqual([]);
   });
 });
 
