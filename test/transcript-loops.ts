@@ -403,8 +403,14 @@ function pairingFailures(format: TranscriptFormat, steps: readonly Step[], mutat
       return unanswered([mutation.id]);
     case 'duplicate':
       return [{ rule: rules.duplicate, ids: [mutation.id] }];
-    case 'move-before-call':
-      return [{ rule: rules.before, ids: [mutation.id] }, ...unanswered([mutation.id])];
+    case 'move-before-call': {
+      // The result lands right before its call's assistant message: for Mistral, after a user
+      // message when that call was the first round's.
+      const at = steps.findIndex((s) => s.kind === 'assistant' && s.calls.some((c) => c.id === mutation.id));
+      const order =
+        format === 'mistral' && steps[at - 1]?.kind === 'user' ? [{ rule: 'mistral.tool_after_user', ids: [] }] : [];
+      return [{ rule: rules.before, ids: [mutation.id] }, ...unanswered([mutation.id]), ...order];
+    }
     case 'inject': {
       const assistant = steps[mutation.after];
       const results = steps[mutation.after + 1];
@@ -418,7 +424,10 @@ function pairingFailures(format: TranscriptFormat, steps: readonly Step[], mutat
         return [{ rule: 'anthropic.tool_result_not_first', ids: [...results.ids].sort() }];
       // Anthropic reports the misplaced results at the message standing between, once.
       if (format === 'anthropic') return [...unanswered(ids), { rule: rules.misplaced, ids: [...results.ids].sort() }];
-      return [...unanswered(ids), ...results.ids.map((id) => ({ rule: rules.misplaced, ids: [id] }))];
+      // Mistral also refuses the role order: a tool message right after a user message.
+      const order =
+        format === 'mistral' && mutation.role === 'user' ? [{ rule: 'mistral.tool_after_user', ids: [] }] : [];
+      return [...unanswered(ids), ...results.ids.map((id) => ({ rule: rules.misplaced, ids: [id] })), ...order];
     }
   }
 }

@@ -32,6 +32,16 @@ export type {
 export type { ConversionLoss } from './core/convert.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairResult, RepairedTranscript } from './repair.ts';
+export { cutPoints, trimTranscript, trimTranscriptJson } from './trim.ts';
+export type {
+  CutPointsOptions,
+  RemovedMessage,
+  RemovedToolCall,
+  TrimRefusal,
+  TrimResult,
+  TrimTranscriptOptions,
+  TrimmedTranscript,
+} from './trim-types.ts';
 export { ORPHANED_RESULT_MARK, SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
 export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
 export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';

@@ -113,7 +113,9 @@ function pairResults(read: AISDKRead, table: CallTable, names: boolean, sink: Fa
 
 /**
  * Approvals: a request names a call; a response answers an earlier request. A response in the
- * final message settles the call: the SDK runs it (or records the denial) before the model call.
+ * final message of a history settles the call: the SDK runs it (or records the denial) before
+ * the model call. In the prompt (`stage: 'prompt'`) it does not: the SDK has already acted, and a
+ * client call approved there without its result was never executed.
  */
 function checkApprovals(
   read: AISDKRead,
@@ -154,7 +156,10 @@ function checkApprovals(
     }
     const call = table.get(request.toolCallId);
     if (call === undefined || call.seq > response.seq || segment[call.message] !== segment[response.message]) continue;
-    if (response.message === last) call.answered = true;
+    // In the history, a decision in the final message is acted on by the SDK before it calls the
+    // model. In the prompt the SDK hands its model, that moment has passed: an approved client call
+    // still without its result was never executed, and the provider would get a dangling call.
+    if (response.message === last && (context.stage !== 'prompt' || call.server)) call.answered = true;
     else if (!call.server) {
       decided ??= new Map();
       if (!decided.has(call)) decided.set(call, response);

@@ -6,7 +6,7 @@ import {
   SYNTHESIZED_RESULT_MARK,
   type TranscriptRepair,
 } from '../index.ts';
-import { runRepair } from '../internal.ts';
+import { runCheck, runRepair } from '../internal.ts';
 
 type Message = Record<string, unknown>;
 
@@ -345,5 +345,23 @@ describe('aisdk repair: byte-stable', () => {
       // Repairing the repaired messages changes nothing more.
       expect(repaired([...value.messages] as Message[]).changed).toBe(false);
     }
+  });
+});
+
+describe('aisdk approvals in the prompt the SDK hands its model', () => {
+  const approved = [
+    system,
+    ask,
+    {
+      role: 'assistant',
+      content: [call(), { type: 'tool-approval-request', approvalId: 'appr_1', toolCallId: 'call_1' }],
+    },
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'appr_1', approved: true }] },
+  ];
+  const rules = (stage: 'history' | 'prompt') =>
+    runCheck(approved, { format: 'aisdk', expect: 'sendable', stage }).failures.map((f) => `${f.rule} ${f.ids.join()}`);
+  it('a final approval settles the call in a history (the SDK runs it next), not in the prompt (it was never run)', () => {
+    expect(rules('history')).toEqual([]);
+    expect(rules('prompt')).toEqual(['aisdk.approved_call_without_result call_1']);
   });
 });

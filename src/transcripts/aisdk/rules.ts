@@ -125,7 +125,8 @@ export const AISDK_RULES = {
   },
   'aisdk.approved_call_without_result': {
     class: MISSING,
-    summary: 'tool-call approved before the last message, with no tool-result',
+    summary:
+      'tool-call approved before the last message (or anywhere in the prompt the SDK hands its model), with no tool-result: it was never executed',
     fix: 'Keep the tool message with the result the SDK wrote when it ran the approved call (result.response.messages), or add its tool-result after the approval response.',
     source: `${AISDK_APPROVAL_FLOW}; https://github.com/vercel/eve/issues/460; https://github.com/vercel/eve/issues/236; https://github.com/vercel/ai/issues/10980`,
     providerError: `${ANTHROPIC_UNANSWERED_TEXT} (Anthropic); No tool output found for function call …. (OpenAI Responses); Tool result is missing for tool call …. (AI_MissingToolResultsError, ai 7)`,

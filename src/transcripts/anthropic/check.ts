@@ -99,6 +99,7 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
 
   checkBlocks(read, last, sink);
   checkThinking(messages, read, context, sink);
+  checkFinalThinking(messages, read, context, sink);
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, resultRules, badIds };
 }
 
@@ -285,4 +286,32 @@ function checkThinking(
     first,
     Array.isArray(content) ? 0 : -1,
   );
+}
+
+/**
+ * With thinking off (a request body whose `thinking` is absent or `{type: 'disabled'}`), an
+ * assistant message in the final position (a prefill being sent) holds no thinking or
+ * redacted_thinking block: the API strips such blocks from earlier turns but refuses them there.
+ * Bare message arrays do not say whether thinking is on, and a received answer is no prefill:
+ * the rule runs for request bodies about to be sent.
+ */
+function checkFinalThinking(
+  messages: readonly unknown[],
+  read: AnthropicRead,
+  context: CheckContext,
+  sink: FailureSink,
+): void {
+  if (context.body === undefined || context.expect !== 'sendable') return;
+  const thinking = context.body['thinking'];
+  if (thinking !== undefined && !(isJsonObject(thinking) && thinking['type'] === 'disabled')) return;
+  const last = read.roles.length - 1;
+  if (last < 0 || read.roles[last] !== 'assistant') return;
+  const content = (messages[last] as JsonObject)['content'];
+  if (!Array.isArray(content)) return;
+  for (let j = 0; j < content.length; j++) {
+    const type = (content[j] as JsonObject)['type'];
+    if (type === 'thinking' || type === 'redacted_thinking') {
+      sink.fail('anthropic.thinking_in_final_assistant', [], blockAt(last, j), last, j);
+    }
+  }
 }

@@ -396,6 +396,16 @@ function repairBlocks(
       edits.remove(failure.message, j, failure.rule, [], 'removed the thinking block the assistant message ended on');
     }
   }
+  for (const failure of failures.of('anthropic.thinking_in_final_assistant')) {
+    if (edits.drop.has(slotKey(failure.message, failure.slot))) continue;
+    edits.remove(
+      failure.message,
+      failure.slot,
+      failure.rule,
+      [],
+      'removed the thinking block from the final assistant message (thinking is off)',
+    );
+  }
   for (const failure of failures.of('anthropic.thinking_cache_control')) {
     const before = edits.block(failure.message, failure.slot);
     const { cache_control: _dropped, ...rest } = before;

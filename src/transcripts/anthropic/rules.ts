@@ -163,6 +163,17 @@ export const ANTHROPIC_RULES = {
     repairable: true,
     kind: 'observed',
   },
+  'anthropic.thinking_in_final_assistant': {
+    class: SCHEMA,
+    summary: 'thinking off, and the assistant message in the final position (a prefill) holds a thinking block',
+    fix: 'Remove the thinking blocks from the final assistant message, or enable thinking in the request.',
+    source:
+      'https://github.com/tailcallhq/forgecode/issues/1853; https://github.com/tailcallhq/forgecode/issues/1195; https://github.com/microsoft/vscode/issues/282326',
+    providerError:
+      'messages.N.content.K: When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.',
+    repairable: true,
+    kind: 'observed',
+  },
   // Observed (https://github.com/UKGovernmentBEIS/inspect_ai/pull/3967, https://github.com/BerriAI/litellm/pull/39815).
   'anthropic.thinking_cache_control': {
     class: SCHEMA,

@@ -316,3 +316,23 @@ describe('bedrock-converse reader', () => {
     expect(toolCallIds.accepts(minted)).toBe(true);
   });
 });
+
+describe('bedrock-converse tool names in the history', () => {
+  const history = (name: string, id = 'tooluse_1') => [
+    ask,
+    { role: 'assistant', content: [{ toolUse: { toolUseId: id, name, input: {} } }] },
+    { role: 'user', content: [result(id, 'Snow')] },
+  ];
+  it('refuses a name outside [a-zA-Z0-9_-]{1,64}, and repair rewrites it in the grammar with the id fixed too', () => {
+    const rules = (value: unknown) => checkTranscriptJson(value, { format }).failures.map((f) => f.rule);
+    expect(rules(history('weather.get'))).toEqual(['bedrock-converse.tool_use_name_invalid']);
+    expect(rules(history('w'.repeat(65)))).toEqual(['bedrock-converse.tool_use_name_invalid']);
+    expect(rules(history('weather_get-2'))).toEqual([]);
+    const fixed = repairTranscriptJson(history('$weather.get', 'tool:1'), { format });
+    if (!fixed.ok) throw new Error('not repaired');
+    const use = (fixed.value.messages[1] as { content: { toolUse: { name: string; toolUseId: string } }[] }).content[0];
+    expect(use?.toolUse.name).toBe('_weather_get');
+    expect(use?.toolUse.toolUseId).toBe('tool_1');
+    expect(fixed.value.remaining).toEqual([]);
+  });
+});

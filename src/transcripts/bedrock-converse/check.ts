@@ -67,6 +67,14 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
       site.slot,
     );
   }
+  for (const site of read.badNames)
+    sink.fail(
+      'bedrock-converse.tool_use_name_invalid',
+      [site.key as string],
+      `${blockAt(site.message, site.slot)}.toolUse.name`,
+      site.message,
+      site.slot,
+    );
   const openToolCalls = reportUnanswered(read.calls, sink, 'bedrock-converse.tool_use_unanswered', {
     open: (call) => context.expect === 'received' && call.message === last,
     callAt: (call) => `${blockAt(call.message, call.slot)}.toolUse`,

@@ -13,7 +13,7 @@
  */
 import { CallTable, type CallSite } from '../core/calls.ts';
 import { invalid, isJsonObject } from '../core/input.ts';
-import { isWordId } from '../core/names.ts';
+import { isToolName, isWordId } from '../core/names.ts';
 
 /** A `toolResult` block of a user message, as read. */
 export interface ResultSite {
@@ -65,6 +65,8 @@ export interface BedrockRead {
   readonly blankTexts: readonly BlockSite[];
   /** Calls whose id is outside the grammar (results are judged by the check: most carry a call's id). */
   readonly badIds: readonly BlockSite[];
+  /** The toolUse blocks whose `name` is outside the API grammar (1 to 64 of `a-z A-Z 0-9 _ -`). */
+  readonly badNames: readonly BlockSite[];
   /** Results whose `status` is neither `success` nor `error`. */
   readonly badStatus: readonly BlockSite[];
   readonly badJson: readonly JsonSite[];
@@ -86,6 +88,7 @@ export function readBedrock(messages: readonly unknown[]): BedrockRead {
   const emptyMessages: number[] = [];
   const blankTexts: BlockSite[] = [];
   const badIds: BlockSite[] = [];
+  const badNames: BlockSite[] = [];
   const badStatus: BlockSite[] = [];
   const badJson: JsonSite[] = [];
   let firstTool: BlockSite | undefined;
@@ -123,6 +126,7 @@ export function readBedrock(messages: readonly unknown[]): BedrockRead {
         calls.push({ key, name, message: i, slot: j, seq: seq++, server, answered: false, claimed: false });
         if (!server) f |= MESSAGE.call;
         if (!isWordId(key, 64)) badIds.push({ message: i, slot: j, key });
+        if (!isToolName(name)) badNames.push({ message: i, slot: j, key });
         firstTool ??= { message: i, slot: j, key };
       } else if (result !== undefined) {
         if (!isJsonObject(result)) invalid(`${blockAt(i, j)}.toolResult`, 'an object');
@@ -164,6 +168,7 @@ export function readBedrock(messages: readonly unknown[]): BedrockRead {
     emptyMessages,
     blankTexts,
     badIds,
+    badNames,
     badStatus,
     badJson,
     firstTool,

@@ -49,7 +49,8 @@ export function repairBedrock(
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
   const has = (rule: TranscriptRule) => failures.of(rule).length > 0;
-  if (analysis.badIds.length > 0) return { outcome, repaired: repairIds(messages, analysis) };
+  if (analysis.badIds.length > 0 || analysis.read.badNames.length > 0)
+    return { outcome, repaired: repairIds(messages, analysis) };
   if (PAIRING.some(has)) return { outcome, repaired: repairPairing(messages, analysis, failures, context) };
   if (has('bedrock-converse.roles_not_alternating')) return { outcome, repaired: joinRoles(messages, analysis) };
   if (has('bedrock-converse.first_message_not_user')) {
@@ -88,7 +89,13 @@ function groomedId(id: string, used: Set<string>): string {
   return candidate;
 }
 
-/** Step 1: rewrites every id outside the grammar, on every block carrying it (pairing stays as it was). */
+/** A tool name in the API grammar: each other character becomes `_`, cut to 64 (`tool` for an empty name). */
+function toolNameIn(name: string): string {
+  const body = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+  return body === '' ? 'tool' : body;
+}
+
+/** Step 1: rewrites every id outside the grammar, on every block carrying it (pairing stays as it was), and every tool name outside it. */
 function repairIds(messages: readonly unknown[], { read, badIds }: BedrockAnalysis): Repaired {
   const edits = new BlockRepairs(messages, 'messages', 'content');
   const used = new Set<string>();
@@ -120,6 +127,22 @@ function repairIds(messages: readonly unknown[], { read, badIds }: BedrockAnalys
   };
   for (const call of read.calls) rename(call.message, call.slot, call.key, 'toolUse');
   for (const result of read.results) rename(result.message, result.slot, result.key, 'toolResult');
+  for (const site of read.badNames) {
+    const key = slotKey(site.message, site.slot);
+    const block = edits.replace.get(key) ?? edits.block(site.message, site.slot);
+    const use = block['toolUse'] as JsonObject;
+    const name = use['name'] as string;
+    const next = toolNameIn(name);
+    edits.replace.set(key, { ...block, toolUse: { ...use, name: next } });
+    edits.repairs.push({
+      action: 'rewrote_field',
+      rule: 'bedrock-converse.tool_use_name_invalid',
+      ids: [site.key as string],
+      at: `${blockAt(site.message, site.slot)}.toolUse.name`,
+      detail: `rewrote the tool name ${name} as ${next} (the API's characters, at most 64)`,
+      removed: edits.block(site.message, site.slot),
+    });
+  }
   return {
     messages: applyBlockEdits(messages, 'content', { drop: edits.drop, replace: edits.replace }),
     repairs: edits.repairs,

@@ -78,11 +78,27 @@ export const BEDROCK_CONVERSE_RULES = {
     kind: 'observed',
   },
   // Shape of the blocks: the API reference.
+  // The id grammar: the sources disagree. `ToolResultBlock` documents `[a-zA-Z0-9_-]+`; some
+  // versions of `ToolUseBlock` and the streaming pages (`ToolUseBlockStart`,
+  // `ToolResultBlockStart`), and the server's own validation texts reported in 2026, admit `.`
+  // and `:` (`[a-zA-Z0-9_.:-]+`). The rule keeps the documented pattern of the result block, the
+  // narrower one: a result carries its call's id, so it is the one a round trip takes.
   'bedrock-converse.tool_use_id_invalid': {
     class: SCHEMA,
     summary: 'toolUseId outside the API grammar (1 to 64 letters, digits, _ and -)',
     fix: 'Use tool use ids of 1 to 64 characters from [a-zA-Z0-9_-] (the same id on the toolUse and on its toolResult).',
-    source: `${API}/API_runtime_ToolUseBlock.html (toolUseId); ${API}/API_runtime_ToolResultBlock.html (toolUseId: pattern [a-zA-Z0-9_-]+, length 1 to 64)`,
+    source: `${API}/API_runtime_ToolUseBlock.html (toolUseId); ${API}/API_runtime_ToolResultBlock.html (toolUseId: pattern [a-zA-Z0-9_-]+, length 1 to 64); ${API}/API_runtime_ToolUseBlockStart.html and some versions of ToolUseBlock admit . and : ([a-zA-Z0-9_.:-]+; not followed: the result block keeps the narrower pattern)`,
+    repairable: true,
+    kind: 'doc',
+  },
+  'bedrock-converse.tool_use_name_invalid': {
+    class: SCHEMA,
+    summary:
+      'toolUse name in the history outside the API grammar (1 to 64 letters, digits, _ and -; a dotted name included)',
+    fix: 'Send tool names of 1 to 64 characters from [a-zA-Z0-9_-] (module.function becomes module_function), in the history as in toolConfig.',
+    source: `${API}/API_runtime_ToolUseBlock.html (name: pattern [a-zA-Z0-9_-]+, length 1 to 64); https://github.com/openclaw/openclaw/issues/12892; https://github.com/pydantic/pydantic-ai/pull/4631; https://github.com/vercel/ai/pull/17769`,
+    providerError:
+      "Value at 'messages.N.member.content.K.member.toolUse.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
     repairable: true,
     kind: 'doc',
   },

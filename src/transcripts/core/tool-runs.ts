@@ -185,6 +185,17 @@ function readCalls(calls: readonly CallSite[], rules: ToolRunRules, sink: Failur
   return { repeated, long, malformed };
 }
 
+/** Fails the grammar rule for each tool message whose id is outside the grammar and names no call. */
+function orphanIds(read: ToolRunRead, idGrammar: NonNullable<ToolRunRules['idGrammar']>, sink: FailureSink): void {
+  let callIds: Set<string> | undefined;
+  for (const tool of read.toolMessages) {
+    const key = tool.key;
+    if (key === undefined || idGrammar.grammar.accepts(key)) continue;
+    callIds ??= new Set(read.calls.map((call) => call.key));
+    if (!callIds.has(key)) sink.fail(idGrammar.rule, [key], `messages[${tool.message}].tool_call_id`, tool.message);
+  }
+}
+
 /**
  * Runs the tool-run rules, after the reader's shape failures. Calls with `message === CARRIED`
  * stand before the first message (carried open from a suspended turn): the tool messages at
@@ -244,5 +255,8 @@ export function checkToolRuns(
       sink.fail(rules.idGrammar.rule, [call.key], `${callAt(call)}.id`, call.message, call.slot);
     }
   }
+  // A tool message carrying an id outside the grammar that no call has: its id fails too, besides
+  // its pairing (a message's every failure is reported; a call's id is reported at the call).
+  if (rules.idGrammar !== undefined) orphanIds(read, rules.idGrammar, sink);
   return { failures: sink.sorted(), openToolCalls, located: sink.located, analysis: read };
 }

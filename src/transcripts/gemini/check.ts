@@ -33,6 +33,10 @@ export function analyzeGemini(
   const sink = new FailureSink(GEMINI_RULES);
   for (const i of read.empty) sink.fail('gemini.content_without_parts', [], at(i), i);
   for (const i of read.functionRoles) sink.fail('gemini.function_role_unsupported', [], `${at(i)}.role`, i);
+  // A single content may leave its role out (the API reads it as the user's); a conversation may not.
+  if (contents.length > 1)
+    for (const { content } of read.roleless)
+      sink.fail('gemini.content_role_missing', [], `${at(content)}.role`, content);
   const openToolCalls = checkCalls(read, pairing, sink, context, contents.length - 1);
   checkResponses(read, pairing, sink);
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, pairing };

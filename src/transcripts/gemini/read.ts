@@ -69,12 +69,22 @@ export interface GeminiRead {
   readonly empty: readonly number[];
   /** The contents with the legacy role `function` (read as `user` contents). */
   readonly functionRoles: readonly number[];
+  /**
+   * The contents without a role, with the role they are read as: `model` when they hold a
+   * `functionCall`, else `user` (the API's reading of a single-turn content).
+   */
+  readonly roleless: readonly { readonly content: number; readonly role: 'user' | 'model' }[];
   /** The last `user` content with a part that is no `functionResponse` (-1 for none): the current turn starts after it. */
   readonly lastUserTurn: number;
 }
 
 const at = (i: number) => `contents[${i}]`;
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
+
+/** Whether a content's parts hold a `functionCall` part. */
+function holdsCall(parts: unknown): boolean {
+  return Array.isArray(parts) && parts.some((part) => isJsonObject(part) && part['functionCall'] !== undefined);
+}
 
 /** Reads `contents`: raises a `TranscriptInputError` for input that is not Gemini contents. */
 export function readGemini(contents: readonly unknown[]): GeminiRead {
@@ -85,6 +95,7 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
   const responses: GeminiResponseSite[] = [];
   const empty: number[] = [];
   const functionRoles: number[] = [];
+  const roleless: { content: number; role: 'user' | 'model' }[] = [];
   let lastUserTurn = -1;
   let lastModel = -1;
   let seq = 0;
@@ -92,15 +103,21 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
     const content = contents[i];
     if (!isJsonObject(content)) invalid(at(i), 'a content object');
     const role = content['role'];
-    const model = role === 'model';
-    if (!model && role !== 'user') {
+    const parts = content['parts'];
+    if (parts !== undefined && !Array.isArray(parts)) invalid(`${at(i)}.parts`, 'an array of parts');
+    // A content without a role but with its parts: read as its parts say (a rule of the check, not
+    // an input error). Without parts either (absent or empty), it is no content of this format.
+    if (role === undefined && (parts === undefined || parts.length === 0))
+      invalid(`${at(i)}.role`, "'user' or 'model'");
+    const readAs = role === undefined ? (holdsCall(parts) ? 'model' : 'user') : role;
+    const model = readAs === 'model';
+    if (role === undefined) roleless.push({ content: i, role: model ? 'model' : 'user' });
+    else if (!model && role !== 'user') {
       // The legacy function-result role: a user content the API now refuses (a rule, not an input error).
       if (role !== 'function') invalid(`${at(i)}.role`, "'user' or 'model'");
       functionRoles.push(i);
     }
     let f: number = model ? CONTENT.model : 0;
-    const parts = content['parts'];
-    if (parts !== undefined && !Array.isArray(parts)) invalid(`${at(i)}.parts`, 'an array of parts');
     if (parts === undefined || parts.length === 0) empty.push(i);
     const count = parts === undefined ? 0 : parts.length;
     for (let j = 0; j < count; j++) {
@@ -144,6 +161,9 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
       const name = response['name'];
       const named = typeof name === 'string' && name !== '';
       const value = response['response'];
+      // Gemini 3's multimodal function response carries its media in `parts`; `response` may then be left out.
+      const media = response['parts'];
+      const multimodal = Array.isArray(media) && media.length > 0;
       f |= CONTENT.response;
       responses.push({
         id,
@@ -154,12 +174,18 @@ export function readGemini(contents: readonly unknown[]): GeminiRead {
         after: lastModel,
         shape:
           (named ? 0 : SHAPE.nameMissing) |
-          (value === undefined ? SHAPE.responseMissing : isJsonObject(value) ? 0 : SHAPE.responseNotObject),
+          (value === undefined
+            ? multimodal
+              ? 0
+              : SHAPE.responseMissing
+            : isJsonObject(value)
+              ? 0
+              : SHAPE.responseNotObject),
       });
     }
     flags[i] = f;
     if (model) lastModel = i;
     else if ((f & CONTENT.standard) !== 0) lastUserTurn = i;
   }
-  return { flags, firstCall, calls, responses, empty, functionRoles, lastUserTurn };
+  return { flags, firstCall, calls, responses, empty, functionRoles, roleless, lastUserTurn };
 }

@@ -52,10 +52,25 @@ interface Plan {
   readonly repairs: TranscriptRepair[];
 }
 
-/** Gives each content with the legacy role `function` the role `user` (its parts unchanged). */
+/**
+ * Gives each content with the legacy role `function` the role `user`, and each content without a
+ * role the role it was read as (`model` for one holding a call, else `user`); parts unchanged.
+ */
 function repairFunctionRoles(contents: readonly unknown[], read: GeminiRead): NonNullable<FormatRepair['repaired']> {
   const out = [...contents];
   const repairs: TranscriptRepair[] = [];
+  for (const { content: i, role } of read.roleless) {
+    const before = contents[i] as JsonObject;
+    out[i] = { ...before, role };
+    repairs.push({
+      action: 'rewrote_field',
+      rule: 'gemini.content_role_missing',
+      ids: [],
+      at: `contents[${i}].role`,
+      detail: `set the role of the content without one to '${role}' (${role === 'model' ? 'it holds a functionCall' : 'it holds no functionCall'})`,
+      removed: before,
+    });
+  }
   for (const i of read.functionRoles) {
     const before = contents[i] as JsonObject;
     out[i] = { ...before, role: 'user' };
@@ -80,7 +95,8 @@ export function repairGemini(
   const { outcome, read, pairing } = analysisOf<ReturnType<typeof analyzeGemini>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   // The legacy role first, in a pass of its own: the other rules then read those contents as user contents.
-  if (read.functionRoles.length > 0) return { outcome, repaired: repairFunctionRoles(contents, read) };
+  if (read.functionRoles.length > 0 || (read.roleless.length > 0 && contents.length > 1))
+    return { outcome, repaired: repairFunctionRoles(contents, read) };
   const failures = new FailureIndex(outcome.located);
   const plan: Plan = {
     drop: new Set(),

@@ -10,6 +10,7 @@ import { MISSING, ORDER, ORPHAN, SCHEMA, type TranscriptRuleInfo } from '../core
 const FUNCTION_CALLING = 'https://ai.google.dev/gemini-api/docs/function-calling';
 const FUNCTION_RESPONSE = 'https://ai.google.dev/api/caching#FunctionResponse';
 const THOUGHT_SIGNATURES = 'https://ai.google.dev/gemini-api/docs/thought-signatures';
+const CONTENT_REFERENCE = 'https://ai.google.dev/api/caching#Content';
 
 /** The count error: the provider answers it for a response turn that does not answer every call of the call turn. */
 const COUNT =
@@ -117,7 +118,7 @@ export const GEMINI_RULES = {
   },
   'gemini.function_response_not_object': {
     class: SCHEMA,
-    summary: 'functionResponse whose response is missing or not a JSON object',
+    summary: 'functionResponse whose response is not a JSON object, or missing with no multimodal parts',
     fix: 'Send the function result as a JSON object in response, e.g. { "output": … } (or { "error": … }).',
     source: `${FUNCTION_RESPONSE} (response is a required JSON object; "output" and "error" keys); https://github.com/preset-io/agor/issues/496; https://github.com/danny-avila/LibreChat/issues/5525`,
     providerError:
@@ -132,6 +133,15 @@ export const GEMINI_RULES = {
     source:
       'https://github.com/egoist/chatwise-releases/issues/250; https://github.com/agno-agi/agno/issues/2649; https://github.com/vercel/ai/pull/5039',
     providerError: '* GenerateContentRequest.contents[…].parts: contents.parts must not be empty.',
+    repairable: true,
+    kind: 'observed',
+  },
+  'gemini.content_role_missing': {
+    class: SCHEMA,
+    summary: 'content without a role in a conversation of several contents (a function response content included)',
+    fix: "Give every content its role: 'user' for the user's turns and function responses, 'model' for the model's turns and function calls.",
+    source: `${CONTENT_REFERENCE} (role: may be left unset for a single turn, set for a conversation); https://github.com/BerriAI/litellm/pull/22046; https://github.com/BerriAI/litellm/issues/22003`,
+    providerError: 'Please use a valid role: user, model.',
     repairable: true,
     kind: 'observed',
   },

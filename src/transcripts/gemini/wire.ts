@@ -83,7 +83,8 @@ const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionRespon
 
 /**
  * One content as the check reads it: `role` `user` or `model` (or the legacy `function`, which is
- * `gemini.function_role_unsupported`), `parts` a list of part objects (absent is
+ * `gemini.function_role_unsupported`; or none, with parts: `gemini.content_role_missing` in a
+ * conversation), `parts` a list of part objects (absent is
  * `gemini.content_without_parts`), a `functionCall` with a function `name`, ids that are
  * strings. Where a part stands (a `functionCall` in a user content, a `functionResponse` in a
  * model content) and what a `functionResponse` lacks (`name`, an object `response`) are rules of
@@ -99,7 +100,11 @@ const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionRespon
  * ```
  */
 export const GeminiContentSchema = v.pipe(
-  jsonObject({ role: v.picklist(['user', 'model', 'function']), parts: v.optional(v.array(Part)) }),
+  jsonObject({ role: v.optional(v.picklist(['user', 'model', 'function'])), parts: v.optional(v.array(Part)) }),
+  v.check(
+    (content) => content.role !== undefined || (content.parts !== undefined && content.parts.length > 0),
+    'a content with a role, or with its parts (a content without a role is gemini.content_role_missing)',
+  ),
   ownStructureOf('gemini'),
 );
 

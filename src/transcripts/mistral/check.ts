@@ -114,6 +114,9 @@ export function readMistral(messages: readonly unknown[]): MistralRead {
         if (!isToolName(name))
           fail(shape, 'mistral.function_name_invalid', key === undefined ? [] : [key], `${at(i)}.name`, i);
       }
+      // Every failure of the message is reported: its place in the role order here, its pairing
+      // by the tool-run rules.
+      if (previous === 'user' || previous === 'system') fail(shape, 'mistral.tool_after_user', [], at(i), i);
       toolMessages.push({ key, message: i, seq: seq++, incomplete: key === undefined, owner, from, to });
       previous = role;
       continue;

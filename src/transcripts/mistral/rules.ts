@@ -97,6 +97,16 @@ export const MISTRAL_RULES = {
     repairable: true,
     kind: 'observed',
   },
+  'mistral.tool_after_user': {
+    class: ORDER,
+    summary:
+      'tool message right after a user or system message (tool messages follow the assistant message with the calls, or another tool message)',
+    fix: 'Put each tool message right after the assistant message with its call (or after the other tool messages of that call), before the next user message.',
+    source: `${VALIDATOR} (_validate_message_order: after user, only assistant, system or user; after system, only assistant, system or user); https://github.com/zed-industries/zed/issues/37021`,
+    providerError: "Unexpected role 'tool' after role 'user'",
+    repairable: true,
+    kind: 'observed',
+  },
   'mistral.system_message_misplaced': {
     class: ORDER,
     summary: 'system message right after an assistant or tool message',

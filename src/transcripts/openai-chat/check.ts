@@ -167,7 +167,11 @@ export function readOpenAIChat(messages: readonly unknown[], dialect?: DialectCh
     if (role === 'system' || role === 'developer' || role === 'user') {
       if (typeof content !== 'string') contentParts(content, `${at(i)}.content`, true);
     } else if (role === 'function') {
-      if (typeof message['name'] !== 'string') invalid(`${at(i)}.name`, 'a string');
+      if (typeof message['name'] !== 'string') {
+        const name = message['name'];
+        if (name !== undefined && name !== null) invalid(`${at(i)}.name`, 'a string');
+        fail(shape, 'openai-chat.function_message_name_missing', [], `${at(i)}.name`, i);
+      }
       if (content !== null && typeof content !== 'string') invalid(`${at(i)}.content`, 'a string or null');
     } else {
       invalid(`${at(i)}.role`, "'system', 'developer', 'user', 'assistant', 'tool' or 'function'");

@@ -88,4 +88,49 @@ describe('openai-chat dialects', () => {
       'openai-chat.xai_tool_call_arguments_not_json',
     ]);
   });
+
+  it('Groq: any property outside its message schema is refused and repaired away; reasoning only on its reasoning models', () => {
+    const history = [
+      { role: 'user', content: 'Hi', 'x-trace': 'a1' },
+      { role: 'assistant', content: 'Hello', reasoning: 'Greet back.', status: 'completed' },
+      { role: 'user', content: 'Bye' },
+    ];
+    const paths = (model?: string) =>
+      checkTranscriptJson(history, {
+        format: 'openai-chat',
+        dialect: 'groq',
+        ...(model === undefined ? {} : { model }),
+      }).failures.map((f) => `${f.rule} ${f.at}`);
+    expect(paths()).toEqual([
+      'openai-chat.groq_message_property_unsupported messages[0]["x-trace"]',
+      'openai-chat.groq_message_property_unsupported messages[1].reasoning',
+      'openai-chat.groq_message_property_unsupported messages[1].status',
+    ]);
+    expect(paths('openai/gpt-oss-120b')).toEqual([
+      'openai-chat.groq_message_property_unsupported messages[0]["x-trace"]',
+      'openai-chat.groq_message_property_unsupported messages[1].status',
+    ]);
+    expect(rules(history)).toEqual([]);
+    const fixed = repairTranscriptJson(history, { format: 'openai-chat', dialect: 'groq' });
+    if (!fixed.ok) throw new Error('not repaired');
+    expect(fixed.value.messages).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello' },
+      history[2],
+    ]);
+    expect(fixed.value.remaining).toEqual([]);
+  });
+
+  it("Kimi: an empty assistant answer ('' or []) is refused with or without thinking; a tool-call message with '' is not", () => {
+    const empty = (content: unknown) => [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content },
+      { role: 'user', content: 'Hello?' },
+    ];
+    expect(rules(empty(''), 'kimi')).toEqual(['openai-chat.kimi_assistant_message_empty']);
+    expect(rules(empty([]), 'kimi', 'kimi-k2.5')).toEqual(['openai-chat.kimi_assistant_message_empty']);
+    expect(rules(empty(''), 'deepseek')).toEqual([]);
+    expect(rules(empty('Hello'), 'kimi')).toEqual([]);
+    expect(rules(round({ content: '', reasoning_content: 'r' }), 'kimi', 'kimi-k2.5')).toEqual([]);
+  });
 });

@@ -13,9 +13,14 @@
  *   in public reports); tool call ids of the form `functions.<name>:<index>` (Kimi K2's tool
  *   call guidance; no 400 is reported for other ids, so it is the id grammar, not a rule).
  * - Groq (https://console.groq.com/docs/openai, "Currently Unsupported OpenAI Features"):
- *   `messages[].name` is refused; `reasoning_content` on an assistant message is refused.
- * - xAI: an assistant message with tool calls and no content is refused; tool call arguments
- *   must be JSON text.
+ *   `messages[].name` is refused; any other message property Groq's message schema does not
+ *   have (https://console.groq.com/docs/api-reference#chat-create, `messages`) is refused too
+ *   (`reasoning_content`, `status`, `metadata`, `timestamp`, `reasoning` on a model without
+ *   reasoning: the API's 400 in public reports).
+ * - Kimi: an assistant message without tool calls whose content is empty (`''`, `[]`) is
+ *   refused (the API's 400 in public reports).
+ * - xAI: an assistant message with tool calls and no content (absent, `null` or `[]`) is
+ *   refused; tool call arguments must be JSON text.
  *
  * @module
  */
@@ -101,25 +106,83 @@ function isJsonText(text: string): boolean {
   }
 }
 
-const GROQ: DialectChecks = {
-  assistant: (message, i, _calls, shape) => {
-    if (message['reasoning_content'] !== undefined) {
-      fail(shape, 'openai-chat.groq_reasoning_content_unsupported', callIds(message), `${at(i)}.reasoning_content`, i);
+/**
+ * The message properties Groq's schema has, by role (its API reference, `messages`); `name` is
+ * in the schema but refused (its own rule). `reasoning` is the assistant field of Groq's
+ * reasoning models only (`reasoning_format: 'parsed'`): see {@link groqTakesReasoning}.
+ */
+const GROQ_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  system: new Set(['role', 'content', 'name']),
+  developer: new Set(['role', 'content', 'name']),
+  user: new Set(['role', 'content', 'name']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'function_call']),
+  tool: new Set(['role', 'content', 'tool_call_id', 'name']),
+  function: new Set(['role', 'content', 'name']),
+};
+
+/** Whether the model is one of Groq's reasoning models, which take `reasoning` back on assistant messages. */
+export function groqTakesReasoning(model: string | undefined): boolean {
+  const name = model?.toLowerCase();
+  return name !== undefined && /gpt-oss|qwen3|qwen-qwq|deepseek-r1/.test(name);
+}
+
+/** A message property's path: `messages[i].key`, or `messages[i]["key"]` for a key that is no identifier. */
+export const fieldPath = (i: number, key: string): string =>
+  /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${at(i)}.${key}` : `${at(i)}[${JSON.stringify(key)}]`;
+
+/**
+ * The properties of a message Groq's schema does not have for its role (none for a role it does
+ * not know: the format's reader judges the role). `reasoning` counts when `reasoning` is false.
+ */
+export function groqUnknownFields(message: JsonObject, reasoning: boolean): string[] {
+  const role = message['role'];
+  const known = typeof role === 'string' ? GROQ_FIELDS[role] : undefined;
+  if (known === undefined) return [];
+  const unknown: string[] = [];
+  for (const key of Object.keys(message)) {
+    if (known.has(key) || (reasoning && role === 'assistant' && key === 'reasoning')) continue;
+    unknown.push(key);
+  }
+  return unknown;
+}
+
+function groq(reasoning: boolean): DialectChecks {
+  const properties = (message: JsonObject, i: number, ids: readonly string[], shape: LocatedFailure[]) => {
+    for (const key of groqUnknownFields(message, reasoning)) {
+      fail(shape, 'openai-chat.groq_message_property_unsupported', ids, fieldPath(i, key), i);
     }
-    if (message['name'] !== undefined) fail(shape, 'openai-chat.groq_message_name_unsupported', [], `${at(i)}.name`, i);
-  },
-  other: (message, i, shape) => {
     if (message['name'] !== undefined && message['role'] !== 'function') {
       fail(shape, 'openai-chat.groq_message_name_unsupported', [], `${at(i)}.name`, i);
     }
-  },
-};
+  };
+  return {
+    assistant: (message, i, _calls, shape) => properties(message, i, callIds(message), shape),
+    other: (message, i, shape) => properties(message, i, [], shape),
+  };
+}
+
+/** Whether a message has no content element: content absent, `null` or `[]` (`''` is a text, if empty). */
+const noContent = (content: unknown): boolean =>
+  content === undefined || content === null || (Array.isArray(content) && content.length === 0);
+
+/** Kimi refuses an assistant message without tool calls whose content is `''` or `[]` (absent or `null` is the format's own rule). */
+function kimi(thinks: boolean): DialectChecks {
+  const reasoning = thinks ? reasoningRequired('openai-chat.kimi_reasoning_content_missing') : undefined;
+  return {
+    assistant: (message, i, calls, shape) => {
+      reasoning?.assistant?.(message, i, calls, shape);
+      const content = message['content'];
+      if (calls === 0 && (content === '' || (Array.isArray(content) && content.length === 0))) {
+        fail(shape, 'openai-chat.kimi_assistant_message_empty', [], `${at(i)}.content`, i);
+      }
+    },
+  };
+}
 
 const XAI: DialectChecks = {
   assistant: (message, i, calls, shape) => {
     if (calls === 0) return;
-    const content = message['content'];
-    if (content === undefined || content === null) {
+    if (noContent(message['content'])) {
       fail(shape, 'openai-chat.xai_assistant_content_missing', callIds(message), `${at(i)}.content`, i);
     }
     const list = message['tool_calls'] as readonly unknown[];
@@ -147,9 +210,9 @@ export function dialectChecks(context: CheckContext): DialectChecks | undefined 
     case 'deepseek':
       return deepseekThinks(context) ? reasoningRequired('openai-chat.deepseek_reasoning_content_missing') : undefined;
     case 'kimi':
-      return kimiThinks(context) ? reasoningRequired('openai-chat.kimi_reasoning_content_missing') : undefined;
+      return kimi(kimiThinks(context));
     case 'groq':
-      return GROQ;
+      return groq(groqTakesReasoning(context.model));
     case 'xai':
       return XAI;
     default:

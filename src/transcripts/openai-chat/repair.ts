@@ -14,6 +14,7 @@ import { repairToolRuns, type ToolRunWriter } from '../core/tool-runs-repair.ts'
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import { OPENAI_CHAT_TOOL_RUNS, openAIChatCallAt } from './check.ts';
 import { toolResult } from './convert.ts';
+import { fieldPath } from './dialects.ts';
 
 /** Renames the tool call at `slot` of an assistant message (function or custom call). */
 export function renameToolCall(message: JsonObject, slot: number, id: string): JsonObject {
@@ -43,7 +44,7 @@ const SHAPE_FIXES: ReadonlySet<string> = new Set<RuleOf<'openai-chat'>>([
   'openai-chat.tool_call_arguments_not_string',
   'openai-chat.tool_message_content_not_text',
   'openai-chat.groq_message_name_unsupported',
-  'openai-chat.groq_reasoning_content_unsupported',
+  'openai-chat.groq_message_property_unsupported',
   'openai-chat.xai_assistant_content_missing',
 ]);
 
@@ -84,10 +85,13 @@ function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repair
         delete next['name'];
         record('removed', 'removed the name Groq does not take', message['name']);
         break;
-      case 'openai-chat.groq_reasoning_content_unsupported':
-        delete next['reasoning_content'];
-        record('removed', 'removed the reasoning_content Groq does not take', message['reasoning_content']);
+      case 'openai-chat.groq_message_property_unsupported': {
+        const key = Object.keys(message).find((name) => fieldPath(failure.message, name) === at);
+        if (key === undefined) break;
+        delete next[key];
+        record('removed', `removed the ${key} Groq does not take`, message[key]);
         break;
+      }
       case 'openai-chat.xai_assistant_content_missing':
         next['content'] = '';
         record(

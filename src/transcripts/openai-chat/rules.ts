@@ -170,6 +170,15 @@ export const OPENAI_CHAT_RULES = {
     repairable: false,
     kind: 'doc',
   },
+  'openai-chat.function_message_name_missing': {
+    class: SCHEMA,
+    summary: "legacy 'function' message without the string 'name' of the function it answers",
+    fix: 'Give the function message the name of the function_call it answers, or send the result as a tool message with its tool_call_id.',
+    source: `${OPENAI_CHAT_REFERENCE} (function message, deprecated: name required)`,
+    providerError: "Missing required parameter: 'messages[N].name'.",
+    repairable: false,
+    kind: 'doc',
+  },
   // Dialect rules (`options.dialect`): providers that take Chat Completions messages with
   // requirements of their own; each runs only for its dialects.
   'openai-chat.deepseek_reasoning_content_missing': {
@@ -208,20 +217,33 @@ export const OPENAI_CHAT_RULES = {
     kind: 'doc',
     dialects: ['groq'],
   },
-  'openai-chat.groq_reasoning_content_unsupported': {
+  'openai-chat.groq_message_property_unsupported': {
     class: SCHEMA,
-    summary: "Groq: assistant message with a 'reasoning_content' field",
-    fix: 'Leave reasoning_content (another provider’s field) out of the assistant messages sent to Groq.',
-    source: 'https://github.com/SimonSchubert/Kai/issues/265',
+    summary:
+      "Groq: message with a property Groq's message schema does not have for its role (reasoning_content, status, metadata, timestamp, id, reasoning on a model without reasoning ...)",
+    fix: 'Send Groq only the fields of its message schema: role, content, tool_calls on assistant messages, tool_call_id on tool messages.',
+    source:
+      'https://console.groq.com/docs/api-reference#chat-create (messages); https://github.com/SimonSchubert/Kai/issues/265; https://github.com/janhq/jan/issues/8136; https://github.com/ServiceStack/llms/issues/17; https://github.com/karthink/gptel/issues/774; https://github.com/vercel/ai/pull/8057',
     providerError:
       "'messages.N' : for 'role:assistant' the following must be satisfied[('messages.N' : property 'reasoning_content' is unsupported)]",
     repairable: true,
     kind: 'observed',
     dialects: ['groq'],
   },
+  'openai-chat.kimi_assistant_message_empty': {
+    class: SCHEMA,
+    summary: "Kimi: assistant message without tool calls whose content is empty ('' or [])",
+    fix: 'Leave the empty assistant message out of the history sent to Kimi, or give it its text.',
+    source:
+      'https://github.com/AstrBotDevs/AstrBot/issues/7200; https://github.com/MoonshotAI/kimi-code/issues/1985; https://github.com/lobehub/lobehub/pull/8419; https://github.com/labring/FastGPT/issues/3575',
+    providerError: "Invalid request: the message at position N with role 'assistant' must not be empty",
+    repairable: false,
+    kind: 'observed',
+    dialects: ['kimi'],
+  },
   'openai-chat.xai_assistant_content_missing': {
     class: SCHEMA,
-    summary: 'xAI: assistant message with tool calls and no content (absent or null)',
+    summary: 'xAI: assistant message with tool calls and no content element (content absent, null or [])',
     fix: "Give the assistant message content: '' when it made tool calls without text.",
     source: 'https://github.com/langchain-ai/langchain/issues/34140; https://github.com/charmbracelet/crush/issues/964',
     providerError: 'Invalid request content: Each message must have at least one content element.',

@@ -147,7 +147,12 @@ export const OpenAIChatMessageSchema = v.pipe(
       tool_calls: v.nullish(v.array(OpenAIChatToolCallSchema)),
     }),
     v.looseObject({ role: v.literal('tool'), tool_call_id: v.nullish(v.string()), content: v.optional(v.unknown()) }),
-    v.looseObject({ role: v.literal('function'), name: v.string(), content: v.nullable(v.string()) }),
+    // A function message without its name is read: `openai-chat.function_message_name_missing`.
+    v.looseObject({
+      role: v.literal('function'),
+      name: v.nullish(v.string()),
+      content: v.nullable(v.string()),
+    }),
   ]),
   ownStructureOf('openai-chat'),
 );

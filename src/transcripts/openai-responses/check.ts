@@ -360,5 +360,43 @@ export function analyzeResponses(items: readonly unknown[], context: CheckContex
       sink.fail('openai-responses.reasoning_without_following_item', typeof id === 'string' ? [id] : [], at(i), i);
     }
   }
+  if (!storeOff) checkCallReasoning(items, read, context, sink);
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, serverState, pairedCall };
+}
+
+/**
+ * Whether the model is an OpenAI reasoning model (the o-series, `gpt-5` and later but not the
+ * `-chat` models), whose responses put a reasoning item before their calls.
+ */
+export function isReasoningModel(model: string | undefined): boolean {
+  const name = model?.toLowerCase().replace(/^openai\//, '');
+  return name !== undefined && /^(o[1-9]|gpt-[5-9])/.test(name) && !/-chat/.test(name);
+}
+
+/**
+ * A `function_call` (or `custom_tool_call`) replayed with its item `id` names an item of a
+ * stored response; a reasoning model's response put a reasoning item before it, and the API
+ * refuses the call without that item. The rule runs when the model reasons: a reasoning model
+ * named (`options.model`, the body's `model`), or reasoning items elsewhere in the input (the
+ * caller keeps them, and dropped this one). The reasoning item stands before the call in the
+ * same response: the model items since the caller's last input item. Under `store: false` no
+ * response is stored to look the id up in, and the rule does not run.
+ */
+function checkCallReasoning(
+  items: readonly unknown[],
+  read: ResponsesRead,
+  context: CheckContext,
+  sink: FailureSink,
+): void {
+  if (read.reasoning.length === 0 && !isReasoningModel(context.model)) return;
+  const kinds = read.kinds;
+  for (const call of read.calls) {
+    const item = items[call.message] as JsonObject;
+    const type = item['type'];
+    if ((type !== 'function_call' && type !== 'custom_tool_call') || typeof item['id'] !== 'string') continue;
+    let j = call.message - 1;
+    while (j >= 0 && kinds[j] === ITEM.model) j--;
+    if (j >= 0 && kinds[j] === ITEM.reasoning) continue;
+    sink.fail('openai-responses.function_call_without_reasoning', [call.key], `${at(call.message)}.id`, call.message);
+  }
 }

@@ -286,3 +286,26 @@ describe('openai-responses repair over generated items', () => {
     );
   });
 });
+
+describe('openai-responses reasoning before a replayed call', () => {
+  const reasoning = { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAA' };
+  const items = [user, call('call_1', { id: 'fc_1' }), output('call_1')];
+  it('runs for a reasoning model or an input holding reasoning items, not for other models or under store: false', () => {
+    const rule = 'openai-responses.function_call_without_reasoning';
+    expect(rulesOf({ model: 'gpt-5-mini', input: items })).toEqual([rule]);
+    expect(rulesOf({ model: 'openai/o4-mini', input: items })).toEqual([rule]);
+    expect(rulesOf({ model: 'gpt-4.1', input: items })).toEqual([]);
+    expect(rulesOf({ model: 'gpt-5-chat-latest', input: items })).toEqual([]);
+    expect(rulesOf(items)).toEqual([]);
+    expect(rulesOf([user, reasoning, call('call_0'), output('call_0'), ...items.slice(1)])).toEqual([rule]);
+    expect(rulesOf({ model: 'gpt-5', store: false, input: items })).toEqual([]);
+    expect(rulesOf({ model: 'gpt-5', input: [user, reasoning, ...items.slice(1)] })).toEqual([]);
+  });
+
+  it('repair leaves out the call item id, and the call still pairs with its output by call_id', () => {
+    const body = { model: 'o3', input: items };
+    const { messages, repairs } = repaired(body);
+    expect(messages).toEqual([user, call('call_1'), items[2]]);
+    expect(repairs.map((r) => r.rule)).toEqual(['openai-responses.function_call_without_reasoning']);
+  });
+});

@@ -170,6 +170,16 @@ function rewriteFields(failures: FailureIndex, edits: ItemEdits): string[] {
       case 'openai-responses.item_id_invalid':
         edits.rewrite(i, without(item, 'id'), rule, ids, 'left out the item id: it is not an id of its type');
         break;
+      case 'openai-responses.function_call_without_reasoning':
+        if (item['id'] === undefined) break;
+        edits.rewrite(
+          i,
+          without(item, 'id'),
+          rule,
+          ids,
+          'left out the call item id: its reasoning item is not in the input (call_id still pairs it)',
+        );
+        break;
       case 'openai-responses.function_call_arguments_not_string':
         edits.rewrite(
           i,

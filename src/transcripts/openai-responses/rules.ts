@@ -105,6 +105,18 @@ export const OPENAI_RESPONSES_RULES = {
     repairable: true,
     kind: 'observed',
   },
+  'openai-responses.function_call_without_reasoning': {
+    class: ORDER,
+    summary:
+      "function_call replayed by its item id without the reasoning item that preceded it in the model's response (a reasoning model)",
+    fix: 'Keep every item of the response as it came, the reasoning item before its calls; or leave the id out of the function_call item (call_id pairs it).',
+    source: `${OPENAI_REASONING} (keeping reasoning items in context); https://github.com/mastra-ai/mastra/issues/8738; https://github.com/0xPlaygrounds/rig/issues/751; https://github.com/vercel/ai/issues/7099`,
+    providerError: "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
+    repairable: true,
+    kind: 'observed',
+    models:
+      'OpenAI reasoning models (o-series, gpt-5 and later, not -chat), or any model when the input holds reasoning items; not under store: false',
+  },
   'openai-responses.reasoning_not_persisted': {
     class: SCHEMA,
     summary:
