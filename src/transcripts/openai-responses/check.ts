@@ -291,7 +291,11 @@ export function analyzeResponses(items: readonly unknown[], context: CheckContex
   const stored =
     body !== undefined && (typeof body['previous_response_id'] === 'string' || body['conversation'] != null);
   const serverState = read.references || stored;
-  const table = CallTable.of(read.calls);
+  // A call_id pairs its call with its output across the whole input: two calls under one call_id
+  // cannot both be answered, and the second would be dropped without a word.
+  const table = CallTable.of(read.calls, (call) =>
+    sink.fail('openai-responses.duplicate_call_id', [call.key], `${at(call.message)}.call_id`, call.message),
+  );
   for (const { item, id } of read.duplicateIds) sink.fail('openai-responses.duplicate_item_id', [id], at(item), item);
   for (const { rule, item, ids, field } of read.issues) sink.fail(rule, ids, `${at(item)}.${field}`, item);
   for (const { item, key } of read.longCallIds)

@@ -39,6 +39,8 @@ const at = (i: number) => `input[${i}]`;
 /** Rules whose failing item repair removes, with what the record says. */
 const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
   'openai-responses.duplicate_item_id': 'removed the item: an earlier item has its id',
+  'openai-responses.duplicate_call_id':
+    'removed the call item: an earlier call item has its call_id, and the outputs answer that one',
   'openai-responses.reasoning_without_following_item':
     'removed the reasoning item: the item it came with does not follow it',
   'openai-responses.reasoning_not_persisted':

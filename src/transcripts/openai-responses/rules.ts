@@ -87,6 +87,17 @@ export const OPENAI_RESPONSES_RULES = {
     repairable: true,
     kind: 'observed',
   },
+  'openai-responses.duplicate_call_id': {
+    class: SCHEMA,
+    summary: 'second call item with a call_id an earlier call item has',
+    fix: 'Give every call its own call_id (a per-turn counter such as call_0 repeats across turns: make it unique per request), or drop the call item appended twice.',
+    source:
+      'https://github.com/NousResearch/hermes-agent/issues/102629; https://github.com/mnfst/llm-gateway/pull/2858; https://github.com/openai/gpt-oss/issues/308',
+    providerError:
+      'Duplicate function_call_output for call_id …. Each function_call must have exactly one matching function_call_output',
+    repairable: true,
+    kind: 'observed',
+  },
   'openai-responses.duplicate_function_call_output': {
     class: SCHEMA,
     summary: 'second output item for one call_id',
