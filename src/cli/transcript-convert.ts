@@ -9,7 +9,6 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { JsonInputError, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS } from '../check/index.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { oneLine } from '../internal/display.ts';
@@ -29,6 +28,7 @@ import {
   invalidInput,
   jsonText,
   modelFlag,
+  readJson,
   readOnlyToolsFlag,
   readTranscriptInput,
   usageError,
@@ -140,14 +140,9 @@ export interface TranscriptConvertOptions {
  */
 export function transcriptConvert(input: Uint8Array | string, options: TranscriptConvertOptions): CommandOutput {
   const label = options.inputLabel;
-  let value: unknown;
-  try {
-    value = parseJson(input);
-  } catch (error) {
-    if (error instanceof JsonInputError)
-      return invalidInput(`not JSON: ${error.message}`, label, TRANSCRIPT_CONVERT_INVALID_PREFIX);
-    throw error;
-  }
+  const read = readJson(input);
+  if (!read.ok) return invalidInput(firstFailure(read), label, TRANSCRIPT_CONVERT_INVALID_PREFIX);
+  const value = read.value;
   const outcome = convertTranscriptJson(value, {
     from: options.from,
     to: options.to,
