@@ -139,12 +139,18 @@ describe('transcript-convert gives the library answer on every conversion pair',
           expect(cli.stderr).toMatch(invalidLine('transcript_convert_invalid:', library.failures[0]?.message ?? ''));
           continue;
         }
-        const { messages, changes, toolCallIds, remaining } = library.value;
+        const { messages, system, changes, toolCallIds, remaining } = library.value;
         expect({ file: c.file, to, code: cli.exitCode, stdout: cli.stdout, stderr: cli.stderr }).toEqual({
           file: c.file,
           to,
           code: remaining.length > 0 ? 1 : 0,
-          stdout: printed({ messages, changes, toolCallIds, ...(remaining.length > 0 ? { remaining } : {}) }),
+          stdout: printed({
+            messages,
+            ...(system === undefined ? {} : { system }),
+            changes,
+            toolCallIds,
+            ...(remaining.length > 0 ? { remaining } : {}),
+          }),
           stderr: '',
         });
         pairs++;

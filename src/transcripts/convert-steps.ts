@@ -40,6 +40,8 @@ export interface ToolCallIdPair {
  * - `reasoning_filled`: `reasoning_content` written where the target's dialect demands it
  *   (DeepSeek's and Kimi's thinking modes), from the source's thinking text, or empty;
  * - `tool_call_id_remapped`: a tool call id outside the target's grammar, renamed in the call and its results;
+ * - `system_separated`: a system message taken out of the messages for a target that takes the
+ *   system prompt in a field of its own (the result's `system`);
  * - `repaired`: a repair of the source in its own format, of the chat history or of the target's
  *   (`repair` is the record).
  *
@@ -58,6 +60,12 @@ export type TranscriptChange =
   | { readonly kind: 'lost'; readonly stage: 'source' | 'chat'; readonly at: string; readonly detail: string }
   | { readonly kind: 'reasoning_dropped'; readonly stage: 'chat'; readonly at: string; readonly detail: string }
   | { readonly kind: 'reasoning_filled'; readonly stage: 'target'; readonly at: string; readonly detail: string }
+  | {
+      readonly kind: 'system_separated';
+      readonly stage: 'source' | 'chat';
+      readonly at: string;
+      readonly detail: string;
+    }
   | {
       readonly kind: 'tool_call_id_remapped';
       readonly stage: 'chat';

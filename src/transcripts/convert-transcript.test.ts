@@ -259,3 +259,113 @@ describe('convertTranscript records and options', () => {
     ).toThrow(message);
   });
 });
+
+/** The role of a message as the target's API reads it (`undefined`: a form without one, a Responses item that is no message). */
+function roleOf(format: TranscriptFormat, message: unknown): unknown {
+  const m = message as Record<string, unknown>;
+  if (format === 'langchain') return undefined;
+  if (format === 'openai-responses') return m['type'] === undefined || m['type'] === 'message' ? m['role'] : undefined;
+  return m['role'];
+}
+
+/** The roles each target's API takes among its messages (the system prompt goes elsewhere for three). */
+const TAKEN_ROLES: Readonly<Record<TranscriptFormat, readonly unknown[] | undefined>> = {
+  anthropic: ['user', 'assistant'],
+  gemini: ['user', 'model'],
+  'bedrock-converse': ['user', 'assistant'],
+  'openai-chat': ['system', 'developer', 'user', 'assistant', 'tool', 'function'],
+  'openai-responses': ['system', 'developer', 'user', 'assistant'],
+  aisdk: ['system', 'user', 'assistant', 'tool'],
+  mistral: ['system', 'user', 'assistant', 'tool'],
+  chat: ['system', 'user', 'assistant', 'tool'],
+  langchain: undefined,
+};
+
+/** A source history of `format` holding `prompt` as its system prompt (in the body's field where the format keeps it there). */
+function withSystem(format: TranscriptFormat, input: unknown, prompt: string): unknown {
+  const chat = convertTranscriptJson(input, { from: format, to: 'chat', expect: 'received' });
+  if (!chat.ok) return undefined;
+  const source = convertTranscriptJson([{ role: 'system', content: prompt }, ...chat.value.messages], {
+    from: 'chat',
+    to: format,
+    expect: 'received',
+  });
+  if (!source.ok) return undefined;
+  const { messages, system } = source.value;
+  if (system === undefined) return messages;
+  return format === 'gemini'
+    ? { contents: messages, systemInstruction: system }
+    : { [FORMAT_DRIVERS[format].field]: messages, system };
+}
+
+describe('the system prompt across formats', () => {
+  const prompt = 'You answer in one sentence.';
+
+  it.each(pairs)('%s -> %s: no role the target refuses, and the system prompt arrives', (from, to) => {
+    let seen = 0;
+    for (const source of cases.filter((c) => c.format === from)) {
+      const input = withSystem(from, source.input, prompt);
+      if (input === undefined) continue;
+      const converted = convertTranscriptJson(input, { from, to, expect: source.expect });
+      if (!converted.ok) throw new Error(`${source.file}: ${converted.failures[0]?.message}`);
+      const { messages, system } = converted.value;
+      const taken = TAKEN_ROLES[to];
+      for (const message of messages) {
+        const role = roleOf(to, message);
+        if (taken !== undefined && role !== undefined)
+          expect({ file: source.file, role }).toEqual({ file: source.file, role: expect.toBeOneOf(taken) });
+      }
+      const arrived = JSON.stringify(system ?? messages);
+      expect({ file: source.file, arrived: arrived.includes(prompt) }).toEqual({ file: source.file, arrived: true });
+      seen++;
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it("gives the prompt in each field's shape, joins a later system message with a record, and reads a body's own", () => {
+    const history = [
+      { role: 'system', content: prompt },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'system', content: 'The user is in Oslo.' },
+      { role: 'user', content: 'Weather?' },
+    ] as const;
+    const anthropic = convertTranscript(history, { from: 'chat', to: 'anthropic' });
+    if (!anthropic.ok) throw anthropic.failures[0];
+    expect(anthropic.value.system).toBe(`${prompt}\n\nThe user is in Oslo.`);
+    expect(anthropic.value.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(anthropic.value.changes.map((c) => [c.kind, c.kind === 'system_separated' && c.at])).toEqual([
+      ['system_separated', 'messages[0]'],
+      ['system_separated', 'messages[3]'],
+    ]);
+    const gemini = convertTranscript(history, { from: 'chat', to: 'gemini' });
+    expect(gemini.ok && gemini.value.system).toEqual({ parts: [{ text: `${prompt}\n\nThe user is in Oslo.` }] });
+    const bedrock = convertTranscript(history, { from: 'chat', to: 'bedrock-converse' });
+    expect(bedrock.ok && bedrock.value.system).toEqual([{ text: `${prompt}\n\nThe user is in Oslo.` }]);
+    const chat = convertTranscript(history, { from: 'chat', to: 'openai-chat' });
+    expect(chat.ok && [chat.value.system, chat.value.messages[0]]).toEqual([
+      undefined,
+      { role: 'system', content: prompt },
+    ]);
+    // A request body's system prompt is the history's first system message.
+    const body = { system: [{ type: 'text', text: prompt }], messages: [{ role: 'user', content: 'Hi' }] };
+    const fromBody = convertTranscriptJson(body, { from: 'anthropic', to: 'openai-chat' });
+    expect(fromBody.ok && fromBody.value.messages).toEqual([
+      { role: 'system', content: prompt },
+      { role: 'user', content: 'Hi' },
+    ]);
+    const same = convertTranscriptJson(
+      { ...body, messages: [{ role: 'system', content: 'Be brief.' }, ...body.messages] },
+      { from: 'anthropic', to: 'anthropic' },
+    );
+    expect(same.ok && [same.value.system, same.value.messages]).toEqual([
+      `${prompt}\n\nBe brief.`,
+      [{ role: 'user', content: 'Hi' }],
+    ]);
+    const geminiBody = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], config: { systemInstruction: prompt } };
+    const fromGemini = convertTranscriptJson(geminiBody, { from: 'gemini', to: 'bedrock-converse' });
+    expect(fromGemini.ok && fromGemini.value.system).toEqual([{ text: prompt }]);
+    const bad = convertTranscriptJson({ system: 5, messages: [] }, { from: 'bedrock-converse', to: 'anthropic' });
+    expect(!bad.ok && bad.failures[0]?.field).toBe('system');
+  });
+});

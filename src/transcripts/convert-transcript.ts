@@ -31,6 +31,17 @@ import type { AnyTranscriptInput, OptionMessage, TranscriptArgument } from './mi
 import type { TranscriptMessage } from './messages.ts';
 import { runRepair } from './repair.ts';
 import type { SendableTranscript } from './sendable.ts';
+import {
+  hasSystemField,
+  readSystem,
+  SYSTEM_FIELDS,
+  type SystemPrompt,
+  type SystemPromptFormat,
+  takeAnthropicSystem,
+  takeSystem,
+  writeSystem,
+} from './convert-system.ts';
+import { unwrapTranscript } from './unwrap.ts';
 
 export type { ToolCallIdPair, TranscriptChange } from './convert-steps.ts';
 
@@ -93,6 +104,13 @@ export interface ConvertedTranscript<G extends TranscriptFormat> {
   readonly format: G;
   /** The target's messages (items, contents). */
   readonly messages: readonly TranscriptMessage<G>[];
+  /**
+   * The system prompt, for a target that takes it outside its messages (Anthropic's top-level
+   * `system`, Gemini's `systemInstruction`, Bedrock's `system`), in that field's shape
+   * (`SystemPrompts`); `undefined` when the history holds none, and for every other target
+   * (whose system messages stay in `messages`).
+   */
+  readonly system: SystemPrompt<G>;
   /** Every change, in the order made. */
   readonly changes: readonly TranscriptChange[];
   /** Every remapped tool call id; pass it back as `toolCallIds` to bring a reply's ids home. */
@@ -153,7 +171,9 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
  * (minted from the id's SHA-256, so converting again gives the same ids), signed reasoning
  * dropped across formats (and `reasoning_content` filled where a dialect's thinking mode demands
  * it), and the target's order rules met by its repair. Every change is one
- * {@link TranscriptChange}.
+ * {@link TranscriptChange}. A target that takes the system prompt outside its messages
+ * (Anthropic, Gemini, Bedrock Converse) gets it as the result's `system` (`SystemPrompts`), never
+ * as a message; a source request body's system prompt is read as its first system message.
  *
  * The result passes `checkTranscript` for `to` (tested over every pair of formats on every
  * conformance transcript), except for rules no repair fixes, listed in `remaining`.
@@ -216,15 +236,22 @@ function runConvert(
   const { from, to, expect, model, dialect, readOnlyTools } = settings;
   const targetSettings = { format: to, expect, model, dialect, readOnlyTools };
   if (from === to && dialect === undefined && settings.pairs.length === 0 && settings.reasoning === 'keep') {
-    const repaired = runRepair(input, targetSettings);
+    const system = sourceSystem(input, from);
+    if (!system.ok) return system;
+    const changes: TranscriptChange[] = lossChanges(system.value.losses, 'source');
+    const texts = system.value.text === undefined ? [] : [system.value.text];
+    const own = to === 'anthropic' ? anthropicWithoutSystem(input, texts, changes) : input;
+    const repaired = runRepair(own, targetSettings);
     if (!repaired.ok) return repaired;
     const { messages, repairs, remaining, transcript } = repaired.value;
+    const text = texts.length === 0 ? undefined : texts.join('\n\n');
     return {
       ok: true,
       value: {
         format: to,
         messages,
-        changes: repairChanges(repairs, 'target'),
+        system: text === undefined || !hasSystemField(to) ? undefined : writeSystem(to, text),
+        changes: [...changes, ...repairChanges(repairs, 'target')],
         toolCallIds: [],
         remaining,
         transcript,
@@ -236,11 +263,16 @@ function runConvert(
   const source = runRepair(input, { format: from, expect, model: undefined, readOnlyTools });
   if (!source.ok) return source;
   const changes: TranscriptChange[] = repairChanges(source.value.repairs, 'source');
+  const system = sourceSystem(input, from);
+  if (!system.ok) return system;
+  changes.push(...lossChanges(system.value.losses, 'source'));
   let chat: ChatMessage[];
   try {
     const read = FORMAT_DRIVERS[from].toChat(source.value.messages);
     changes.push(...lossChanges(read.losses, 'source'));
     chat = read.messages as ChatMessage[];
+    const text = system.value.text;
+    if (text !== undefined) chat = [{ role: 'system', content: text }, ...chat];
   } catch (error) {
     if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     throw error;
@@ -259,7 +291,8 @@ function runConvert(
     };
   }
   changes.push(...repairChanges(chatRepair.value.repairs, 'chat'));
-  const written = FORMAT_DRIVERS[to].fromChat(chatRepair.value.messages);
+  const separated = separateSystem(chatRepair.value.messages as ChatMessage[], to, changes);
+  const written = FORMAT_DRIVERS[to].fromChat(separated.messages);
   changes.push(...lossChanges(written.losses, 'chat'));
   let target = runRepair(written.messages, targetSettings);
   if (!target.ok) return target;
@@ -275,10 +308,72 @@ function runConvert(
     value: {
       format: to,
       messages: target.value.messages,
+      system: separated.system,
       changes,
       toolCallIds: remapped.pairs,
       remaining: target.value.remaining,
       transcript: target.value.transcript,
     },
   };
+}
+
+/** The system prompt of a request body of `from` (`readSystem`), or the input error. */
+function sourceSystem(
+  input: unknown,
+  from: TranscriptFormat,
+): Result<ReturnType<typeof readSystem>, TranscriptInputError> {
+  try {
+    return { ok: true, value: readSystem(from, unwrapTranscript(input, from, false).body) };
+  } catch (error) {
+    if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
+    throw error;
+  }
+}
+
+/** The Messages API refuses role "system" in messages: an Anthropic history without them, their texts added to `texts`. */
+function anthropicWithoutSystem(input: unknown, texts: string[], changes: TranscriptChange[]): unknown {
+  let unwrapped: ReturnType<typeof unwrapTranscript>;
+  try {
+    unwrapped = unwrapTranscript(input, 'anthropic', false);
+  } catch (error) {
+    if (error instanceof TranscriptInputError) return input;
+    throw error;
+  }
+  const taken = takeAnthropicSystem(unwrapped.messages);
+  if (taken.taken.length === 0) return input;
+  texts.push(...taken.texts);
+  changes.push(...lossChanges(taken.losses, 'source'), ...systemChanges('anthropic', taken.taken, 'source'));
+  return unwrapped.body === undefined ? taken.rest : { ...unwrapped.body, messages: taken.rest };
+}
+
+/** One `system_separated` record per system message taken out for `to`. */
+function systemChanges(
+  to: SystemPromptFormat,
+  taken: readonly { readonly index: number; readonly leading: boolean }[],
+  stage: 'source' | 'chat',
+): TranscriptChange[] {
+  const field = SYSTEM_FIELDS[to];
+  return taken.map(({ index, leading }) => ({
+    kind: 'system_separated',
+    stage,
+    at: `messages[${index}]`,
+    detail: leading
+      ? `${to} takes the system prompt in the request's ${field}, not in its messages: it is the result's system`
+      : `a system message after the conversation started: ${to} takes none among its messages, so it joins the system prompt (the result's system, the request's ${field})`,
+  }));
+}
+
+/**
+ * For a target that takes the system prompt outside its messages, the history's system messages
+ * taken out into that field's shape, each with a record; other targets keep them.
+ */
+function separateSystem(
+  messages: ChatMessage[],
+  to: TranscriptFormat,
+  changes: TranscriptChange[],
+): { readonly messages: ChatMessage[]; readonly system: SystemPrompt<TranscriptFormat> } {
+  if (!hasSystemField(to)) return { messages, system: undefined };
+  const { text, rest, taken } = takeSystem(messages);
+  changes.push(...systemChanges(to, taken, 'chat'));
+  return { messages: rest, system: text === undefined ? undefined : writeSystem(to, text) };
 }

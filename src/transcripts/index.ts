@@ -29,6 +29,7 @@ export type {
   ToolCallIdPair,
   TranscriptChange,
 } from './convert-transcript.ts';
+export type { SystemPrompt, SystemPrompts, SystemPromptFormat } from './convert-system.ts';
 export type { ConversionLoss } from './core/convert.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairResult, RepairedTranscript } from './repair.ts';
