@@ -313,7 +313,7 @@ describe('the system prompt across formats', () => {
       for (const message of messages) {
         const role = roleOf(to, message);
         if (taken !== undefined && role !== undefined)
-          expect({ file: source.file, role }).toEqual({ file: source.file, role: expect.toBeOneOf(taken) });
+          expect({ file: source.file, role }).toEqual({ file: source.file, role: expect.toBeOneOf([...taken]) });
       }
       const arrived = JSON.stringify(system ?? messages);
       expect({ file: source.file, arrived: arrived.includes(prompt) }).toEqual({ file: source.file, arrived: true });
