@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -367,5 +368,83 @@ describe('the system prompt across formats', () => {
     expect(fromGemini.ok && fromGemini.value.system).toEqual([{ text: prompt }]);
     const bad = convertTranscriptJson({ system: 5, messages: [] }, { from: 'bedrock-converse', to: 'anthropic' });
     expect(!bad.ok && bad.failures[0]?.field).toBe('system');
+  });
+});
+
+/** The tool call ids of a history's calls, in order (results left out). */
+function callIds(format: TranscriptFormat, messages: readonly unknown[]): string[] {
+  const chat = toChatMessages(messages as readonly TranscriptMessage<TranscriptFormat>[], { format });
+  if (!chat.ok) throw chat.failures[0];
+  return chat.value.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+}
+
+/** Ids of 1 to 64 characters, most of them over ChatMessage's 40, some with characters Anthropic refuses. */
+const longId = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{41,64}$/) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{1,20}[:.][A-Za-z0-9]{1,43}$/) },
+);
+
+describe('every renamed id is in toolCallIds', () => {
+  it('records each id the result holds under another name, whichever step renamed it, and brings every id home', () => {
+    let runs = 0;
+    let long = 0;
+    fc.assert(
+      fc.property(
+        loopArbitrary(),
+        fc.uniqueArray(longId, { minLength: 20, maxLength: 20 }),
+        fc.constantFrom(...pairs),
+        (steps, raw, [from, to]) => {
+          // Each call gets a generated id the source format takes (minted in its grammar otherwise).
+          const grammar = FORMAT_DRIVERS[from].toolCallIds;
+          const given = new Map<string, string>();
+          const idOf = (id: string) => {
+            if (!given.has(id)) {
+              const candidate = raw[given.size % raw.length] as string;
+              const taken = new Set(given.values());
+              const own =
+                grammar.accepts(candidate) && !taken.has(candidate)
+                  ? candidate
+                  : grammar.mint({
+                      digest: createHash('sha256').update(candidate).digest('hex'),
+                      name: '',
+                      index: given.size,
+                    });
+              given.set(id, own);
+            }
+            return given.get(id) as string;
+          };
+          const withIds = steps.map((step) =>
+            step.kind === 'assistant'
+              ? { ...step, calls: step.calls.map((call) => ({ ...call, id: idOf(call.id) })) }
+              : step.kind === 'results'
+                ? { ...step, ids: step.ids.map(idOf) }
+                : step,
+          );
+          const source = render(from, withIds, { ids: true, bare: true });
+          expect(checkTranscriptJson(source, { format: from }).result).toBe('accepted');
+          const converted = convertTranscriptJson(source, { from, to });
+          if (!converted.ok) throw converted.failures[0];
+          const { messages, toolCallIds } = converted.value;
+          expect(checkTranscriptJson(messages, { format: to }).result).toBe('accepted');
+          const before = callIds(from, source);
+          const after = callIds(to, messages);
+          expect(after).toHaveLength(before.length);
+          // Every id the result holds under another name is a pair; every pair is such an id.
+          const renamed = before.flatMap((id, i) => (after[i] === id ? [] : [{ source: id, target: after[i] }]));
+          expect(new Set(toolCallIds.map((p) => JSON.stringify(p)))).toEqual(
+            new Set(renamed.map((p) => JSON.stringify(p))),
+          );
+          // Home again: a reply converted back with the pairs carries the source's own ids.
+          const back = convertTranscriptJson(messages, { from: to, to: from, toolCallIds });
+          if (!back.ok) throw back.failures[0];
+          expect(callIds(from, back.value.messages)).toEqual(before);
+          runs++;
+          if (before.some((id) => id.length > 40)) long++;
+        },
+      ),
+      { numRuns: 400, seed: 36 },
+    );
+    expect(long).toBeGreaterThan(runs / 4);
   });
 });

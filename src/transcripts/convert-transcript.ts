@@ -17,10 +17,12 @@ import { FORMAT_DRIVERS } from './formats.ts';
 import {
   dropReasoning,
   fillReasoningContent,
+  IdTrail,
   lossChanges,
   reasoningByCall,
   remapIds,
   repairChanges,
+  standIns,
   type ToolCallIdPair,
   type TranscriptChange,
 } from './convert-steps.ts';
@@ -30,6 +32,7 @@ import type { TurnMisuse } from '../typestate/index.ts';
 import type { AnyTranscriptInput, OptionMessage, TranscriptArgument } from './misuse.ts';
 import type { TranscriptMessage } from './messages.ts';
 import { runRepair } from './repair.ts';
+import type { TranscriptRepair } from './core/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
 import {
   hasSystemField,
@@ -113,7 +116,12 @@ export interface ConvertedTranscript<G extends TranscriptFormat> {
   readonly system: SystemPrompt<G>;
   /** Every change, in the order made. */
   readonly changes: readonly TranscriptChange[];
-  /** Every remapped tool call id; pass it back as `toolCallIds` to bring a reply's ids home. */
+  /**
+   * Every tool call id the result holds under another name than the source's, whichever step
+   * renamed it (the remapping into the target's grammar, or a repair of the source, the chat
+   * step or the target: a repeated id, one too long); pass it back as `toolCallIds` to bring a
+   * reply's ids home.
+   */
   readonly toolCallIds: readonly ToolCallIdPair[];
   /** Failures of the target's rules no repair fixes (empty when `transcript` is set). */
   readonly remaining: readonly TranscriptFailure<G>[];
@@ -277,10 +285,15 @@ function runConvert(
     if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     throw error;
   }
-  const reasoning = reasoningByCall(chat);
+  const trail = new IdTrail();
+  trail.repaired(source.value.repairs);
+  const reasoning = reasoningByCall(chat, (id) => trail.origin(id));
   if (settings.reasoning === 'drop') chat = dropReasoning(chat, changes);
   const remapped = remapIds(chat, to, dialect, settings.pairs, changes);
-  const chatRepair = runRepair(remapped.messages, { format: 'chat', expect, model: undefined, readOnlyTools });
+  for (const pair of remapped.pairs) trail.renamed(pair.source, pair.target, false);
+  // Ids over ChatMessage's 40 characters that the target takes cross the chat step under stand-ins.
+  const stand = standIns(remapped.messages);
+  const chatRepair = runRepair(stand.messages, { format: 'chat', expect, model: undefined, readOnlyTools });
   if (!chatRepair.ok) {
     // The source passed its reader but breaks a rule no repair fixes (an empty tool name, ...),
     // and `ChatMessage` cannot hold it: name the field as the ChatMessage form has it.
@@ -290,17 +303,21 @@ function runConvert(
       failures: [new TranscriptInputError(error.field, `${error.expected} (in the history as ChatMessages)`)],
     };
   }
-  changes.push(...repairChanges(chatRepair.value.repairs, 'chat'));
-  const separated = separateSystem(chatRepair.value.messages as ChatMessage[], to, changes);
+  const chatRepairs = chatRepair.value.repairs.map((repair) => restoreRepair(repair, stand.restore));
+  trail.repaired(chatRepairs);
+  changes.push(...repairChanges(chatRepairs, 'chat'));
+  const separated = separateSystem(stand.restoreMessages(chatRepair.value.messages as ChatMessage[]), to, changes);
   const written = FORMAT_DRIVERS[to].fromChat(separated.messages);
   changes.push(...lossChanges(written.losses, 'chat'));
   let target = runRepair(written.messages, targetSettings);
   if (!target.ok) return target;
+  trail.repaired(target.value.repairs);
   changes.push(...repairChanges(target.value.repairs, 'target'));
-  const filled = fillReasoningContent(target.value, reasoning, remapped.pairs, changes);
+  const filled = fillReasoningContent(target.value, reasoning, trail, changes);
   if (filled !== undefined) {
     target = runRepair(filled, targetSettings);
     if (!target.ok) return target;
+    trail.repaired(target.value.repairs);
     changes.push(...repairChanges(target.value.repairs, 'target'));
   }
   return {
@@ -310,7 +327,7 @@ function runConvert(
       messages: target.value.messages,
       system: separated.system,
       changes,
-      toolCallIds: remapped.pairs,
+      toolCallIds: trail.pairs(),
       remaining: target.value.remaining,
       transcript: target.value.transcript,
     },
@@ -376,4 +393,16 @@ function separateSystem(
   const { text, rest, taken } = takeSystem(messages);
   changes.push(...systemChanges(to, taken, 'chat'));
   return { messages: rest, system: text === undefined ? undefined : writeSystem(to, text) };
+}
+
+/** A chat-step repair record with the stand-ins of long ids (`standIns`) given their own ids back. */
+function restoreRepair(repair: TranscriptRepair, restore: (text: string) => string): TranscriptRepair {
+  const restored = {
+    ...repair,
+    ids: repair.ids.map(restore),
+    detail: restore(repair.detail),
+  };
+  return repair.removed === undefined
+    ? restored
+    : { ...restored, removed: JSON.parse(restore(JSON.stringify(repair.removed))) as unknown };
 }
