@@ -68,6 +68,14 @@ export type {
 export { OpenAIChatMessageSchema, OpenAIChatMessagesSchema, OpenAIChatToolCallSchema } from './openai-chat/wire.ts';
 export { MistralMessageSchema, MistralMessagesSchema, MistralToolCallSchema } from './mistral/wire.ts';
 export type { MistralMessage, MistralToolCall, MistralContentChunk } from './mistral/wire.ts';
+export { fromMistralSdk, toMistralSdk } from './mistral/sdk.ts';
+export type {
+  MistralSdkChunk,
+  MistralSdkInput,
+  MistralSdkMessage,
+  MistralSdkThinkingChunk,
+  MistralSdkToolCall,
+} from './mistral/sdk.ts';
 export { OPENAI_CHAT_DIALECTS } from './core/dialects.ts';
 export type { OpenAIChatDialect } from './core/dialects.ts';
 export type {
