@@ -77,7 +77,7 @@ the source format, or bad usage (one stderr line).
 
 const COMMAND = 'transcript-convert';
 
-function summary(outcome: ConvertResult<TranscriptFormat>, from: TranscriptFormat, label: string): string {
+function summary(outcome: ConvertResult<TranscriptFormat, unknown>, from: TranscriptFormat, label: string): string {
   if (!outcome.ok) return '';
   const { format, changes, remaining, messages, system } = outcome.value;
   const lines = [

@@ -29,7 +29,8 @@ import {
 
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { TurnMisuse } from '../typestate/index.ts';
-import type { AnyTranscriptInput, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type { WrittenMessages } from './written.ts';
 import type { TranscriptMessage } from './messages.ts';
 import { runRepair } from './repair.ts';
 import type { TranscriptRepair } from './core/repair.ts';
@@ -102,11 +103,15 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
  * }
  * ```
  */
-export interface ConvertedTranscript<G extends TranscriptFormat> {
+export interface ConvertedTranscript<G extends TranscriptFormat, M = WrittenMessages[G]> {
   /** The target format. */
   readonly format: G;
-  /** The target's messages (items, contents). */
-  readonly messages: readonly TranscriptMessage<G>[];
+  /**
+   * The target's messages (items, contents), typed as the target SDK's messages take them
+   * (`WrittenMessages`), so they go to its client without a cast; within one format, the
+   * input's own message type too.
+   */
+  readonly messages: M[];
   /**
    * The system prompt, for a target that takes it outside its messages (Anthropic's top-level
    * `system`, Gemini's `systemInstruction`, Bedrock's `system`), in that field's shape
@@ -140,7 +145,28 @@ export interface ConvertedTranscript<G extends TranscriptFormat> {
  * refused.ok || refused.failures[0]?.field; //=> 'messages[0].role'
  * ```
  */
-export type ConvertResult<G extends TranscriptFormat> = Result<ConvertedTranscript<G>, TranscriptInputError>;
+export type ConvertResult<G extends TranscriptFormat, M = WrittenMessages[G]> = Result<
+  ConvertedTranscript<G, M>,
+  TranscriptInputError
+>;
+
+/**
+ * The message type of `convertTranscript`'s result from format `F` into `G` for the input `I`:
+ * what a conversion writes into `G` (`WrittenMessages`); within one format (`F` is `G`), also
+ * the input's own message type, since an accepted history comes back as it is.
+ *
+ * @example
+ * ```ts
+ * import type { ConvertedMessage, WrittenMessages } from 'turngate/transcripts';
+ * type Across = ConvertedMessage<'openai-chat', 'anthropic', unknown>; //=> WrittenMessages['anthropic']
+ * const written: Across = { role: 'user', content: 'Hi' };
+ * ```
+ */
+export type ConvertedMessage<F extends TranscriptFormat, G extends TranscriptFormat, I> = [F] extends [G]
+  ? [G] extends [F]
+    ? InputMessage<F, I> | WrittenMessages[G]
+    : WrittenMessages[G]
+  : WrittenMessages[G];
 
 /** The settings of `options`, read from its own fields. */
 function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>) {
@@ -213,8 +239,8 @@ export function convertTranscript<
 >(
   history: TranscriptArgument<F, I, 'convertTranscriptJson'>,
   options: ConvertTranscriptOptions<F, G>,
-): ConvertResult<G> {
-  return runConvert(history, options) as ConvertResult<G>;
+): ConvertResult<G, ConvertedMessage<F, G, I>> {
+  return runConvert(history, options) as ConvertResult<G, ConvertedMessage<F, G, I>>;
 }
 
 /**
@@ -232,14 +258,14 @@ export function convertTranscript<
 export function convertTranscriptJson<const F extends TranscriptFormat, const G extends TranscriptFormat>(
   value: unknown,
   options: ConvertTranscriptOptions<F, G>,
-): ConvertResult<G> {
-  return runConvert(value, options) as ConvertResult<G>;
+): ConvertResult<G, ConvertedMessage<F, G, readonly TranscriptMessage<F>[]>> {
+  return runConvert(value, options) as ConvertResult<G, ConvertedMessage<F, G, readonly TranscriptMessage<F>[]>>;
 }
 
 function runConvert(
   input: unknown,
   options: ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>,
-): ConvertResult<TranscriptFormat> {
+): ConvertResult<TranscriptFormat, unknown> {
   const settings = settingsOf(options);
   const { from, to, expect, model, dialect, readOnlyTools } = settings;
   const targetSettings = { format: to, expect, model, dialect, readOnlyTools };
@@ -257,7 +283,7 @@ function runConvert(
       ok: true,
       value: {
         format: to,
-        messages,
+        messages: writable(messages),
         system: text === undefined || !hasSystemField(to) ? undefined : writeSystem(to, text),
         changes: [...changes, ...repairChanges(repairs, 'target')],
         toolCallIds: [],
@@ -324,7 +350,7 @@ function runConvert(
     ok: true,
     value: {
       format: to,
-      messages: target.value.messages,
+      messages: writable(target.value.messages),
       system: separated.system,
       changes,
       toolCallIds: trail.pairs(),
@@ -405,4 +431,13 @@ function restoreRepair(repair: TranscriptRepair, restore: (text: string) => stri
   return repair.removed === undefined
     ? restored
     : { ...restored, removed: JSON.parse(restore(JSON.stringify(repair.removed))) as unknown };
+}
+
+/**
+ * The result's messages as the SDKs' mutable message arrays take them. The array is the repair's
+ * (a new one, or within one format the caller's own when it needed nothing): never shared with
+ * this module's state, so handing it out writable lets nothing here change under the caller.
+ */
+function writable(messages: readonly unknown[]): unknown[] {
+  return messages as unknown[];
 }

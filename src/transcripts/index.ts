@@ -25,12 +25,24 @@ export { convertTranscript, convertTranscriptJson } from './convert-transcript.t
 export type {
   ConvertResult,
   ConvertTranscriptOptions,
+  ConvertedMessage,
   ConvertedTranscript,
   ToolCallIdPair,
   TranscriptChange,
 } from './convert-transcript.ts';
 export type { SystemPrompt, SystemPrompts, SystemPromptFormat } from './convert-system.ts';
 export type { ConversionLoss } from './core/convert.ts';
+export type {
+  AISDKWrittenMessage,
+  AnthropicWrittenBlock,
+  AnthropicWrittenMessage,
+  BedrockWrittenBlock,
+  BedrockWrittenMessage,
+  LangChainWrittenMessage,
+  OpenAIChatWrittenMessage,
+  ResponsesWrittenItem,
+  WrittenMessages,
+} from './written.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairResult, RepairedTranscript } from './repair.ts';
 export { ORPHANED_RESULT_MARK, SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
