@@ -125,5 +125,5 @@ if (same.ok) expectAssignable<Anthropic.MessageParam[]>(same.value.messages);
 expectAssignable<Content[]>([] as WrittenMessages['gemini'][]);
 // Never the system role Anthropic refuses among its messages.
 const written = (message: WrittenMessages['anthropic']) => message;
-// @ts-expect-error -- "Type '"system"' is not assignable to type '"user" | "assistant"'"
+// @ts-expect-error -- "Type '"system"' is not assignable to type"
 written({ role: 'system', content: 'Be brief.' });
