@@ -81,7 +81,7 @@ export { OpenAIChatMessageSchema, OpenAIChatMessagesSchema, OpenAIChatToolCallSc
 export { MistralMessageSchema, MistralMessagesSchema, MistralToolCallSchema } from './mistral/wire.ts';
 export type { MistralMessage, MistralToolCall, MistralContentChunk } from './mistral/wire.ts';
 export { fromMistralSdk, toMistralSdk } from './mistral/sdk.ts';
-export type { LangChainMessageInstance } from './langchain/instances.ts';
+export type { LangChainInstanceForm, LangChainMessageInstance } from './langchain/instances.ts';
 export type {
   MistralSdkChunk,
   MistralSdkInput,

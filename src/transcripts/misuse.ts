@@ -11,7 +11,7 @@
 import type { IdList } from '../builder/index.ts';
 import type { TranscriptFormat } from '../check/index.ts';
 import type { ForeignMarkers, MostTelling } from './core/markers.ts';
-import type { LangChainMessageInstance } from './langchain/instances.ts';
+import type { LangChainInstanceForm, LangChainMessageInstance } from './langchain/instances.ts';
 import type { TranscriptMessage } from './messages.ts';
 import type { TranscriptField } from './unwrap.ts';
 
@@ -143,7 +143,9 @@ export type InputMessage<F extends TranscriptFormat, I> = 0 extends 1 & I
   : InputList<F, I> extends readonly (infer M)[]
     ? M extends TranscriptMessage<F>
       ? M
-      : TranscriptMessage<F>
+      : M extends MessageInstance<F>
+        ? Extract<LangChainInstanceForm, TranscriptMessage<F>>
+        : TranscriptMessage<F>
     : TranscriptMessage<F>;
 
 /**

@@ -11,6 +11,7 @@
  */
 import { isPlainPrototype } from '../../internal/own-data.ts';
 import { invalid, isJsonObject } from '../core/input.ts';
+import type { LangChainSerializedMessage } from './wire.ts';
 
 /**
  * A LangChain message instance, as far as the transcripts layer reads it: a `Serializable` with
@@ -27,6 +28,23 @@ export interface LangChainMessageInstance {
   readonly lc_namespace: readonly string[];
   toJSON(): unknown;
 }
+
+/**
+ * The form a LangChain message instance is read as: what its `toJSON()` gives (`{ lc: 1, type:
+ * 'constructor', id, kwargs }`), typed so LangChain's `BaseMessageLike` takes it: a model's
+ * `invoke` reads it back into the message (`coerceMessageLikeToMessage`).
+ *
+ * @example
+ * ```ts
+ * import type { LangChainInstanceForm } from 'turngate/transcripts';
+ * const message: LangChainInstanceForm = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
+ * ```
+ */
+export type LangChainInstanceForm = LangChainSerializedMessage & {
+  lc: 1;
+  id: string[];
+  kwargs: { [key: string]: unknown };
+};
 
 /** Whether `value` is a LangChain `Serializable` instance (not plain data: a class with `toJSON()`). */
 function isInstance(value: unknown): value is LangChainMessageInstance {
