@@ -92,6 +92,12 @@ if (repaired.ok) {
   void client.chat.complete({ model: 'mistral-large-latest', messages });
 }
 void client.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(mistral) });
+// A guarded call: the SDK's history checked on its wire form, sent back as the SDK's objects.
+const sendMistral = guardSend('mistral', (m: readonly MistralMessage[]) =>
+  client.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(m) }),
+);
+const checkedSdk = checkTranscript(fromMistralSdk(sdkHistory), { format: 'mistral' });
+if (checkedSdk.result === 'accepted') void sendMistral(checkedSdk.transcript);
 // @ts-expect-error -- "Type '"model"' is not assignable to type"
 fromMistralSdk([{ role: 'model', parts: [] }]);
 // @ts-expect-error -- "Type 'ToolMessage' is not assignable to type 'MistralMessage'"
