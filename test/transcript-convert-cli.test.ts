@@ -47,6 +47,20 @@ describe('turngate transcript-convert', () => {
     expect(r.stdout).toContain('"tool_use_id": "toolu_');
   });
 
+  it('prints the system prompt apart for a target that takes it outside its messages', () => {
+    const withSystem = [{ role: 'system', content: 'Answer in one sentence.' }, ...history];
+    const json = convert(['--from', 'openai-chat', '--to', 'gemini', '--input', file('s.json', withSystem), '--json']);
+    expect(json.code).toBe(0);
+    const printed = JSON.parse(json.stdout);
+    expect(printed.system).toEqual({ parts: [{ text: 'Answer in one sentence.' }] });
+    expect(printed.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'model', 'user']);
+    const text = convert(['--from', 'openai-chat', '--to', 'anthropic', '--input', file('s2.json', withSystem)]);
+    expect(text.stdout).toContain(
+      '  System prompt (the request\'s system, outside the messages):\n"Answer in one sentence."\n',
+    );
+    expect(text.stdout).not.toContain('"role": "system"');
+  });
+
   it('brings ids home with --tool-call-ids', () => {
     const there = JSON.parse(
       convert(['--from', 'openai-chat', '--to', 'anthropic', '--input', file('t.json', history), '--json']).stdout,

@@ -6,16 +6,24 @@
  * check the same file.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import type { Message as BedrockMessage } from '@aws-sdk/client-bedrock-runtime';
+import type { Content, GoogleGenAI } from '@google/genai';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { Mistral } from '@mistralai/mistralai';
+import type { ModelMessage } from 'ai';
 import type OpenAI from 'openai';
-import { expectType } from 'tsd';
+import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import {
+  type BedrockWrittenBlock,
   type ConvertResult,
   type ConvertedTranscript,
   convertTranscript,
   convertTranscriptJson,
+  type SystemPrompts,
+  toMistralSdk,
   type ToolCallIdPair,
   type TranscriptChange,
-  type TranscriptMessage,
+  type WrittenMessages,
 } from 'turngate/transcripts';
 
 declare const anthropic: Anthropic.MessageParam[];
@@ -25,7 +33,8 @@ declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
 const converted = convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic' });
 expectType<ConvertResult<'anthropic'>>(converted);
 if (converted.ok) {
-  expectType<readonly TranscriptMessage<'anthropic'>[]>(converted.value.messages);
+  expectType<WrittenMessages['anthropic'][]>(converted.value.messages);
+  expectType<string | undefined>(converted.value.system);
   expectType<readonly TranscriptChange[]>(converted.value.changes);
   expectType<readonly ToolCallIdPair[]>(converted.value.toolCallIds);
   expectType<ConvertedTranscript<'anthropic'>>(converted.value);
@@ -64,3 +73,57 @@ convertTranscript(unknownValue, { from: 'anthropic', to: 'chat' });
 // @ts-expect-error -- "transcript.invalid: a string is no transcript of format anthropic"
 convertTranscript('Hello', { from: 'anthropic', to: 'chat' });
 expectType<ConvertResult<'chat'>>(convertTranscriptJson(unknownValue, { from: 'anthropic', to: 'chat' }));
+
+// What comes out goes to the target SDK as it is: messages, and the system prompt where the
+// target takes it outside them.
+declare const anthropicClient: Anthropic;
+declare const openaiClient: OpenAI;
+declare const gemini: GoogleGenAI;
+declare const mistralClient: Mistral;
+declare const langchainModel: BaseChatModel;
+const toAnthropic = convertTranscript(openaiChat, { from: 'openai-chat', to: 'anthropic' });
+if (toAnthropic.ok) {
+  const { messages, system } = toAnthropic.value;
+  void anthropicClient.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages,
+    ...(system === undefined ? {} : { system }),
+  });
+}
+const toChat = convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat' });
+if (toChat.ok) void openaiClient.chat.completions.create({ model: 'gpt-5', messages: toChat.value.messages });
+const toResponses = convertTranscript(anthropic, { from: 'anthropic', to: 'openai-responses' });
+if (toResponses.ok) void openaiClient.responses.create({ model: 'gpt-5', input: toResponses.value.messages });
+const toAISDK = convertTranscript(anthropic, { from: 'anthropic', to: 'aisdk' });
+if (toAISDK.ok) expectAssignable<ModelMessage[]>(toAISDK.value.messages);
+const toGemini = convertTranscript(anthropic, { from: 'anthropic', to: 'gemini' });
+if (toGemini.ok) {
+  const { messages, system } = toGemini.value;
+  expectType<SystemPrompts['gemini'] | undefined>(system);
+  void gemini.models.generateContent({
+    model: 'gemini-2.5-pro',
+    contents: messages,
+    ...(system === undefined ? {} : { config: { systemInstruction: system } }),
+  });
+}
+const toMistral = convertTranscript(anthropic, { from: 'anthropic', to: 'mistral' });
+if (toMistral.ok)
+  void mistralClient.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(toMistral.value.messages) });
+const toLangChain = convertTranscript(anthropic, { from: 'anthropic', to: 'langchain' });
+if (toLangChain.ok) void langchainModel.invoke(toLangChain.value.messages);
+// Bedrock: what the AWS SDK takes, but for image bytes and redacted reasoning (base64 text on
+// the JSON wire, Uint8Array in the SDK).
+type Bytes = Extract<BedrockWrittenBlock, { image: unknown }> | { reasoningContent: { redactedContent: string } };
+expectAssignable<BedrockMessage[]>(
+  [] as (Omit<WrittenMessages['bedrock-converse'], 'content'> & { content: Exclude<BedrockWrittenBlock, Bytes>[] })[],
+);
+expectNotAssignable<BedrockMessage[]>([] as WrittenMessages['bedrock-converse'][]);
+// Within one format, the input's own type comes back too.
+const same = convertTranscript(anthropic, { from: 'anthropic', to: 'anthropic' });
+if (same.ok) expectAssignable<Anthropic.MessageParam[]>(same.value.messages);
+expectAssignable<Content[]>([] as WrittenMessages['gemini'][]);
+// Never the system role Anthropic refuses among its messages.
+const written = (message: WrittenMessages['anthropic']) => message;
+// @ts-expect-error -- "Type '"system"' is not assignable to type"
+written({ role: 'system', content: 'Be brief.' });

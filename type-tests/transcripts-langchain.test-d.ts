@@ -6,12 +6,18 @@
  * check the same file.
  */
 import type { SerializedConstructor } from '@langchain/core/load/serializable';
-import type { StoredMessage } from '@langchain/core/messages';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { BaseMessage, StoredMessage } from '@langchain/core/messages';
 import type OpenAI from 'openai';
-import { expectType } from 'tsd';
+import { expectAssignable, expectType } from 'tsd';
 import {
+  type InputMessage,
   checkTranscript,
+  convertTranscript,
   guardSend,
+  type LangChainInstanceForm,
+  repairTranscript,
+  toChatMessages,
   type LangChainMessage,
   type SendableTranscript,
   type TranscriptMessage,
@@ -68,3 +74,27 @@ checkTranscript(unknownValue, { format: 'langchain' });
 checkTranscript('Weather in Oslo?', { format: 'langchain' });
 void robot;
 void textArgs;
+
+// LangChain's message instances (BaseMessage[], a LangGraph state's messages) are read through
+// their serialized form: check, repair, conversion take them; what comes out is the serialized
+// form, typed as this format's messages, never as instances.
+declare const instances: BaseMessage[];
+const fromInstances = checkTranscript(instances, { format: 'langchain' });
+if (fromInstances.result === 'accepted')
+  expectAssignable<readonly TranscriptMessage<'langchain'>[]>(fromInstances.transcript.messages);
+const repairedInstances = repairTranscript(instances, { format: 'langchain' });
+if (repairedInstances.ok) expectAssignable<readonly TranscriptMessage<'langchain'>[]>(repairedInstances.value.messages);
+convertTranscript({ messages: instances }, { from: 'langchain', to: 'anthropic' });
+toChatMessages(instances, { format: 'langchain' });
+// A guarded call sends the serialized form (LangChainInstanceForm, a BaseMessageLike a model's
+// invoke takes); a sender typed for instances would be handed none.
+declare const model: BaseChatModel;
+const invoke = guardSend('langchain', (m: LangChainInstanceForm[]) => model.invoke(m));
+if (fromInstances.result === 'accepted') void invoke(fromInstances.transcript);
+if (repairedInstances.ok && repairedInstances.value.transcript !== undefined)
+  void invoke(repairedInstances.value.transcript);
+expectType<LangChainInstanceForm>({} as InputMessage<'langchain', BaseMessage[]>);
+// @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format langchain's"
+guardSend('langchain', (m: BaseMessage[]) => m.length);
+// @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format langchain"
+checkTranscript(instances, { format: 'openai-chat' });

@@ -5,22 +5,26 @@
  * `dialect` option takes the four dialects, with `openai-chat` only. Negative cases use
  * `@ts-expect-error`, so tsd and TypeScript 7 check the same file.
  */
+import type { Mistral } from '@mistralai/mistralai';
 import type {
   AssistantMessage,
   AssistantMessage$Outbound,
+  ChatCompletionRequestMessage,
   SystemMessage$Outbound,
   ToolMessage,
   ToolMessage$Outbound,
   UserMessage$Outbound,
 } from '@mistralai/mistralai/models/components';
 import type OpenAI from 'openai';
-import { expectAssignable, expectNotAssignable } from 'tsd';
+import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import {
   checkTranscript,
+  fromMistralSdk,
   guardSend,
   type MistralMessage,
   type OpenAIChatDialect,
   repairTranscript,
+  toMistralSdk,
   type TranscriptMessage,
 } from 'turngate/transcripts';
 
@@ -73,3 +77,28 @@ checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' as unknown })
 checkTranscript(mistral, { format: 'mistral', dialect: 'deepseek' });
 // @ts-expect-error -- "transcript.invalid: dialect is an option of format openai-chat only"
 repairTranscript(mistral, { format: 'mistral', dialect: 'groq' });
+
+// The SDK's own objects: fromMistralSdk takes them (the request's messages, a standalone
+// AssistantMessage without its role) and gives the wire messages the check reads; toMistralSdk
+// gives a wire history (a repaired or converted one) back as messages the client takes.
+declare const sdkHistory: ChatCompletionRequestMessage[];
+declare const reply: AssistantMessage;
+declare const client: Mistral;
+expectType<MistralMessage[]>(fromMistralSdk(sdkHistory));
+checkTranscript(fromMistralSdk([...sdkHistory, reply]), { format: 'mistral' });
+const repaired = repairTranscript(fromMistralSdk(sdkHistory), { format: 'mistral' });
+if (repaired.ok) {
+  const messages: ChatCompletionRequestMessage[] = toMistralSdk(repaired.value.messages);
+  void client.chat.complete({ model: 'mistral-large-latest', messages });
+}
+void client.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(mistral) });
+// A guarded call: the SDK's history checked on its wire form, sent back as the SDK's objects.
+const sendMistral = guardSend('mistral', (m: readonly MistralMessage[]) =>
+  client.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(m) }),
+);
+const checkedSdk = checkTranscript(fromMistralSdk(sdkHistory), { format: 'mistral' });
+if (checkedSdk.result === 'accepted') void sendMistral(checkedSdk.transcript);
+// @ts-expect-error -- "Type '"model"' is not assignable to type"
+fromMistralSdk([{ role: 'model', parts: [] }]);
+// @ts-expect-error -- "Type 'ToolMessage' is not assignable to type 'MistralMessage'"
+toMistralSdk([{} as ToolMessage]);

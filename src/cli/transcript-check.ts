@@ -11,7 +11,6 @@
 import { oneLine } from '../internal/display.ts';
 import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
-import { JsonInputError, JsonNumber, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import {
   checkTranscriptJson,
@@ -64,19 +63,33 @@ repaired it: the verdict is on the input), 2 input that is not a transcript of t
 /** Text from the input on one line of human output: bounded, control characters escaped. */
 const printable = (text: string): string => oneLine(text);
 
-/** JSON text in the input's key order; a parsed number keeps its literal text. */
-export function jsonText(value: unknown, depth = 0): string {
-  if (value instanceof JsonNumber) return value.raw;
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const pad = `\n${'  '.repeat(depth + 1)}`;
-  const end = `\n${'  '.repeat(depth)}`;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[${value.map((item) => pad + jsonText(item, depth + 1)).join(',')}${end}]`;
+/**
+ * JSON text of a library value, as `JSON.stringify(value, null, 2)`: what a script that calls the
+ * library and prints its result writes, byte for byte.
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? 'null';
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A command's input read as plain JSON, as a library user reads it: UTF-8 text (a byte-order
+ * mark is not stripped, so it is refused as JSON.parse refuses it) through `JSON.parse`, numbers
+ * as numbers, a repeated key keeping its last value. The lossless parser stays the join check's:
+ * the transcripts layer takes plain values, and the CLI must give the library's answer.
+ *
+ * @param input - The input's bytes (or text).
+ * @returns The value, or `failures` holding the reason it is not JSON.
+ */
+export function readJson(input: Uint8Array | string): Result<unknown, string> {
+  try {
+    return { ok: true, value: JSON.parse(typeof input === 'string' ? input : UTF8.decode(input)) };
+  } catch (error) {
+    if (error instanceof TypeError) return { ok: false, failures: ['not JSON: input is not valid UTF-8'] };
+    if (error instanceof SyntaxError) return { ok: false, failures: [`not JSON: ${error.message}`] };
+    throw error;
   }
-  const entries = Object.entries(value).filter(([, item]) => item !== undefined);
-  if (entries.length === 0) return '{}';
-  return `{${entries.map(([key, item]) => `${pad}${JSON.stringify(key)}: ${jsonText(item, depth + 1)}`).join(',')}${end}}`;
 }
 
 /** Exit 2 with one stderr line `<prefix> <detail> (input <label>)`. */
@@ -222,13 +235,9 @@ export interface TranscriptCheckOptions {
  * @returns What to print and the exit code.
  */
 export function transcriptCheck(input: Uint8Array | string, options: TranscriptCheckOptions): CommandOutput {
-  let value: unknown;
-  try {
-    value = parseJson(input);
-  } catch (error) {
-    if (error instanceof JsonInputError) return invalidInput(`not JSON: ${error.message}`, options.inputLabel);
-    throw error;
-  }
+  const read = readJson(input);
+  if (!read.ok) return invalidInput(firstFailure(read), options.inputLabel);
+  const value = read.value;
   const model = {
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),

@@ -9,7 +9,6 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { JsonInputError, parseJson } from '../canonical/index.ts';
 import { TRANSCRIPT_FORMATS } from '../check/index.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { oneLine } from '../internal/display.ts';
@@ -18,9 +17,11 @@ import {
   type OpenAIChatDialect,
   type ConvertResult,
   convertTranscriptJson,
+  type SystemPromptFormat,
   type ToolCallIdPair,
   type TranscriptChange,
 } from '../transcripts/index.ts';
+import { SYSTEM_FIELDS } from '../transcripts/internal.ts';
 import type { TranscriptFormat } from '../check/index.ts';
 import { parseFlags } from './args.ts';
 import type { CommandOutput } from './harness-join-check.ts';
@@ -29,6 +30,7 @@ import {
   invalidInput,
   jsonText,
   modelFlag,
+  readJson,
   readOnlyToolsFlag,
   readTranscriptInput,
   usageError,
@@ -60,7 +62,11 @@ Options:
                        results for their calls say the call can be retried
   --tool-call-ids <file>  the toolCallIds (JSON array of {source, target}) of an earlier
                        conversion the other way: its ids come home as the originals
-  --json               print {"messages", "changes", "toolCallIds"[, "remaining"]}
+  --json               print {"messages"[, "system"], "changes", "toolCallIds"[, "remaining"]};
+                       "system" is the system prompt of a target that takes it outside its
+                       messages, in its field's shape: anthropic "system" (a string), gemini
+                       "systemInstruction" ({"parts": [{"text"}]}), bedrock-converse "system"
+                       ([{"text"}]); without --json it is printed after the transcript
   --max-input-bytes <n>  the input size limit, in bytes (K, M, G suffixes); default 64M
   -h, --help           show this help
 
@@ -71,9 +77,9 @@ the source format, or bad usage (one stderr line).
 
 const COMMAND = 'transcript-convert';
 
-function summary(outcome: ConvertResult<TranscriptFormat>, from: TranscriptFormat, label: string): string {
+function summary(outcome: ConvertResult<TranscriptFormat, unknown>, from: TranscriptFormat, label: string): string {
   if (!outcome.ok) return '';
-  const { format, changes, remaining, messages } = outcome.value;
+  const { format, changes, remaining, messages, system } = outcome.value;
   const lines = [
     'turngate transcript-convert',
     `  Input: ${oneLine(label)}`,
@@ -85,6 +91,10 @@ function summary(outcome: ConvertResult<TranscriptFormat>, from: TranscriptForma
   for (const failure of remaining) lines.push(`  Not repairable: ${oneLine(failure.at)} ${failure.rule}`);
   lines.push('  Converted transcript:');
   lines.push(jsonText(messages));
+  if (system !== undefined) {
+    lines.push(`  System prompt (the request's ${SYSTEM_FIELDS[format as SystemPromptFormat]}, outside the messages):`);
+    lines.push(jsonText(system));
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -140,14 +150,9 @@ export interface TranscriptConvertOptions {
  */
 export function transcriptConvert(input: Uint8Array | string, options: TranscriptConvertOptions): CommandOutput {
   const label = options.inputLabel;
-  let value: unknown;
-  try {
-    value = parseJson(input);
-  } catch (error) {
-    if (error instanceof JsonInputError)
-      return invalidInput(`not JSON: ${error.message}`, label, TRANSCRIPT_CONVERT_INVALID_PREFIX);
-    throw error;
-  }
+  const read = readJson(input);
+  if (!read.ok) return invalidInput(firstFailure(read), label, TRANSCRIPT_CONVERT_INVALID_PREFIX);
+  const value = read.value;
   const outcome = convertTranscriptJson(value, {
     from: options.from,
     to: options.to,
@@ -159,9 +164,15 @@ export function transcriptConvert(input: Uint8Array | string, options: Transcrip
     ...(options.toolCallIds === undefined ? {} : { toolCallIds: options.toolCallIds }),
   });
   if (!outcome.ok) return invalidInput(firstFailure(outcome).message, label, TRANSCRIPT_CONVERT_INVALID_PREFIX);
-  const { messages, changes, toolCallIds, remaining } = outcome.value;
+  const { messages, system, changes, toolCallIds, remaining } = outcome.value;
   const stdout = options.json
-    ? `${jsonText({ messages, changes, toolCallIds, ...(remaining.length > 0 ? { remaining } : {}) })}\n`
+    ? `${jsonText({
+        messages,
+        ...(system === undefined ? {} : { system }),
+        changes,
+        toolCallIds,
+        ...(remaining.length > 0 ? { remaining } : {}),
+      })}\n`
     : summary(outcome, options.from, label);
   return { stdout, stderr: '', exitCode: remaining.length > 0 ? 1 : 0 };
 }

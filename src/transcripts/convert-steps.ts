@@ -14,6 +14,7 @@ import type { FormatDriver } from './core/driver.ts';
 import { seedDigest } from './core/ids.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { TranscriptFailure } from './core/report.ts';
+import { MAX_TOOL_CALL_ID } from './core/tool-runs.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 
 /**
@@ -40,6 +41,8 @@ export interface ToolCallIdPair {
  * - `reasoning_filled`: `reasoning_content` written where the target's dialect demands it
  *   (DeepSeek's and Kimi's thinking modes), from the source's thinking text, or empty;
  * - `tool_call_id_remapped`: a tool call id outside the target's grammar, renamed in the call and its results;
+ * - `system_separated`: a system message taken out of the messages for a target that takes the
+ *   system prompt in a field of its own (the result's `system`);
  * - `repaired`: a repair of the source in its own format, of the chat history or of the target's
  *   (`repair` is the record).
  *
@@ -58,6 +61,12 @@ export type TranscriptChange =
   | { readonly kind: 'lost'; readonly stage: 'source' | 'chat'; readonly at: string; readonly detail: string }
   | { readonly kind: 'reasoning_dropped'; readonly stage: 'chat'; readonly at: string; readonly detail: string }
   | { readonly kind: 'reasoning_filled'; readonly stage: 'target'; readonly at: string; readonly detail: string }
+  | {
+      readonly kind: 'system_separated';
+      readonly stage: 'source' | 'chat';
+      readonly at: string;
+      readonly detail: string;
+    }
   | {
       readonly kind: 'tool_call_id_remapped';
       readonly stage: 'chat';
@@ -140,14 +149,14 @@ export function dropReasoning(messages: readonly ChatMessage[], changes: Transcr
   return out;
 }
 
-/** The thinking text of each assistant message with tool calls, by its first call's id (before any remapping). */
-export function reasoningByCall(messages: readonly ChatMessage[]): Map<string, string> {
+/** The thinking text of each assistant message with tool calls, by its first call's id (`origin`: the id in the source as given). */
+export function reasoningByCall(messages: readonly ChatMessage[], origin: (id: string) => string): Map<string, string> {
   const out = new Map<string, string>();
   for (const message of messages) {
     const first = message.role === 'assistant' ? message.tool_calls?.[0] : undefined;
     if (first === undefined || message.role !== 'assistant' || typeof message.content === 'string') continue;
     const text = (message.content ?? []).flatMap((block) => (block.type === 'thinking' ? [block.text] : [])).join('\n');
-    out.set(first.id, text);
+    out.set(origin(first.id), text);
   }
   return out;
 }
@@ -167,17 +176,16 @@ const REASONING_CONTENT_RULES: ReadonlySet<string> = new Set([
 export function fillReasoningContent(
   target: { readonly messages: readonly unknown[]; readonly remaining: readonly TranscriptFailure[] },
   reasoning: ReadonlyMap<string, string>,
-  pairs: readonly ToolCallIdPair[],
+  trail: IdTrail,
   changes: TranscriptChange[],
 ): unknown[] | undefined {
   const missing = target.remaining.filter((failure) => REASONING_CONTENT_RULES.has(failure.rule));
   if (missing.length === 0) return undefined;
-  const sourceId = new Map(pairs.map((pair) => [pair.target, pair.source]));
   const messages = [...target.messages];
   for (const failure of missing) {
     const message = messages[failure.messageIndex] as { readonly tool_calls?: readonly { readonly id?: unknown }[] };
     const id = message.tool_calls?.[0]?.id;
-    const text = typeof id === 'string' ? (reasoning.get(sourceId.get(id) ?? id) ?? '') : '';
+    const text = typeof id === 'string' ? (reasoning.get(trail.origin(id)) ?? '') : '';
     messages[failure.messageIndex] = { ...message, reasoning_content: text };
     changes.push({
       kind: 'reasoning_filled',
@@ -225,7 +233,10 @@ export function remapIds(
   };
   for (const id of seen.keys()) {
     const original = home.get(id);
-    if (original !== undefined && grammar.accepts(original) && !taken.has(original)) assign(id, original);
+    // An original the history holds itself stays with its own call (a repeated id's later call
+    // got a fresh one: the pair cannot bring both home).
+    if (original !== undefined && grammar.accepts(original) && !taken.has(original) && !seen.has(original))
+      assign(id, original);
   }
   for (const id of seen.keys()) if (!assigned.has(id) && grammar.accepts(id) && !taken.has(id)) assign(id, id);
   const out: ToolCallIdPair[] = [];
@@ -262,5 +273,97 @@ export function remapIds(
       const [first, ...more] = message.tool_calls.map((call) => ({ ...call, id: rename(call.id) }));
       return first === undefined ? message : { ...message, tool_calls: [first, ...more] };
     }),
+  };
+}
+
+/**
+ * Every tool call id's way through a conversion: each rename, whichever step made it (the
+ * source's repair, the remapping into the target's grammar, the chat step's repair, the
+ * target's repair), recorded against the id the source history gave, so `pairs` is every id the
+ * result holds under another name than the source's (the result's `toolCallIds`).
+ */
+export class IdTrail {
+  /** The source id of each id that holds another: by the current id. */
+  readonly #origin = new Map<string, string>();
+
+  /** The id the source history gave for `id` (itself when never renamed). */
+  origin(id: string): string {
+    return this.#origin.get(id) ?? id;
+  }
+
+  /**
+   * `from` became `to`. `repeat`: a repeated id's later call got `to` and the first kept `from`;
+   * otherwise `from` is gone.
+   */
+  renamed(from: string, to: string, repeat: boolean): void {
+    if (from === to) return;
+    const origin = this.origin(from);
+    if (!repeat) this.#origin.delete(from);
+    this.#origin.set(to, origin);
+  }
+
+  /** Each `renamed_call` of a repair's records. */
+  repaired(repairs: readonly TranscriptRepair[]): void {
+    for (const repair of repairs) {
+      const [from, to] = repair.ids;
+      if (repair.action === 'renamed_call' && from !== undefined && to !== undefined)
+        this.renamed(from, to, /\.duplicate_/.test(repair.rule));
+    }
+  }
+
+  /** Every id renamed since the source: `{ source, target }` with `target` the id the history now holds. */
+  pairs(): ToolCallIdPair[] {
+    const out: ToolCallIdPair[] = [];
+    for (const [target, source] of this.#origin) if (target !== source) out.push({ source, target });
+    return out;
+  }
+}
+
+/**
+ * `ChatMessage` takes tool call ids of at most 40 characters (Chat Completions' limit,
+ * `chat.tool_call_id_too_long`, since a `ChatMessage` is sent with its ids as they are). Inside a
+ * conversion the target's grammar decides (`remapIds` put every id in it), so a longer id
+ * crosses the chat step under a stand-in of the chat grammar and gets its own back after it.
+ *
+ * @returns The messages under stand-ins, and `restore`, which gives an id (or a record's text)
+ *   its own ids back.
+ */
+export function standIns(messages: readonly ChatMessage[]): {
+  readonly messages: ChatMessage[];
+  readonly restore: (text: string) => string;
+  readonly restoreMessages: (messages: readonly ChatMessage[]) => ChatMessage[];
+} {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) ids.add(call.id);
+    if (message.role === 'tool') ids.add(message.tool_call_id);
+  }
+  const grammar = FORMAT_DRIVERS.chat.toolCallIds;
+  const standIn = new Map<string, string>();
+  for (const id of ids) {
+    if (id.length <= MAX_TOOL_CALL_ID) continue;
+    for (let attempt = 0; ; attempt++) {
+      const minted = grammar.mint({ digest: seedDigest(id, attempt), name: '', index: standIn.size });
+      if (!ids.has(minted) && ![...standIn.values()].includes(minted)) {
+        standIn.set(id, minted);
+        break;
+      }
+    }
+  }
+  const own = new Map([...standIn].map(([id, stand]) => [stand, id]));
+  if (own.size === 0) return { messages: [...messages], restore: (text) => text, restoreMessages: (m) => [...m] };
+  const rename = (map: ReadonlyMap<string, string>) => (list: readonly ChatMessage[]) =>
+    list.map((message): ChatMessage => {
+      if (message.role === 'tool')
+        return { ...message, tool_call_id: map.get(message.tool_call_id) ?? message.tool_call_id };
+      if (message.role !== 'assistant' || message.tool_calls === undefined) return message;
+      const [first, ...more] = message.tool_calls.map((call) => ({ ...call, id: map.get(call.id) ?? call.id }));
+      return first === undefined ? message : { ...message, tool_calls: [first, ...more] };
+    });
+  const pattern = new RegExp([...own.keys()].join('|'), 'g');
+  return {
+    messages: rename(standIn)(messages),
+    restore: (text) => text.replace(pattern, (stand) => own.get(stand) ?? stand),
+    restoreMessages: rename(own),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -257,5 +258,193 @@ describe('convertTranscript records and options', () => {
     expect(() =>
       convertTranscriptJson([], options as ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>),
     ).toThrow(message);
+  });
+});
+
+/** The role of a message as the target's API reads it (`undefined`: a form without one, a Responses item that is no message). */
+function roleOf(format: TranscriptFormat, message: unknown): unknown {
+  const m = message as Record<string, unknown>;
+  if (format === 'langchain') return undefined;
+  if (format === 'openai-responses') return m['type'] === undefined || m['type'] === 'message' ? m['role'] : undefined;
+  return m['role'];
+}
+
+/** The roles each target's API takes among its messages (the system prompt goes elsewhere for three). */
+const TAKEN_ROLES: Readonly<Record<TranscriptFormat, readonly unknown[] | undefined>> = {
+  anthropic: ['user', 'assistant'],
+  gemini: ['user', 'model'],
+  'bedrock-converse': ['user', 'assistant'],
+  'openai-chat': ['system', 'developer', 'user', 'assistant', 'tool', 'function'],
+  'openai-responses': ['system', 'developer', 'user', 'assistant'],
+  aisdk: ['system', 'user', 'assistant', 'tool'],
+  mistral: ['system', 'user', 'assistant', 'tool'],
+  chat: ['system', 'user', 'assistant', 'tool'],
+  langchain: undefined,
+};
+
+/** A source history of `format` holding `prompt` as its system prompt (in the body's field where the format keeps it there). */
+function withSystem(format: TranscriptFormat, input: unknown, prompt: string): unknown {
+  const chat = convertTranscriptJson(input, { from: format, to: 'chat', expect: 'received' });
+  if (!chat.ok) return undefined;
+  const source = convertTranscriptJson([{ role: 'system', content: prompt }, ...chat.value.messages], {
+    from: 'chat',
+    to: format,
+    expect: 'received',
+  });
+  if (!source.ok) return undefined;
+  const { messages, system } = source.value;
+  if (system === undefined) return messages;
+  return format === 'gemini'
+    ? { contents: messages, systemInstruction: system }
+    : { [FORMAT_DRIVERS[format].field]: messages, system };
+}
+
+describe('the system prompt across formats', () => {
+  const prompt = 'You answer in one sentence.';
+
+  it.each(pairs)('%s -> %s: no role the target refuses, and the system prompt arrives', (from, to) => {
+    let seen = 0;
+    for (const source of cases.filter((c) => c.format === from)) {
+      const input = withSystem(from, source.input, prompt);
+      if (input === undefined) continue;
+      const converted = convertTranscriptJson(input, { from, to, expect: source.expect });
+      if (!converted.ok) throw new Error(`${source.file}: ${converted.failures[0]?.message}`);
+      const { messages, system } = converted.value;
+      const taken = TAKEN_ROLES[to];
+      for (const message of messages) {
+        const role = roleOf(to, message);
+        if (taken !== undefined && role !== undefined)
+          expect({ file: source.file, role }).toEqual({ file: source.file, role: expect.toBeOneOf([...taken]) });
+      }
+      const arrived = JSON.stringify(system ?? messages);
+      expect({ file: source.file, arrived: arrived.includes(prompt) }).toEqual({ file: source.file, arrived: true });
+      seen++;
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it("gives the prompt in each field's shape, joins a later system message with a record, and reads a body's own", () => {
+    const history = [
+      { role: 'system', content: prompt },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'system', content: 'The user is in Oslo.' },
+      { role: 'user', content: 'Weather?' },
+    ] as const;
+    const anthropic = convertTranscript(history, { from: 'chat', to: 'anthropic' });
+    if (!anthropic.ok) throw anthropic.failures[0];
+    expect(anthropic.value.system).toBe(`${prompt}\n\nThe user is in Oslo.`);
+    expect(anthropic.value.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(anthropic.value.changes.map((c) => [c.kind, c.kind === 'system_separated' && c.at])).toEqual([
+      ['system_separated', 'messages[0]'],
+      ['system_separated', 'messages[3]'],
+    ]);
+    const gemini = convertTranscript(history, { from: 'chat', to: 'gemini' });
+    expect(gemini.ok && gemini.value.system).toEqual({ parts: [{ text: `${prompt}\n\nThe user is in Oslo.` }] });
+    const bedrock = convertTranscript(history, { from: 'chat', to: 'bedrock-converse' });
+    expect(bedrock.ok && bedrock.value.system).toEqual([{ text: `${prompt}\n\nThe user is in Oslo.` }]);
+    const chat = convertTranscript(history, { from: 'chat', to: 'openai-chat' });
+    expect(chat.ok && [chat.value.system, chat.value.messages[0]]).toEqual([
+      undefined,
+      { role: 'system', content: prompt },
+    ]);
+    // A request body's system prompt is the history's first system message.
+    const body = { system: [{ type: 'text', text: prompt }], messages: [{ role: 'user', content: 'Hi' }] };
+    const fromBody = convertTranscriptJson(body, { from: 'anthropic', to: 'openai-chat' });
+    expect(fromBody.ok && fromBody.value.messages).toEqual([
+      { role: 'system', content: prompt },
+      { role: 'user', content: 'Hi' },
+    ]);
+    const same = convertTranscriptJson(
+      { ...body, messages: [{ role: 'system', content: 'Be brief.' }, ...body.messages] },
+      { from: 'anthropic', to: 'anthropic' },
+    );
+    expect(same.ok && [same.value.system, same.value.messages]).toEqual([
+      `${prompt}\n\nBe brief.`,
+      [{ role: 'user', content: 'Hi' }],
+    ]);
+    const geminiBody = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], config: { systemInstruction: prompt } };
+    const fromGemini = convertTranscriptJson(geminiBody, { from: 'gemini', to: 'bedrock-converse' });
+    expect(fromGemini.ok && fromGemini.value.system).toEqual([{ text: prompt }]);
+    const bad = convertTranscriptJson({ system: 5, messages: [] }, { from: 'bedrock-converse', to: 'anthropic' });
+    expect(!bad.ok && bad.failures[0]?.field).toBe('system');
+  });
+});
+
+/** The tool call ids of a history's calls, in order (results left out). */
+function callIds(format: TranscriptFormat, messages: readonly unknown[]): string[] {
+  const chat = toChatMessages(messages as readonly TranscriptMessage<TranscriptFormat>[], { format });
+  if (!chat.ok) throw chat.failures[0];
+  return chat.value.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+}
+
+/** Ids of 1 to 64 characters, most of them over ChatMessage's 40, some with characters Anthropic refuses. */
+const longId = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{41,64}$/) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{1,20}[:.][A-Za-z0-9]{1,43}$/) },
+);
+
+describe('every renamed id is in toolCallIds', () => {
+  it('records each id the result holds under another name, whichever step renamed it, and brings every id home', () => {
+    let runs = 0;
+    let long = 0;
+    fc.assert(
+      fc.property(
+        loopArbitrary(),
+        fc.uniqueArray(longId, { minLength: 20, maxLength: 20 }),
+        fc.constantFrom(...pairs),
+        (steps, raw, [from, to]) => {
+          // Each call gets a generated id the source format takes (minted in its grammar otherwise).
+          const grammar = FORMAT_DRIVERS[from].toolCallIds;
+          const given = new Map<string, string>();
+          const idOf = (id: string) => {
+            if (!given.has(id)) {
+              const candidate = raw[given.size % raw.length] as string;
+              const taken = new Set(given.values());
+              const own =
+                grammar.accepts(candidate) && !taken.has(candidate)
+                  ? candidate
+                  : grammar.mint({
+                      digest: createHash('sha256').update(candidate).digest('hex'),
+                      name: '',
+                      index: given.size,
+                    });
+              given.set(id, own);
+            }
+            return given.get(id) as string;
+          };
+          const withIds = steps.map((step) =>
+            step.kind === 'assistant'
+              ? { ...step, calls: step.calls.map((call) => ({ ...call, id: idOf(call.id) })) }
+              : step.kind === 'results'
+                ? { ...step, ids: step.ids.map(idOf) }
+                : step,
+          );
+          const source = render(from, withIds, { ids: true, bare: true });
+          expect(checkTranscriptJson(source, { format: from }).result).toBe('accepted');
+          const converted = convertTranscriptJson(source, { from, to });
+          if (!converted.ok) throw converted.failures[0];
+          const { messages, toolCallIds } = converted.value;
+          expect(checkTranscriptJson(messages, { format: to }).result).toBe('accepted');
+          const before = callIds(from, source);
+          const after = callIds(to, messages);
+          expect(after).toHaveLength(before.length);
+          // Every id the result holds under another name is a pair; every pair is such an id.
+          const renamed = before.flatMap((id, i) => (after[i] === id ? [] : [{ source: id, target: after[i] }]));
+          expect(new Set(toolCallIds.map((p) => JSON.stringify(p)))).toEqual(
+            new Set(renamed.map((p) => JSON.stringify(p))),
+          );
+          // Home again: a reply converted back with the pairs carries the source's own ids.
+          const back = convertTranscriptJson(messages, { from: to, to: from, toolCallIds });
+          if (!back.ok) throw back.failures[0];
+          expect(callIds(from, back.value.messages)).toEqual(before);
+          runs++;
+          if (before.some((id) => id.length > 40)) long++;
+        },
+      ),
+      { numRuns: 400, seed: 36 },
+    );
+    expect(long).toBeGreaterThan(runs / 4);
   });
 });

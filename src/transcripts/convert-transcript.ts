@@ -17,20 +17,35 @@ import { FORMAT_DRIVERS } from './formats.ts';
 import {
   dropReasoning,
   fillReasoningContent,
+  IdTrail,
   lossChanges,
   reasoningByCall,
   remapIds,
   repairChanges,
+  standIns,
   type ToolCallIdPair,
   type TranscriptChange,
 } from './convert-steps.ts';
 
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { TurnMisuse } from '../typestate/index.ts';
-import type { AnyTranscriptInput, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type { WrittenMessages } from './written.ts';
 import type { TranscriptMessage } from './messages.ts';
 import { runRepair } from './repair.ts';
+import type { TranscriptRepair } from './core/repair.ts';
 import type { SendableTranscript } from './sendable.ts';
+import {
+  hasSystemField,
+  readSystem,
+  SYSTEM_FIELDS,
+  type SystemPrompt,
+  type SystemPromptFormat,
+  takeAnthropicSystem,
+  takeSystem,
+  writeSystem,
+} from './convert-system.ts';
+import { unwrapTranscript } from './unwrap.ts';
 
 export type { ToolCallIdPair, TranscriptChange } from './convert-steps.ts';
 
@@ -88,14 +103,30 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
  * }
  * ```
  */
-export interface ConvertedTranscript<G extends TranscriptFormat> {
+export interface ConvertedTranscript<G extends TranscriptFormat, M = WrittenMessages[G]> {
   /** The target format. */
   readonly format: G;
-  /** The target's messages (items, contents). */
-  readonly messages: readonly TranscriptMessage<G>[];
+  /**
+   * The target's messages (items, contents), typed as the target SDK's messages take them
+   * (`WrittenMessages`), so they go to its client without a cast; within one format, the
+   * input's own message type too.
+   */
+  readonly messages: M[];
+  /**
+   * The system prompt, for a target that takes it outside its messages (Anthropic's top-level
+   * `system`, Gemini's `systemInstruction`, Bedrock's `system`), in that field's shape
+   * (`SystemPrompts`); `undefined` when the history holds none, and for every other target
+   * (whose system messages stay in `messages`).
+   */
+  readonly system: SystemPrompt<G>;
   /** Every change, in the order made. */
   readonly changes: readonly TranscriptChange[];
-  /** Every remapped tool call id; pass it back as `toolCallIds` to bring a reply's ids home. */
+  /**
+   * Every tool call id the result holds under another name than the source's, whichever step
+   * renamed it (the remapping into the target's grammar, or a repair of the source, the chat
+   * step or the target: a repeated id, one too long); pass it back as `toolCallIds` to bring a
+   * reply's ids home.
+   */
   readonly toolCallIds: readonly ToolCallIdPair[];
   /** Failures of the target's rules no repair fixes (empty when `transcript` is set). */
   readonly remaining: readonly TranscriptFailure<G>[];
@@ -114,7 +145,28 @@ export interface ConvertedTranscript<G extends TranscriptFormat> {
  * refused.ok || refused.failures[0]?.field; //=> 'messages[0].role'
  * ```
  */
-export type ConvertResult<G extends TranscriptFormat> = Result<ConvertedTranscript<G>, TranscriptInputError>;
+export type ConvertResult<G extends TranscriptFormat, M = WrittenMessages[G]> = Result<
+  ConvertedTranscript<G, M>,
+  TranscriptInputError
+>;
+
+/**
+ * The message type of `convertTranscript`'s result from format `F` into `G` for the input `I`:
+ * what a conversion writes into `G` (`WrittenMessages`); within one format (`F` is `G`), also
+ * the input's own message type, since an accepted history comes back as it is.
+ *
+ * @example
+ * ```ts
+ * import type { ConvertedMessage, WrittenMessages } from 'turngate/transcripts';
+ * type Across = ConvertedMessage<'openai-chat', 'anthropic', unknown>; //=> WrittenMessages['anthropic']
+ * const written: Across = { role: 'user', content: 'Hi' };
+ * ```
+ */
+export type ConvertedMessage<F extends TranscriptFormat, G extends TranscriptFormat, I> = [F] extends [G]
+  ? [G] extends [F]
+    ? InputMessage<F, I> | WrittenMessages[G]
+    : WrittenMessages[G]
+  : WrittenMessages[G];
 
 /** The settings of `options`, read from its own fields. */
 function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>) {
@@ -153,7 +205,9 @@ function settingsOf(options: ConvertTranscriptOptions<TranscriptFormat, Transcri
  * (minted from the id's SHA-256, so converting again gives the same ids), signed reasoning
  * dropped across formats (and `reasoning_content` filled where a dialect's thinking mode demands
  * it), and the target's order rules met by its repair. Every change is one
- * {@link TranscriptChange}.
+ * {@link TranscriptChange}. A target that takes the system prompt outside its messages
+ * (Anthropic, Gemini, Bedrock Converse) gets it as the result's `system` (`SystemPrompts`), never
+ * as a message; a source request body's system prompt is read as its first system message.
  *
  * The result passes `checkTranscript` for `to` (tested over every pair of formats on every
  * conformance transcript), except for rules no repair fixes, listed in `remaining`.
@@ -185,8 +239,8 @@ export function convertTranscript<
 >(
   history: TranscriptArgument<F, I, 'convertTranscriptJson'>,
   options: ConvertTranscriptOptions<F, G>,
-): ConvertResult<G> {
-  return runConvert(history, options) as ConvertResult<G>;
+): ConvertResult<G, ConvertedMessage<F, G, I>> {
+  return runConvert(history, options) as ConvertResult<G, ConvertedMessage<F, G, I>>;
 }
 
 /**
@@ -204,27 +258,34 @@ export function convertTranscript<
 export function convertTranscriptJson<const F extends TranscriptFormat, const G extends TranscriptFormat>(
   value: unknown,
   options: ConvertTranscriptOptions<F, G>,
-): ConvertResult<G> {
-  return runConvert(value, options) as ConvertResult<G>;
+): ConvertResult<G, ConvertedMessage<F, G, readonly TranscriptMessage<F>[]>> {
+  return runConvert(value, options) as ConvertResult<G, ConvertedMessage<F, G, readonly TranscriptMessage<F>[]>>;
 }
 
 function runConvert(
   input: unknown,
   options: ConvertTranscriptOptions<TranscriptFormat, TranscriptFormat>,
-): ConvertResult<TranscriptFormat> {
+): ConvertResult<TranscriptFormat, unknown> {
   const settings = settingsOf(options);
   const { from, to, expect, model, dialect, readOnlyTools } = settings;
   const targetSettings = { format: to, expect, model, dialect, readOnlyTools };
   if (from === to && dialect === undefined && settings.pairs.length === 0 && settings.reasoning === 'keep') {
-    const repaired = runRepair(input, targetSettings);
+    const system = sourceSystem(input, from);
+    if (!system.ok) return system;
+    const changes: TranscriptChange[] = lossChanges(system.value.losses, 'source');
+    const texts = system.value.text === undefined ? [] : [system.value.text];
+    const own = to === 'anthropic' ? anthropicWithoutSystem(input, texts, changes) : input;
+    const repaired = runRepair(own, targetSettings);
     if (!repaired.ok) return repaired;
     const { messages, repairs, remaining, transcript } = repaired.value;
+    const text = texts.length === 0 ? undefined : texts.join('\n\n');
     return {
       ok: true,
       value: {
         format: to,
-        messages,
-        changes: repairChanges(repairs, 'target'),
+        messages: writable(messages),
+        system: text === undefined || !hasSystemField(to) ? undefined : writeSystem(to, text),
+        changes: [...changes, ...repairChanges(repairs, 'target')],
         toolCallIds: [],
         remaining,
         transcript,
@@ -236,19 +297,29 @@ function runConvert(
   const source = runRepair(input, { format: from, expect, model: undefined, readOnlyTools });
   if (!source.ok) return source;
   const changes: TranscriptChange[] = repairChanges(source.value.repairs, 'source');
+  const system = sourceSystem(input, from);
+  if (!system.ok) return system;
+  changes.push(...lossChanges(system.value.losses, 'source'));
   let chat: ChatMessage[];
   try {
     const read = FORMAT_DRIVERS[from].toChat(source.value.messages);
     changes.push(...lossChanges(read.losses, 'source'));
     chat = read.messages as ChatMessage[];
+    const text = system.value.text;
+    if (text !== undefined) chat = [{ role: 'system', content: text }, ...chat];
   } catch (error) {
     if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
     throw error;
   }
-  const reasoning = reasoningByCall(chat);
+  const trail = new IdTrail();
+  trail.repaired(source.value.repairs);
+  const reasoning = reasoningByCall(chat, (id) => trail.origin(id));
   if (settings.reasoning === 'drop') chat = dropReasoning(chat, changes);
   const remapped = remapIds(chat, to, dialect, settings.pairs, changes);
-  const chatRepair = runRepair(remapped.messages, { format: 'chat', expect, model: undefined, readOnlyTools });
+  for (const pair of remapped.pairs) trail.renamed(pair.source, pair.target, false);
+  // Ids over ChatMessage's 40 characters that the target takes cross the chat step under stand-ins.
+  const stand = standIns(remapped.messages);
+  const chatRepair = runRepair(stand.messages, { format: 'chat', expect, model: undefined, readOnlyTools });
   if (!chatRepair.ok) {
     // The source passed its reader but breaks a rule no repair fixes (an empty tool name, ...),
     // and `ChatMessage` cannot hold it: name the field as the ChatMessage form has it.
@@ -258,27 +329,115 @@ function runConvert(
       failures: [new TranscriptInputError(error.field, `${error.expected} (in the history as ChatMessages)`)],
     };
   }
-  changes.push(...repairChanges(chatRepair.value.repairs, 'chat'));
-  const written = FORMAT_DRIVERS[to].fromChat(chatRepair.value.messages);
+  const chatRepairs = chatRepair.value.repairs.map((repair) => restoreRepair(repair, stand.restore));
+  trail.repaired(chatRepairs);
+  changes.push(...repairChanges(chatRepairs, 'chat'));
+  const separated = separateSystem(stand.restoreMessages(chatRepair.value.messages as ChatMessage[]), to, changes);
+  const written = FORMAT_DRIVERS[to].fromChat(separated.messages);
   changes.push(...lossChanges(written.losses, 'chat'));
   let target = runRepair(written.messages, targetSettings);
   if (!target.ok) return target;
+  trail.repaired(target.value.repairs);
   changes.push(...repairChanges(target.value.repairs, 'target'));
-  const filled = fillReasoningContent(target.value, reasoning, remapped.pairs, changes);
+  const filled = fillReasoningContent(target.value, reasoning, trail, changes);
   if (filled !== undefined) {
     target = runRepair(filled, targetSettings);
     if (!target.ok) return target;
+    trail.repaired(target.value.repairs);
     changes.push(...repairChanges(target.value.repairs, 'target'));
   }
   return {
     ok: true,
     value: {
       format: to,
-      messages: target.value.messages,
+      messages: writable(target.value.messages),
+      system: separated.system,
       changes,
-      toolCallIds: remapped.pairs,
+      toolCallIds: trail.pairs(),
       remaining: target.value.remaining,
       transcript: target.value.transcript,
     },
   };
+}
+
+/** The system prompt of a request body of `from` (`readSystem`), or the input error. */
+function sourceSystem(
+  input: unknown,
+  from: TranscriptFormat,
+): Result<ReturnType<typeof readSystem>, TranscriptInputError> {
+  try {
+    return { ok: true, value: readSystem(from, unwrapTranscript(input, from, false).body) };
+  } catch (error) {
+    if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
+    throw error;
+  }
+}
+
+/** The Messages API refuses role "system" in messages: an Anthropic history without them, their texts added to `texts`. */
+function anthropicWithoutSystem(input: unknown, texts: string[], changes: TranscriptChange[]): unknown {
+  let unwrapped: ReturnType<typeof unwrapTranscript>;
+  try {
+    unwrapped = unwrapTranscript(input, 'anthropic', false);
+  } catch (error) {
+    if (error instanceof TranscriptInputError) return input;
+    throw error;
+  }
+  const taken = takeAnthropicSystem(unwrapped.messages);
+  if (taken.taken.length === 0) return input;
+  texts.push(...taken.texts);
+  changes.push(...lossChanges(taken.losses, 'source'), ...systemChanges('anthropic', taken.taken, 'source'));
+  return unwrapped.body === undefined ? taken.rest : { ...unwrapped.body, messages: taken.rest };
+}
+
+/** One `system_separated` record per system message taken out for `to`. */
+function systemChanges(
+  to: SystemPromptFormat,
+  taken: readonly { readonly index: number; readonly leading: boolean }[],
+  stage: 'source' | 'chat',
+): TranscriptChange[] {
+  const field = SYSTEM_FIELDS[to];
+  return taken.map(({ index, leading }) => ({
+    kind: 'system_separated',
+    stage,
+    at: `messages[${index}]`,
+    detail: leading
+      ? `${to} takes the system prompt in the request's ${field}, not in its messages: it is the result's system`
+      : `a system message after the conversation started: ${to} takes none among its messages, so it joins the system prompt (the result's system, the request's ${field})`,
+  }));
+}
+
+/**
+ * For a target that takes the system prompt outside its messages, the history's system messages
+ * taken out into that field's shape, each with a record; other targets keep them.
+ */
+function separateSystem(
+  messages: ChatMessage[],
+  to: TranscriptFormat,
+  changes: TranscriptChange[],
+): { readonly messages: ChatMessage[]; readonly system: SystemPrompt<TranscriptFormat> } {
+  if (!hasSystemField(to)) return { messages, system: undefined };
+  const { text, rest, taken } = takeSystem(messages);
+  changes.push(...systemChanges(to, taken, 'chat'));
+  return { messages: rest, system: text === undefined ? undefined : writeSystem(to, text) };
+}
+
+/** A chat-step repair record with the stand-ins of long ids (`standIns`) given their own ids back. */
+function restoreRepair(repair: TranscriptRepair, restore: (text: string) => string): TranscriptRepair {
+  const restored = {
+    ...repair,
+    ids: repair.ids.map(restore),
+    detail: restore(repair.detail),
+  };
+  return repair.removed === undefined
+    ? restored
+    : { ...restored, removed: JSON.parse(restore(JSON.stringify(repair.removed))) as unknown };
+}
+
+/**
+ * The result's messages as the SDKs' mutable message arrays take them. The array is the repair's
+ * (a new one, or within one format the caller's own when it needed nothing): never shared with
+ * this module's state, so handing it out writable lets nothing here change under the caller.
+ */
+function writable(messages: readonly unknown[]): unknown[] {
+  return messages as unknown[];
 }

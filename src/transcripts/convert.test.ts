@@ -108,4 +108,18 @@ describe('conversion losses', () => {
     // biome-ignore lint/plugin: a body its types forbid, to check the input error
     expect(toChatMessages({ contents: 3 } as never, { format: 'gemini' }).ok).toBe(false);
   });
+
+  it('reads a chat history too: values that are no ChatMessage are refused, as the check refuses them', () => {
+    const inputs: unknown[][] = [[null], [0], ['x'], [{ role: 'user', content: 'hi' }, null], [{ role: 'robot' }]];
+    for (const input of inputs) {
+      expect(checkTranscriptJson(input, { format: 'chat' }).result).toBe('invalid');
+      // biome-ignore lint/plugin: values its types forbid, to check the input error
+      const to = toChatMessages(input as never, { format: 'chat' });
+      // biome-ignore lint/plugin: values its types forbid, to check the input error
+      const from = fromChatMessages(input as never, { format: 'chat' });
+      expect([to.ok, from.ok]).toEqual([false, false]);
+    }
+    const fine: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    expect(toChatMessages(fine, { format: 'chat' })).toEqual({ ok: true, value: { messages: fine, losses: [] } });
+  });
 });

@@ -13,6 +13,7 @@ import { isSynthesizedResultText } from './core/repair.ts';
 import { TranscriptInputError } from './core/report.ts';
 import { text, type TurnCall, type Turns } from './core/turns.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
+import type { LangChainMessageInstance } from './langchain/instances.ts';
 import { unwrapTranscript } from './unwrap.ts';
 import type { TranscriptMessage, TranscriptRequestBody } from './messages.ts';
 import type { Result } from '../failures/index.ts';
@@ -127,6 +128,10 @@ export function toEvidence<const F extends TranscriptFormat, M extends Transcrip
 export function toEvidence<const F extends TranscriptFormat, B extends TranscriptRequestBody<F>>(
   body: B,
   options: ToEvidenceOptions<F>,
+): TranscriptEvidence;
+export function toEvidence(
+  messages: readonly LangChainMessageInstance[],
+  options: ToEvidenceOptions<'langchain'>,
 ): TranscriptEvidence;
 export function toEvidence<const F extends TranscriptFormat>(
   messages: unknown,

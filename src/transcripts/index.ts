@@ -25,11 +25,24 @@ export { convertTranscript, convertTranscriptJson } from './convert-transcript.t
 export type {
   ConvertResult,
   ConvertTranscriptOptions,
+  ConvertedMessage,
   ConvertedTranscript,
   ToolCallIdPair,
   TranscriptChange,
 } from './convert-transcript.ts';
+export type { SystemPrompt, SystemPrompts, SystemPromptFormat } from './convert-system.ts';
 export type { ConversionLoss } from './core/convert.ts';
+export type {
+  AISDKWrittenMessage,
+  AnthropicWrittenBlock,
+  AnthropicWrittenMessage,
+  BedrockWrittenBlock,
+  BedrockWrittenMessage,
+  LangChainWrittenMessage,
+  OpenAIChatWrittenMessage,
+  ResponsesWrittenItem,
+  WrittenMessages,
+} from './written.ts';
 export type { ToEvidenceOptions, TranscriptEvidence, TurnEvidence } from './evidence.ts';
 export type { RepairTranscriptOptions, RepairResult, RepairedTranscript } from './repair.ts';
 export { cutPoints, trimTranscript, trimTranscriptJson } from './trim.ts';
@@ -77,6 +90,15 @@ export type {
 export { OpenAIChatMessageSchema, OpenAIChatMessagesSchema, OpenAIChatToolCallSchema } from './openai-chat/wire.ts';
 export { MistralMessageSchema, MistralMessagesSchema, MistralToolCallSchema } from './mistral/wire.ts';
 export type { MistralMessage, MistralToolCall, MistralContentChunk } from './mistral/wire.ts';
+export { fromMistralSdk, toMistralSdk } from './mistral/sdk.ts';
+export type { LangChainInstanceForm, LangChainMessageInstance } from './langchain/instances.ts';
+export type {
+  MistralSdkChunk,
+  MistralSdkInput,
+  MistralSdkMessage,
+  MistralSdkThinkingChunk,
+  MistralSdkToolCall,
+} from './mistral/sdk.ts';
 export { OPENAI_CHAT_DIALECTS } from './core/dialects.ts';
 export type { OpenAIChatDialect } from './core/dialects.ts';
 export type {

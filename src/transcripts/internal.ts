@@ -12,3 +12,5 @@ export { toolResult as anthropicToolResult } from './anthropic/convert.ts';
 export { toolResult as geminiToolResult } from './gemini/convert.ts';
 export { toolResult as openAIChatToolResult } from './openai-chat/convert.ts';
 export { toolResult as responsesToolResult } from './openai-responses/convert.ts';
+// Where each format that takes the system prompt outside its messages takes it (the CLI names it).
+export { SYSTEM_FIELDS } from './convert-system.ts';

@@ -11,6 +11,7 @@
 import type { IdList } from '../builder/index.ts';
 import type { TranscriptFormat } from '../check/index.ts';
 import type { ForeignMarkers, MostTelling } from './core/markers.ts';
+import type { LangChainInstanceForm, LangChainMessageInstance } from './langchain/instances.ts';
 import type { TranscriptMessage } from './messages.ts';
 import type { TranscriptField } from './unwrap.ts';
 
@@ -80,6 +81,13 @@ type InputList<F extends TranscriptFormat, I> = I extends readonly unknown[]
     ? L
     : never;
 
+/**
+ * The objects of an SDK that format `F` reads through their serialized form, taken as input
+ * (LangChain's message instances, `langchain/instances.ts`); `never` for the other formats. What
+ * comes out is the serialized form (`InputMessage` gives the format's message type for them).
+ */
+type MessageInstance<F extends TranscriptFormat> = F extends 'langchain' ? LangChainMessageInstance : never;
+
 /** The problem with a transcript input `I` of format `F` (an array or a request body), or `never`. */
 type InputIssue<F extends TranscriptFormat, I, TJson extends string> = 0 extends 1 & I
   ? never
@@ -92,7 +100,7 @@ type InputIssue<F extends TranscriptFormat, I, TJson extends string> = 0 extends
         : [InputList<F, I>] extends [never]
           ? `transcript.invalid: format ${F} takes an array of messages or a request body with ${TranscriptField<F>}`
           : InputList<F, I> extends readonly (infer M)[]
-            ? MessagesIssue<F, M>
+            ? MessagesIssue<F, Exclude<M, MessageInstance<F>>>
             : F extends 'openai-responses'
               ? [InputList<F, I>] extends [string]
                 ? never
@@ -135,7 +143,9 @@ export type InputMessage<F extends TranscriptFormat, I> = 0 extends 1 & I
   : InputList<F, I> extends readonly (infer M)[]
     ? M extends TranscriptMessage<F>
       ? M
-      : TranscriptMessage<F>
+      : M extends MessageInstance<F>
+        ? Extract<LangChainInstanceForm, TranscriptMessage<F>>
+        : TranscriptMessage<F>
     : TranscriptMessage<F>;
 
 /**

@@ -148,7 +148,13 @@ export function chatToAnthropic(messages: readonly unknown[]): {
       continue;
     }
     const { index: i, message } = item;
-    if (message.role === 'system') out.push({ role: 'system', content: message.content });
+    if (message.role === 'system')
+      // The Messages API refuses role "system" in messages: `convertTranscript` gives the prompt
+      // as the result's `system` (the request's top-level `system`).
+      losses.push({
+        at: `messages[${i}]`,
+        what: "a system message (Anthropic takes it in the request's top-level system)",
+      });
     else if (message.role === 'user') {
       if (typeof message.content === 'string') out.push({ role: 'user', content: message.content });
       else

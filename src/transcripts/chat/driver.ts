@@ -20,8 +20,15 @@ export const CHAT_DRIVER = {
   rules: CHAT_RULES,
   check: checkChat,
   repair: repairChat,
-  toChat: (messages) => ({ messages: [...messages], losses: [] }),
-  fromChat: (messages) => ({ messages: [...messages], losses: [] }),
+  // Read like every other format's conversion: a value that is no ChatMessage is refused here.
+  toChat: (messages) => {
+    readChat(messages);
+    return { messages: [...messages], losses: [] };
+  },
+  fromChat: (messages) => {
+    readChat(messages);
+    return { messages: [...messages], losses: [] };
+  },
   turns: (messages) => toolRunTurns(messages, readChat(messages)),
   toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
   stopReasons: STOP_REASON_TABLE['chat'],

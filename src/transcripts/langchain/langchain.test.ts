@@ -19,8 +19,11 @@ import { describe, expect, it } from 'vitest';
 import { callSpec as CALL_SPEC } from '../../../test/arbitraries.ts';
 import type { ChatMessage } from '../chat-message.ts';
 import {
+  checkTranscript,
   checkTranscriptJson,
+  convertTranscript,
   fromChatMessages,
+  repairTranscript,
   repairTranscriptJson,
   SYNTHESIZED_RESULT_MARK,
   toChatMessages,
@@ -248,5 +251,40 @@ describe('langchain evidence', () => {
     expect(evidence.value.requests.map((r) => [r.toolCallId, r.toolName])).toEqual([[CALL.id, CALL.name]]);
     expect(evidence.value.results.map((r) => r.toolCallId)).toEqual([CALL.id]);
     expect(evidence.value.input.evidence.protocolState?.stopReason).toBe('tool_use');
+  });
+});
+
+describe('langchain message instances', () => {
+  it('are read through their serialized form: check, repair, conversion and evidence give the toJSON() answers', () => {
+    const instances = history();
+    const serialized = forms(instances).toJSON;
+    const checked = checkTranscript(instances, { format: 'langchain' });
+    expect(checked).toEqual(checkTranscriptJson(serialized, { format: 'langchain' }));
+    expect(checked.result).toBe('accepted');
+    // The transcript a guarded call sends holds the serialized form, which LangChain reads back.
+    if (checked.result !== 'accepted') throw new Error('rejected');
+    const sent = [...checked.transcript.messages];
+    expect(sent).toEqual(serialized);
+    expect(sent.map((m) => coerceMessageLikeToMessage(m as BaseMessageLike).type)).toEqual(
+      instances.map((m) => m.type),
+    );
+    const dangling = [...instances.slice(0, 3), new HumanMessage('Again?')];
+    const repaired = repairTranscript(dangling, { format: 'langchain' });
+    expect(repaired).toEqual(repairTranscriptJson(forms(dangling).toJSON, { format: 'langchain' }));
+    expect(repaired.ok && repaired.value.remaining).toEqual([]);
+    expect(toChatMessages(instances, { format: 'langchain' })).toEqual(
+      toChatMessages(serialized as never[], { format: 'langchain' }),
+    );
+    const converted = convertTranscript(instances, { from: 'langchain', to: 'anthropic' });
+    expect(converted.ok && converted.value.system).toBe('You answer questions about places.');
+    const evidence = toEvidence(instances, { format: 'langchain', callSpec: CALL_SPEC, stopReason: 'end_turn' });
+    expect(evidence.ok).toBe(true);
+  });
+
+  it('refuses an instance whose toJSON() gives no JSON, naming the message', () => {
+    const broken = new HumanMessage('Hi');
+    Object.defineProperty(broken, 'toJSON', { value: () => ({ n: 1n }) });
+    const report = checkTranscriptJson([new HumanMessage('Hi'), broken], { format: 'langchain' });
+    expect(report.result === 'invalid' && report.error.field).toBe('messages[1]');
   });
 });
