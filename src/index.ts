@@ -173,3 +173,20 @@ export {
   type UseWithoutResultMessage,
   type UsedCalls,
 } from './builder/index.ts';
+// Approvals bound to the intent (docs/APPROVALS.md).
+export {
+  approvalRequestDigest,
+  beginApproved,
+  decideApproval,
+  readApproval,
+  requestApproval,
+  type ApprovalCheck,
+  type ApprovalDecision,
+  type ApprovalFailure,
+  type ApprovalLedger,
+  type ApprovalRecord,
+  type ApprovalRequest,
+  type ApprovalState,
+  type ApprovedClaim,
+  type StoredApproval,
+} from './typestate/index.ts';

@@ -12,16 +12,19 @@ import type { ResultOf } from '../internal/result.ts';
 export type FailureClassSource =
   | 'HARNESS-TYPESTATE §8'
   | 'TOOL-CALLING-HARNESS-TYPESTATE §7'
-  | 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7';
+  | 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7'
+  | 'APPROVALS §3';
 
 const BOTH = 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7';
 const SPEC = 'HARNESS-TYPESTATE §8';
 const NOTES = 'TOOL-CALLING-HARNESS-TYPESTATE §7';
+const APPROVALS = 'APPROVALS §3';
 
 /**
- * Every fail-closed class, in the order of the two lists that define them. Each entry names
+ * Every fail-closed class, in the order of the lists that define them. Each entry names
  * the class, says in one line what it means, and cites its source (`HARNESS-TYPESTATE §8` is
- * the normative contract; `TOOL-CALLING-HARNESS-TYPESTATE §7` is the tool-calling harness design notes).
+ * the normative contract; `TOOL-CALLING-HARNESS-TYPESTATE §7` is the tool-calling harness design
+ * notes; `APPROVALS §3` is docs/APPROVALS.md, approvals bound to the intent).
  *
  * @example
  * ```ts
@@ -234,6 +237,46 @@ export const FAILURE_CLASSES = [
     class: 'mutation.use_evidence_missing',
     source: BOTH,
     description: 'A consumed result, or the witness linkage a mutation needs, lacks its evidence.',
+  },
+  {
+    class: 'approval.missing',
+    source: APPROVALS,
+    description: 'A mutation that needs an approval has no approval record, or its record is unreadable.',
+  },
+  {
+    class: 'approval.pending',
+    source: APPROVALS,
+    description: 'The approval of a mutation was requested and no decision is recorded yet.',
+  },
+  {
+    class: 'approval.denied',
+    source: APPROVALS,
+    description: 'The approval of a mutation was denied: it does not run.',
+  },
+  {
+    class: 'approval.intent_mismatch',
+    source: APPROVALS,
+    description: "An approval names another call, tool, input or tool schema than the mutation's.",
+  },
+  {
+    class: 'approval.policy_changed',
+    source: APPROVALS,
+    description: 'An approval was given under another policy version than the active one: ask again.',
+  },
+  {
+    class: 'approval.expired',
+    source: APPROVALS,
+    description: 'An approval, or its request, expired before the mutation started.',
+  },
+  {
+    class: 'approval.decision_conflict',
+    source: APPROVALS,
+    description: 'A decision differs from the decision already recorded for the same request (the first is final).',
+  },
+  {
+    class: 'approval.token_invalid',
+    source: APPROVALS,
+    description: 'A signed approval token is malformed or its signature does not verify.',
   },
 ] as const satisfies readonly { class: string; source: FailureClassSource; description: string }[];
 

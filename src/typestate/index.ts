@@ -97,6 +97,18 @@ export type {
   EffectState,
   SyncEffectLedger,
 } from './ledger.ts';
+export { approvalRequestDigest } from './approval-records.ts';
+export type {
+  ApprovalDecision,
+  ApprovalFailure,
+  ApprovalLedger,
+  ApprovalRecord,
+  ApprovalRequest,
+  ApprovalState,
+  StoredApproval,
+} from './approval-records.ts';
+export { beginApproved, decideApproval, readApproval, requestApproval } from './approvals.ts';
+export type { ApprovalCheck, ApprovedClaim } from './approvals.ts';
 export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
 export { recordMutations } from './record-mutations.ts';
 export type { RecordMutationsOptions } from './record-mutations.ts';

@@ -24,3 +24,5 @@ export type {
 export type { MethodRule } from './message-checks.ts';
 export { registryDefinitions, type AliasTargets } from './tools.ts';
 export { checkMethods, unknownMethodDetail } from './methods.ts';
+export { approvalOf } from './approval-records.ts';
+export { approvalVerdict } from './approvals.ts';
