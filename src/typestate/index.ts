@@ -109,6 +109,19 @@ export type {
 } from './approval-records.ts';
 export { beginApproved, decideApproval, readApproval, requestApproval } from './approvals.ts';
 export type { ApprovalCheck, ApprovedClaim } from './approvals.ts';
+export { approvalPolicy, beginGated, evaluateApproval, expectClearance } from './approval-policy.ts';
+export type {
+  ApprovalContext,
+  ApprovalPolicy,
+  ApprovalRule,
+  ApprovalRules,
+  ApprovalVerdict,
+  Clearance,
+  ClearanceData,
+  ClearanceFor,
+  GatedClaim,
+} from './approval-policy.ts';
+export type { ApprovalClearanceMessage, ApprovalRuleKeyMessage } from './messages.ts';
 export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
 export { recordMutations } from './record-mutations.ts';
 export type { RecordMutationsOptions } from './record-mutations.ts';
