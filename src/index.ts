@@ -175,6 +175,7 @@ export {
 } from './builder/index.ts';
 // Approvals bound to the intent (docs/APPROVALS.md).
 export {
+  approvalAnswer,
   approvalRequestDigest,
   beginApproved,
   decideApproval,
@@ -190,7 +191,10 @@ export {
   type ApprovedClaim,
   type StoredApproval,
   approvalPolicy,
+  beginApprovedByToken,
   beginGated,
+  signApprovalToken,
+  verifyApprovalToken,
   evaluateApproval,
   expectClearance,
   type ApprovalClearanceMessage,

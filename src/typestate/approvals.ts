@@ -30,6 +30,7 @@ import {
 } from './approval-records.ts';
 import type { Result } from '../failures/index.ts';
 import type { EffectEntry, EffectRecord } from './ledger.ts';
+import type { ToolErrorEnvelope } from './results.ts';
 
 /**
  * The approval record of `key` in `ledger`: `undefined` when there is none, `approval.missing`
@@ -299,4 +300,39 @@ function refused(
   record?: ApprovalRecord,
 ): ApprovedClaim {
   return { claimed: false, refused: fail(failureClass, key, detail, record).failures[0] };
+}
+
+const NOT_RUN: Readonly<Record<ApprovalFailure['class'], string>> = {
+  'approval.missing': 'no approval is recorded for this call; ask for approval',
+  'approval.pending': 'waiting for approval',
+  'approval.denied': '',
+  'approval.intent_mismatch': 'the approval is of another call, input or tool definition; ask for approval again',
+  'approval.policy_changed': 'the approval policy changed since this call was approved; ask for approval again',
+  'approval.expired': 'the approval expired',
+  'approval.decision_conflict': 'its decisions conflict',
+  'approval.token_invalid': 'the approval token does not verify',
+};
+
+/**
+ * The truthful answer of a call an approval stopped (docs/APPROVALS.md §4): never "failed" (a
+ * model told "failed" tries again), but "not run" and why: `not run: declined by <approver>:
+ * <reason>`, `not run: the approval expired`, `not run: waiting for approval`, ... The error code
+ * is the class's (`approval_denied`, ... in `TOOL_ERROR_CODES`), not retryable.
+ *
+ * @param failure - The refusal (`beginApproved`, `beginGated`, `verifyApprovalToken`).
+ * @returns The error envelope of the call's tool result.
+ * @example
+ * ```ts
+ * import { approvalAnswer } from 'turngate';
+ * approvalAnswer({ class: 'approval.expired', detail: 'the approval expired' }).errorMessage; //=> 'not run: the approval expired'
+ * approvalAnswer({ class: 'approval.denied', detail: 'declined by ada: wrong recipient' }).errorMessage; //=> 'not run: declined by ada: wrong recipient'
+ * ```
+ */
+export function approvalAnswer(failure: Pick<ApprovalFailure, 'class' | 'detail'>): ToolErrorEnvelope {
+  const why = failure.class === 'approval.denied' ? failure.detail : NOT_RUN[failure.class];
+  return {
+    errorCode: failure.class.replace('.', '_'),
+    retryable: false,
+    errorMessage: `not run: ${why}`,
+  };
 }

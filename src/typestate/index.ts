@@ -107,8 +107,9 @@ export type {
   ApprovalState,
   StoredApproval,
 } from './approval-records.ts';
-export { beginApproved, decideApproval, readApproval, requestApproval } from './approvals.ts';
+export { approvalAnswer, beginApproved, decideApproval, readApproval, requestApproval } from './approvals.ts';
 export type { ApprovalCheck, ApprovedClaim } from './approvals.ts';
+export { beginApprovedByToken, signApprovalToken, verifyApprovalToken } from './approval-token.ts';
 export { approvalPolicy, beginGated, evaluateApproval, expectClearance } from './approval-policy.ts';
 export type {
   ApprovalContext,
