@@ -207,5 +207,6 @@ export {
   type Clearance,
   type ClearanceData,
   type ClearanceFor,
+  type ClearanceKind,
   type GatedClaim,
 } from './typestate/index.ts';

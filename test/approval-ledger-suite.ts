@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import {
+  type ApprovalCheck,
   type ApprovalLedger,
   type ApprovalRequest,
   type ApprovedClaim,
@@ -47,7 +48,7 @@ export const entryOf = (r: ApprovalRequest) => ({
   joinSetDigest: 'sha256:join',
 });
 
-const check = { policyVersion: 'v1', schemaDigest: 'sha256:schema', now: 2_000 };
+const check: ApprovalCheck = { policyVersion: 'v1', schemaDigest: 'sha256:schema', now: 2_000 };
 const approve = { verdict: 'approve', reason: 'ok', decidedBy: 'ada', decidedAt: 1_500 } as const;
 const deny = { verdict: 'deny', reason: 'wrong recipient', decidedBy: 'ada', decidedAt: 1_500 } as const;
 

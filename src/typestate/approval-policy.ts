@@ -74,7 +74,7 @@ export type ApprovalRule<TInput = never> = 'always' | ((input: TInput, context: 
  */
 export type ApprovalRules<TTools extends ToolDefinitionsOf<TTools>, TRules> = {
   readonly [K in keyof TRules]: K extends MutationToolName<TTools>
-    ? ApprovalRule<ParsedToolInput<TTools, K>>
+    ? TRules[K] & ApprovalRule<ParsedToolInput<TTools, K>>
     : ApprovalRuleKeyMessage<K & string>;
 };
 
@@ -123,10 +123,10 @@ export interface ApprovalPolicy<TTools = unknown, TRules = unknown> {
  * policy.version; //=> '2026-12-07'
  * ```
  */
-export function approvalPolicy<TRegistry, const TRules extends ApprovalRules<ToolsOf<TRegistry>, TRules>>(
+export function approvalPolicy<TRegistry, const TRules extends object>(
   tools: TRegistry,
   version: string,
-  rules: TRules,
+  rules: ApprovalRules<ToolsOf<TRegistry>, TRules>,
 ): ApprovalPolicy<ToolsOf<TRegistry>, TRules> {
   const definitions = registryDefinitions(tools);
   if (typeof version !== 'string' || isBlank(version))
@@ -203,7 +203,14 @@ export function evaluateApproval(
 export type Clearance<
   TName extends string = string,
   TKind extends 'approved' | 'not_required' = 'approved' | 'not_required',
-> = Branded<'Clearance', ClearanceData<TName, TKind>>;
+> = TKind extends 'approved' | 'not_required' ? Branded<'Clearance', ClearanceData<TName, TKind>> : never;
+
+/** The clearance kinds tool `TName` can run on under rules `TRules`: `approved` only where its rule is `'always'`. */
+export type ClearanceKind<TRules, TName extends string> = TName extends keyof TRules
+  ? TRules[TName] extends 'always'
+    ? 'approved'
+    : 'approved' | 'not_required'
+  : 'approved' | 'not_required';
 
 /** The data of a {@link Clearance}. */
 export interface ClearanceData<TName extends string, TKind extends 'approved' | 'not_required'> {
@@ -223,24 +230,18 @@ export interface ClearanceData<TName extends string, TKind extends 'approved' | 
  * either kind for a tool without a rule. `TGiven` is what was passed: a clearance of the wrong
  * kind or tool shows {@link ApprovalClearanceMessage}.
  */
-export type ClearanceFor<TRules, TName extends string, TGiven> =
-  TGiven extends Clearance<
-    TName,
-    TName extends keyof TRules
-      ? TRules[TName] extends 'always'
-        ? 'approved'
-        : 'approved' | 'not_required'
-      : 'approved' | 'not_required'
-  >
-    ? TGiven
-    : ApprovalClearanceMessage<TName>;
+export type ClearanceFor<TRules, TName extends string, TGiven> = [TGiven] extends [
+  Clearance<TName, ClearanceKind<TRules, TName>>,
+]
+  ? TGiven
+  : ApprovalClearanceMessage<TName>;
 
 /**
  * What {@link beginGated} answers: `claimed` with the clearance to run the effect on, the
  * effect's record (answer from it), or the refusal with its class.
  */
-export type GatedClaim<TName extends string> =
-  | { readonly claimed: true; readonly clearance: Clearance<TName> }
+export type GatedClaim<TName extends string, TKind extends 'approved' | 'not_required' = 'approved' | 'not_required'> =
+  | { readonly claimed: true; readonly clearance: Clearance<TName, TKind> }
   | { readonly claimed: false; readonly record: EffectRecord }
   | { readonly claimed: false; readonly refused: ApprovalFailure };
 
@@ -277,7 +278,7 @@ export async function beginGated<TTools, TRules, TName extends MutationToolName<
     readonly schemaDigest: string;
     readonly now: number;
   },
-): Promise<GatedClaim<TName>> {
+): Promise<GatedClaim<TName, ClearanceKind<TRules, TName>>> {
   const verdict = evaluateApproval(policy, toolName, call.input, call.context);
   if (typeof verdict === 'object')
     return {
@@ -295,7 +296,8 @@ export async function beginGated<TTools, TRules, TName extends MutationToolName<
     claim.approval === undefined
       ? { kind: 'not_required', toolName, key: entry.key }
       : { kind: 'approved', toolName, key: entry.key, approval: claim.approval };
-  return { claimed: true, clearance: mint('Clearance', data) };
+  // The kind is the policy's answer for this call: `approved` whenever the rule is 'always'.
+  return { claimed: true, clearance: mint('Clearance', data) as Clearance<TName, ClearanceKind<TRules, TName>> };
 }
 
 /**

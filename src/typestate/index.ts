@@ -120,6 +120,7 @@ export type {
   Clearance,
   ClearanceData,
   ClearanceFor,
+  ClearanceKind,
   GatedClaim,
 } from './approval-policy.ts';
 export type { ApprovalClearanceMessage, ApprovalRuleKeyMessage } from './messages.ts';
