@@ -7,7 +7,7 @@
 export { expectMinted, mint, mintedState } from './brand.ts';
 export { runToolIntent } from './perform.ts';
 export { thrownEnvelope } from './intent-claim.ts';
-export { plainEntry, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
+export { plainEntry, recordedAnswer, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';
 export type {
