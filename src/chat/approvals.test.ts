@@ -12,7 +12,6 @@ import {
   chatApprovals,
   createChatHarness,
   END,
-  InMemorySessionStore,
   type SessionStore,
   sequentialGraph,
 } from './index.ts';
@@ -143,15 +142,15 @@ describe('chatApprovals (harness-chat §8)', () => {
       const harnesses = stores.map((store) =>
         createChatHarness({ graph: agent(store.approvalLedger(), emailCall, ran), store: store as SessionStore }),
       );
-      const heard = [0, 0];
-      harnesses.forEach((h, i) => h.subscribe('s1', () => void (heard[i] = (heard[i] ?? 0) + 1)));
+      const heard: string[] = [];
+      for (const [i, h] of harnesses.entries()) h.subscribe('s1', () => heard.push(`harness ${i}`));
       const first = await harnesses[0]?.send('s1', { role: 'user', content: 'mail Bob' });
       if (first?.outcome !== 'suspended') throw new Error('expected suspended');
       const payload = { decisions: { c1: { verdict: 'approve', decidedBy: 'ada' } } };
       const outcomes = await Promise.all(harnesses.map((h) => h.signal(first.signalDescriptor.signal_id, payload)));
       expect(outcomes.filter((o) => o?.outcome === 'completed')).toHaveLength(1);
       expect(ran).toHaveLength(1);
-      expect(heard[0]! + heard[1]!).toBe(1);
+      expect(heard).toHaveLength(1);
     } finally {
       for (const store of stores) store.close();
       rmSync(dir, { recursive: true, force: true });
