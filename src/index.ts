@@ -209,4 +209,5 @@ export {
   type ClearanceFor,
   type ClearanceKind,
   type GatedClaim,
+  type GatedToolName,
 } from './typestate/index.ts';

@@ -236,6 +236,9 @@ export type ClearanceFor<TRules, TName extends string, TGiven> = [TGiven] extend
   ? TGiven
   : ApprovalClearanceMessage<TName>;
 
+/** The tools a policy of `TTools` gates: its mutation tools; any name for a policy of no known registry. */
+export type GatedToolName<TTools> = [MutationToolName<TTools>] extends [never] ? string : MutationToolName<TTools>;
+
 /**
  * What {@link beginGated} answers: `claimed` with the clearance to run the effect on, the
  * effect's record (answer from it), or the refusal with its class.
@@ -267,7 +270,7 @@ export type GatedClaim<TName extends string, TKind extends 'approved' | 'not_req
  * claim.claimed && claim.clearance.kind; //=> 'not_required'
  * ```
  */
-export async function beginGated<TTools, TRules, TName extends MutationToolName<TTools>>(
+export async function beginGated<TTools, TRules, TName extends GatedToolName<TTools>>(
   policy: ApprovalPolicy<TTools, TRules>,
   ledger: ApprovalLedger,
   toolName: TName,

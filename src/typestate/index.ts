@@ -122,6 +122,7 @@ export type {
   ClearanceFor,
   ClearanceKind,
   GatedClaim,
+  GatedToolName,
 } from './approval-policy.ts';
 export type { ApprovalClearanceMessage, ApprovalRuleKeyMessage } from './messages.ts';
 export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
