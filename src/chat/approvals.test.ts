@@ -193,4 +193,42 @@ describe('chatApprovals (harness-chat §8)', () => {
     expect(ran).toEqual(['send_email {"to":"bob@example.com"}', 'transfer {"amount":5}']);
     expect(checkTranscriptJson(history, { format: 'chat' }).result).toBe('accepted');
   });
+
+  it('records an effect that throws as failed and answers with its error; refuses a bad ttlMs', async () => {
+    const ledger = new MemoryEffectLedger();
+    const { propose, wait, run } = chatApprovals({
+      policy,
+      ledger,
+      effects: {
+        send_email: () => {
+          throw Object.assign(new Error('smtp down'), { code: 'smtp_unavailable' });
+        },
+      },
+      schemaDigest: () => 'sha256:s',
+      now: () => 1_000,
+    });
+    const graph = sequentialGraph({
+      entry: 'model',
+      nodes: { model: () => ({ messages: [emailCall] }), propose, wait, run },
+      edges: [
+        { from: 'model', to: 'propose' },
+        { from: 'propose', to: 'wait' },
+        { from: 'wait', to: 'run' },
+      ],
+    });
+    const harness = createChatHarness({ graph });
+    const first = await harness.send('s1', { role: 'user', content: 'mail Bob' });
+    if (first.outcome !== 'suspended') throw new Error('expected suspended');
+    const resumed = await harness.signal(first.signalDescriptor.signal_id, {
+      decisions: { c1: { verdict: 'approve', decidedBy: 'ada' } },
+    });
+    expect(resumed?.outcome === 'completed' && JSON.parse(String(resumed.replies[0]?.content))).toEqual({
+      errorCode: 'smtp_unavailable',
+      retryable: false,
+      errorMessage: 'smtp down',
+    });
+    expect(() => chatApprovals({ policy, ledger, effects: {}, schemaDigest: () => '', ttlMs: 0 })).toThrow(
+      'chatApprovals: ttlMs: expected a positive number',
+    );
+  });
 });

@@ -166,21 +166,31 @@ const text = (value: unknown): string => JSON.stringify(value) ?? 'null';
  * ```
  */
 export function chatApprovals(options: ChatApprovalOptions): ChatApprovalNodes {
-  const { policy, ledger, effects, schemaDigest } = options;
   const ttlMs = options.ttlMs ?? 86_400_000;
-  const now = options.now ?? Date.now;
   if (typeof ttlMs !== 'number' || !(ttlMs > 0))
     throw new TypeError('chatApprovals: ttlMs: expected a positive number');
+  const settings: Settings = { ...options, ttlMs, now: options.now ?? Date.now };
+  return { propose: proposeNode(settings), wait, run: runNode(settings) };
+}
 
-  const propose: ChatNode = async (state, context) => {
+/** The options with their defaults. */
+interface Settings extends ChatApprovalOptions {
+  readonly ttlMs: number;
+  readonly now: () => number;
+}
+
+/** What a policy function is told of a call. */
+const contextOf = (call: ToolCall, context: NodeContext) => ({
+  toolCallId: call.id,
+  toolName: call.name,
+  ...(context.sessionId !== undefined && { sessionId: context.sessionId }),
+});
+
+function proposeNode({ policy, ledger, effects, schemaDigest, ttlMs, now }: Settings): ChatNode {
+  return async (state, context) => {
     const asked = [];
     for (const call of openCalls(state, effects)) {
-      const ctx = {
-        toolCallId: call.id,
-        toolName: call.name,
-        ...(context.sessionId !== undefined && { sessionId: context.sessionId }),
-      };
-      if (evaluateApproval(policy, call.name, argumentsOf(call), ctx) !== 'required') continue;
+      if (evaluateApproval(policy, call.name, argumentsOf(call), contextOf(call, context)) !== 'required') continue;
       const at = now();
       const entry = entryOf(call, context, state);
       const record = await requestApproval(ledger, {
@@ -204,66 +214,68 @@ export function chatApprovals(options: ChatApprovalOptions): ChatApprovalNodes {
     // after it would leave its calls unanswered before the next assistant message.
     return { approvals: asked };
   };
+}
 
-  const wait: ChatNode = (state, context) => {
-    const approvals = Array.isArray(state['approvals'])
-      ? (state['approvals'] as readonly { toolCallId?: unknown }[])
-      : [];
-    const decided = decisionsOf(state);
-    const open = approvals.filter((a) => typeof a.toolCallId !== 'string' || decided[a.toolCallId] === undefined);
-    if (open.length === 0) return undefined;
-    return suspend({
-      signal_id: `approval:${context.sessionId ?? ''}:${context.invocationId}`,
-      // biome-ignore lint/plugin: the state's fields are JSON data (the harness checks them at every save)
-      metadata: { approvals: open as unknown as JsonValue },
-    });
-  };
+const wait: ChatNode = (state, context) => {
+  const approvals = Array.isArray(state['approvals'])
+    ? (state['approvals'] as readonly { toolCallId?: unknown }[])
+    : [];
+  const decided = decisionsOf(state);
+  const open = approvals.filter((a) => typeof a.toolCallId !== 'string' || decided[a.toolCallId] === undefined);
+  if (open.length === 0) return undefined;
+  return suspend({
+    signal_id: `approval:${context.sessionId ?? ''}:${context.invocationId}`,
+    // biome-ignore lint/plugin: the state's fields are JSON data (the harness checks them at every save)
+    metadata: { approvals: open as unknown as JsonValue },
+  });
+};
 
-  const run: ChatNode = async (state, context) => {
+function runNode(settings: Settings): ChatNode {
+  return async (state, context) => {
     const decisions = decisionsOf(state);
     const answers: ChatMessage[] = [];
-    for (const call of openCalls(state, effects)) {
+    for (const call of openCalls(state, settings.effects)) {
       const entry = entryOf(call, context, state);
       const decision = decisions[call.id];
       if (decision !== undefined) {
-        const held = await readApproval(ledger, entry.key);
+        const held = await readApproval(settings.ledger, entry.key);
         // A decision is recorded on the request held; a conflicting or stale one changes nothing.
-        if (held?.ok) await decideApproval(ledger, held.value, { reason: '', ...decision, decidedAt: now() });
+        if (held?.ok)
+          await decideApproval(settings.ledger, held.value, { reason: '', ...decision, decidedAt: settings.now() });
       }
-      const ctx = {
-        toolCallId: call.id,
-        toolName: call.name,
-        ...(context.sessionId !== undefined && { sessionId: context.sessionId }),
-      };
-      const claim = await beginGated(policy, ledger, call.name, entry, {
-        input: argumentsOf(call),
-        context: ctx,
-        schemaDigest: schemaDigest(call.name),
-        now: now(),
-      });
-      let content: string;
-      if (claim.claimed) {
-        try {
-          const output: unknown = await (effects[call.name] as (input: unknown) => unknown)(argumentsOf(call));
-          const json = snapshotOwnData(output);
-          const recorded = json.ok ? (json.value as JsonValue) : null;
-          await ledger.finish(entry.key, { state: 'completed', output: recorded });
-          content = text(recorded);
-        } catch (error) {
-          const envelope = thrownEnvelope(error, 'mutation_failed', call.name);
-          await ledger.finish(entry.key, { state: 'failed', error: envelope });
-          content = text(envelope);
-        }
-      } else if ('record' in claim) {
-        const answer = recordedAnswer(claim.record);
-        content = answer.status === 'ok' ? text(answer.output) : text(answer.error);
-      } else {
-        content = approvalAnswer(claim.refused).errorMessage;
-      }
-      answers.push({ role: 'tool', tool_call_id: call.id, content });
+      answers.push({ role: 'tool', tool_call_id: call.id, content: await answer(settings, call, entry, context) });
     }
     return { messages: answers, approvals: [], decisions: {} };
   };
+}
 
-  return { propose, wait, run };
+/** Runs one call's effect through the gate: its output, its recorded answer, or why it did not run. */
+async function answer(
+  { policy, ledger, effects, schemaDigest, now }: Settings,
+  call: ToolCall,
+  entry: EffectEntry,
+  context: NodeContext,
+): Promise<string> {
+  const claim = await beginGated(policy, ledger, call.name, entry, {
+    input: argumentsOf(call),
+    context: contextOf(call, context),
+    schemaDigest: schemaDigest(call.name),
+    now: now(),
+  });
+  if (!claim.claimed) {
+    if ('refused' in claim) return approvalAnswer(claim.refused).errorMessage;
+    const recorded = recordedAnswer(claim.record);
+    return recorded.status === 'ok' ? text(recorded.output) : text(recorded.error);
+  }
+  try {
+    const output: unknown = await (effects[call.name] as (input: unknown) => unknown)(argumentsOf(call));
+    const json = snapshotOwnData(output);
+    const recorded = json.ok ? (json.value as JsonValue) : null;
+    await ledger.finish(entry.key, { state: 'completed', output: recorded });
+    return text(recorded);
+  } catch (error) {
+    const envelope = thrownEnvelope(error, 'mutation_failed', call.name);
+    await ledger.finish(entry.key, { state: 'failed', error: envelope });
+    return text(envelope);
+  }
 }
