@@ -126,9 +126,9 @@ sqlite.close();
 if (postgres !== undefined) {
   await postgres.close();
   const pg = (await import('pg')).default;
+  const { sqlTables } = await import('../dist/chat/sql-rows.js');
   const admin = new pg.Pool({ connectionString: process.env.TURNGATE_PG_URL, max: 1 });
-  const tables = ['sessions', 'messages', 'suspensions', 'resumes', 'effects', 'locks', 'sends', 'approvals'];
-  await admin.query(`DROP TABLE IF EXISTS ${tables.map((t) => `${prefix}_${t}`).join(', ')}`);
+  await admin.query(`DROP TABLE IF EXISTS ${Object.values(sqlTables('bench', prefix)).join(', ')}`);
   await admin.end();
 }
 rmSync(dir, { recursive: true, force: true });
