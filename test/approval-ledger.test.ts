@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteSessionStore } from '../src/chat/sqlite.ts';
 import { FileEffectLedger } from '../src/tusk/index.ts';
-import { approvalContract, approvalsAcrossProcesses } from './approval-ledger-suite.ts';
+import { beginApproved, readApproval, requestApproval } from '../src/index.ts';
+import { approvalContract, approvalsAcrossProcesses, askFor, entryOf } from './approval-ledger-suite.ts';
 
 describe('the approval contract on the durable ledgers', () => {
   it('the SQLite store’s approval ledger keeps it, across two store objects on one file', async () => {
@@ -28,6 +29,27 @@ describe('the approval contract on the durable ledgers', () => {
     try {
       const runs = await approvalContract(() => new FileEffectLedger(join(dir, 'effects')));
       expect(Object.values(runs).every((n) => n <= 1)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a torn approval file as approval.missing, and runs nothing on it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-approvals-torn-'));
+    try {
+      const ledger = new FileEffectLedger(join(dir, 'effects'));
+      const request = askFor('torn-file');
+      expect((await requestApproval(ledger, request)).ok).toBe(true);
+      writeFileSync(ledger.approvalPathOf(request.key), '{"key": "approval-torn-file", "req');
+      const read = await readApproval(ledger, request.key);
+      expect(read !== undefined && !read.ok && read.failures[0]?.class).toBe('approval.missing');
+      const claim = await beginApproved(ledger, entryOf(request), {
+        policyVersion: 'v1',
+        schemaDigest: 'sha256:schema',
+        now: 2_000,
+      });
+      expect(!claim.claimed && 'refused' in claim && claim.refused.class).toBe('approval.missing');
+      expect(await ledger.read(request.key)).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -157,23 +157,23 @@ export class FileEffectLedger implements EffectLedger, ApprovalLedger {
     );
   }
 
-  /** The stored approval of `key`, or `undefined`. @throws HarnessInputError naming the file for a file that is not one. */
+  /**
+   * The stored approval of `key`, or `undefined`. A file that is not an approval record is
+   * returned as a record whose request is the file's text: the rules read it as unreadable
+   * (`approval.missing`), so nothing runs on it.
+   */
   async readApproval(key: string): Promise<StoredApproval | undefined> {
-    const path = this.approvalPathOf(key);
-    const bytes = await readIfExists(path);
+    const bytes = await readIfExists(this.approvalPathOf(key));
     if (bytes === undefined) return undefined;
+    const raw = new TextDecoder().decode(bytes);
     let json: unknown;
     try {
-      json = JSON.parse(new TextDecoder().decode(bytes));
+      json = JSON.parse(raw);
     } catch {
-      throw new HarnessInputError('', 'expected an approval record (JSON)', { path });
+      json = undefined;
     }
     const parsed = v.safeParse(StoredApprovalFile, json);
-    if (!parsed.success) {
-      const field = schemaIssuePath(parsed.issues[0].path);
-      throw new HarnessInputError(field === '' ? 'approval' : `approval.${field}`, parsed.issues[0].message, { path });
-    }
-    return parsed.output;
+    return parsed.success ? parsed.output : { key, requestDigest: '', request: raw, decision: null };
   }
 
   /** Reads, compares and replaces an approval file under its process lock; whether it changed. */
