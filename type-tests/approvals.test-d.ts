@@ -87,6 +87,10 @@ const call = {
   schemaDigest: 'sha256:2',
   now: 0,
 };
-expectType<Promise<GatedClaim<'send_email'>>>(beginGated(policy, ledger, 'send_email', entry, call));
+// An 'always' tool's claim carries an approved clearance; a function rule's, either kind.
+expectType<Promise<GatedClaim<'send_email', 'approved'>>>(beginGated(policy, ledger, 'send_email', entry, call));
+expectType<Promise<GatedClaim<'transfer', 'approved' | 'not_required'>>>(
+  beginGated(policy, ledger, 'transfer', entry, call),
+);
 // @ts-expect-error -- "is not assignable to parameter of type 'MutationToolName<Tools>'"
 void beginGated(policy, ledger, 'read_file', entry, call);
