@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { type ApprovalLedger, approvalPolicy, defineTools, MemoryEffectLedger } from '../index.ts';
+import { type ApprovalLedger, type ApprovalPolicy, approvalPolicy, defineTools, MemoryEffectLedger } from '../index.ts';
 import { checkTranscriptJson } from '../transcripts/index.ts';
 import {
   type ChatMessage,
@@ -12,6 +12,7 @@ import {
   chatApprovals,
   createChatHarness,
   END,
+  InMemorySessionStore,
   type SessionStore,
   sequentialGraph,
 } from './index.ts';
@@ -29,9 +30,14 @@ const policy = approvalPolicy(Tools, 'v1', {
 });
 
 /** A model that asks for `calls` once, then answers with how many tool results it saw. */
-function agent(ledger: ApprovalLedger, calls: ChatMessage & { role: 'assistant' }, ran: string[]) {
+function agent(
+  ledger: ApprovalLedger,
+  calls: ChatMessage & { role: 'assistant' },
+  ran: string[],
+  active: ApprovalPolicy = policy,
+) {
   const { propose, wait, run } = chatApprovals({
-    policy,
+    policy: active,
     ledger,
     effects: {
       send_email: async (input) => {
@@ -230,5 +236,25 @@ describe('chatApprovals (harness-chat §8)', () => {
     expect(() => chatApprovals({ policy, ledger, effects: {}, schemaDigest: () => '', ttlMs: 0 })).toThrow(
       'chatApprovals: ttlMs: expected a positive number',
     );
+  });
+
+  // openai-agents-python#4896 at the chat layer: the policy changes while the turn waits; the
+  // decision the signal carries was given under the old policy and runs nothing.
+  it('runs nothing when the policy changes while the turn waits: the answer says to ask again', async () => {
+    const ran: string[] = [];
+    const ledger = new MemoryEffectLedger();
+    const store = new InMemorySessionStore();
+    const before = createChatHarness({ graph: agent(ledger, emailCall, ran), store });
+    const first = await before.send('s1', { role: 'user', content: 'mail Bob' });
+    if (first.outcome !== 'suspended') throw new Error('expected suspended');
+    const v2 = approvalPolicy(Tools, 'v2', { send_email: 'always' });
+    const after = createChatHarness({ graph: agent(ledger, emailCall, ran, v2), store });
+    const resumed = await after.signal(first.signalDescriptor.signal_id, {
+      decisions: { c1: { verdict: 'approve', decidedBy: 'ada' } },
+    });
+    expect(resumed?.outcome === 'completed' && resumed.replies[0]?.content).toBe(
+      'not run: the approval policy changed since this call was approved; ask for approval again',
+    );
+    expect(ran).toEqual([]);
   });
 });

@@ -131,6 +131,19 @@ function decisionsOf(state: ChatState): Readonly<Record<string, ChatDecision>> {
   return out;
 }
 
+/** The request digest of each approval the turn suspended on, by tool call id (the state's `approvals`). */
+function askedOf(state: ChatState): ReadonlyMap<string, string> {
+  const asked = new Map<string, string>();
+  const approvals: unknown = state['approvals'];
+  if (!Array.isArray(approvals)) return asked;
+  for (const a of approvals as unknown[]) {
+    if (a === null || typeof a !== 'object') continue;
+    const { toolCallId, requestDigest } = a as Record<string, unknown>;
+    if (typeof toolCallId === 'string' && typeof requestDigest === 'string') asked.set(toolCallId, requestDigest);
+  }
+  return asked;
+}
+
 const text = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
 /**
@@ -237,10 +250,13 @@ function runNode(settings: Settings): ChatNode {
     for (const call of openCalls(state, settings.effects)) {
       const entry = entryOf(call, context, state);
       const decision = decisions[call.id];
-      if (decision !== undefined) {
+      const seen = askedOf(state).get(call.id);
+      if (decision !== undefined && seen !== undefined) {
         const held = await readApproval(settings.ledger, entry.key);
-        // A decision is recorded on the request held; a conflicting or stale one changes nothing.
-        if (held?.ok)
+        // The decision is of the request the turn suspended on: recorded only while that request
+        // is the one held (asked again since, under another policy, it decides nothing); a
+        // conflicting one changes nothing either.
+        if (held?.ok && held.value.requestDigest === seen)
           await decideApproval(settings.ledger, held.value, { reason: '', ...decision, decidedAt: settings.now() });
       }
       answers.push({ role: 'tool', tool_call_id: call.id, content: await answer(settings, call, entry, context) });
