@@ -29,6 +29,7 @@ export {
   checkDecoded,
   joinCheck,
   joinCheckText,
+  mutationStopVerdict,
   protocolStopReason,
   renderJoinCheckJson,
   type ExtendedReport,
@@ -42,6 +43,7 @@ export {
   type ProtocolStopReasonOf,
   type StopReasonOf,
   type TranscriptFormat,
+  type UnsafeStopKind,
 } from './check/index.ts';
 export {
   DEFAULT_CALL_SPEC_FIELDS,
@@ -154,6 +156,7 @@ export {
   type IsJoinClosed,
   type JoinIncomplete,
   type MutationHandlers,
+  type SettleMutationsOptions,
   type NextStep,
   type NonLiteralIdMessage,
   type OpenCalls,

@@ -95,4 +95,19 @@ describe('transcripts under a polluted prototype', () => {
     }
     expect(differs).toEqual([]);
   });
+
+  it('a sparse history with a planted Array.prototype element at its hole is not accepted', () => {
+    // JSON.stringify writes the hole as null, which no provider takes: the check must not judge the planted message.
+    const history: unknown[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ];
+    history[3] = { role: 'user', content: 'and now?' };
+    expect(checkTranscriptJson(history, { format: 'openai-chat' }).result).not.toBe('accepted');
+    Reflect.set(Array.prototype, '2', { role: 'assistant', content: 'planted' });
+    planted.push('2');
+    const report = checkTranscriptJson(history, { format: 'openai-chat' });
+    expect(report.result).toBe('invalid');
+    expect(JSON.stringify(report)).not.toContain('planted');
+  });
 });

@@ -21,9 +21,17 @@ export async function runOpenAIResponsesLoop(client: OpenAI) {
     { role: 'user', content: 'Weather in Oslo? Email it to ada@example.com.' },
   ];
 
-  const loop = toolLoop({ tools: Tools, handlers: handlers(outbox) });
+  // Stateless (store: false): a reasoning item goes back with its encrypted content, which the
+  // request asks for; the loop refuses, before any tool runs, a reply the next request could not resolve.
+  const loop = toolLoop({ tools: Tools, handlers: handlers(outbox), store: false });
   for (let step = loop.start(); !step.done; ) {
-    const reply = await client.responses.create({ model: 'gpt-5', tools: loop.tools, input: history, store: false });
+    const reply = await client.responses.create({
+      model: 'gpt-5',
+      tools: loop.tools,
+      input: history,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
     step = await loop.answer(history, reply);
     history.push(...step.messages);
   }
@@ -42,8 +50,14 @@ export async function replayOpenAIResponsesReply(client: OpenAI) {
   const history: OpenAI.Responses.ResponseInputItem[] = [
     { role: 'user', content: 'Weather in Oslo? Email it to ada@example.com.' },
   ];
-  const loop = toolLoop({ tools: Tools, handlers: handlers(outbox) });
-  const reply = await client.responses.create({ model: 'gpt-5', tools: loop.tools, input: history, store: false });
+  const loop = toolLoop({ tools: Tools, handlers: handlers(outbox), store: false });
+  const reply = await client.responses.create({
+    model: 'gpt-5',
+    tools: loop.tools,
+    input: history,
+    store: false,
+    include: ['reasoning.encrypted_content'],
+  });
   const first = await loop.answer(history, reply);
   const again = await loop.answer(history, reply);
   return { first, again, outbox };

@@ -206,8 +206,8 @@ describe('the loop', () => {
         caller: { type: 'direct' },
       },
     ]);
-    await anthropicLoop({ tools: Tools, handlers, ledger }).answer(user, reply);
-    const again = await anthropicLoop({ tools: Tools, handlers, ledger }).answer(user, reply);
+    await anthropicLoop({ tools: Tools, handlers, ledger, sessionId: 'session-1' }).answer(user, reply);
+    const again = await anthropicLoop({ tools: Tools, handlers, ledger, sessionId: 'session-1' }).answer(user, reply);
     expect(sent).toEqual(['ada@example.com']);
     expect(again.mutations.map((m) => m.outcome)).toEqual(['replayed']);
   });

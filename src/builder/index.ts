@@ -18,7 +18,7 @@ export type {
 export { settle, useAll } from './settle.ts';
 export type { ToolCallInfo, ToolHandlers, UseDecision } from './settle.ts';
 export { settleMutations } from './settle-mutations.ts';
-export type { MutationHandlers } from './settle-mutations.ts';
+export type { MutationHandlers, SettleMutationsOptions } from './settle-mutations.ts';
 export type {
   RequestedCalls,
   AnsweredCalls,

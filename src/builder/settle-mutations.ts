@@ -5,6 +5,7 @@
  * @module
  */
 import type { Result } from '../failures/index.ts';
+import { own } from '../internal/own-field.ts';
 import { expectMinted } from '../typestate/internal.ts';
 import type { StateArgument, ToolsOf } from '../typestate/index.ts';
 import { runToolIntent } from '../typestate/internal.ts';
@@ -43,6 +44,21 @@ export type MutationHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
 };
 
 /**
+ * Options of {@link settleMutations}: the admission's effect ledger and idempotency key, and an
+ * `AbortSignal` after which no further mutation is claimed or run.
+ *
+ * @example
+ * ```ts
+ * import { MemoryEffectLedger, type SettleMutationsOptions } from 'turngate';
+ * const options: SettleMutationsOptions = { ledger: new MemoryEffectLedger(), signal: AbortSignal.timeout(30_000) };
+ * ```
+ */
+export interface SettleMutationsOptions extends AdmitOptions {
+  /** Once aborted, the calls not yet started are neither claimed nor run. */
+  readonly signal?: AbortSignal;
+}
+
+/**
  * Phase 2 for a turn whose model called mutation tools: admits the closed turn
  * (`admitMutation` with `policy`), runs each pending mutation call once with its handler and
  * exactly its bound input (`performMutationTool`, in call order, one after another), and
@@ -62,7 +78,9 @@ export type MutationHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
  * @param options - The effect ledger and idempotency key (see `AdmitOptions`): with a ledger, a
  *   call whose effect the ledger already holds is not run again; it is answered with the
  *   recorded output or error, or `effect_outcome_unknown` for an effect started and never
- *   finished (its record is `replayed`).
+ *   finished (its record is `replayed`). `signal`: once it aborts, no further call is claimed
+ *   or run (each is answered `mutation_not_performed`, its record `not_performed`); a call
+ *   already running is not interrupted here (its handler reads the signal).
  * @returns The re-closed turn (`mutations` says what the gate did), or the join check's failures.
  * @throws {@link TypestateError} when `joinClosed` was not minted by `closeJoin`.
  * @example
@@ -82,22 +100,24 @@ export function settleMutations<TClosed>(
   // NoInfer: typed by the registry, so a literal output is not widened (see `settle`).
   handlers: NoInfer<MutationHandlers<ToolsOf<TClosed>>>,
   policy?: MutationPolicy,
-  options?: AdmitOptions,
+  options?: SettleMutationsOptions,
 ): Promise<Result<JoinClosed<ToolsOf<TClosed>>>>;
 export async function settleMutations(
   joinClosed: JoinClosed,
   handlers: object,
   policy?: MutationPolicy,
-  options?: AdmitOptions,
+  options?: SettleMutationsOptions,
 ): Promise<Result<JoinClosed>> {
   expectMinted(joinClosed, 'JoinClosed');
   if (joinClosed.pendingMutations.length === 0) return { ok: true, value: joinClosed };
-  const admitted = admitMutation(joinClosed, policy, options);
+  const signal = options === undefined ? undefined : own(options, 'signal');
+  const admitted = admitMutation(joinClosed, policy, options === undefined ? undefined : admitOptionsOf(options));
   if (!admitted.ok) return recordMutations(joinClosed, { refused: admitted.failures });
   const ready = admitted.value;
   const inputs = new Map(joinClosed.requests.map((r) => [r.toolCallId, r.input]));
   for (const intent of ready.intents) {
     if (intent.kind !== 'tool_call') continue;
+    if (signal?.aborted === true) break;
     let handler: unknown;
     try {
       handler = Object.hasOwn(handlers, intent.toolName)
@@ -116,4 +136,14 @@ export async function settleMutations(
     ).catch(() => undefined);
   }
   return recordMutations(joinClosed);
+}
+
+/** The admission's own options (the ledger and key; not the signal), read from own fields only. */
+function admitOptionsOf(options: SettleMutationsOptions): AdmitOptions {
+  const ledger = own(options, 'ledger');
+  const idempotencyKey = own(options, 'idempotencyKey');
+  return {
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+  };
 }

@@ -24,10 +24,12 @@ export {
   PROTOCOL_STOP_REASONS,
   STOP_REASON_TABLE,
   protocolStopReason,
+  mutationStopVerdict,
 } from './stop-reasons.ts';
 export type {
   TranscriptFormat,
   ProtocolStopReason,
   StopReasonOf,
   ProtocolStopReasonOf,
+  UnsafeStopKind,
 } from './stop-reasons.ts';

@@ -222,3 +222,57 @@ export function protocolStopReason(
   }
   return mapped;
 }
+
+/**
+ * Why a reply's stop reason lets no mutation run: `cut_off` (the output was truncated:
+ * `max_tokens`, `length`, `MAX_TOKENS`, `max_output_tokens`, a stop sequence), `filtered` (a
+ * refusal or content filter), `failed` (the provider reports an error or a cancelled response),
+ * `final` (the reply says it is final, `end_turn` / `stop`, yet holds tool calls), `unknown` (a
+ * reason the table does not know, or none sent).
+ */
+export type UnsafeStopKind = 'cut_off' | 'filtered' | 'failed' | 'final' | 'unknown';
+
+/**
+ * Whether the mutating calls of a reply that holds tool calls may run under its stop reason:
+ * only when the reason maps to `tool_use` (through {@link protocolStopReason}, so Gemini's
+ * `STOP` with calls is `tool_use`). A truncated call can be complete JSON that is not what the
+ * model meant; a filtered, failed or contradicting reply is not a request to act.
+ *
+ * Source: Anthropic "Handling stop reasons" (`max_tokens`, `model_context_window_exceeded`,
+ * `refusal`); OpenAI Chat `finish_reason`; OpenAI Responses `status` and
+ * `incomplete_details.reason`; AI SDK `finishReason`; Gemini `FinishReason`.
+ *
+ * @param format - The wire format of the reply.
+ * @param reason - The provider's stop reason as it sent it (`undefined`: none sent).
+ * @returns `{ runs: true }`, or `{ runs: false, kind, protocol }` with why.
+ * @example
+ * ```ts
+ * import { mutationStopVerdict } from 'turngate';
+ * mutationStopVerdict('openai-chat', 'tool_calls').runs; //=> true
+ * mutationStopVerdict('anthropic', 'max_tokens'); //=> { runs: false, kind: 'cut_off', protocol: 'max_tokens' }
+ * ```
+ */
+export function mutationStopVerdict(
+  format: TranscriptFormat,
+  reason: string | undefined,
+):
+  | { readonly runs: true }
+  | { readonly runs: false; readonly kind: UnsafeStopKind; readonly protocol: ProtocolStopReason } {
+  const protocol = reason === undefined ? 'unknown' : protocolStopReason(format, reason, { hasToolCalls: true });
+  switch (protocol) {
+    case 'tool_use':
+      return { runs: true };
+    case 'max_tokens':
+    case 'stop_sequence':
+      return { runs: false, kind: 'cut_off', protocol };
+    case 'refusal':
+      return { runs: false, kind: 'filtered', protocol };
+    case 'error':
+      return { runs: false, kind: 'failed', protocol };
+    case 'end_turn':
+    case 'pause_turn':
+      return { runs: false, kind: 'final', protocol };
+    default:
+      return { runs: false, kind: 'unknown', protocol };
+  }
+}

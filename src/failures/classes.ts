@@ -1,6 +1,7 @@
 /**
  * The fail-closed class taxonomy: every class of HARNESS-TYPESTATE §8 and of the tool-calling
- * harness design notes §7, once each, with a one-line description and its source.
+ * harness design notes §7, once each, then turngate's own classes of the gate at the adapter
+ * boundary and of approvals (docs/APPROVALS.md), each with a one-line description and its source.
  *
  * @module
  */
@@ -13,18 +14,21 @@ export type FailureClassSource =
   | 'HARNESS-TYPESTATE §8'
   | 'TOOL-CALLING-HARNESS-TYPESTATE §7'
   | 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7'
-  | 'APPROVALS §3';
+  | 'turngate: the gate at the adapter boundary (README §Provider adapters)'
+  | 'turngate: approvals bound to the intent (docs/APPROVALS.md §3)';
 
 const BOTH = 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7';
 const SPEC = 'HARNESS-TYPESTATE §8';
 const NOTES = 'TOOL-CALLING-HARNESS-TYPESTATE §7';
-const APPROVALS = 'APPROVALS §3';
+// turngate's own classes: what the tool loop refuses beyond the join check (not in either list).
+const GATE = 'turngate: the gate at the adapter boundary (README §Provider adapters)';
+// turngate's own classes of approvals: decided by the effect ledger and the approval rules.
+const APPROVALS = 'turngate: approvals bound to the intent (docs/APPROVALS.md §3)';
 
 /**
- * Every fail-closed class, in the order of the lists that define them. Each entry names
+ * Every fail-closed class, in the order of the two lists that define them. Each entry names
  * the class, says in one line what it means, and cites its source (`HARNESS-TYPESTATE §8` is
- * the normative contract; `TOOL-CALLING-HARNESS-TYPESTATE §7` is the tool-calling harness design
- * notes; `APPROVALS §3` is docs/APPROVALS.md, approvals bound to the intent).
+ * the normative contract; `TOOL-CALLING-HARNESS-TYPESTATE §7` is the tool-calling harness design notes).
  *
  * @example
  * ```ts
@@ -237,6 +241,28 @@ export const FAILURE_CLASSES = [
     class: 'mutation.use_evidence_missing',
     source: BOTH,
     description: 'A consumed result, or the witness linkage a mutation needs, lacks its evidence.',
+  },
+  {
+    class: 'mutation.read_failed',
+    source: GATE,
+    description: "A read tool of the turn failed, so the turn's mutating calls did not run.",
+  },
+  {
+    class: 'mutation.stop_reason_unsafe',
+    source: GATE,
+    description:
+      'The reply stopped for a reason under which no mutation runs: cut off, filtered, failed, or final while it holds tool calls.',
+  },
+  {
+    class: 'mutation.aborted',
+    source: GATE,
+    description: 'The step was aborted before the mutation started.',
+  },
+  {
+    class: 'effect.record_mismatch',
+    source: GATE,
+    description:
+      "The effect ledger holds a record under the intent's key for another tool or input: it is not replayed and the effect does not run.",
   },
   {
     class: 'approval.missing',

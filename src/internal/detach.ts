@@ -24,16 +24,23 @@ const STANDARD_KEYS: ReadonlySet<string | symbol> = new Set([
 ]);
 
 /**
- * Whether `Object.prototype` holds only the properties the language defines: then no read of an
- * absent key can find a planted value. Anything more (a polluted `toolUse`, a symbol) is
+ * Whether `Object.prototype` holds only the properties the language defines and
+ * `Array.prototype` no array index: then no read of an absent key, nor of an array's hole, can
+ * find a planted value. Anything more (a polluted `toolUse`, a symbol, `Array.prototype[2]`) is
  * pollution, or at least something to be careful about. About a microsecond.
  */
 export function objectPrototypeIsClean(): boolean {
   const keys = Reflect.ownKeys(Object.prototype);
   if (keys.length !== STANDARD_KEYS.size) return false;
   for (const key of keys) if (!STANDARD_KEYS.has(key)) return false;
+  // A hole of an array reads through to Array.prototype: a planted index there is pollution too.
+  for (const key of Reflect.ownKeys(Array.prototype))
+    if (typeof key === 'string' && ARRAY_INDEX.test(key)) return false;
   return true;
 }
+
+/** An array index as a property key: `0`, or digits without a leading zero. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;

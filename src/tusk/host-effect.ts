@@ -110,7 +110,9 @@ export function canonicalHostAction(action: string): string {
 
 /**
  * Whether an action is mutation-capable: listed in {@link MUTATION_HOST_ACTIONS} (compared in
- * {@link canonicalHostAction}'s form), or declared so by the caller.
+ * {@link canonicalHostAction}'s form), declared so by the caller, or not a plain lower-case
+ * ASCII id in that form (`issue.update` followed by a zero-width space, or spelled with a
+ * Cyrillic `е`, could be taken for `issue.update` by a host: it needs the same authority).
  *
  * @param action - The action id.
  * @param declared - The caller's declaration (an effect performed through `MutationReady`).
@@ -118,12 +120,19 @@ export function canonicalHostAction(action: string): string {
  * @example
  * ```ts
  * import { isMutationHostAction } from 'turngate/tusk';
- * [isMutationHostAction('issue.list'), isMutationHostAction('dep.add'), isMutationHostAction('ISSUE.UPDATE'), isMutationHostAction('fs.write', true)]; //=> [false, true, true, true]
+ * [isMutationHostAction('issue.list'), isMutationHostAction('dep.add'), isMutationHostAction('ISSUE.UPDATE'), isMutationHostAction('fs.write', true), isMutationHostAction('issue.updat\u0435')]; //=> [false, true, true, true, true]
  * ```
  */
 export function isMutationHostAction(action: string, declared = false): boolean {
-  return declared || MUTATION_HOST_ACTIONS.includes(canonicalHostAction(action));
+  if (declared) return true;
+  const canonical = canonicalHostAction(action);
+  // Fail closed: an id that is not plain lower-case ASCII after the canonical form (a format
+  // character such as U+200B, a Cyrillic or Greek look-alike letter) may stand for a listed one.
+  return MUTATION_HOST_ACTIONS.includes(canonical) || (canonical !== '' && !PLAIN_ACTION.test(canonical));
 }
+
+/** A host action id in canonical form as §14.2 writes them: lower-case ASCII letters, digits, `.`, `_`, `-`, `:`, `/`. */
+const PLAIN_ACTION = /^[a-z0-9][a-z0-9._:/-]*$/;
 
 /**
  * What {@link hostEffect} builds an envelope from.

@@ -375,25 +375,30 @@ describe('runHarness: effects and mutations (the Tusk harness contract §3.2, §
     expect(row?.witnessRefs).toEqual(expect.arrayContaining(['file://a.txt', write?.witnessRefs[0]]));
   });
 
-  it.each(['issue.update', 'ISSUE.UPDATE', ' Issue.Update ', 'ｉｓｓｕｅ.ｕｐｄａｔｅ'])(
-    'refuses a mutation-capable action (%j) outside ctx.mutate: the effect never runs',
-    async (action) => {
-      const s = setup();
-      let ran = false;
-      const result = await runHarness(
-        options(s, {
-          run: async (_item, ctx) => {
-            await ctx.effect({ action, args: { id: 't-1' } }, () => {
-              ran = true;
-            });
-          },
-        }),
-      );
-      expect(ran).toBe(false);
-      expect(result.steps[0]?.failure?.failureClasses).toEqual(['mutation.use_evidence_missing']);
-      expect(result.steps[0]?.effects).toEqual([]);
-    },
-  );
+  it.each([
+    'issue.update',
+    'ISSUE.UPDATE',
+    ' Issue.Update ',
+    'ｉｓｓｕｅ.ｕｐｄａｔｅ',
+    'issue.update\u200b', // a zero-width space after it
+    'issue.upd\u0430te', // a Cyrillic а
+    '\u0456ssue.update', // a Cyrillic і
+  ])('refuses a mutation-capable action (%j) outside ctx.mutate: the effect never runs', async (action) => {
+    const s = setup();
+    let ran = false;
+    const result = await runHarness(
+      options(s, {
+        run: async (_item, ctx) => {
+          await ctx.effect({ action, args: { id: 't-1' } }, () => {
+            ran = true;
+          });
+        },
+      }),
+    );
+    expect(ran).toBe(false);
+    expect(result.steps[0]?.failure?.failureClasses).toEqual(['mutation.use_evidence_missing']);
+    expect(result.steps[0]?.effects).toEqual([]);
+  });
 
   it('refuses a mutation with a blank instructionRef, a forged or spent MutationReady, or a turn of another step', async () => {
     const attempts: [string, (ctx: HarnessStepContext<string>) => Promise<unknown>][] = [

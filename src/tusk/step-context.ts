@@ -110,7 +110,7 @@ function effect<TPayload>(
   if (isMutationHostAction(request.action)) {
     throw new StepFailure(
       ['mutation.use_evidence_missing'],
-      `\`${request.action}\` is mutation-capable: perform it with ctx.mutate and a MutationReady`,
+      `\`${request.action}\` is mutation-capable, or not a plain lower-case ASCII action id that could pass for one: perform it with ctx.mutate and a MutationReady`,
     );
   }
   checkArgs(request);

@@ -21,13 +21,20 @@ import type { TurnStateName } from './states.ts';
  * const refusals: TypestateErrorCode[] = ['forged', 'wrong_state', 'spent', 'not_bound', 'input_mismatch'];
  * ```
  */
-export type TypestateErrorCode = 'forged' | 'wrong_state' | 'spent' | 'not_bound' | 'input_mismatch';
+export type TypestateErrorCode =
+  | 'forged'
+  | 'wrong_state'
+  | 'spent'
+  | 'not_bound'
+  | 'input_mismatch'
+  | 'record_mismatch';
 
 /**
  * Thrown when a function is handed a turn state it did not come from (a forged or cast object
  * `{} as MutationReady`, a copy by spread, `Object.assign`, `structuredClone` or JSON round-trip,
  * a value of another state), or asked to run a mutation its `MutationReady` does not authorize
- * (an intent the turn did not declare, another input, an intent that already ran). This is a
+ * (an intent the turn did not declare, another input, an intent that already ran, a ledger
+ * record of another tool or input under the intent's key: `record_mismatch`). This is a
  * programmer error, not evidence, so it throws; a refused effect never runs.
  *
  * Source: HARNESS-TYPESTATE §2 (`MutationReady` MUST be fail-closed), §6.
@@ -45,8 +52,12 @@ export class TypestateError extends Error {
   readonly code: TypestateErrorCode;
   /** The state that was expected. */
   readonly expected: TurnStateName;
-  /** The failure class this maps to: `mutation.use_evidence_missing` (no join-gate witness linkage for the effect). */
-  readonly failureClass: FailureClass = 'mutation.use_evidence_missing';
+  /**
+   * The failure class this maps to: `effect.record_mismatch` for `record_mismatch` (the effect
+   * ledger holds another tool's or input's record under the intent's key), otherwise
+   * `mutation.use_evidence_missing` (no join-gate witness linkage for the effect).
+   */
+  readonly failureClass: FailureClass;
   /**
    * Creates a typestate error.
    *
@@ -63,5 +74,6 @@ export class TypestateError extends Error {
     this.name = 'TypestateError';
     this.code = code;
     this.expected = expected;
+    this.failureClass = code === 'record_mismatch' ? 'effect.record_mismatch' : 'mutation.use_evidence_missing';
   }
 }

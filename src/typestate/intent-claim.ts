@@ -7,12 +7,20 @@
  * @module
  */
 import { digest, isBlank, type JsonValue, trimWhiteSpace } from '../canonical/index.ts';
+import type { Failure } from '../failures/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { expectMinted, spendOnce } from './brand.ts';
 import { turnLineage } from './close-join.ts';
 import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
-import { admissionOf, effectKey, type EffectEntry, type EffectRecord, recordedAnswer } from './ledger.ts';
+import {
+  admissionOf,
+  effectKey,
+  type EffectClaim,
+  type EffectEntry,
+  type EffectRecord,
+  recordedAnswer,
+} from './ledger.ts';
 import type { MutationReady } from './mutation.ts';
 import type { MutationWitness } from './mutation-record.ts';
 import type { ToolErrorEnvelope } from './results.ts';
@@ -60,7 +68,16 @@ export type IntentOutcome =
       readonly error: ToolErrorEnvelope;
       readonly witness: MutationWitness;
       readonly replayed?: EffectRecord;
+    }
+  | {
+      /** Refused before the effect, with a class (the ledger's record names another tool or input). */
+      readonly status: 'refused';
+      readonly failure: Failure;
+      readonly witness: MutationWitness;
     };
+
+/** What ran, or was replayed, for an intent: an outcome that is not a refusal. Internal. */
+export type RanOutcome = Exclude<IntentOutcome, { readonly status: 'refused' }>;
 
 const outcomes = new WeakMap<object, Map<string, IntentOutcome>>();
 
@@ -116,8 +133,49 @@ export function thrownEnvelope(error: unknown, fallbackCode: string, what: strin
 
 /** A claimed intent: run it (`entry` is its ledger claim, when there is a ledger), or answer it from its record. */
 export type Claim =
-  | { readonly intent: MutationIntent; readonly input: unknown; readonly entry: EffectEntry | undefined }
-  | { readonly intent: MutationIntent; readonly record: EffectRecord };
+  | {
+      readonly kind: 'run';
+      readonly intent: MutationIntent;
+      readonly input: unknown;
+      readonly entry: EffectEntry | undefined;
+    }
+  | { readonly kind: 'replay'; readonly intent: MutationIntent; readonly record: EffectRecord };
+
+const intentIndexes = new WeakMap<object, ReadonlyMap<string, MutationIntent>>();
+
+/** The intent `target` names in `ready` (the first one, as the intents list them), found by key. */
+function intentOf(
+  ready: { readonly intents: readonly MutationIntent[] },
+  target: IntentTarget,
+): MutationIntent | undefined {
+  let index = intentIndexes.get(ready);
+  if (index === undefined) {
+    const built = new Map<string, MutationIntent>();
+    for (const intent of ready.intents) {
+      const key = intentKey(intent);
+      if (!built.has(key)) built.set(key, intent);
+    }
+    index = built;
+    intentIndexes.set(ready, index);
+  }
+  if (typeof target?.toolCallId === 'string') return index.get(`tool_call:${target.toolCallId}`);
+  if (typeof target?.mutationInputRef === 'string') return index.get(`mutation_input:${target.mutationInputRef}`);
+  return undefined;
+}
+
+/**
+ * What a ledger's `begin` answered, read from its own fields only (a planted prototype field is
+ * not one): a claim, the existing record, or `undefined` for an answer that is neither. Internal:
+ * the gate and the tool loop's recorded replies read every `begin` through it.
+ */
+export function readClaim(begun: unknown): EffectClaim | undefined {
+  if (begun === null || typeof begun !== 'object') return undefined;
+  if (Object.hasOwn(begun, 'claimed') && (begun as { readonly claimed: unknown }).claimed === true)
+    return { claimed: true };
+  if (!Object.hasOwn(begun, 'record')) return undefined;
+  const record: unknown = (begun as { readonly record: unknown }).record;
+  return record !== null && typeof record === 'object' ? { claimed: false, record: record as EffectRecord } : undefined;
+}
 
 /**
  * Checks everything before the effect, spends the intent in its turn, and claims it in the
@@ -131,11 +189,7 @@ export async function claim<TTools extends ToolDefinitionsOf<TTools>>(
 ): Promise<Claim> {
   expectMinted(ready, 'MutationReady');
   const byCall = typeof target?.toolCallId === 'string';
-  const intent = ready.intents.find((i) =>
-    byCall
-      ? i.kind === 'tool_call' && i.toolCallId === target.toolCallId
-      : i.kind === 'mutation_input' && i.mutationInputRef === target?.mutationInputRef,
-  );
+  const intent = intentOf(ready, target);
   const named = byCall
     ? `tool call ${JSON.stringify(target.toolCallId)}`
     : `mutationInputRef ${JSON.stringify(target?.mutationInputRef)}`;
@@ -160,7 +214,7 @@ export async function claim<TTools extends ToolDefinitionsOf<TTools>>(
     throw new TypestateError('spent', 'MutationReady', `${named} already ran for this turn`);
   }
   const { ledger, idempotencyKey } = admissionOf(ready);
-  if (ledger === undefined) return { intent, input: parsed, entry: undefined };
+  if (ledger === undefined) return { kind: 'run', intent, input: parsed, entry: undefined };
   const runBy = toolName ?? (intent.kind === 'tool_call' ? intent.toolName : intent.mutationInputRef);
   const key = idempotencyKey === undefined ? effectKey(intent, runBy) : idempotencyKey(intent);
   if (typeof key !== 'string' || isBlank(key)) {
@@ -173,13 +227,29 @@ export async function claim<TTools extends ToolDefinitionsOf<TTools>>(
     inputDigest: intent.inputDigest,
     joinSetDigest: ready.witness.joinSetDigest,
   };
-  const begun = await ledger.begin(entry);
-  if (!begun.claimed) return { intent, record: begun.record };
-  return { intent, input: parsed, entry };
+  const begun = readClaim(await ledger.begin(entry));
+  if (begun?.claimed === true) return { kind: 'run', intent, input: parsed, entry };
+  if (begun === undefined) {
+    throw new TypeError(
+      `the effect ledger's begin answered neither { claimed: true } nor { claimed: false, record } for ${named}: ${named} did not run`,
+    );
+  }
+  const record = begun.record;
+  if (record.toolName !== entry.toolName || record.inputDigest !== entry.inputDigest) {
+    // A colliding key, or a ledger answering with another effect's record: not this intent's effect.
+    const detail = `the effect ledger holds a record of ${JSON.stringify(record.toolName)} with input ${String(record.inputDigest)} under the key of ${named} (${entry.toolName}, input ${entry.inputDigest}): not replayed, ${entry.toolName} did not run`;
+    keep(ready.joinClosed, intent, {
+      status: 'refused',
+      failure: { class: 'effect.record_mismatch', detail, ids: [intent.toolCallId] },
+      witness: ready.witness,
+    });
+    throw new TypestateError('record_mismatch', 'MutationReady', detail);
+  }
+  return { kind: 'replay', intent, record };
 }
 
 /** Records the end of a claimed effect in the admission's ledger, if it has one. */
-export async function finish(ready: Admitted, entry: EffectEntry | undefined, outcome: IntentOutcome): Promise<void> {
+export async function finish(ready: Admitted, entry: EffectEntry | undefined, outcome: RanOutcome): Promise<void> {
   const ledger = admissionOf(ready).ledger;
   if (entry === undefined || ledger === undefined) return;
   const output = outcome.status === 'ok' ? snapshotOwnData(outcome.output, { maxDepth: PAYLOAD_MAX_DEPTH }) : undefined;
@@ -198,9 +268,9 @@ export type Admitted = {
 };
 
 /** Keeps and returns the recorded answer of an intent the ledger already held. */
-export function replay(ready: Admitted, intent: MutationIntent, record: EffectRecord): IntentOutcome {
+export function replay(ready: Admitted, intent: MutationIntent, record: EffectRecord): RanOutcome {
   const answer = recordedAnswer(record);
-  const outcome: IntentOutcome =
+  const outcome: RanOutcome =
     answer.status === 'ok'
       ? { status: 'ok', output: answer.output, witness: ready.witness, replayed: record }
       : { status: 'error', error: answer.error, witness: ready.witness, replayed: record };

@@ -6,7 +6,7 @@
  */
 export { expectMinted, mint, mintedState } from './brand.ts';
 export { runToolIntent } from './perform.ts';
-export { thrownEnvelope } from './intent-claim.ts';
+export { readClaim, thrownEnvelope } from './intent-claim.ts';
 export { plainEntry, recordedAnswer, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';

@@ -8,7 +8,7 @@
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { expectMinted } from './brand.ts';
 import { TypestateError } from './errors.ts';
-import { claim, finish, type IntentOutcome, type IntentTarget, keep, replay, thrownEnvelope } from './intent-claim.ts';
+import { claim, finish, type IntentTarget, keep, type RanOutcome, replay, thrownEnvelope } from './intent-claim.ts';
 import type { MutationIntent } from './intents.ts';
 import { recordedAnswer, type EffectRecord } from './ledger.ts';
 import type { MutationToolCheck, StateArgument } from './messages.ts';
@@ -134,7 +134,7 @@ export async function performMutation<TValue>(
 ): Promise<PerformedMutation<Awaited<TValue>>> {
   const claimed = await claim(ready, target, undefined);
   const intent = claimed.intent;
-  if ('record' in claimed) {
+  if (claimed.kind === 'replay') {
     const outcome = replay(ready, intent, claimed.record);
     if (outcome.status === 'error') throw new EffectAlreadyRecorded(claimed.record);
     // A completed record's output is the JSON copy the ledger kept of the effect's value.
@@ -144,7 +144,7 @@ export async function performMutation<TValue>(
   try {
     value = await effect(claimed.input, ready.witness);
   } catch (error) {
-    const failed: IntentOutcome = {
+    const failed: RanOutcome = {
       status: 'error',
       error: thrownEnvelope(error, 'mutation_failed', 'the mutation'),
       witness: ready.witness,
@@ -153,7 +153,7 @@ export async function performMutation<TValue>(
     await finish(ready, claimed.entry, failed);
     throw error;
   }
-  const outcome: IntentOutcome =
+  const outcome: RanOutcome =
     intent.kind === 'tool_call'
       ? toolOutcome(ready, intent.toolName, value)
       : { status: 'ok', output: value, witness: ready.witness };
@@ -166,7 +166,7 @@ function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
   ready: MutationReady<TTools>,
   toolName: string,
   value: unknown,
-): IntentOutcome {
+): RanOutcome {
   const definition = registryDefinitions(ready.joinClosed.tools)[toolName];
   const checked = definition === undefined ? undefined : validateWith(definition.output, value);
   const data = checked?.ok === true ? snapshotOwnData(checked.value, { maxDepth: PAYLOAD_MAX_DEPTH }) : undefined;
@@ -290,7 +290,7 @@ export async function runToolIntent<TTools extends ToolDefinitionsOf<TTools>>(
     typeof call.mutationInputRef === 'string' ? parseInput : undefined,
   );
   const intent = claimed.intent;
-  if ('record' in claimed) {
+  if (claimed.kind === 'replay') {
     const outcome = replay(ready, intent, claimed.record);
     if (outcome.status === 'error') throw new EffectAlreadyRecorded(claimed.record);
     return { value: outcome.output, intent, witness: ready.witness, replayed: claimed.record };
@@ -299,7 +299,7 @@ export async function runToolIntent<TTools extends ToolDefinitionsOf<TTools>>(
   try {
     value = await execute(claimed.input, ready.witness);
   } catch (error) {
-    const failed: IntentOutcome = {
+    const failed: RanOutcome = {
       status: 'error',
       error: thrownEnvelope(error, 'mutation_failed', toolName),
       witness: ready.witness,

@@ -11,7 +11,10 @@ import { expectMinted } from './brand.ts';
 import { closeTurn, type JoinClosed } from './close-join.ts';
 import type { StateArgument } from './messages.ts';
 import type { MutationRecord } from './mutation-record.ts';
-import { outcomeOf } from './intent-claim.ts';
+import { type IntentOutcome, outcomeOf, type RanOutcome } from './intent-claim.ts';
+import type { MutationIntent } from './intents.ts';
+import type { EffectRecord } from './ledger.ts';
+import { own } from '../internal/own-field.ts';
 import type { ToolUseRow } from './record-use.ts';
 import { ownError, type ToolResult } from './results.ts';
 import { notData } from './rows.ts';
@@ -81,45 +84,8 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
   const answers = new Map<string, ToolResult<ToolDefinitions>>();
   for (const intent of joinClosed.intents) {
     if (intent.kind !== 'tool_call' || !pending.has(intent.toolCallId)) continue;
-    const base = { toolCallId: intent.toolCallId, toolName: intent.toolName };
-    const outcome = outcomeOf(joinClosed, intent);
-    let result: { toolCallId: string; toolName: string } & (
-      | { status: 'ok'; output: unknown; resultDigest: string }
-      | { status: 'error'; error: ReturnType<typeof ownError> }
-    );
-    if (outcome?.status === 'ok') {
-      result = { ...base, status: 'ok', output: outcome.output, resultDigest: digest(outcome.output as JsonValue) };
-      records.push(
-        outcome.replayed !== undefined
-          ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
-          : { outcome: 'performed', intent, witness: outcome.witness },
-      );
-    } else if (outcome?.status === 'error') {
-      result = { ...base, status: 'error', error: outcome.error };
-      records.push(
-        outcome.replayed !== undefined
-          ? { outcome: 'replayed', intent, witness: outcome.witness, record: outcome.replayed }
-          : { outcome: 'failed', intent, witness: outcome.witness, error: outcome.error },
-      );
-    } else if (refused !== undefined && refused.length > 0) {
-      const classes = [...new Set(refused.map((f) => f.class))].join(', ');
-      result = {
-        ...base,
-        status: 'error',
-        error: ownError(
-          'mutation_not_admitted',
-          `the mutation gate refused this turn (${classes}); ${intent.toolName} did not run`,
-        ),
-      };
-      records.push({ outcome: 'not_admitted', intent, failures: refused });
-    } else {
-      result = {
-        ...base,
-        status: 'error',
-        error: ownError('mutation_not_performed', `${intent.toolName} was not run through the mutation gate`),
-      };
-      records.push({ outcome: 'not_performed', intent });
-    }
+    const { result, record } = answerOf(intent, outcomeOf(joinClosed, intent), refused);
+    records.push(record);
     // The output was validated against the tool's schema when it ran: this is where it becomes typed.
     answers.set(intent.toolCallId, result as ToolResult<ToolDefinitions>);
   }
@@ -141,4 +107,62 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
     context: joinClosed.context as Readonly<Record<string, unknown>>,
     mutations: [...joinClosed.mutations, ...records],
   });
+}
+
+/** The record an outcome was replayed from: its own field only (a polluted `Object.prototype` supplies none). */
+function replayedOf(outcome: RanOutcome): EffectRecord | undefined {
+  return own(outcome, 'replayed');
+}
+
+type AnsweredResult = { toolCallId: string; toolName: string } & (
+  | { status: 'ok'; output: unknown; resultDigest: string }
+  | { status: 'error'; error: ReturnType<typeof ownError> }
+);
+
+/** A pending mutation call's result and record: what ran, was replayed or refused, or why it did not run. */
+function answerOf(
+  intent: MutationIntent & { readonly kind: 'tool_call' },
+  outcome: IntentOutcome | undefined,
+  refused: readonly Failure[] | undefined,
+): { readonly result: AnsweredResult; readonly record: MutationRecord } {
+  const base = { toolCallId: intent.toolCallId, toolName: intent.toolName };
+  const error = (code: Parameters<typeof ownError>[0], message: string): AnsweredResult => ({
+    ...base,
+    status: 'error',
+    error: ownError(code, message),
+  });
+  if (outcome?.status === 'ok' || outcome?.status === 'error') {
+    const replayed = replayedOf(outcome);
+    const record: MutationRecord =
+      replayed !== undefined
+        ? { outcome: 'replayed', intent, witness: outcome.witness, record: replayed }
+        : outcome.status === 'ok'
+          ? { outcome: 'performed', intent, witness: outcome.witness }
+          : { outcome: 'failed', intent, witness: outcome.witness, error: outcome.error };
+    const result: AnsweredResult =
+      outcome.status === 'ok'
+        ? { ...base, status: 'ok', output: outcome.output, resultDigest: digest(outcome.output as JsonValue) }
+        : { ...base, status: 'error', error: outcome.error };
+    return { result, record };
+  }
+  if (outcome?.status === 'refused') {
+    return {
+      result: error('mutation_not_admitted', `${outcome.failure.detail} (${outcome.failure.class})`),
+      record: { outcome: 'not_admitted', intent, failures: [outcome.failure] },
+    };
+  }
+  if (refused !== undefined && refused.length > 0) {
+    const classes = [...new Set(refused.map((f) => f.class))].join(', ');
+    return {
+      result: error(
+        'mutation_not_admitted',
+        `the mutation gate refused this turn (${classes}); ${intent.toolName} did not run`,
+      ),
+      record: { outcome: 'not_admitted', intent, failures: refused },
+    };
+  }
+  return {
+    result: error('mutation_not_performed', `${intent.toolName} was not run through the mutation gate`),
+    record: { outcome: 'not_performed', intent },
+  };
 }

@@ -3,11 +3,28 @@
  * (`requestTools`), or adapted from a text-mode action (`adaptText`). A call that cannot run
  * (unknown tool, caller not allowed, invalid input, a second call in json mode) is kept as a
  * refused call, so the turn still answers it; the batch fails only when it cannot be answered
- * at all (blank or repeated ids, raw text-mode requests).
+ * at all (blank or repeated ids, ids with control characters, raw text-mode requests).
  *
  * @module
  */
 import { digest, type JsonValue, isBlank } from '../canonical/index.ts';
+
+/**
+ * What is wrong with a call's id, if anything: not a string, blank, or holding a control
+ * character (an id is echoed into logs, terminals and the next request).
+ */
+function idProblem(toolCallId: unknown): string | undefined {
+  if (typeof toolCallId !== 'string' || isBlank(toolCallId)) return BLANK_ID;
+  return CONTROL_CHARACTER.test(toolCallId)
+    ? `expected no control characters, got ${JSON.stringify(toolCallId)}`
+    : undefined;
+}
+
+const BLANK_ID = 'expected a non-blank string';
+
+/** A C0 or C1 control character (U+0000-U+001F, U+007F-U+009F). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 import type { Result } from '../failures/index.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
 import { deepFreeze, expectMinted, mint } from './brand.ts';
@@ -171,8 +188,9 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
       return;
     }
     const { toolCallId } = fields;
-    if (typeof toolCallId !== 'string' || isBlank(toolCallId)) {
-      failures.add('tool.schema_invalid', `${at}.toolCallId: expected a non-blank string`);
+    const badId = idProblem(toolCallId);
+    if (badId !== undefined || typeof toolCallId !== 'string') {
+      failures.add('tool.schema_invalid', `${at}.toolCallId: ${badId}`, badId === BLANK_ID ? [] : [String(toolCallId)]);
       return;
     }
     const malformed = malformedField(fields, at);
@@ -232,7 +250,7 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
  * - `parallel_call_refused` / `tool.parallel_policy_violation`: a second or later call in json mode.
  *
  * The whole batch fails (`tool.schema_invalid`) only when a call cannot be answered: not an
- * object, a blank `toolCallId` or `toolName`, a `callerId` or `method` given blank or not a
+ * object, a blank `toolCallId` or `toolName`, a `toolCallId` with a control character, a `callerId` or `method` given blank or not a
  * string, a repeated `toolCallId`, or requests on a text-mode turn that did not come through
  * {@link adaptText}.
  *

@@ -93,7 +93,12 @@ export const TOOL_ERROR_CODES = {
     retryable: false,
     failureClass: undefined,
     meaning:
-      'The effect ledger holds this mutation as started with no recorded end (running elsewhere, or its process ended): it was not run again; its outcome is unknown, so check before retrying.',
+      'The effect ledger holds this mutation as started with no recorded end (running elsewhere, or its process ended), or the step was aborted after it started: it was not run again; its outcome is unknown, so check before retrying.',
+  },
+  aborted: {
+    retryable: true,
+    failureClass: undefined,
+    meaning: 'The step was aborted (its AbortSignal) before this call started: it did not run and can be retried.',
   },
   approval_missing: {
     retryable: false,

@@ -22,7 +22,17 @@ export { ToolLoopError } from '../core/loop.ts';
 export { transcriptGuard } from './middleware.ts';
 export type { GuardedCallOptions, OnReject, TranscriptGuardMiddleware, TranscriptGuardOptions } from './middleware.ts';
 export { TranscriptRejectedError } from './errors.ts';
-export type { LoopHandlers, LoopStep, ToolLoop, ToolLoopOptions } from '../core/loop.ts';
+export type {
+  AnswerOptions,
+  LoopHandlers,
+  LoopStep,
+  ReadFailurePolicy,
+  RecordedReply,
+  StepContext,
+  ToolLoop,
+  ToolLoopErrorCode,
+  ToolLoopOptions,
+} from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 
 /**
@@ -69,6 +79,9 @@ export type AISDKToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLoop<
 
 const codec: ProviderCodec<AISDKReply, ModelMessage> = {
   format: 'aisdk',
+  // generateText answers a call it found invalid (an unknown tool, arguments that do not parse) with
+  // an error result in its own response messages: that result is the call's answer.
+  ownErrorResults: true,
   read(reply) {
     if (reply === null || typeof reply !== 'object' || !Array.isArray(reply.responseMessages)) {
       throw new TypeError('aisdk: expected the result generateText returned (with responseMessages)');

@@ -23,7 +23,17 @@ import {
 } from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
-export type { LoopHandlers, LoopStep, ToolLoop, ToolLoopOptions } from '../core/loop.ts';
+export type {
+  AnswerOptions,
+  LoopHandlers,
+  LoopStep,
+  ReadFailurePolicy,
+  RecordedReply,
+  StepContext,
+  ToolLoop,
+  ToolLoopErrorCode,
+  ToolLoopOptions,
+} from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 
 /**

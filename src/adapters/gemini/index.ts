@@ -17,7 +17,17 @@ import { describedBy, toolSchemas, type DeclarationOptions } from '../core/decla
 import { createToolLoop, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
-export type { LoopHandlers, LoopStep, ToolLoop, ToolLoopOptions } from '../core/loop.ts';
+export type {
+  AnswerOptions,
+  LoopHandlers,
+  LoopStep,
+  ReadFailurePolicy,
+  RecordedReply,
+  StepContext,
+  ToolLoop,
+  ToolLoopErrorCode,
+  ToolLoopOptions,
+} from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 
 /**

@@ -24,7 +24,17 @@ import {
 } from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
-export type { LoopHandlers, LoopStep, ToolLoop, ToolLoopOptions } from '../core/loop.ts';
+export type {
+  AnswerOptions,
+  LoopHandlers,
+  LoopStep,
+  ReadFailurePolicy,
+  RecordedReply,
+  StepContext,
+  ToolLoop,
+  ToolLoopErrorCode,
+  ToolLoopOptions,
+} from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 
 /**
@@ -47,31 +57,73 @@ export type ResponsesToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLo
   OpenAI.Responses.FunctionTool[]
 >;
 
-const codec: ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem> = {
-  format: 'openai-responses',
-  read(reply) {
-    if (reply === null || typeof reply !== 'object' || !Array.isArray(reply.output)) {
-      throw new TypeError('openai-responses: expected the Response client.responses.create returned (with output)');
-    }
-    const calls = reply.output.some((item) => item.type === 'function_call');
-    const stopReason = calls
-      ? 'function_call'
-      : reply.status === 'incomplete'
-        ? (reply.incomplete_details?.reason ?? 'incomplete')
-        : (reply.status ?? undefined);
-    return {
-      // The output items go back as input items, unchanged (the Responses API's stateless loop).
-      messages: reply.output as OpenAI.Responses.ResponseInputItem[],
-      stopReason,
-      id: reply.id,
-      model: reply.model,
-    };
-  },
-  answers(calls) {
-    return calls.map(({ toolCallId, result }) =>
-      responsesToolResult(toolCallId, result.status === 'ok' ? outputText(result.output) : errorText(result)),
-    );
-  },
+/**
+ * The stop reason of a Responses reply, as the stop reason table reads it: its `status`, with
+ * `incomplete` told by `incomplete_details.reason` (`max_output_tokens`, `content_filter`),
+ * `function_call` only for a `completed` reply that holds calls, `undefined` for none.
+ */
+function stopReasonOf(reply: OpenAI.Responses.Response, calls: boolean): string | undefined {
+  const status = reply.status ?? undefined;
+  if (status === 'incomplete') return reply.incomplete_details?.reason ?? 'incomplete';
+  if (status === 'completed') return calls ? 'function_call' : status;
+  return status;
+}
+
+/** The Responses codec; under `store: false` the check reads the request body, which needs each reasoning item's `encrypted_content`. */
+function responsesCodec(
+  store: boolean | undefined,
+): ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem> {
+  return {
+    format: 'openai-responses',
+    read(reply) {
+      if (reply === null || typeof reply !== 'object' || !Array.isArray(reply.output)) {
+        throw new TypeError('openai-responses: expected the Response client.responses.create returned (with output)');
+      }
+      return {
+        // The output items go back as input items, unchanged (the Responses API's stateless loop).
+        messages: reply.output as OpenAI.Responses.ResponseInputItem[],
+        stopReason: stopReasonOf(
+          reply,
+          reply.output.some((item) => item.type === 'function_call'),
+        ),
+        id: reply.id,
+        model: reply.model,
+      };
+    },
+    answers(calls) {
+      return calls.map(({ toolCallId, result }) =>
+        responsesToolResult(toolCallId, result.status === 'ok' ? outputText(result.output) : errorText(result)),
+      );
+    },
+    ...(store === false
+      ? { checked: (input: readonly OpenAI.Responses.ResponseInputItem[]) => ({ input, store: false }) }
+      : {}),
+  };
+}
+
+/**
+ * What the Responses tool loop takes: the options of every loop, and `store` as the requests
+ * send it. With `store: false` (a stateless loop) the next request can resolve a reasoning item
+ * only by its `encrypted_content` (request `include: ['reasoning.encrypted_content']`): a reply
+ * whose reasoning items carry none is refused before any tool runs
+ * (`openai-responses.reasoning_not_persisted`), where the provider would answer the next request
+ * with "Item with id 'rs_…' not found".
+ *
+ * Source: OpenAI, "Reasoning models: keeping reasoning items in context" (stateless use with
+ * `store: false` and `include`).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import type { ResponsesToolLoopOptions } from 'turngate/adapters/openai-responses';
+ * class Tools extends defineTools({ get_weather: { input: v.object({ city: v.string() }), output: v.string() } }) {}
+ * const options: ResponsesToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` }, store: false };
+ * ```
+ */
+export type ResponsesToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = ToolLoopOptions<TTools> & {
+  /** The `store` the requests send (default: the API's, `true`). */
+  readonly store?: boolean;
 };
 
 /**
@@ -116,9 +168,10 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * `settle`; mutating tools only through the mutation gate once the turn is closed.
  *
  * @param options - `tools` (the registry), `handlers` (one per tool), optionally `policy`,
- *   `ledger` (default: one `MemoryEffectLedger` per loop), `idempotencyKey`, `sessionId`,
- *   `ignoreActions`.
- * @returns The loop: `tools` (`FunctionTool[]`), `start()`, `answer(history, reply)`.
+ *   `ledger` with `sessionId`, `idempotencyKey`, `readFailures`, `mutationStopReasons`,
+ *   `ignoreActions`, and `store` (send `false` here when the requests do: see
+ *   {@link ResponsesToolLoopOptions}).
+ * @returns The loop: `tools` (`FunctionTool[]`), `start()`, `answer(history, reply)`, `recorded(history)`.
  * @throws TypeError as {@link toolDeclarations}, when a tool cannot be declared.
  * @example
  * ```ts
@@ -131,7 +184,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * ```
  */
 export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
-  options: ToolLoopOptions<TTools>,
+  options: ResponsesToolLoopOptions<TTools>,
 ): ResponsesToolLoop<TTools> {
-  return createToolLoop(codec, toolDeclarations(options.tools, options), options);
+  return createToolLoop(responsesCodec(options.store), toolDeclarations(options.tools, options), options);
 }

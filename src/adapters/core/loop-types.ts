@@ -1,0 +1,401 @@
+/**
+ * The types of the tool loop every adapter shares: the options, the step, the loop, its error,
+ * and what an adapter supplies (a {@link ProviderCodec}). Each adapter re-exports the public ones.
+ *
+ * @module
+ */
+import type { TranscriptFormat } from '../../check/index.ts';
+import type { Failure } from '../../failures/index.ts';
+import type {
+  AdmitOptions,
+  EffectLedger,
+  JoinClosed,
+  MutationPolicy,
+  MutationRecord,
+  MutationToolName,
+  MutationWitness,
+  ParsedToolInput,
+  ReadToolName,
+  ToolDefinitions,
+  ToolDefinitionsOf,
+  ToolOutput,
+  ToolRegistry,
+  ToolResult,
+} from '../../typestate/index.ts';
+import type { ToolCallInfo } from '../../builder/index.ts';
+import type { JsonValue } from '../../canonical/index.ts';
+import type { TranscriptFailure } from '../../transcripts/index.ts';
+import type { DeclarationOptions } from './declarations.ts';
+
+/**
+ * What every handler of a tool loop gets as its last argument: the step's `signal` (the
+ * `AbortSignal` given to `answer`, or one that never aborts). A handler that honours it stops
+ * early; the loop answers every call truthfully either way (see {@link ToolLoop.answer}).
+ *
+ * @example
+ * ```ts
+ * import type { StepContext } from 'turngate/adapters/anthropic';
+ * const fetchWeather = async (city: string, { signal }: StepContext) => (await fetch(`https://example.com/${city}`, { signal })).text();
+ * ```
+ */
+export interface StepContext {
+  /** Aborted when the step is: stop, and throw (the loop answers the call). */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One handler per tool of the registry, typed by the tool: a read tool's handler takes the
+ * parsed input and what the call is (as `ToolHandlers`, run by `settle`); a `mutation: true`
+ * tool's handler takes the bound input and the witness it runs under (as `MutationHandlers`,
+ * run only through the mutation gate). Both get the step's {@link StepContext} last. A missing
+ * handler, a wrong input type or a wrong output shape is a `tsc` error.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import type { LoopHandlers } from 'turngate/adapters/anthropic';
+ * class Tools extends defineTools({
+ *   get_weather: { input: v.object({ city: v.string() }), output: v.object({ sky: v.string() }) },
+ *   send_email: { input: v.object({ to: v.string() }), output: v.object({ sent: v.boolean() }), mutation: true },
+ * }) {}
+ * const handlers: LoopHandlers<Tools> = {
+ *   get_weather: async ({ city }) => ({ sky: `snow in ${city}` }),
+ *   send_email: async ({ to }) => ({ sent: to.includes('@') }),
+ * };
+ * ```
+ */
+export type LoopHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
+  readonly [TName in ReadToolName<TTools>]: (
+    input: ParsedToolInput<TTools, TName>,
+    call: ToolCallInfo,
+    step: StepContext,
+  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+} & {
+  readonly [TName in MutationToolName<TTools>]: (
+    input: ParsedToolInput<TTools, TName>,
+    witness: MutationWitness,
+    step: StepContext,
+  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+};
+
+/**
+ * What a failed read tool does to the turn's mutating calls:
+ * - `block_mutations` (the default): a read whose handler threw, or that was refused (unknown
+ *   tool, invalid input), keeps every mutating call of the turn from running; each is answered
+ *   `mutation_not_admitted` naming the failed read (`mutation.read_failed`).
+ * - `refused_calls_only`: the builder's narrower rule: only calls refused before they ran
+ *   (unknown tool, invalid input) block the mutations; a read whose handler threw is one result
+ *   among others and the mutations run.
+ *
+ * @example
+ * ```ts
+ * import type { ReadFailurePolicy } from 'turngate/adapters/anthropic';
+ * const policy: ReadFailurePolicy = 'block_mutations';
+ * ```
+ */
+export type ReadFailurePolicy = 'block_mutations' | 'refused_calls_only';
+
+/** The options of every tool loop, but the ledger and the session (see {@link ToolLoopOptions}). */
+export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends DeclarationOptions {
+  /** The registry (`defineTools`): one definition gives the declarations and the checks. */
+  readonly tools: ToolRegistry<TTools>;
+  /** One handler per tool (see {@link LoopHandlers}). */
+  readonly handlers: LoopHandlers<TTools>;
+  /** The active mutation policy and capability claims for the gate (default: the default profile's). */
+  readonly policy?: MutationPolicy;
+  /**
+   * The idempotency key of an intent (default `effectKey`: call id, tool, input digest). The loop
+   * scopes every key by `sessionId`, so two sessions never share an effect.
+   */
+  readonly idempotencyKey?: AdmitOptions['idempotencyKey'];
+  /** What a failed read does to the turn's mutations (default `block_mutations`; see {@link ReadFailurePolicy}). */
+  readonly readFailures?: ReadFailurePolicy;
+  /**
+   * Provider stop reasons, as the provider sends them, under which the mutating calls of a reply
+   * may run besides the tool-use ones (`tool_use`, `tool_calls`, `function_call`, `tool-calls`,
+   * Gemini `STOP` with calls); `null` stands for a reply that sent none. By default a reply cut
+   * off (`max_tokens`, `length`, `MAX_TOKENS`, `incomplete`), filtered, failed, or final while it
+   * holds calls (`end_turn`, `stop`) runs no mutation: each is answered "not run" with
+   * `mutation.stop_reason_unsafe`. E.g. `['stop']` for an OpenAI-compatible server that ends tool
+   * calls with `stop`. Refusals keep blocking whatever this says (the join check refuses them).
+   */
+  readonly mutationStopReasons?: readonly (string | null)[];
+}
+
+/**
+ * What a tool loop is made of: the registry, one handler per tool, the gate's policy, and where
+ * effects are recorded. A `ledger` shared beyond this loop (a store's, another loop's) needs the
+ * `sessionId` its turns belong to: every effect key and every recorded reply is scoped by it, so
+ * one session is never answered with another's result.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import type { ToolLoopOptions } from 'turngate/adapters/openai-chat';
+ * class Tools extends defineTools({ get_weather: { input: v.object({ city: v.string() }), output: v.string() } }) {}
+ * const options: ToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } };
+ * ```
+ */
+export type ToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = LoopSettings<TTools> &
+  (
+    | {
+        /**
+         * Where each mutating call's effect is claimed before it runs and recorded after, and each
+         * reply with a mutating call is recorded before any effect: default one
+         * `MemoryEffectLedger` per loop (this process only).
+         */
+        readonly ledger?: undefined;
+        /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key). */
+        readonly sessionId?: string;
+      }
+    | {
+        /**
+         * Where each mutating call's effect is claimed before it runs and recorded after, so that
+         * a replayed reply never runs it twice, and where each reply with a mutating call is
+         * recorded before any effect, so that a loop restarted after a crash answers the recorded
+         * reply (see {@link ToolLoop.answer}). A store's ledger (`turngate/chat/sqlite`,
+         * `turngate/chat/postgres`) keeps them across restarts.
+         */
+        readonly ledger: EffectLedger;
+        /** The session the turns belong to: required with a ledger, it scopes every key in it. */
+        readonly sessionId: string;
+      }
+  );
+
+/**
+ * One step of the loop: the messages to append to the history, whether the model has answered
+ * (`done`: its reply held no client tool call), and what the turn did.
+ *
+ * @example
+ * ```ts
+ * import type { LoopStep } from 'turngate/adapters/anthropic';
+ * import type { ToolDefinitions } from 'turngate';
+ * declare const step: LoopStep<ToolDefinitions, unknown>;
+ * step.mutations.map((m) => `${m.intent.kind === 'tool_call' ? m.intent.toolName : ''} ${m.outcome}`);
+ * ```
+ */
+export interface LoopStep<TTools extends ToolDefinitionsOf<TTools>, TMessage> {
+  /** `true` once the model's reply holds no client tool call (nothing left to answer). */
+  readonly done: boolean;
+  /**
+   * The provider-format messages to append, in order: the model's reply, then the tool results
+   * placed as the provider requires. `checkTranscript` accepted the history followed by them.
+   */
+  readonly messages: TMessage[];
+  /** The closed turn (after the gate re-closed it), or `undefined` when the reply had no call or the turn did not close. */
+  readonly closed: JoinClosed<TTools> | undefined;
+  /** One result per tool call, in call order: what the messages carry back. */
+  readonly results: readonly ToolResult<TTools>[];
+  /**
+   * What the mutation gate did with each mutating call: `performed`, `failed`, `replayed` (the
+   * ledger already held its effect: not run again), `not_admitted`, `not_performed` (the step
+   * was aborted before it started).
+   */
+  readonly mutations: readonly MutationRecord[];
+  /**
+   * Why no mutation ran: the turn did not close (e.g. `protocol.stop_reason_unhandled` for a
+   * reply that stopped for `refusal`), or the loop kept them from running
+   * (`mutation.stop_reason_unsafe`, `mutation.read_failed`, `mutation.aborted`, or the class of
+   * a call the SDK itself answered as invalid). Each mutating call is then answered as not run.
+   */
+  readonly failures: readonly Failure[];
+  /**
+   * `true` when the step answers the reply recorded for this turn earlier (by this loop, or one
+   * before a restart sharing its ledger and session), not the reply given: the turn's calls were
+   * recorded before any effect, and a regenerated reply for the same turn is not answered again.
+   */
+  readonly resumed: boolean;
+}
+
+/**
+ * Options of one {@link ToolLoop.answer}.
+ *
+ * @example
+ * ```ts
+ * import type { AnswerOptions } from 'turngate/adapters/anthropic';
+ * const options: AnswerOptions = { signal: AbortSignal.timeout(60_000) };
+ * ```
+ */
+export interface AnswerOptions {
+  /**
+   * Aborts the step: a call not started yet is not run (a read is answered `aborted`, it can be
+   * retried; a mutation is not claimed and is answered `aborted` too), a handler that is running
+   * gets the signal (its `StepContext`), and a mutation that had started and then throws under
+   * the aborted signal is answered and recorded `effect_outcome_unknown` ("check before
+   * retrying"). The step still answers every call, so the history stays one the check accepts.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The loop over one provider: its tool declarations, and `answer`, which turns the model's
+ * reply into the messages to append.
+ *
+ * @example
+ * ```ts
+ * import type Anthropic from '@anthropic-ai/sdk';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { ToolLoop } from 'turngate/adapters/anthropic';
+ * declare const loop: ToolLoop<ToolDefinitions, Anthropic.Message, Anthropic.MessageParam, Anthropic.Tool[]>;
+ * loop.tools.map((tool) => tool.name);
+ * ```
+ */
+export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations> {
+  /** The tool declarations to send with each model call, in the SDK's own shape. */
+  readonly tools: TDeclarations;
+  /** The step before the first model call: not done, nothing to append. */
+  start(): LoopStep<TTools, TMessage>;
+  /**
+   * Answers the model's reply, in this order: reads its client tool calls (input parsed and
+   * validated; a call that fails becomes its own error result, never an exception); judges the
+   * whole reply before any handler runs (`history`, the reply and a result for every call must be
+   * a transcript the provider accepts: the format's rules, ids unique across the history, limits
+   * such as 128 calls); records a reply with a mutating call in the ledger before any effect;
+   * runs the read tools; closes the turn; admits the mutations (the gate, the stop reason, the
+   * reads' outcome); runs the mutating tools through the gate only, each once per intent; and
+   * gives back the messages to append (the reply, then every result).
+   *
+   * When the ledger already holds a reply for this turn (the same session and history) whose
+   * calls differ from `reply`'s (the model was asked again after a crash, or regenerated), that
+   * recorded reply is answered instead (`resumed: true`): its effects run once, not again under
+   * new call ids. {@link ToolLoop.recorded} gives it before the model is called.
+   *
+   * @param history - The messages sent with the model call that produced `reply`.
+   * @param reply - The SDK's reply, as its client returned it.
+   * @param options - `signal`: aborts the step (see {@link AnswerOptions}).
+   * @returns The step; `messages` go at the end of `history`.
+   * @throws {@link ToolLoopError} before any handler runs: `reply_refused` when `history`, the
+   *   reply and its results would not be a transcript the provider accepts (`failures` holds the
+   *   check's failures, with `rule`, `at` and `fix`) or the reply's calls cannot be a turn (two
+   *   calls with one id, a blank id); `turn_in_progress` when another process is recording this
+   *   turn's reply. After the effects only `history_refused`, when a result's content makes the
+   *   history one the provider refuses (the effects are recorded in the ledger: a retry replays them).
+   * @throws TypeError when `reply` is not a reply of the SDK (no candidates, no choices, ...).
+   */
+  answer(history: readonly TMessage[], reply: TReply, options?: AnswerOptions): Promise<LoopStep<TTools, TMessage>>;
+  /**
+   * The reply recorded for the turn that `history` ends at, when a reply with a mutating call was
+   * recorded for it (by this loop, or one before a restart sharing its ledger and session): give
+   * it to `answer` instead of calling the model again. `undefined` when none was recorded.
+   *
+   * @param history - The messages the next model call would be sent.
+   */
+  recorded(history: readonly TMessage[]): Promise<RecordedReply | undefined>;
+}
+
+/**
+ * A reply as the loop recorded it before its effects: what `answer` reads of an SDK reply, as
+ * JSON data. `answer` takes one in place of the SDK's reply.
+ *
+ * @example
+ * ```ts
+ * import type { RecordedReply } from 'turngate/adapters/anthropic';
+ * const recorded: RecordedReply = { kind: 'turngate.recorded-reply', messages: [], stopReason: 'tool_use', id: 'msg_1', model: 'claude-sonnet-4-6' };
+ * ```
+ */
+export type RecordedReply = {
+  readonly kind: 'turngate.recorded-reply';
+  /** The reply as history messages. */
+  readonly messages: JsonValue[];
+  /** The provider's stop reason (`null`: none). */
+  readonly stopReason: string | null;
+  /** The provider's id of the reply (`null`: none). */
+  readonly id: string | null;
+  /** The model (`null`: none). */
+  readonly model: string | null;
+  /** Whether call ids are positional (Gemini calls without an id). */
+  readonly positionalIds?: boolean;
+};
+
+/**
+ * Why a tool loop's `answer` threw:
+ * - `reply_refused`: before any handler ran, the reply was judged: the history with it and a
+ *   result for each call would not be a transcript the provider accepts, or its calls cannot be
+ *   a turn. Nothing ran. Ask the model again, or stop.
+ * - `turn_in_progress`: another process is recording this turn's reply; retry shortly.
+ * - `history_refused`: after the effects, a result's content made the history one the provider
+ *   refuses; the effects are recorded in the ledger (a retry of the same reply replays them).
+ */
+export type ToolLoopErrorCode = 'reply_refused' | 'turn_in_progress' | 'history_refused';
+
+/**
+ * Thrown by a tool loop's `answer` when it cannot give back messages the provider accepts: the
+ * failures say why (the transcript check's, with `rule`, `at` and `fix`; or the turn's, with
+ * `class` and `ids`), `code` when (see {@link ToolLoopErrorCode}).
+ *
+ * @example
+ * ```ts
+ * import { ToolLoopError } from 'turngate/adapters/anthropic';
+ * const error = new ToolLoopError('the history is not a transcript anthropic accepts', [], 'reply_refused');
+ * error.code; //=> 'reply_refused'
+ * ```
+ */
+export class ToolLoopError extends Error {
+  override readonly name = 'ToolLoopError';
+  /** Why: transcript failures (`rule`, `at`, `fix`) or turn failures (`class`, `ids`). */
+  readonly failures: readonly (TranscriptFailure | Failure)[];
+  /** When: before any handler ran (`reply_refused`, `turn_in_progress`) or after the effects (`history_refused`). */
+  readonly code: ToolLoopErrorCode;
+
+  constructor(message: string, failures: readonly (TranscriptFailure | Failure)[], code: ToolLoopErrorCode) {
+    super(message);
+    this.failures = failures;
+    this.code = code;
+  }
+}
+
+/** A model reply as the loop reads it. */
+export interface ReadReply<TMessage> {
+  /** The reply as history messages (the assistant message; Responses: the output items). */
+  readonly messages: TMessage[];
+  /** The provider's stop reason, as it sent it (`undefined` when it sent none). */
+  readonly stopReason: string | undefined;
+  /** The provider's id of the reply, made the turn's `callId`. */
+  readonly id: string | undefined;
+  /** The model that answered, made the turn's `modelRef`. */
+  readonly model: string | undefined;
+  /**
+   * Whether some call ids are not the provider's but named by position (Gemini calls without an
+   * id): then the same id names different calls in different replies, and an effect's key also
+   * holds the reply (its id, or the turn's history).
+   */
+  readonly positionalIds?: boolean;
+}
+
+/** A tool call with its result, as the codec writes it back. */
+export interface CallAnswer {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly result: ToolResult<ToolDefinitions>;
+}
+
+/** What an adapter supplies: its format, the reading of its reply, the writing of its results. */
+export interface ProviderCodec<TReply, TMessage> {
+  readonly format: Exclude<TranscriptFormat, 'chat'>;
+  /** Reads the SDK's reply; throws TypeError for a value that is not one. */
+  read(reply: TReply): ReadReply<TMessage>;
+  /** The messages carrying the results, placed as the provider requires (after `reply.messages`). */
+  answers(calls: readonly CallAnswer[], reply: ReadReply<TMessage>): TMessage[];
+  /**
+   * Whether the SDK itself puts an error result into its reply for a call it found invalid
+   * (the AI SDK: an unknown tool, arguments that do not parse): such a result is the call's
+   * answer (no second one), the call does not run, and the turn's mutations do not either. A
+   * reply of another format that answers its own calls is refused.
+   */
+  readonly ownErrorResults?: boolean;
+  /** What the transcript check reads: the messages, or a request body holding them (Responses under `store: false`). */
+  checked?(messages: readonly TMessage[]): unknown;
+}
+
+export type WideStep = Omit<LoopStep<ToolDefinitions, unknown>, 'messages' | 'done'>;
+
+/** What one loop holds: its codec, options, ledger and the scope of its keys. */
+export interface LoopContext {
+  readonly codec: ProviderCodec<unknown, unknown>;
+  readonly options: ToolLoopOptions<ToolDefinitions>;
+  readonly ledger: EffectLedger;
+  /** The session every key is scoped by (`''` for a loop of its own ledger and no session). */
+  readonly scope: string;
+}
