@@ -21,7 +21,7 @@ import {
   plainDecision,
   storedOf,
 } from './approval-records.ts';
-import { type ApprovalCheck, type ApprovedClaim, approvalVerdict } from './approvals.ts';
+import { type ApprovalCheck, type ApprovedClaim, approvalVerdict, claimIn } from './approvals.ts';
 import type { Result } from '../failures/index.ts';
 import type { EffectEntry, EffectLedger } from './ledger.ts';
 
@@ -150,6 +150,6 @@ export async function beginApprovedByToken(
   if (existing !== undefined) return { claimed: false, record: existing };
   const verified = verifyApprovalToken(token.secret, token.token, entry, check);
   if (!verified.ok) return { claimed: false, refused: verified.failures[0] as ApprovalFailure };
-  const begun = await ledger.begin(entry);
+  const begun = await claimIn(ledger, entry);
   return begun.claimed ? { claimed: true, approval: verified.value } : { claimed: false, record: begun.record };
 }

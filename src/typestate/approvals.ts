@@ -29,7 +29,8 @@ import {
   time,
 } from './approval-records.ts';
 import type { Result } from '../failures/index.ts';
-import type { EffectEntry, EffectRecord } from './ledger.ts';
+import { readClaim } from './intent-claim.ts';
+import type { EffectClaim, EffectEntry, EffectLedger, EffectRecord } from './ledger.ts';
 import type { ToolErrorEnvelope } from './results.ts';
 
 /**
@@ -288,9 +289,24 @@ export async function beginApproved(
     if (failure !== undefined) return { claimed: false, refused: failure };
     approval = read.value;
   }
-  const begun = await ledger.begin(entry);
+  const begun = await claimIn(ledger, entry);
   if (!begun.claimed) return { claimed: false, record: begun.record };
   return approval === undefined ? { claimed: true } : { claimed: true, approval };
+}
+
+/**
+ * The effect's claim in `ledger`, read as the gate reads every `begin` (`readClaim`). Internal:
+ * the approved begins (stored approval, signed token) share it.
+ *
+ * @throws TypeError when `begin` answers neither a claim nor a record: the effect does not run.
+ */
+export async function claimIn(ledger: EffectLedger, entry: EffectEntry): Promise<EffectClaim> {
+  const begun = readClaim(await ledger.begin(entry));
+  if (begun === undefined)
+    throw new TypeError(
+      `the effect ledger's begin answered neither { claimed: true } nor { claimed: false, record } for ${entry.key}: it did not run`,
+    );
+  return begun;
 }
 
 function refused(
