@@ -24,7 +24,8 @@ function vectors(): { id: string; expect: Expect }[] {
 }
 
 // The specs' classes, which the join check decides; turngate's own (the tool loop's gate at the
-// adapter boundary) are not the join check's and are covered by test/adapters/hostile-replies.test.ts.
+// adapter boundary) are not the join check's and are covered by test/adapters/hostile-replies.test.ts;
+// the approval classes by test/approval-ledger-suite.ts.
 const SPEC_CLASSES = FAILURE_CLASSES.filter((c) => !c.source.startsWith('turngate:'));
 
 describe('our conformance vectors', () => {

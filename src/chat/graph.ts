@@ -51,9 +51,9 @@ export type GraphOutcome =
     };
 
 /**
- * A chat graph: `invoke(state, { invocationId, resume? })` runs one invocation over the session
- * state and returns `completed` or `suspended`; it throws on failure (a {@link ChatError}, or
- * anything `classifyError` can read).
+ * A chat graph: `invoke(state, { invocationId, sessionId?, resume? })` runs one invocation over
+ * the session state and returns `completed` or `suspended`; it throws on failure (a
+ * {@link ChatError}, or anything `classifyError` can read). The harness passes the session's id.
  *
  * @example
  * ```ts
@@ -68,7 +68,7 @@ export type GraphOutcome =
 export interface ChatGraph {
   invoke(
     state: ChatState,
-    options: { readonly invocationId: string; readonly resume?: ResumeRequest },
+    options: { readonly invocationId: string; readonly sessionId?: string; readonly resume?: ResumeRequest },
   ): Promise<GraphOutcome>;
 }
 
@@ -102,8 +102,23 @@ export function suspend(descriptor: SignalDescriptor): never {
 }
 
 /**
- * A node: reads the state, returns a partial update (or nothing), or calls {@link suspend}.
- * `messages` in the update are appended; other fields overwrite.
+ * What a node is told besides the state: the invocation (the same id when a suspended turn
+ * resumes) and the session it runs for (absent when the graph is invoked without one).
+ *
+ * @example
+ * ```ts
+ * import type { NodeContext } from 'turngate/chat';
+ * const context: NodeContext = { invocationId: 'inv-1', sessionId: 's-1' };
+ * ```
+ */
+export interface NodeContext {
+  readonly invocationId: string;
+  readonly sessionId?: string;
+}
+
+/**
+ * A node: reads the state (and its {@link NodeContext}), returns a partial update (or nothing),
+ * or calls {@link suspend}. `messages` in the update are appended; other fields overwrite.
  *
  * @example
  * ```ts
@@ -111,7 +126,10 @@ export function suspend(descriptor: SignalDescriptor): never {
  * const reply: ChatNode = (state) => ({ messages: [{ role: 'assistant', content: `You said ${state.messages.length} things.` }] });
  * ```
  */
-export type ChatNode = (state: ChatState) => Partial<ChatState> | undefined | Promise<Partial<ChatState> | undefined>;
+export type ChatNode = (
+  state: ChatState,
+  context: NodeContext,
+) => Partial<ChatState> | undefined | Promise<Partial<ChatState> | undefined>;
 
 /**
  * The node name that ends a run.
@@ -281,6 +299,11 @@ export function sequentialGraph<TNode extends string>(definition: SequentialGrap
       let state = initial;
       let node: string = definition.entry;
       const resume = own(options, 'resume');
+      const sessionId = own(options, 'sessionId');
+      const context: NodeContext = {
+        invocationId: options.invocationId,
+        ...(typeof sessionId === 'string' && { sessionId }),
+      };
       if (resume !== undefined) {
         state = chatState({ ...state, ...resume.signalPayload }, state.messages);
         if (stateSchema !== undefined) {
@@ -302,7 +325,7 @@ export function sequentialGraph<TNode extends string>(definition: SequentialGrap
           throw new ChatError(GRAPH_PROGRAMMING_ERROR, `the run did not end within ${maxSteps} steps (maxSteps)`);
         const body = nodes.get(node) as ChatNode;
         try {
-          state = applyUpdate(state, await body(state), node);
+          state = applyUpdate(state, await body(state, context), node);
         } catch (error) {
           if (error instanceof Suspension) {
             return { outcome: 'suspended', state, descriptor: error.descriptor, node, appendOnly: true };

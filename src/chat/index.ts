@@ -73,6 +73,7 @@ export { sequentialGraph, suspend, END } from './graph.ts';
 export type {
   ChatGraph,
   ChatNode,
+  NodeContext,
   GraphEdge,
   GraphOutcome,
   ResumeRequest,
@@ -90,3 +91,5 @@ export type {
   ChatTurnSuspended,
   DispatchPath,
 } from './outcome.ts';
+export { chatApprovals } from './approvals.ts';
+export type { ChatApprovalNodes, ChatApprovalOptions, ChatDecision } from './approvals.ts';

@@ -115,6 +115,23 @@ export class InMemorySessionStore implements SessionStore {
     return this.effects;
   }
 
+  /**
+   * The same ledger as {@link effectLedger}: a `MemoryEffectLedger` keeps approval records too
+   * (docs/APPROVALS.md), so an approval asked in one turn is decided and consumed in another of
+   * this process.
+   *
+   * @returns The store's ledger.
+   * @example
+   * ```ts
+   * import { InMemorySessionStore } from 'turngate/chat';
+   * const store = new InMemorySessionStore();
+   * store.approvalLedger() === store.effectLedger(); //=> true
+   * ```
+   */
+  approvalLedger(): MemoryEffectLedger {
+    return this.effects;
+  }
+
   /** Loads the session record (a new record object; messages are shared frozen copies). */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
     const stored = this.sessions.get(sessionId);

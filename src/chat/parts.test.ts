@@ -255,6 +255,7 @@ describe('SignalCoordinator', () => {
     expect(await signals.deliver('sig', { ok: true })).toMatchObject({ outcome: 'completed', dispatchPath: '3.3' });
     expect(graph.invoke).toHaveBeenLastCalledWith(expect.anything(), {
       invocationId: 'inv',
+      sessionId: 's',
       resume: { invocationId: 'inv', node: 'gate', signalPayload: { ok: true } },
     });
     expect(heard).toEqual(['completed']);

@@ -10,7 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type PoolConfig } from 'pg';
 import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
-import type { EffectClaim, EffectEntry, EffectLedger, EffectLedgerOptions, EffectRecord } from '../typestate/index.ts';
+import type {
+  ApprovalLedger,
+  EffectClaim,
+  EffectEntry,
+  EffectLedger,
+  EffectLedgerOptions,
+  EffectRecord,
+} from '../typestate/index.ts';
 import { PgDb } from './postgres-db.ts';
 import { ignore, storeError, transientReason } from './postgres-errors.ts';
 import { PgLeases } from './postgres-lease.ts';
@@ -18,6 +25,7 @@ import { readRecord, readSend, readVersion } from './postgres-reads.ts';
 import { PgWriter } from './postgres-write.ts';
 import { SessionQueue } from './queue.ts';
 import { claimOf, type EffectRow, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { postgresApprovalLedger } from './sql-approvals.ts';
 import { decodeResume, decodeSuspension, sqlTables } from './sql-rows.ts';
 import {
   DEFAULT_RESUME_LOG_SIZE,
@@ -372,6 +380,31 @@ export class PostgresSessionStore implements SessionStore {
       },
       read,
     };
+  }
+
+  /**
+   * The effect ledger of {@link effectLedger} with approval records beside its effects (table
+   * `<prefix>_approvals`, created on first use): pass it to `requestApproval`, `decideApproval`
+   * and `beginApproved`, and an approval asked in one process is decided and consumed in any
+   * other sharing the database, once. Each step is one statement (an insert `ON CONFLICT DO
+   * NOTHING`, an update guarded by the request digest).
+   *
+   * Source: docs/APPROVALS.md §1.
+   *
+   * @param options - The lease of a started effect, the clock (as {@link effectLedger}).
+   * @returns The ledger.
+   * @throws TypeError for a negative or non-finite `leaseMs`; its methods reject with the
+   *   driver's error when the database cannot be reached.
+   * @example
+   * ```ts
+   * import { PostgresSessionStore } from 'turngate/chat/postgres';
+   * import { readApproval } from 'turngate';
+   * declare const store: PostgresSessionStore;
+   * await readApproval(store.approvalLedger(), 'k');
+   * ```
+   */
+  approvalLedger(options: EffectLedgerOptions = {}): ApprovalLedger {
+    return postgresApprovalLedger(this.db, this.effectLedger(options));
   }
 
   /** Ends the pool when this store made it. */

@@ -37,6 +37,8 @@ export interface SqlTables {
   readonly locks: string;
   /** Sends kept under their idempotency keys (`SaveOptions.send`). */
   readonly sends: string;
+  /** The approval records beside the effects (see sql-approvals.ts). */
+  readonly approvals: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export function sqlTables(store: string, prefix: string): SqlTables {
     effects: `${prefix}_effects`,
     locks: `${prefix}_locks`,
     sends: `${prefix}_sends`,
+    approvals: `${prefix}_approvals`,
   };
 }
 

@@ -7,10 +7,11 @@
 import Database from 'better-sqlite3';
 import { own } from '../internal/own-field.ts';
 import { count, ledgerClock, milliseconds } from '../internal/durations.ts';
-import type { EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
+import type { ApprovalLedger, EffectLedgerOptions, EffectRecord, SyncEffectLedger } from '../typestate/index.ts';
 import type { ChatMessage } from './messages.ts';
 import { SessionQueue } from './queue.ts';
 import { claimOf, effectRecord, endColumns, startedColumns } from './sql-effects.ts';
+import { sqliteApprovalLedger } from './sql-approvals.ts';
 import { decodeRecord, decodeResume, decodeSend, decodeSuspension, sqlTables } from './sql-rows.ts';
 import { served } from './sqlite-errors.ts';
 import { SqliteLockRows } from './sqlite-lock.ts';
@@ -129,6 +130,7 @@ export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   private readonly owned: boolean;
   private readonly stmts: SqliteStatements;
+  private readonly approvalTable: string;
   private readonly locks = new SessionQueue();
   private readonly lockRows: SqliteLockRows;
   private readonly saveTx: Database.Transaction<
@@ -172,6 +174,7 @@ export class SqliteSessionStore implements SessionStore {
     createTables(this.db, t);
     const stmts = prepareStatements(this.db, t);
     this.stmts = stmts;
+    this.approvalTable = t.approvals;
     this.lockRows = new SqliteLockRows(this.db, stmts, lockLeaseMs, lockTimeoutMs);
     this.saveTx = this.db.transaction(
       (
@@ -394,6 +397,32 @@ export class SqliteSessionStore implements SessionStore {
       },
       read,
     };
+  }
+
+  /**
+   * The effect ledger of {@link effectLedger} with approval records beside its effects (table
+   * `<prefix>_approvals`, created on the first call): pass it to `requestApproval`,
+   * `decideApproval` and `beginApproved`, and an approval asked in one process is decided and
+   * consumed in any other on the same file, once. Each step is one statement (an insert `ON
+   * CONFLICT DO NOTHING`, an update guarded by the request digest).
+   *
+   * Source: docs/APPROVALS.md §1.
+   *
+   * @param options - The lease of a started effect, the clock (as {@link effectLedger}).
+   * @returns The ledger (its methods run synchronously).
+   * @throws TypeError for a negative or non-finite `leaseMs`.
+   * @example
+   * ```ts
+   * import { requestApproval } from 'turngate';
+   * import { SqliteSessionStore } from 'turngate/chat/sqlite';
+   * const store = new SqliteSessionStore(':memory:');
+   * const asked = await requestApproval(store.approvalLedger(), { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', policyVersion: 'v1', schemaDigest: 'sha256:1', reason: '', createdAt: 0, expiresAt: 60_000 });
+   * asked.ok && asked.value.state; //=> 'awaiting_approval'
+   * store.close();
+   * ```
+   */
+  approvalLedger(options: EffectLedgerOptions = {}): SyncEffectLedger & ApprovalLedger {
+    return sqliteApprovalLedger(this.db, this.approvalTable, this.effectLedger(options));
   }
 
   /**

@@ -226,9 +226,10 @@ export async function runTurn(deps: TurnRunnerDeps, context: TurnContext): Promi
     const resume = own(context, 'resume');
     const result =
       resume === undefined
-        ? await deps.graph.invoke(state, { invocationId })
+        ? await deps.graph.invoke(state, { invocationId, sessionId })
         : await deps.graph.invoke(state, {
             invocationId,
+            sessionId,
             resume: { invocationId: resume.invocationId, node: resume.node, signalPayload: resume.signalPayload },
           });
     checked = checkRun(result, state);

@@ -36,6 +36,14 @@ describe('FAILURE_CLASSES', () => {
       'mutation.stop_reason_unsafe',
       'mutation.aborted',
       'effect.record_mismatch',
+      'approval.missing',
+      'approval.pending',
+      'approval.denied',
+      'approval.intent_mismatch',
+      'approval.policy_changed',
+      'approval.expired',
+      'approval.decision_conflict',
+      'approval.token_invalid',
     ]);
     for (const entry of FAILURE_CLASSES) {
       expect(entry.class).toMatch(/^[a-z]+\.[a-z_]+$/);

@@ -1,7 +1,7 @@
 /**
  * The fail-closed class taxonomy: every class of HARNESS-TYPESTATE §8 and of the tool-calling
  * harness design notes §7, once each, then turngate's own classes of the gate at the adapter
- * boundary, each with a one-line description and its source.
+ * boundary and of approvals (docs/APPROVALS.md), each with a one-line description and its source.
  *
  * @module
  */
@@ -14,13 +14,16 @@ export type FailureClassSource =
   | 'HARNESS-TYPESTATE §8'
   | 'TOOL-CALLING-HARNESS-TYPESTATE §7'
   | 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7'
-  | 'turngate: the gate at the adapter boundary (README §Provider adapters)';
+  | 'turngate: the gate at the adapter boundary (README §Provider adapters)'
+  | 'turngate: approvals bound to the intent (docs/APPROVALS.md §3)';
 
 const BOTH = 'HARNESS-TYPESTATE §8; TOOL-CALLING-HARNESS-TYPESTATE §7';
 const SPEC = 'HARNESS-TYPESTATE §8';
 const NOTES = 'TOOL-CALLING-HARNESS-TYPESTATE §7';
 // turngate's own classes: what the tool loop refuses beyond the join check (not in either list).
 const GATE = 'turngate: the gate at the adapter boundary (README §Provider adapters)';
+// turngate's own classes of approvals: decided by the effect ledger and the approval rules.
+const APPROVALS = 'turngate: approvals bound to the intent (docs/APPROVALS.md §3)';
 
 /**
  * Every fail-closed class, in the order of the two lists that define them. Each entry names
@@ -260,6 +263,46 @@ export const FAILURE_CLASSES = [
     source: GATE,
     description:
       "The effect ledger holds a record under the intent's key for another tool or input: it is not replayed and the effect does not run.",
+  },
+  {
+    class: 'approval.missing',
+    source: APPROVALS,
+    description: 'A mutation that needs an approval has no approval record, or its record is unreadable.',
+  },
+  {
+    class: 'approval.pending',
+    source: APPROVALS,
+    description: 'The approval of a mutation was requested and no decision is recorded yet.',
+  },
+  {
+    class: 'approval.denied',
+    source: APPROVALS,
+    description: 'The approval of a mutation was denied: it does not run.',
+  },
+  {
+    class: 'approval.intent_mismatch',
+    source: APPROVALS,
+    description: "An approval names another call, tool, input or tool schema than the mutation's.",
+  },
+  {
+    class: 'approval.policy_changed',
+    source: APPROVALS,
+    description: 'An approval was given under another policy version than the active one: ask again.',
+  },
+  {
+    class: 'approval.expired',
+    source: APPROVALS,
+    description: 'An approval, or its request, expired before the mutation started.',
+  },
+  {
+    class: 'approval.decision_conflict',
+    source: APPROVALS,
+    description: 'A decision differs from the decision already recorded for the same request (the first is final).',
+  },
+  {
+    class: 'approval.token_invalid',
+    source: APPROVALS,
+    description: 'A signed approval token is malformed or its signature does not verify.',
   },
 ] as const satisfies readonly { class: string; source: FailureClassSource; description: string }[];
 

@@ -12,15 +12,18 @@ import type { JsonValue } from '../canonical/index.ts';
 import { ledgerClock } from '../internal/durations.ts';
 import { schemaIssuePath } from '../internal/path.ts';
 import type {
+  ApprovalLedger,
   EffectClaim,
   EffectEnd,
   EffectEntry,
   EffectLedger,
   EffectLedgerOptions,
   EffectRecord,
+  StoredApproval,
 } from '../typestate/index.ts';
 import { plainEntry, resumesClaim, storedRecord } from '../typestate/internal.ts';
 import { HarnessInputError } from './errors.ts';
+import { withProcessLock } from './file-lock.ts';
 import { createFileExclusive, readIfExists, writeFileAtomic } from './files.ts';
 
 const text = v.pipe(v.string(), v.minLength(1));
@@ -37,6 +40,12 @@ const Stored = v.object({
   error: v.optional(v.object({ errorCode: text, retryable: v.boolean(), errorMessage: v.string() })),
 });
 type Stored = v.InferOutput<typeof Stored>;
+const StoredApprovalFile = v.object({
+  key: text,
+  requestDigest: text,
+  request: text,
+  decision: v.nullable(text),
+});
 
 /**
  * An effect ledger in a directory: `<dir>/<sha256 of the key>.json` per effect, holding the
@@ -45,6 +54,11 @@ type Stored = v.InferOutput<typeof Stored>;
  * absent after a crash), so of several processes claiming one effect exactly one runs it; an
  * end replaces the file atomically. A `started` effect with no end reads `unknown_after_crash`
  * once older than `leaseMs`.
+ *
+ * Approval records (docs/APPROVALS.md) sit beside the effects, `<dir>/<sha256 of the key>.approval.json`:
+ * a request is created exclusively; replacing it and recording a decision read, compare and
+ * replace it atomically under the file's process lock (`<file>.lock`), so of several processes
+ * one decides.
  *
  * Source: HARNESS-TYPESTATE §6 (an admitted mutation runs once); the Tusk harness contract §11
  * (artifacts on disk, replaced atomically).
@@ -61,7 +75,7 @@ type Stored = v.InferOutput<typeof Stored>;
  * (await ledger.begin(entry)).claimed; //=> false
  * ```
  */
-export class FileEffectLedger implements EffectLedger {
+export class FileEffectLedger implements EffectLedger, ApprovalLedger {
   readonly #dir: string;
   readonly #leaseMs: number;
   readonly #now: () => number;
@@ -130,6 +144,62 @@ export class FileEffectLedger implements EffectLedger {
       this.#leaseMs,
       this.#now(),
     );
+  }
+
+  /** The approval file of `key`. */
+  approvalPathOf(key: string): string {
+    return join(this.#dir, `${createHash('sha256').update(key).digest('hex')}.approval.json`);
+  }
+
+  /** Stores an approval request unless one of its key exists (created exclusively). */
+  async insertApproval(stored: StoredApproval): Promise<boolean> {
+    const record: StoredApproval = { ...stored, decision: null };
+    return createFileExclusive(this.approvalPathOf(stored.key), `${JSON.stringify(record)}\n`);
+  }
+
+  /** Replaces the approval of `stored.key` while its request digest is `previousDigest`. */
+  replaceApproval(stored: StoredApproval, previousDigest: string): Promise<boolean> {
+    return this.#swapApproval(stored.key, (held) =>
+      held.requestDigest === previousDigest ? { ...stored, decision: null } : undefined,
+    );
+  }
+
+  /** Records a decision on the undecided approval of `key` with request digest `requestDigest`. */
+  recordDecision(key: string, requestDigest: string, decision: string): Promise<boolean> {
+    return this.#swapApproval(key, (held) =>
+      held.requestDigest === requestDigest && held.decision === null ? { ...held, decision } : undefined,
+    );
+  }
+
+  /**
+   * The stored approval of `key`, or `undefined`. A file that is not an approval record is
+   * returned as a record whose request is the file's text: the rules read it as unreadable
+   * (`approval.missing`), so nothing runs on it.
+   */
+  async readApproval(key: string): Promise<StoredApproval | undefined> {
+    const bytes = await readIfExists(this.approvalPathOf(key));
+    if (bytes === undefined) return undefined;
+    const raw = new TextDecoder().decode(bytes);
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      json = undefined;
+    }
+    const parsed = v.safeParse(StoredApprovalFile, json);
+    return parsed.success ? parsed.output : { key, requestDigest: '', request: raw, decision: null };
+  }
+
+  /** Reads, compares and replaces an approval file under its process lock; whether it changed. */
+  #swapApproval(key: string, next: (held: StoredApproval) => StoredApproval | undefined): Promise<boolean> {
+    const path = this.approvalPathOf(key);
+    return withProcessLock(path, async () => {
+      const held = await this.readApproval(key);
+      const replaced = held === undefined ? undefined : next(held);
+      if (replaced === undefined) return false;
+      await writeFileAtomic(path, `${JSON.stringify(replaced)}\n`);
+      return true;
+    });
   }
 
   async #stored(key: string): Promise<Stored | undefined> {

@@ -97,6 +97,34 @@ export type {
   EffectState,
   SyncEffectLedger,
 } from './ledger.ts';
+export { approvalRequestDigest } from './approval-records.ts';
+export type {
+  ApprovalDecision,
+  ApprovalFailure,
+  ApprovalLedger,
+  ApprovalRecord,
+  ApprovalRequest,
+  ApprovalState,
+  StoredApproval,
+} from './approval-records.ts';
+export { approvalAnswer, beginApproved, decideApproval, readApproval, requestApproval } from './approvals.ts';
+export type { ApprovalCheck, ApprovedClaim } from './approvals.ts';
+export { beginApprovedByToken, signApprovalToken, verifyApprovalToken } from './approval-token.ts';
+export { approvalPolicy, beginGated, evaluateApproval, expectClearance } from './approval-policy.ts';
+export type {
+  ApprovalContext,
+  ApprovalPolicy,
+  ApprovalRule,
+  ApprovalRules,
+  ApprovalVerdict,
+  Clearance,
+  ClearanceData,
+  ClearanceFor,
+  ClearanceKind,
+  GatedClaim,
+  GatedToolName,
+} from './approval-policy.ts';
+export type { ApprovalClearanceMessage, ApprovalRuleKeyMessage } from './messages.ts';
 export type { IntentTarget, PerformedMutation, MutationToolCall } from './perform.ts';
 export { recordMutations } from './record-mutations.ts';
 export type { RecordMutationsOptions } from './record-mutations.ts';

@@ -7,7 +7,7 @@
 export { expectMinted, mint, mintedState } from './brand.ts';
 export { runToolIntent } from './perform.ts';
 export { readClaim, thrownEnvelope } from './intent-claim.ts';
-export { plainEntry, resumesClaim, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
+export { plainEntry, recordedAnswer, resumesClaim, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';
 export type {
@@ -24,3 +24,5 @@ export type {
 export type { MethodRule } from './message-checks.ts';
 export { registryDefinitions, type AliasTargets } from './tools.ts';
 export { checkMethods, unknownMethodDetail } from './methods.ts';
+export { approvalOf } from './approval-records.ts';
+export { approvalVerdict } from './approvals.ts';

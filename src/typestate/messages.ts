@@ -264,3 +264,29 @@ export type ConsumedWithoutEvidenceMessage =
 
 /** A `.use(id, 'discarded_with_reason')` without a reason code. Internal. */
 export type DiscardedWithoutReasonMessage = 'tool.schema_invalid: discarded_with_reason needs { reasonCode }';
+
+/**
+ * The message a key of an approval policy's rules shows when it is not a mutation tool of the
+ * registry (misspelled, or a read tool: approvals gate mutations only).
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalRuleKeyMessage } from 'turngate';
+ * const shown: ApprovalRuleKeyMessage<'read_file'> = 'tool.unknown_or_disallowed: read_file is not a mutation tool of the registry; approvals gate mutations';
+ * ```
+ */
+export type ApprovalRuleKeyMessage<TName extends string> =
+  `tool.unknown_or_disallowed: ${TName} is not a mutation tool of the registry; approvals gate mutations`;
+
+/**
+ * The message `expectClearance` shows for a clearance that does not let tool `TName` run: a
+ * `not_required` one where the policy's rule is `'always'`, or another tool's.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalClearanceMessage } from 'turngate';
+ * const shown: ApprovalClearanceMessage<'send_email'> = "approval.missing: send_email needs the approved clearance beginGated returns (policy 'always')";
+ * ```
+ */
+export type ApprovalClearanceMessage<TName extends string> =
+  `approval.missing: ${TName} needs the approved clearance beginGated returns (policy 'always')`;

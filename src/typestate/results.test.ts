@@ -30,6 +30,14 @@ describe('TOOL_ERROR_CODES', () => {
       ['unknown_method', 'tool.unknown_or_disallowed', false],
       ['invalid_input', 'tool.schema_invalid', false],
       ['parallel_call_refused', 'tool.parallel_policy_violation', false],
+      ['approval_missing', 'approval.missing', false],
+      ['approval_pending', 'approval.pending', false],
+      ['approval_denied', 'approval.denied', false],
+      ['approval_intent_mismatch', 'approval.intent_mismatch', false],
+      ['approval_policy_changed', 'approval.policy_changed', false],
+      ['approval_expired', 'approval.expired', false],
+      ['approval_decision_conflict', 'approval.decision_conflict', false],
+      ['approval_token_invalid', 'approval.token_invalid', false],
     ]);
   });
 });

@@ -100,6 +100,46 @@ export const TOOL_ERROR_CODES = {
     failureClass: undefined,
     meaning: 'The step was aborted (its AbortSignal) before this call started: it did not run and can be retried.',
   },
+  approval_missing: {
+    retryable: false,
+    failureClass: 'approval.missing',
+    meaning: 'The mutation needs an approval and none is recorded (or its record is unreadable); it did not run.',
+  },
+  approval_pending: {
+    retryable: false,
+    failureClass: 'approval.pending',
+    meaning: 'The mutation waits for a decision on its approval; it did not run.',
+  },
+  approval_denied: {
+    retryable: false,
+    failureClass: 'approval.denied',
+    meaning: 'The approval of the mutation was declined (by a person or by the policy); it did not run.',
+  },
+  approval_intent_mismatch: {
+    retryable: false,
+    failureClass: 'approval.intent_mismatch',
+    meaning: 'The approval names another call, input or tool definition; the mutation did not run.',
+  },
+  approval_policy_changed: {
+    retryable: false,
+    failureClass: 'approval.policy_changed',
+    meaning: 'The approval was given under another policy version; the mutation did not run until asked again.',
+  },
+  approval_expired: {
+    retryable: false,
+    failureClass: 'approval.expired',
+    meaning: 'The approval, or its request, expired; the mutation did not run.',
+  },
+  approval_decision_conflict: {
+    retryable: false,
+    failureClass: 'approval.decision_conflict',
+    meaning: 'A decision conflicts with the one recorded first; nothing changed.',
+  },
+  approval_token_invalid: {
+    retryable: false,
+    failureClass: 'approval.token_invalid',
+    meaning: 'The signed approval token does not verify; the mutation did not run.',
+  },
 } as const satisfies Readonly<
   Record<
     string,

@@ -17,8 +17,9 @@
 export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolUse' | 'JoinClosed' | 'MutationReady';
 
 /**
- * Every brand the registry mints: the turn states, and a provider transcript that passed its
- * check (`SendableTranscript`, minted by the transcripts layer).
+ * Every brand the registry mints: the turn states, a provider transcript that passed its
+ * check (`SendableTranscript`, minted by the transcripts layer), and the clearance an effect
+ * under an approval policy runs on (`Clearance`, minted by `beginGated`).
  *
  * @example
  * ```ts
@@ -26,7 +27,7 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
  * const names: BrandName[] = ['JoinClosed', 'SendableTranscript'];
  * ```
  */
-export type BrandName = TurnStateName | 'SendableTranscript';
+export type BrandName = TurnStateName | 'SendableTranscript' | 'Clearance';
 
 /**
  * The action modes. Source: HARNESS-TYPESTATE §7; TOOL-CALLING-HARNESS-TYPESTATE §5.
