@@ -142,8 +142,10 @@ export async function settleMutations(
 function admitOptionsOf(options: SettleMutationsOptions): AdmitOptions {
   const ledger = own(options, 'ledger');
   const idempotencyKey = own(options, 'idempotencyKey');
+  const approvals = own(options, 'approvals');
   return {
     ...(ledger === undefined ? {} : { ledger }),
     ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    ...(approvals === undefined ? {} : { approvals }),
   };
 }

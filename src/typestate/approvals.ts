@@ -29,8 +29,7 @@ import {
   time,
 } from './approval-records.ts';
 import type { Result } from '../failures/index.ts';
-import { readClaim } from './intent-claim.ts';
-import type { EffectClaim, EffectEntry, EffectLedger, EffectRecord } from './ledger.ts';
+import { type EffectClaim, type EffectEntry, type EffectLedger, type EffectRecord, readClaim } from './ledger.ts';
 import type { ToolErrorEnvelope } from './results.ts';
 
 /**

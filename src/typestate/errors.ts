@@ -27,7 +27,8 @@ export type TypestateErrorCode =
   | 'spent'
   | 'not_bound'
   | 'input_mismatch'
-  | 'record_mismatch';
+  | 'record_mismatch'
+  | 'not_approved';
 
 /**
  * Thrown when a function is handed a turn state it did not come from (a forged or cast object
@@ -54,7 +55,8 @@ export class TypestateError extends Error {
   readonly expected: TurnStateName;
   /**
    * The failure class this maps to: `effect.record_mismatch` for `record_mismatch` (the effect
-   * ledger holds another tool's or input's record under the intent's key), otherwise
+   * ledger holds another tool's or input's record under the intent's key), the approval's class
+   * for `not_approved` (`approval.pending`, `approval.denied`, ...), otherwise
    * `mutation.use_evidence_missing` (no join-gate witness linkage for the effect).
    */
   readonly failureClass: FailureClass;
@@ -64,8 +66,9 @@ export class TypestateError extends Error {
    * @param code - Why the value was refused.
    * @param expected - The state that was expected.
    * @param detail - What was found.
+   * @param failureClass - The class, where the code does not decide it (`not_approved`).
    */
-  constructor(code: TypestateErrorCode, expected: TurnStateName, detail: string) {
+  constructor(code: TypestateErrorCode, expected: TurnStateName, detail: string, failureClass?: FailureClass) {
     super(
       code === 'forged' || code === 'wrong_state'
         ? `expected a ${expected} minted by its transition function: ${detail}`
@@ -74,6 +77,7 @@ export class TypestateError extends Error {
     this.name = 'TypestateError';
     this.code = code;
     this.expected = expected;
-    this.failureClass = code === 'record_mismatch' ? 'effect.record_mismatch' : 'mutation.use_evidence_missing';
+    this.failureClass =
+      failureClass ?? (code === 'record_mismatch' ? 'effect.record_mismatch' : 'mutation.use_evidence_missing');
   }
 }

@@ -86,6 +86,7 @@ export type { MutationPolicy, MutationReady } from './mutation.ts';
 export type { MutationWitness, MutationRecord } from './mutation-record.ts';
 export { performMutation, performMutationTool, EffectAlreadyRecorded } from './perform.ts';
 export { MemoryEffectLedger, effectKey } from './ledger.ts';
+export type { AdmissionApprovals } from './ledger.ts';
 export type {
   AdmitOptions,
   EffectClaim,
@@ -107,7 +108,14 @@ export type {
   ApprovalState,
   StoredApproval,
 } from './approval-records.ts';
-export { approvalAnswer, beginApproved, decideApproval, readApproval, requestApproval } from './approvals.ts';
+export {
+  approvalAnswer,
+  approvalVerdict,
+  beginApproved,
+  decideApproval,
+  readApproval,
+  requestApproval,
+} from './approvals.ts';
 export type { ApprovalCheck, ApprovedClaim } from './approvals.ts';
 export { beginApprovedByToken, signApprovalToken, verifyApprovalToken } from './approval-token.ts';
 export { approvalPolicy, beginGated, evaluateApproval, expectClearance } from './approval-policy.ts';

@@ -13,12 +13,18 @@ import { expectMinted, spendOnce } from './brand.ts';
 import { turnLineage } from './close-join.ts';
 import { TypestateError } from './errors.ts';
 import { intentKey, type MutationIntent } from './intents.ts';
+import type { ApprovalLedger } from './approval-records.ts';
+import { type ApprovalPolicy, beginGated } from './approval-policy.ts';
+import { approvalAnswer } from './approvals.ts';
 import {
+  type AdmissionApprovals,
   admissionOf,
   effectKey,
   type EffectClaim,
   type EffectEntry,
+  type EffectLedger,
   type EffectRecord,
+  readClaim,
   recordedAnswer,
 } from './ledger.ts';
 import type { MutationReady } from './mutation.ts';
@@ -70,9 +76,11 @@ export type IntentOutcome =
       readonly replayed?: EffectRecord;
     }
   | {
-      /** Refused before the effect, with a class (the ledger's record names another tool or input). */
+      /** Refused before the effect, with a class (the ledger's record names another tool or input; an approval refused it). */
       readonly status: 'refused';
       readonly failure: Failure;
+      /** The error the call is answered with (default: `mutation_not_admitted` with the failure's detail). */
+      readonly error?: ToolErrorEnvelope;
       readonly witness: MutationWitness;
     };
 
@@ -164,20 +172,6 @@ function intentOf(
 }
 
 /**
- * What a ledger's `begin` answered, read from its own fields only (a planted prototype field is
- * not one): a claim, the existing record, or `undefined` for an answer that is neither. Internal:
- * the gate and the tool loop's recorded replies read every `begin` through it.
- */
-export function readClaim(begun: unknown): EffectClaim | undefined {
-  if (begun === null || typeof begun !== 'object') return undefined;
-  if (Object.hasOwn(begun, 'claimed') && (begun as { readonly claimed: unknown }).claimed === true)
-    return { claimed: true };
-  if (!Object.hasOwn(begun, 'record')) return undefined;
-  const record: unknown = (begun as { readonly record: unknown }).record;
-  return record !== null && typeof record === 'object' ? { claimed: false, record: record as EffectRecord } : undefined;
-}
-
-/**
  * Checks everything before the effect, spends the intent in its turn, and claims it in the
  * admission's effect ledger. Throws `TypestateError`.
  */
@@ -227,7 +221,11 @@ export async function claim<TTools extends ToolDefinitionsOf<TTools>>(
     inputDigest: intent.inputDigest,
     joinSetDigest: ready.witness.joinSetDigest,
   };
-  const begun = readClaim(await ledger.begin(entry));
+  const approvals = admissionOf(ready).approvals;
+  const begun =
+    approvals === undefined
+      ? readClaim(await ledger.begin(entry))
+      : await beginWithApproval(ready, approvals, ledger, entry, { intent, named, input: parsed });
   if (begun?.claimed === true) return { kind: 'run', intent, input: parsed, entry };
   if (begun === undefined) {
     throw new TypeError(
@@ -246,6 +244,50 @@ export async function claim<TTools extends ToolDefinitionsOf<TTools>>(
     throw new TypestateError('record_mismatch', 'MutationReady', detail);
   }
   return { kind: 'replay', intent, record };
+}
+
+/**
+ * The claim of an effect that may need approval: `beginGated` with the admission's policy. A
+ * refusal (`approval.missing`, `approval.pending`, `approval.denied`, ...) is kept as the intent's
+ * outcome (answered with `approvalAnswer`'s text) and thrown; nothing runs.
+ */
+async function beginWithApproval(
+  ready: { readonly witness: MutationWitness; readonly joinClosed: { readonly requests: readonly unknown[] } },
+  approvals: AdmissionApprovals,
+  ledger: EffectLedger,
+  entry: EffectEntry,
+  call: { readonly intent: MutationIntent; readonly named: string; readonly input: unknown },
+): Promise<EffectClaim | undefined> {
+  if (typeof (ledger as Partial<ApprovalLedger>).readApproval !== 'function') {
+    throw new TypeError(
+      `options.ledger: approvals need a ledger that keeps them (an ApprovalLedger: a store's approvalLedger(), MemoryEffectLedger); ${call.named} did not run`,
+    );
+  }
+  const claim = await beginGated(approvals.policy as ApprovalPolicy, ledger as ApprovalLedger, entry.toolName, entry, {
+    input: call.input,
+    context: {
+      toolCallId: entry.toolCallId,
+      toolName: entry.toolName,
+      ...(approvals.sessionId === undefined ? {} : { sessionId: approvals.sessionId }),
+    },
+    schemaDigest: approvals.schemaDigest(entry.toolName),
+    now: approvals.now(),
+  });
+  if (claim.claimed) return { claimed: true };
+  if (!('refused' in claim)) return { claimed: false, record: claim.record };
+  const failure = { class: claim.refused.class, detail: claim.refused.detail, ids: [call.intent.toolCallId] };
+  keep(ready.joinClosed, call.intent, {
+    status: 'refused',
+    failure,
+    error: approvalAnswer(claim.refused),
+    witness: ready.witness,
+  });
+  throw new TypestateError(
+    'not_approved',
+    'MutationReady',
+    `${call.named}: ${claim.refused.detail}`,
+    claim.refused.class,
+  );
 }
 
 /** Records the end of a claimed effect in the admission's ledger, if it has one. */

@@ -6,8 +6,16 @@
  */
 export { expectMinted, mint, mintedState } from './brand.ts';
 export { runToolIntent } from './perform.ts';
-export { readClaim, thrownEnvelope } from './intent-claim.ts';
-export { plainEntry, recordedAnswer, resumesClaim, storedRecord, unknownOutcome, type StoredEffect } from './ledger.ts';
+export { thrownEnvelope } from './intent-claim.ts';
+export {
+  plainEntry,
+  readClaim,
+  recordedAnswer,
+  resumesClaim,
+  storedRecord,
+  unknownOutcome,
+  type StoredEffect,
+} from './ledger.ts';
 export { checkOutput, mintResults, pendingError, type TypedRow } from './record-results.ts';
 export { isPendingMutation, ownError } from './results.ts';
 export type {

@@ -271,6 +271,36 @@ export interface AdmitOptions {
   readonly ledger?: EffectLedger;
   /** The idempotency key of an intent; default {@link effectKey} (call id, tool, input digest). */
   readonly idempotencyKey?: (intent: MutationIntent) => string;
+  /**
+   * The approvals the admission's effects need: each effect begins through `beginGated` (the
+   * policy's verdict for its input; an approved, unexpired record of this very intent, consumed by
+   * the claim) instead of a plain claim. The ledger must keep approvals (an `ApprovalLedger`: a
+   * store's `approvalLedger()`, `MemoryEffectLedger`). Source: docs/APPROVALS.md §2.
+   */
+  readonly approvals?: AdmissionApprovals;
+}
+
+/**
+ * What an admission's effects are judged by when they need approval: the policy
+ * (`approvalPolicy`), the time (milliseconds since the epoch; the gate reads no clock of its own),
+ * the digest of each tool's input schema (an approval is of the schema it was asked under), and
+ * the session, which the policy's functions see.
+ *
+ * @example
+ * ```ts
+ * import type { AdmissionApprovals } from 'turngate';
+ * const approvals: AdmissionApprovals = { policy: { version: 'v1', rules: {} }, now: () => Date.now(), schemaDigest: () => 'sha256:0' };
+ * ```
+ */
+export interface AdmissionApprovals {
+  /** The policy (`approvalPolicy(Tools, version, rules)`). */
+  readonly policy: { readonly version: string; readonly rules: unknown };
+  /** The time now, milliseconds since the epoch. */
+  readonly now: () => number;
+  /** The digest of a tool's input schema. */
+  readonly schemaDigest: (toolName: string) => string;
+  /** The session the turns belong to, for the policy's functions. */
+  readonly sessionId?: string;
 }
 
 const admissions = new WeakMap<object, AdmitOptions>();
@@ -385,4 +415,18 @@ export function unknownOutcome(toolName: string, state: EffectState): ToolErrorE
     retryable: false,
     errorMessage: `${toolName} was not run again: ${why}. Its outcome is unknown; check before retrying.`,
   };
+}
+
+/**
+ * What a ledger's `begin` answered, read from its own fields only (a planted prototype field is
+ * not one): a claim, the existing record, or `undefined` for an answer that is neither. Internal:
+ * the gate and the tool loop's recorded replies read every `begin` through it.
+ */
+export function readClaim(begun: unknown): EffectClaim | undefined {
+  if (begun === null || typeof begun !== 'object') return undefined;
+  if (Object.hasOwn(begun, 'claimed') && (begun as { readonly claimed: unknown }).claimed === true)
+    return { claimed: true };
+  if (!Object.hasOwn(begun, 'record')) return undefined;
+  const record: unknown = (begun as { readonly record: unknown }).record;
+  return record !== null && typeof record === 'object' ? { claimed: false, record: record as EffectRecord } : undefined;
 }

@@ -195,6 +195,7 @@ export function admitMutation(
   bindAdmission(ready, {
     ...(options.ledger !== undefined && { ledger: options.ledger }),
     ...(options.idempotencyKey !== undefined && { idempotencyKey: options.idempotencyKey }),
+    ...(options.approvals !== undefined && { approvals: options.approvals }),
   });
   return { ok: true, value: ready };
 }

@@ -146,8 +146,12 @@ function answerOf(
     return { result, record };
   }
   if (outcome?.status === 'refused') {
+    const refusedError = own(outcome, 'error');
     return {
-      result: error('mutation_not_admitted', `${outcome.failure.detail} (${outcome.failure.class})`),
+      result:
+        refusedError === undefined
+          ? error('mutation_not_admitted', `${outcome.failure.detail} (${outcome.failure.class})`)
+          : { ...base, status: 'error', error: refusedError },
       record: { outcome: 'not_admitted', intent, failures: [outcome.failure] },
     };
   }

@@ -211,6 +211,10 @@ export const FORMAT: Readonly<Record<AdapterName, Exclude<TranscriptFormat, 'cha
 /** A loop as the tests drive it: the reply and history untyped. */
 export interface AnyLoop {
   answer(history: readonly unknown[], reply: unknown, options?: { signal?: AbortSignal }): Promise<AnyStep>;
+  resume(
+    state: unknown,
+    decisions: readonly { toolCallId: string; verdict: 'approve' | 'deny'; reason: string; decidedBy: string }[],
+  ): Promise<AnyStep>;
   recorded(history: readonly unknown[]): Promise<unknown>;
 }
 
@@ -226,6 +230,8 @@ export interface AnyStep {
   }[];
   readonly mutations: readonly { outcome: string }[];
   readonly failures: readonly { class: string }[];
+  readonly approvals: readonly { toolCallId: string; toolName: string; state: string; requestDigest: string }[];
+  readonly state: unknown;
 }
 
 /** What a loop's handlers did: every email sent, in order. */
@@ -241,6 +247,8 @@ export interface LoopSetup {
   readonly mutationStopReasons?: readonly (string | null)[];
   readonly store?: boolean;
   readonly idempotencyKey?: (intent: { readonly toolCallId: string }) => string;
+  readonly approvals?: unknown;
+  readonly approvalExpiresInMs?: number;
   /** Runs inside send_email before it returns (a slow or aborting effect). */
   readonly during?: (signal: AbortSignal) => Promise<void>;
 }
@@ -275,6 +283,8 @@ export function loopOf(adapter: AdapterName, setup: LoopSetup = {}): { loop: Any
     ...(setup.mutationStopReasons === undefined ? {} : { mutationStopReasons: setup.mutationStopReasons }),
     ...(setup.idempotencyKey === undefined ? {} : { idempotencyKey: setup.idempotencyKey }),
     ...(setup.store === undefined ? {} : { store: setup.store }),
+    ...(setup.approvals === undefined ? {} : { approvals: setup.approvals }),
+    ...(setup.approvalExpiresInMs === undefined ? {} : { approvalExpiresInMs: setup.approvalExpiresInMs }),
   };
   // biome-ignore lint/plugin: one options object for every loop, a ledger without a session among them (the run-time refusal is a case)
   const options = settings as never as responses.ResponsesToolLoopOptions<Tools>;

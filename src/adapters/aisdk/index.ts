@@ -24,6 +24,7 @@ export type { GuardedCallOptions, OnReject, TranscriptGuardMiddleware, Transcrip
 export { TranscriptRejectedError } from './errors.ts';
 export type {
   AnswerOptions,
+  ApprovalAnswer,
   LoopHandlers,
   LoopStep,
   ReadFailurePolicy,
@@ -32,6 +33,7 @@ export type {
   ToolLoop,
   ToolLoopErrorCode,
   ToolLoopOptions,
+  WaitingState,
 } from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 

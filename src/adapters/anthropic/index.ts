@@ -25,6 +25,7 @@ import {
 export { ToolLoopError } from '../core/loop.ts';
 export type {
   AnswerOptions,
+  ApprovalAnswer,
   LoopHandlers,
   LoopStep,
   ReadFailurePolicy,
@@ -33,6 +34,7 @@ export type {
   ToolLoop,
   ToolLoopErrorCode,
   ToolLoopOptions,
+  WaitingState,
 } from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 

@@ -8,6 +8,8 @@ import type { TranscriptFormat } from '../../check/index.ts';
 import type { Failure } from '../../failures/index.ts';
 import type {
   AdmitOptions,
+  ApprovalPolicy,
+  ApprovalRecord,
   EffectLedger,
   JoinClosed,
   MutationPolicy,
@@ -121,6 +123,18 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
    * calls with `stop`. Refusals keep blocking whatever this says (the join check refuses them).
    */
   readonly mutationStopReasons?: readonly (string | null)[];
+  /**
+   * Which mutating calls wait for a person's yes (`approvalPolicy(Tools, version, rules)`): a call
+   * whose rule answers `required` runs only on an approved, unexpired approval of exactly that
+   * call, input, policy version and tool schema, consumed when its effect starts. Until every such
+   * call of the turn is decided the step waits (`step.approvals`, `step.state`; nothing of the turn
+   * mutates), and {@link ToolLoop.resume} goes on, in any process. A denied call is answered
+   * `not run: declined by <approver>: <reason>`. The ledger must keep approvals (a store's
+   * `approvalLedger()`, or the default `MemoryEffectLedger`). Source: docs/APPROVALS.md.
+   */
+  readonly approvals?: ApprovalPolicy<TTools, unknown>;
+  /** How long an approval request stands, in milliseconds (default 24 hours). */
+  readonly approvalExpiresInMs?: number;
 }
 
 /**
@@ -207,6 +221,52 @@ export interface LoopStep<TTools extends ToolDefinitionsOf<TTools>, TMessage> {
    * recorded before any effect, and a regenerated reply for the same turn is not answered again.
    */
   readonly resumed: boolean;
+  /**
+   * The approvals this step waits for (`awaiting_approval` records, each with the `requestDigest`
+   * the person decides on): non-empty only when the step waits, and then `done` is `true`,
+   * `messages` is empty and `state` holds what {@link ToolLoop.resume} needs.
+   */
+  readonly approvals: readonly ApprovalRecord[];
+  /** What `resume` takes, as JSON data to keep anywhere (a waiting step only). */
+  readonly state: WaitingState | undefined;
+}
+
+/**
+ * A waiting step's state, as JSON data: the history the reply answers, the reply as the loop
+ * recorded it, and the approval requests it waits for. Keep it (a database row, a queue message)
+ * and hand it to {@link ToolLoop.resume} in any process with the same ledger and session.
+ *
+ * @example
+ * ```ts
+ * import type { WaitingState } from 'turngate/adapters/anthropic';
+ * declare const state: WaitingState;
+ * state.approvals.map((a) => `${a.toolName}: ${a.reason}`);
+ * ```
+ */
+export type WaitingState = {
+  readonly kind: 'turngate.waiting-for-approval';
+  readonly history: JsonValue[];
+  readonly reply: RecordedReply;
+  readonly approvals: ApprovalRecord[];
+};
+
+/**
+ * A person's decision on one call a step waits for: approve or deny it, with why and who.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalAnswer } from 'turngate/adapters/anthropic';
+ * const yes: ApprovalAnswer = { toolCallId: 'toolu_02', verdict: 'approve', reason: 'expected', decidedBy: 'ada' };
+ * ```
+ */
+export interface ApprovalAnswer {
+  /** The tool call decided on (one of the waiting step's `approvals`). */
+  readonly toolCallId: string;
+  readonly verdict: 'approve' | 'deny';
+  /** Why (shown to the model for a denial). */
+  readonly reason: string;
+  /** Who decided. */
+  readonly decidedBy: string;
 }
 
 /**
@@ -283,6 +343,26 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
    * @param history - The messages the next model call would be sent.
    */
   recorded(history: readonly TMessage[]): Promise<RecordedReply | undefined>;
+  /**
+   * Goes on with a step that waited for approvals: records each decision (the first decision of a
+   * request is final; the same one again is idempotent; another is refused, and the request keeps
+   * its first), then answers the recorded reply again: approved calls run once (their approval is
+   * consumed as the effect is claimed, so a second `resume`, a repeated signal or another process
+   * runs nothing more), denied ones are answered "not run: declined by ...", and the reads run
+   * again. A call still undecided keeps the step waiting. Runs in any process with the same
+   * ledger and session.
+   *
+   * @param state - The waiting step's `state`.
+   * @param decisions - A decision per call (by `toolCallId`); calls without one stay waiting.
+   * @param options - `signal`, as for `answer`.
+   * @returns The step, as `answer` gives it: its `messages` go at the end of the history.
+   * @throws TypeError when `state` is not a waiting state or a decision names no waiting call.
+   */
+  resume(
+    state: WaitingState,
+    decisions: readonly ApprovalAnswer[],
+    options?: AnswerOptions,
+  ): Promise<LoopStep<TTools, TMessage>>;
 }
 
 /**
@@ -398,4 +478,6 @@ export interface LoopContext {
   readonly ledger: EffectLedger;
   /** The session every key is scoped by (`''` for a loop of its own ledger and no session). */
   readonly scope: string;
+  /** The digest of each tool's input JSON Schema (what an approval is asked under). */
+  readonly schemaDigests: ReadonlyMap<string, string>;
 }

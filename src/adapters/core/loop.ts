@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { digest } from '../../canonical/index.ts';
+import { digest, type JsonValue } from '../../canonical/index.ts';
+import { toolSchemas } from './declarations.ts';
 import {
   callSpec,
   closeJoin,
@@ -16,6 +17,7 @@ import {
   recordMutations,
   MemoryEffectLedger,
   type AdmitOptions,
+  type ApprovalLedger,
   type JoinClosed,
   type ProviderStopReason,
   type ToolDefinitions,
@@ -39,12 +41,22 @@ import {
   type ToolLoopOptions,
   type WideStep,
 } from './loop-types.ts';
-import { isRecordedReply, messagesDigest, REPLY_RECORD, revive, turnKey, writeAhead } from './recorded-reply.ts';
+import {
+  isRecordedReply,
+  messagesDigest,
+  REPLY_RECORD,
+  recordOf,
+  revive,
+  turnKey,
+  writeAhead,
+} from './recorded-reply.ts';
+import { recordDecisions, waitingApprovals, waitingState } from './loop-approvals.ts';
 import { type Block, mutationBlock, notRun, stepHandlers } from './step-gate.ts';
 
 export { ToolLoopError } from './loop-types.ts';
 export type {
   AnswerOptions,
+  ApprovalAnswer,
   CallAnswer,
   LoopHandlers,
   LoopStep,
@@ -56,9 +68,18 @@ export type {
   ToolLoop,
   ToolLoopErrorCode,
   ToolLoopOptions,
+  WaitingState,
 } from './loop-types.ts';
 
-const NO_STEP = { closed: undefined, results: [], mutations: [], failures: [], resumed: false } as const;
+const NO_STEP = {
+  closed: undefined,
+  results: [],
+  mutations: [],
+  failures: [],
+  resumed: false,
+  approvals: [],
+  state: undefined,
+} as const;
 
 /** The text an error result carries: `code: message`. */
 export function errorText(result: {
@@ -170,8 +191,19 @@ function admission(ctx: LoopContext, read: ReadReply<unknown>, history: readonly
   const user = ctx.options.idempotencyKey;
   // Positional ids (`send_email#1`) are the same in every reply: the key also holds the reply.
   const reply = read.positionalIds === true ? (read.id ?? `history:${messagesDigest(history)}`) : undefined;
+  const policy = ctx.options.approvals;
   return {
     ledger: ctx.ledger,
+    ...(policy === undefined
+      ? {}
+      : {
+          approvals: {
+            policy,
+            now: () => Date.now(),
+            schemaDigest: (toolName: string) => ctx.schemaDigests.get(toolName) ?? '',
+            sessionId: ctx.scope,
+          },
+        }),
     idempotencyKey: (intent) =>
       digest({
         session: ctx.scope,
@@ -218,9 +250,16 @@ async function runMutations(
       : { ...step0, results: closed.results, failures: refused.failures };
     return { step, block };
   }
+  const admit = admission(ctx, read, history);
+  // A call that waits for a person's yes holds every mutation of the turn: nothing mutates yet.
+  const waiting = await waitingApprovals(ctx, closed, admit);
+  if (waiting.length > 0) {
+    const state = waitingState(history, recordOf(read), waiting);
+    return { step: { ...step0, closed, results: closed.results, approvals: waiting, state }, block: undefined };
+  }
   // biome-ignore lint/plugin: the wrapped handlers are the registry's own, one per tool by name (stepHandlers); the gate checks every output against its schema
   const final = await settleMutations(closed, run.handlers as never, ctx.options.policy, {
-    ...admission(ctx, read, history),
+    ...admit,
     ...(signal === undefined ? {} : { signal }),
   });
   const step: WideStep = final.ok
@@ -290,6 +329,7 @@ async function answerTurn(
   const { step, block } = closed.ok
     ? await runMutations(ctx, read, history, closed.value, { step0, sdkRefused, handlers, signal })
     : { step: { ...step0, results: settled.value.results, failures: closed.failures }, block: undefined };
+  if (step.approvals.length > 0) return { done: true, messages: [], ...step };
   const aborted = signal?.aborted === true;
   const results = step.results.map((result) => notRun(result, step.failures, block, aborted));
   const answers = codec.answers(
@@ -302,7 +342,14 @@ async function answerTurn(
 /** The loop's settings, each from the caller's own field (the ledger and session are read apart). */
 function ownSettings(given: ToolLoopOptions<ToolDefinitions>): LoopSettings<ToolDefinitions> {
   const settings: Record<string, unknown> = { tools: own(given, 'tools'), handlers: own(given, 'handlers') };
-  for (const key of ['policy', 'idempotencyKey', 'readFailures', 'mutationStopReasons'] as const) {
+  for (const key of [
+    'policy',
+    'idempotencyKey',
+    'readFailures',
+    'mutationStopReasons',
+    'approvals',
+    'approvalExpiresInMs',
+  ] as const) {
     const value = own(given, key);
     if (value !== undefined) settings[key] = value;
   }
@@ -334,12 +381,23 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
     );
   }
   const settings = ownSettings(given);
+  const effects = ledger ?? new MemoryEffectLedger();
+  if (settings.approvals !== undefined && typeof (effects as Partial<ApprovalLedger>).readApproval !== 'function') {
+    throw new TypeError(
+      `${codec.format} toolLoop: options.ledger: approvals need a ledger that keeps them (a store's approvalLedger(), or MemoryEffectLedger)`,
+    );
+  }
   const ctx: LoopContext = {
     // biome-ignore lint/plugin: the loop runs on the codec's own messages; the typed signature is what the caller sees
     codec: codec as never as ProviderCodec<unknown, unknown>,
     options: { ...settings, ...(sessionId === undefined ? {} : { sessionId }) },
-    ledger: ledger ?? new MemoryEffectLedger(),
+    ledger: effects,
     scope: sessionId ?? '',
+    schemaDigests: new Map(
+      settings.approvals === undefined
+        ? []
+        : toolSchemas(settings.tools, given).map((schema) => [schema.name, digest(schema.parameters as JsonValue)]),
+    ),
   };
   let turns = 0;
   return {
@@ -352,6 +410,19 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
       return answerTurn(ctx, history, reply, turns, signal === undefined ? {} : { signal }) as never as Promise<
         LoopStep<TTools, TMessage>
       >;
+    },
+    async resume(state, decisions, answerOptions = {}) {
+      await recordDecisions(ctx, state, decisions);
+      turns++;
+      const signal = own(answerOptions, 'signal');
+      // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers; the typed signature is what the caller sees
+      return answerTurn(
+        ctx,
+        state.history,
+        state.reply,
+        turns,
+        signal === undefined ? {} : { signal },
+      ) as never as Promise<LoopStep<TTools, TMessage>>;
     },
     async recorded(history) {
       const record = await ctx.ledger.read(turnKey(ctx.scope, history));

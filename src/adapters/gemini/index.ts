@@ -19,6 +19,7 @@ import { createToolLoop, type ProviderCodec, type ToolLoop, type ToolLoopOptions
 export { ToolLoopError } from '../core/loop.ts';
 export type {
   AnswerOptions,
+  ApprovalAnswer,
   LoopHandlers,
   LoopStep,
   ReadFailurePolicy,
@@ -27,6 +28,7 @@ export type {
   ToolLoop,
   ToolLoopErrorCode,
   ToolLoopOptions,
+  WaitingState,
 } from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 

@@ -26,6 +26,7 @@ import {
 export { ToolLoopError } from '../core/loop.ts';
 export type {
   AnswerOptions,
+  ApprovalAnswer,
   LoopHandlers,
   LoopStep,
   ReadFailurePolicy,
@@ -34,6 +35,7 @@ export type {
   ToolLoop,
   ToolLoopErrorCode,
   ToolLoopOptions,
+  WaitingState,
 } from '../core/loop.ts';
 export type { DeclarationOptions } from '../core/declarations.ts';
 
