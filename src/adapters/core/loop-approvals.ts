@@ -20,7 +20,8 @@ import {
   requestApproval,
   type ToolDefinitions,
 } from '../../typestate/index.ts';
-import type { ApprovalAnswer, LoopContext, RecordedReply, WaitingState } from './loop-types.ts';
+import type { RecordedReply } from './codec.ts';
+import type { ApprovalAnswer, LoopContext, WaitingState } from './loop-types.ts';
 
 /** How long an approval request stands by default: 24 hours. */
 const DEFAULT_EXPIRES_IN_MS = 24 * 60 * 60 * 1000;

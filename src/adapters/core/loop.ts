@@ -28,18 +28,15 @@ import { settle, useAll, settleMutations } from '../../builder/index.ts';
 import { checkTranscriptJson, toEvidence, type TranscriptFailure } from '../../transcripts/index.ts';
 import { ownError, registryDefinitions } from '../../typestate/internal.ts';
 import { own } from '../../internal/own-field.ts';
-import {
-  type AnswerOptions,
-  type CallAnswer,
-  type LoopContext,
-  type LoopSettings,
-  type LoopStep,
-  type ProviderCodec,
-  type ReadReply,
-  type ToolLoop,
-  ToolLoopError,
-  type ToolLoopOptions,
-  type WideStep,
+import { type CallAnswer, type ProviderCodec, type ReadReply, ToolLoopError } from './codec.ts';
+import type {
+  AnswerOptions,
+  LoopContext,
+  LoopSettings,
+  LoopStep,
+  ToolLoop,
+  ToolLoopOptions,
+  WideStep,
 } from './loop-types.ts';
 import {
   isRecordedReply,
@@ -53,20 +50,16 @@ import {
 import { recordDecisions, waitingApprovals, waitingState } from './loop-approvals.ts';
 import { type Block, mutationBlock, notRun, stepHandlers } from './step-gate.ts';
 
-export { ToolLoopError } from './loop-types.ts';
+export { ToolLoopError } from './codec.ts';
+export type { CallAnswer, ProviderCodec, ReadReply, RecordedReply, ToolLoopErrorCode } from './codec.ts';
 export type {
   AnswerOptions,
   ApprovalAnswer,
-  CallAnswer,
   LoopHandlers,
   LoopStep,
-  ProviderCodec,
   ReadFailurePolicy,
-  ReadReply,
-  RecordedReply,
   StepContext,
   ToolLoop,
-  ToolLoopErrorCode,
   ToolLoopOptions,
   WaitingState,
 } from './loop-types.ts';

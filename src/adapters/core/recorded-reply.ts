@@ -9,7 +9,8 @@
 import { digest, type JsonValue } from '../../canonical/index.ts';
 import type { EffectRecord } from '../../typestate/index.ts';
 import { readClaim } from '../../typestate/internal.ts';
-import { type LoopContext, type ReadReply, type RecordedReply, ToolLoopError } from './loop-types.ts';
+import { type ReadReply, type RecordedReply, ToolLoopError } from './codec.ts';
+import type { LoopContext } from './loop-types.ts';
 
 /** The `toolName` of a recorded reply in the effect ledger (never a tool's: tool names have no `:`). */
 export const REPLY_RECORD = 'turngate:reply';

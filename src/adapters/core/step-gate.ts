@@ -10,7 +10,8 @@ import { mutationStopVerdict, type UnsafeStopKind } from '../../check/index.ts';
 import type { Failure } from '../../failures/index.ts';
 import type { ToolDefinitions, ToolRegistry, ToolResult } from '../../typestate/index.ts';
 import { isPendingMutation, ownError, registryDefinitions } from '../../typestate/internal.ts';
-import type { LoopContext, ReadReply, StepContext } from './loop-types.ts';
+import type { ReadReply } from './codec.ts';
+import type { LoopContext, StepContext } from './loop-types.ts';
 
 /** The truthful "not run" text of a mutation the loop kept from running, by why. */
 function notRunText(kind: UnsafeStopKind, reason: string | undefined): string {
