@@ -71,6 +71,7 @@ export {
   validateWith,
   type ActionMode,
   type ActionModeCheck,
+  type AdmissionApprovals,
   type AdmitOptions,
   type AnyToolRequest,
   type BrandName,
