@@ -71,7 +71,9 @@ if [ ! -f "$data/PG_VERSION" ]; then
   fi
   mkdir -p "$data"
   [ "$(id -u)" = 0 ] && chown postgres: "$data"
-  pwfile="$(mktemp)"
+  # Beside the data directory, not in $TMPDIR: the server's user must read it, and `npm test`'s
+  # temporary folder is its owner's alone.
+  pwfile="$(mktemp "$dir/initdb-password.XXXXXX")"
   cp "$secret" "$pwfile"
   [ "$(id -u)" = 0 ] && chown postgres: "$pwfile"
   say "creating a cluster in $data"
