@@ -97,8 +97,18 @@ describe('hostile servers', () => {
       { name: 'lookup', inputSchema: OBJECT },
     ];
     const calls: string[] = [];
-    const a = await inMemory(rawServer(tools, (p) => (calls.push(`a:${p['name']}`), TEXT('a'))));
-    const b = await inMemory(rawServer(tools, (p) => (calls.push(`b:${p['name']}`), TEXT('b'))));
+    const a = await inMemory(
+      rawServer(tools, (p) => {
+        calls.push(`a:${p['name']}`);
+        return TEXT('a');
+      }),
+    );
+    const b = await inMemory(
+      rawServer(tools, (p) => {
+        calls.push(`b:${p['name']}`);
+        return TEXT('b');
+      }),
+    );
     const mcp = await mcpTools([
       { name: 'a', client: a, reads: ['lookup', 'get.order'] },
       { name: 'b', client: b, reads: ['lookup'] },
