@@ -162,15 +162,23 @@ async function send(
   params: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<{ result: unknown } | { thrown: unknown }> {
+  // The SDK listens on the signal it is given and keeps listening after the call: give it a
+  // signal of this call only, relayed from the step's, so a step of many calls leaks no listener.
+  const call = new AbortController();
+  const relay = () => call.abort(signal.reason);
+  if (signal.aborted) call.abort(signal.reason);
+  else signal.addEventListener('abort', relay, { once: true });
   try {
     // biome-ignore lint/plugin: the params of tools/call (name, arguments the inputSchema accepted, and on a retry the MRTR fields the SDK's types do not know yet)
     const result = await plan.client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema, {
-      signal,
+      signal: call.signal,
       ...(plan.timeoutMs === undefined ? {} : { timeout: plan.timeoutMs }),
     });
     return { result };
   } catch (thrown) {
     return { thrown };
+  } finally {
+    signal.removeEventListener('abort', relay);
   }
 }
 

@@ -4,7 +4,11 @@
  * is closed and once per intent, truthful errors, a server that lies, a server that disconnects.
  */
 import { MemoryEffectLedger } from 'turngate';
+import * as aisdk from 'turngate/adapters/aisdk';
 import { toolLoop } from 'turngate/adapters/anthropic';
+import * as gemini from 'turngate/adapters/gemini';
+import * as openaiChat from 'turngate/adapters/openai-chat';
+import * as responses from 'turngate/adapters/openai-responses';
 import { mcpTools } from 'turngate/mcp';
 import { describe, expect, it } from 'vitest';
 import { shopServer } from '../fixtures/mcp-shop.mjs';
@@ -54,6 +58,19 @@ describe('the registry', () => {
       properties: { id: { type: 'string' }, amount: { type: 'number' } },
       required: ['id', 'amount'],
     });
+  });
+
+  it("plugs into every adapter's toolLoop, which declares each tool", async () => {
+    const { client } = await shop();
+    const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
+    const count = mcp.tools.names.length;
+    expect(toolLoop(mcp).tools).toHaveLength(count);
+    expect(openaiChat.toolLoop(mcp).tools.map((t) => t.type === 'function' && t.function.name)).toEqual(
+      mcp.tools.names,
+    );
+    expect(responses.toolLoop(mcp).tools).toHaveLength(count);
+    expect(Object.keys(aisdk.toolLoop(mcp).tools)).toEqual(mcp.tools.names);
+    expect(gemini.toolLoop(mcp).tools[0]?.functionDeclarations?.map((d) => d.name)).toEqual(mcp.tools.names);
   });
 
   it('refuses a reads name the server does not list, a bad server name, and approval without approve', async () => {
