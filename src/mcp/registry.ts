@@ -8,7 +8,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { sortUtf8 } from '../canonical/index.ts';
-import { own } from '../internal/own-field.ts';
+import { own, ownField } from '../internal/own-field.ts';
 import { defineTools, type ToolDefinition } from '../typestate/index.ts';
 import { type CallError, type CallPlan, callTool } from './call.ts';
 import { nameTools, SERVER_NAME } from './names.ts';
@@ -18,6 +18,7 @@ import type { McpServerOptions, McpToolEntry, McpTools, McpToolsOptions } from '
 /** The most pages of `tools/list` read from one server (a server that never ends its list is cut there). */
 const MAX_PAGES = 100;
 const DEFAULT_MAX_RESULT_BYTES = 1_000_000;
+const NEVER = new AbortController().signal;
 
 type Handler = McpTools['handlers'][string];
 
@@ -85,12 +86,15 @@ function approvalOf(server: McpServerOptions, tool: string, mutation: boolean): 
 function handlerOf(plan: CallPlan, server: McpServerOptions, approval: 'required' | 'none'): Handler {
   const approve = own(server, 'approve');
   return async (input, _second, step) => {
+    // The tool loop gives the step's signal; the builder's settle gives none.
+    const given = ownField(step, 'signal');
+    const signal = given instanceof AbortSignal ? given : NEVER;
     if (approval === 'required') {
       const yes =
         typeof approve === 'function'
           ? await approve(
               { server: plan.server, tool: plan.tool, name: plan.name, mutation: plan.mutation, arguments: input },
-              { signal: step.signal },
+              { signal },
             )
           : false;
       if (yes !== true) {
@@ -102,7 +106,7 @@ function handlerOf(plan: CallPlan, server: McpServerOptions, approval: 'required
         throw denied;
       }
     }
-    return callTool(plan, input, step.signal);
+    return callTool(plan, input, signal);
   };
 }
 

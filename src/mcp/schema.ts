@@ -58,7 +58,11 @@ export function compileSchema(schema: unknown): ValidateFunction | string {
     // A schema with an `$id` is cached by it in Ajv: compile a copy without it, so two servers'
     // schemas of one `$id` never meet.
     const { $id: _id, ...rest } = object;
-    return ajv.compile(rest);
+    const validate = ajv.compile(rest);
+    // Ajv keeps every schema it compiled: forget this one (the function keeps what it needs), so
+    // a process that makes registries again and again does not grow.
+    ajv.removeSchema(rest);
+    return validate;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

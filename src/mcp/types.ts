@@ -204,12 +204,15 @@ export interface McpToolEntry {
 export interface McpTools {
   /** The registry (as `defineTools` makes it): one definition per tool, its `inputSchema` as the input schema. */
   readonly tools: ToolRegistry<ToolDefinitions>;
-  /** One handler per tool: each sends `tools/call` to its server. */
+  /**
+   * One handler per tool: each sends `tools/call` to its server. The tool loop gives each the
+   * step's `{ signal }`; without one (the builder's `settle`) a call is not aborted.
+   */
   readonly handlers: {
     readonly [name: string]: (
       input: unknown,
       second: unknown,
-      step: { readonly signal: AbortSignal },
+      step?: { readonly signal: AbortSignal },
     ) => Promise<unknown>;
   };
   /** Each declared tool, in the registry's name order. */

@@ -3,7 +3,7 @@
  * policies, schemas), and the tool loop with MCP handlers: reads at once, mutations once the turn
  * is closed and once per intent, truthful errors, a server that lies, a server that disconnects.
  */
-import { MemoryEffectLedger } from 'turngate';
+import { callSpec, closeJoin, MemoryEffectLedger, requestTools, settle, settleMutations, useAll } from 'turngate';
 import * as aisdk from 'turngate/adapters/aisdk';
 import { toolLoop } from 'turngate/adapters/anthropic';
 import * as gemini from 'turngate/adapters/gemini';
@@ -71,6 +71,31 @@ describe('the registry', () => {
     expect(responses.toolLoop(mcp).tools).toHaveLength(count);
     expect(Object.keys(aisdk.toolLoop(mcp).tools)).toEqual(mcp.tools.names);
     expect(gemini.toolLoop(mcp).tools[0]?.functionDeclarations?.map((d) => d.name)).toEqual(mcp.tools.names);
+  });
+
+  it('works with the builder as a defineTools registry: settle runs the read, settleMutations the refund', async () => {
+    const { client, effects } = await shop();
+    const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
+    const spec = callSpec({ callId: 'turn-1', modelRef: 'm', actionMode: 'code', sessionId: 'b-1' });
+    if (!spec.ok) throw new Error('callSpec');
+    const requests = requestTools(spec.value, mcp.tools, [
+      { toolCallId: 'tc-1', toolName: 'shop__get_order', input: { id: 'A-1' } },
+      { toolCallId: 'tc-2', toolName: 'shop__refund', input: { id: 'A-1', amount: 2 } },
+    ]);
+    if (!requests.ok) throw new Error('requestTools');
+    const results = await settle(requests.value, mcp.handlers);
+    if (!results.ok) throw new Error('settle');
+    expect(effects).toEqual([]);
+    const use = useAll(results.value, () => 'observed');
+    if (!use.ok) throw new Error('useAll');
+    const closed = closeJoin(use.value, { protocolState: { format: 'anthropic', stopReason: 'tool_use' } });
+    if (!closed.ok) throw new Error('closeJoin');
+    const final = await settleMutations(closed.value, mcp.handlers);
+    expect(final.ok && final.value.results.map((r) => (r.status === 'ok' ? r.output : r.error.errorCode))).toEqual([
+      'order A-1: 2 books',
+      'refunded 2 on A-1',
+    ]);
+    expect(effects).toEqual(['refund A-1 2']);
   });
 
   it('refuses a reads name the server does not list, a bad server name, and approval without approve', async () => {
