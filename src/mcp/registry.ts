@@ -7,6 +7,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
 import { sortUtf8 } from '../canonical/index.ts';
 import { own, ownField } from '../internal/own-field.ts';
 import { defineTools, type ToolDefinition } from '../typestate/index.ts';
@@ -137,6 +138,75 @@ function checkServers(servers: readonly McpServerOptions[]): void {
   }
 }
 
+/** What the servers' tools become, gathered server by server. */
+interface Gathered {
+  readonly definitions: Record<string, ToolDefinition>;
+  readonly handlers: Record<string, Handler>;
+  readonly entries: McpToolEntry[];
+  readonly refused: { server: string; tool: string; reason: string }[];
+}
+
+/** The schemas of one tool compiled, or why it is left out. */
+function schemasOf(tool: Tool): { input: ValidateFunction; output: ValidateFunction | undefined } | string {
+  if (tool.execution?.taskSupport === 'required') return 'it runs only as a task (taskSupport: required)';
+  const input = compileSchema(tool.inputSchema);
+  if (typeof input === 'string') return `its inputSchema is not a JSON Schema Ajv accepts: ${input}`;
+  const output = tool.outputSchema === undefined ? undefined : compileSchema(tool.outputSchema);
+  if (typeof output === 'string') return `its outputSchema is not a JSON Schema Ajv accepts: ${output}`;
+  return { input, output };
+}
+
+/** One server's tools into `into`: each named, classified, its schemas compiled, its handler made. */
+function gatherServer(
+  server: McpServerOptions,
+  tools: readonly Tool[],
+  limits: Pick<CallPlan, 'maxResultBytes' | 'timeoutMs'>,
+  into: Gathered,
+): void {
+  const names = new Set(tools.map((tool) => tool.name));
+  const reads = listOption(server, 'reads', names);
+  const mutations = listOption(server, 'mutations', names);
+  const include = listOption(server, 'include', names);
+  const kept = tools.filter((tool) => include === undefined || include.has(tool.name));
+  const named = nameTools(
+    server.name,
+    kept.map((tool) => tool.name),
+  );
+  for (const { tool, reason } of named.refused) into.refused.push({ server: server.name, tool, reason });
+  for (const tool of kept) {
+    const name = named.names.get(tool.name);
+    if (name === undefined || Object.hasOwn(into.definitions, name)) continue;
+    const schemas = schemasOf(tool);
+    if (typeof schemas === 'string') {
+      into.refused.push({ server: server.name, tool: tool.name, reason: schemas });
+      continue;
+    }
+    const { mutation, why } = classify(tool, own(server, 'trusted') === true, reads, mutations);
+    const approval = approvalOf(server, tool.name, mutation);
+    const plan: CallPlan = {
+      ...limits,
+      client: server.client,
+      server: server.name,
+      tool: tool.name,
+      name,
+      mutation,
+      output: schemas.output,
+      onInputRequired: own(server, 'onInputRequired'),
+    };
+    const definition: ToolDefinition & { readonly approval: 'required' | 'none'; readonly mcp: object } = {
+      input: inputSchemaOf(tool.inputSchema, schemas.input),
+      output: MCP_OUTPUT,
+      mutation,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      approval,
+      mcp: { server: server.name, tool: tool.name, why },
+    };
+    into.definitions[name] = definition;
+    into.handlers[name] = handlerOf(plan, server, approval);
+    into.entries.push({ name, server: server.name, tool: tool.name, mutation, why, approval });
+  }
+}
+
 /**
  * The tools of connected MCP servers as one tool registry for the gate, with a handler per
  * tool: spread `{ tools, handlers }` into any adapter's `toolLoop` options (or give them to the
@@ -170,80 +240,14 @@ function checkServers(servers: readonly McpServerOptions[]): void {
  */
 export async function mcpTools(servers: readonly McpServerOptions[], options: McpToolsOptions = {}): Promise<McpTools> {
   checkServers(servers);
-  const maxResultBytes = own(options, 'maxResultBytes') ?? DEFAULT_MAX_RESULT_BYTES;
-  const timeoutMs = own(options, 'timeoutMs');
+  const limits = {
+    maxResultBytes: own(options, 'maxResultBytes') ?? DEFAULT_MAX_RESULT_BYTES,
+    timeoutMs: own(options, 'timeoutMs'),
+  };
   const listed = await Promise.all(servers.map((server) => listAll(server.name, server.client)));
-  const definitions: Record<string, ToolDefinition> = {};
-  const handlers: Record<string, Handler> = {};
-  const entries: McpToolEntry[] = [];
-  const refused: { server: string; tool: string; reason: string }[] = [];
-  for (const [i, server] of servers.entries()) {
-    const tools = listed[i] ?? [];
-    const names = new Set(tools.map((tool) => tool.name));
-    const reads = listOption(server, 'reads', names);
-    const mutations = listOption(server, 'mutations', names);
-    const include = listOption(server, 'include', names);
-    const kept = tools.filter((tool) => include === undefined || include.has(tool.name));
-    const named = nameTools(
-      server.name,
-      kept.map((tool) => tool.name),
-    );
-    for (const { tool, reason } of named.refused) refused.push({ server: server.name, tool, reason });
-    for (const tool of kept) {
-      const name = named.names.get(tool.name);
-      if (name === undefined || Object.hasOwn(definitions, name)) continue;
-      if (tool.execution?.taskSupport === 'required') {
-        refused.push({
-          server: server.name,
-          tool: tool.name,
-          reason: 'it runs only as a task (taskSupport: required)',
-        });
-        continue;
-      }
-      const input = compileSchema(tool.inputSchema);
-      if (typeof input === 'string') {
-        refused.push({
-          server: server.name,
-          tool: tool.name,
-          reason: `its inputSchema is not a JSON Schema Ajv accepts: ${input}`,
-        });
-        continue;
-      }
-      const output = tool.outputSchema === undefined ? undefined : compileSchema(tool.outputSchema);
-      if (typeof output === 'string') {
-        refused.push({
-          server: server.name,
-          tool: tool.name,
-          reason: `its outputSchema is not a JSON Schema Ajv accepts: ${output}`,
-        });
-        continue;
-      }
-      const { mutation, why } = classify(tool, own(server, 'trusted') === true, reads, mutations);
-      const approval = approvalOf(server, tool.name, mutation);
-      const plan: CallPlan = {
-        client: server.client,
-        server: server.name,
-        tool: tool.name,
-        name,
-        mutation,
-        output,
-        maxResultBytes,
-        timeoutMs,
-        onInputRequired: own(server, 'onInputRequired'),
-      };
-      const definition: ToolDefinition & { readonly approval: 'required' | 'none'; readonly mcp: object } = {
-        input: inputSchemaOf(tool.inputSchema, input),
-        output: MCP_OUTPUT,
-        mutation,
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        approval,
-        mcp: { server: server.name, tool: tool.name, why },
-      };
-      definitions[name] = definition;
-      handlers[name] = handlerOf(plan, server, approval);
-      entries.push({ name, server: server.name, tool: tool.name, mutation, why, approval });
-    }
-  }
+  const gathered: Gathered = { definitions: {}, handlers: {}, entries: [], refused: [] };
+  for (const [i, server] of servers.entries()) gatherServer(server, listed[i] ?? [], limits, gathered);
+  const { definitions, handlers, entries, refused } = gathered;
   if (entries.length === 0) {
     throw new TypeError(
       `mcpTools: no tool left to declare${refused.length === 0 ? '' : ` (${refused.map((r) => `${r.server}/${r.tool}: ${r.reason}`).join('; ')})`}`,
