@@ -236,10 +236,17 @@ function gatherServer(
  *   schema Ajv refuses, a name that cannot be placed, a tool that runs only as a task).
  * @throws TypeError naming the field: a server name out of the grammar or given twice, a client
  *   that is not one, a `reads`/`mutations`/`include` name the server does not list, `approval`
- *   without `approve`, a server whose `tools/list` fails, or no tool left at all.
+ *   without `approve`, a `maxResultBytes` or `timeoutMs` that is not a positive whole number, a
+ *   server whose `tools/list` fails, or no tool left at all.
  */
 export async function mcpTools(servers: readonly McpServerOptions[], options: McpToolsOptions = {}): Promise<McpTools> {
   checkServers(servers);
+  for (const key of ['maxResultBytes', 'timeoutMs'] as const) {
+    const value = own(options, key);
+    if (value !== undefined && !(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) {
+      throw new TypeError(`mcpTools: options.${key}: expected a positive whole number, got ${String(value)}`);
+    }
+  }
   const limits = {
     maxResultBytes: own(options, 'maxResultBytes') ?? DEFAULT_MAX_RESULT_BYTES,
     timeoutMs: own(options, 'timeoutMs'),

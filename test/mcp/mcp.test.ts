@@ -98,6 +98,20 @@ describe('the registry', () => {
     expect(effects).toEqual(['refund A-1 2']);
   });
 
+  it('declares only the tools in include; options a server inherits make it neither trusted nor its tools reads', async () => {
+    const { client } = await shop();
+    const some = await mcpTools([{ name: 'shop', client, include: ['get_order', 'tidy_up'], reads: ['get_order'] }]);
+    expect(some.tools.names).toEqual(['shop__get_order', 'shop__tidy_up']);
+    // Inherited options are not the server's (a polluted Object.prototype is one way to get them;
+    // the SDK itself does not survive that, so the options inherit from an object of their own).
+    const inherited = Object.assign(Object.create({ trusted: true, reads: ['tidy_up'], approval: 'none' }), {
+      name: 'shop',
+      client,
+    });
+    const mcp = await mcpTools([inherited]);
+    expect(mcp.entries.every((e) => e.mutation && e.why === 'default_mutation')).toBe(true);
+  });
+
   it('refuses a reads name the server does not list, a bad server name, and approval without approve', async () => {
     const { client } = await shop();
     await expect(mcpTools([{ name: 'shop', client, reads: ['get_orders'] }])).rejects.toThrow(
