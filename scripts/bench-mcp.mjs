@@ -8,7 +8,8 @@
 //              schema, an in-process handler): what a loop step costs without MCP
 //   read turn  the same reply calling the MCP read tool (Ajv validation, tools/call, the output)
 //   mutation   `loop.answer` of a reply of one refund (the above, plus the recorded reply and the
-//              effect claimed and recorded in a MemoryEffectLedger), fresh ids each call
+//              effect claimed and recorded in a MemoryEffectLedger); each loop made once, each
+//              turn on a history of its own with fresh ids
 // Printed per row: the median of the rounds' microseconds per call (wall clock: the server
 // answers in the same process), and the difference to `direct`. Build first: it measures dist/.
 //
@@ -33,7 +34,6 @@ await shopServer(() => undefined).connect(serverSide);
 const client = new Client({ name: 'bench', version: '1.0.0' });
 await client.connect(clientSide);
 const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
-const history = [{ role: 'user', content: 'Refund A-1' }];
 const reply = (id, calls) => ({
   id,
   type: 'message',
@@ -50,24 +50,27 @@ let serial = 0;
 class Local extends defineTools({ shop__get_order: { input: v.object({ id: v.string() }), output: v.string() } }) {}
 const local = { tools: Local, handlers: { shop__get_order: async ({ id }) => `order ${id}: 2 books` } };
 
+// Each loop is made once (its declarations too); each turn has a history of its own, so no
+// reply is taken for a regeneration of an earlier one.
+const localLoop = toolLoop(local);
+const mcpLoop = toolLoop(mcp);
+const gatedLoop = toolLoop({ ...mcp, ledger: new MemoryEffectLedger(), sessionId: 'bench' });
+const turn = (loop, name, input) => {
+  serial++;
+  return loop.answer(
+    [{ role: 'user', content: `Turn ${serial}` }],
+    reply(`msg_${serial}`, [[`toolu_${serial}`, name, input]]),
+  );
+};
+
 const cases = {
   direct: async () => client.callTool({ name: 'get_order', arguments: { id: 'A-1' } }),
   handler: async () =>
     mcp.handlers.shop__get_order({ id: 'A-1' }, { toolCallId: 'toolu_1', toolName: 'shop__get_order' }, { signal }),
-  'local turn': async () => {
-    const loop = toolLoop(local);
-    return loop.answer(history, reply(`msg_${++serial}`, [[`toolu_${serial}`, 'shop__get_order', { id: 'A-1' }]]));
-  },
-  'read turn': async () => {
-    const loop = toolLoop(mcp);
-    return loop.answer(history, reply(`msg_${++serial}`, [[`toolu_${serial}`, 'shop__get_order', { id: 'A-1' }]]));
-  },
+  'local turn': async () => turn(localLoop, 'shop__get_order', { id: 'A-1' }),
+  'read turn': async () => turn(mcpLoop, 'shop__get_order', { id: 'A-1' }),
   mutation: async () => {
-    const loop = toolLoop({ ...mcp, ledger: new MemoryEffectLedger(), sessionId: `bench-${++serial}` });
-    const step = await loop.answer(
-      history,
-      reply(`msg_${serial}`, [[`toolu_${serial}`, 'shop__refund', { id: 'A-1', amount: 1 }]]),
-    );
+    const step = await turn(gatedLoop, 'shop__refund', { id: 'A-1', amount: 1 });
     if (step.mutations[0]?.outcome !== 'performed') throw new Error(`the refund was ${step.mutations[0]?.outcome}`);
     return step;
   },
