@@ -16,7 +16,7 @@ import type { ValidateFunction } from 'ajv';
 import { describeThrown, excerpt } from '../internal/display.ts';
 import { ownField } from '../internal/own-field.ts';
 import { snapshotOwnData, snapshotProblem } from '../internal/own-data.ts';
-import type { McpInputHook, McpInputRequest } from './types.ts';
+import type { McpInputAnswer, McpInputHook, McpInputRequest } from './types.ts';
 
 /** What a handler throws: the loop answers the call with it (and records it for a mutation). */
 export interface CallError {
@@ -215,7 +215,15 @@ export async function callTool(plan: CallPlan, args: unknown, signal: AbortSigna
   let answer = await send(plan, params, signal);
   const request = inputRequest(plan, args, answer);
   if (request !== undefined) {
-    const given = plan.onInputRequired === undefined ? undefined : await plan.onInputRequired(request, { signal });
+    let given: McpInputAnswer | undefined;
+    try {
+      given = plan.onInputRequired === undefined ? undefined : await plan.onInputRequired(request, { signal });
+    } catch (error) {
+      throw fail(
+        'mcp_input_required',
+        `${who} needs input; the onInputRequired hook threw ${describeThrown(error)}; it did not run`,
+      );
+    }
     if (given === undefined) {
       throw fail(
         'mcp_input_required',

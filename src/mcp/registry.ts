@@ -91,13 +91,15 @@ function handlerOf(plan: CallPlan, server: McpServerOptions, approval: 'required
     const given = ownField(step, 'signal');
     const signal = given instanceof AbortSignal ? given : NEVER;
     if (approval === 'required') {
-      const yes =
-        typeof approve === 'function'
-          ? await approve(
-              { server: plan.server, tool: plan.tool, name: plan.name, mutation: plan.mutation, arguments: input },
-              { signal },
-            )
-          : false;
+      let yes: unknown = false;
+      try {
+        if (typeof approve === 'function') {
+          const request = { server: plan.server, tool: plan.tool, name: plan.name, mutation: plan.mutation };
+          yes = await approve({ ...request, arguments: input }, { signal });
+        }
+      } catch {
+        yes = false; // an approval that could not be asked is a no
+      }
       if (yes !== true) {
         const denied: CallError = {
           errorCode: 'approval_denied',
