@@ -9,7 +9,7 @@ import { mcpTools } from 'turngate/mcp';
 import { describe, expect, it } from 'vitest';
 import { outputOf } from '../../src/mcp/call.ts';
 import { HISTORY, inMemory, reply } from './helpers.ts';
-import { OBJECT, rawServer, TEXT, UrlElicitationRequiredError } from './hostile.ts';
+import { ErrorCode, McpError, OBJECT, rawServer, TEXT, UrlElicitationRequiredError } from './hostile.ts';
 
 describe('hostile servers', () => {
   it('leaves out a tool whose inputSchema is not valid JSON Schema (or has a $ref to fetch), and says why', async () => {
@@ -135,6 +135,36 @@ describe('hostile servers', () => {
     );
     expect(step.results.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
     expect(calls).toEqual(['a:lookup', 'b:lookup', 'a:get.order']);
+  });
+});
+
+describe('JSON-RPC errors: refused before running, or an unknown outcome', () => {
+  it('a server that answers invalid params refused the call (not run); one that fails inside (internal error) leaves it unknown', async () => {
+    const client = await inMemory(
+      rawServer(
+        [
+          { name: 'pay', inputSchema: OBJECT },
+          { name: 'ship', inputSchema: OBJECT },
+        ],
+        (params) => {
+          if (params['name'] === 'pay') throw new McpError(ErrorCode.InvalidParams, 'amount missing');
+          throw new Error('the warehouse API timed out halfway');
+        },
+      ),
+    );
+    const mcp = await mcpTools([{ name: 'shop', client }]);
+    const step = await toolLoop(mcp).answer(
+      HISTORY,
+      reply('msg_9', [
+        ['toolu_1', 'shop__pay', {}],
+        ['toolu_2', 'shop__ship', {}],
+      ]),
+    );
+    expect(step.results.map((r) => (r.status === 'error' ? r.error.errorCode : r.status))).toEqual([
+      'mcp_call_refused',
+      'effect_outcome_unknown',
+    ]);
+    expect(step.results[0]?.status === 'error' && step.results[0].error.errorMessage).toContain('it did not run');
   });
 });
 

@@ -3,7 +3,12 @@
  * answers is written here as raw protocol data, so it can be what McpServer never sends).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** tools/call, its params kept whole (the MRTR fields `requestState` and `inputResponses` among them). */
@@ -27,4 +32,4 @@ export function rawServer(tools: readonly Tool[], answer: Answer): Server {
 
 export const OBJECT = { type: 'object' } as const;
 export const TEXT = (text: string) => ({ content: [{ type: 'text', text }] });
-export { UrlElicitationRequiredError };
+export { ErrorCode, McpError, UrlElicitationRequiredError };

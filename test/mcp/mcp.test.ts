@@ -232,6 +232,35 @@ describe('the tool loop with MCP handlers', () => {
     expect(effects).toEqual(['charge A-1']);
   });
 
+  it('a read whose server goes away is a retryable mcp_call_failed; a mutation past timeoutMs is outcome unknown', async () => {
+    let close: () => Promise<void> = async () => undefined;
+    const gone = await shop({
+      onSlowCharge: () => {
+        void close();
+        return new Promise<never>(() => undefined);
+      },
+    });
+    close = () => gone.client.close();
+    const reads = await mcpTools([{ name: 'shop', client: gone.client, reads: ['slow_charge'] }]);
+    const read = await toolLoop(reads).answer(
+      HISTORY,
+      reply('msg_10', [['toolu_1', 'shop__slow_charge', { id: 'A-1' }]]),
+    );
+    expect(read.results[0]).toMatchObject({
+      status: 'error',
+      error: { errorCode: 'mcp_call_failed', retryable: true },
+    });
+    const slow = await shop({ onSlowCharge: () => new Promise<never>(() => undefined) });
+    const mcp = await mcpTools([{ name: 'shop', client: slow.client }], { timeoutMs: 50 });
+    const step = await toolLoop(mcp).answer(
+      HISTORY,
+      reply('msg_11', [['toolu_1', 'shop__slow_charge', { id: 'A-1' }]]),
+    );
+    expect(step.results[0]).toMatchObject({ status: 'error', error: { errorCode: 'effect_outcome_unknown' } });
+    expect(step.results[0]?.status === 'error' && step.results[0].error.errorMessage).toContain('Request timed out');
+    expect(slow.effects).toEqual(['charge A-1']);
+  });
+
   it('arguments that fail the inputSchema are refused before anything is sent', async () => {
     const { client, effects } = await shop();
     const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
