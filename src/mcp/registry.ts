@@ -240,6 +240,16 @@ function gatherServer(
  *   that is not one, a `reads`/`mutations`/`include` name the server does not list, `approval`
  *   without `approve`, a `maxResultBytes` or `timeoutMs` that is not a positive whole number, a
  *   server whose `tools/list` fails, or no tool left at all.
+ * @example
+ * ```ts
+ * import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { toolLoop } from 'turngate/adapters/anthropic';
+ * import { mcpTools } from 'turngate/mcp';
+ * declare const client: Client;
+ * const mcp = await mcpTools([{ name: 'files', client, reads: ['read_text_file', 'list_directory'] }]);
+ * const loop = toolLoop({ ...mcp });
+ * loop.tools.map((tool) => tool.name);
+ * ```
  */
 export async function mcpTools(servers: readonly McpServerOptions[], options: McpToolsOptions = {}): Promise<McpTools> {
   checkServers(servers);
