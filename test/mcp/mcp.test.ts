@@ -306,3 +306,28 @@ describe('the tool loop with MCP handlers', () => {
     expect(effects).toEqual([]);
   });
 });
+
+describe('approvals on MCP tools, through the loop', () => {
+  it('an approvalPolicy over the MCP registry holds a refund for a yes, then runs it once on the server', async () => {
+    const { approvalPolicy } = await import('turngate');
+    const { client, effects } = await shop();
+    const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
+    const approvals = approvalPolicy(mcp.tools, 'v1', { shop__refund: 'always' });
+    const ledger = new MemoryEffectLedger();
+    const loop = toolLoop({ ...mcp, ledger, sessionId: 'mcp-1', approvals });
+    const waiting = await loop.answer(
+      HISTORY,
+      reply('msg_1', [
+        ['toolu_1', 'shop__get_order', { id: 'A-1' }],
+        ['toolu_2', 'shop__refund', { id: 'A-1', amount: 20 }],
+      ]),
+    );
+    expect(waiting.approvals.map((a) => a.toolName)).toEqual(['shop__refund']);
+    expect(effects.filter((e) => e.startsWith('refund'))).toEqual([]);
+    const decision = { toolCallId: 'toolu_2', verdict: 'approve' as const, reason: '', decidedBy: 'ada' };
+    const step = await loop.resume(JSON.parse(JSON.stringify(waiting.state)), [decision]);
+    await loop.resume(JSON.parse(JSON.stringify(waiting.state)), [decision]);
+    expect(step.mutations.map((m) => m.outcome)).toEqual(['performed']);
+    expect(effects.filter((e) => e.startsWith('refund'))).toEqual(['refund A-1 20']);
+  });
+});
