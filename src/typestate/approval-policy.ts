@@ -62,7 +62,9 @@ export type ApprovalRule<TInput = never> = 'always' | ((input: TInput, context: 
 
 /**
  * The rules a policy of registry `TTools` takes: a key per mutation tool (`mutation: true`);
- * any other key (misspelled, or a read tool) shows {@link ApprovalRuleKeyMessage}.
+ * any other key (misspelled, or a read tool) shows {@link ApprovalRuleKeyMessage}. For a registry
+ * whose tool names are known only at run time (`turngate/mcp`), any key compiles and
+ * `approvalPolicy` throws a `TypeError` for one that is not a mutation tool.
  *
  * @example
  * ```ts
@@ -75,7 +77,10 @@ export type ApprovalRule<TInput = never> = 'always' | ((input: TInput, context: 
 export type ApprovalRules<TTools extends ToolDefinitionsOf<TTools>, TRules> = {
   readonly [K in keyof TRules]: K extends MutationToolName<TTools>
     ? TRules[K] & ApprovalRule<ParsedToolInput<TTools, K>>
-    : ApprovalRuleKeyMessage<K & string>;
+    : string extends keyof TTools
+      ? // A registry whose names are known only at run time (MCP tools): `approvalPolicy` checks the key then.
+        TRules[K] & ApprovalRule<unknown>
+      : ApprovalRuleKeyMessage<K & string>;
 };
 
 /**
