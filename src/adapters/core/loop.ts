@@ -25,12 +25,21 @@ import {
   type ToolRegistry,
 } from '../../typestate/index.ts';
 import { settle, useAll, settleMutations } from '../../builder/index.ts';
-import { checkTranscriptJson, toEvidence, type TranscriptFailure } from '../../transcripts/index.ts';
+import {
+  checkTranscriptJson,
+  extendTranscript,
+  toEvidence,
+  type TranscriptFailure,
+  type TranscriptFormat,
+  type TranscriptReport,
+} from '../../transcripts/index.ts';
+import { checkExtendable } from '../../transcripts/internal.ts';
 import { ownError, registryDefinitions } from '../../typestate/internal.ts';
 import { own } from '../../internal/own-field.ts';
 import { type CallAnswer, type ProviderCodec, type ReadReply, ToolLoopError } from './codec.ts';
 import type {
   AnswerOptions,
+  CheckedHistory,
   LoopContext,
   LoopSettings,
   LoopStep,
@@ -100,22 +109,58 @@ function placeholder(call: { readonly toolCallId: string; readonly toolName: str
   };
 }
 
-/** The check of `messages` as the provider would read them; failures, or `undefined` when accepted. */
-function refusal(
-  codec: ProviderCodec<unknown, unknown>,
-  messages: readonly unknown[],
-): TranscriptFailure[] | undefined {
-  const report = checkTranscriptJson(codec.checked === undefined ? messages : codec.checked(messages), {
-    format: codec.format,
-  });
+/** How far back from a history's end the check looks for a history a step ended with (the messages a caller adds between steps: a user message, a few). */
+const ANCHOR_REACH = 8;
+
+/**
+ * The history a step of this loop ended with that `history` starts with: the same message
+ * objects, in order (the caller appended to it). `undefined` when there is none.
+ */
+function anchorOf(ctx: LoopContext, history: readonly unknown[]): CheckedHistory | undefined {
+  for (let end = history.length; end > 0 && end > history.length - ANCHOR_REACH; end--) {
+    const last = history[end - 1];
+    if (typeof last !== 'object' || last === null) continue;
+    const anchor = ctx.histories.get(last);
+    if (anchor === undefined || anchor.messages.length !== end) continue;
+    let same = true;
+    for (let i = 0; i < end && same; i++) same = history[i] === anchor.messages[i];
+    if (same) return anchor;
+  }
+  return undefined;
+}
+
+/**
+ * The transcript check of `history` followed by `added`, as the provider would read them: the
+ * extension of the history a step ended with when `history` starts with it (the check of the
+ * new messages only, same report), else the whole. `keep`: remember an accepted history for the
+ * next step. A message object of a checked history changed in place afterwards is not read
+ * again (the loop hands back the messages it checked; a caller appends to its history).
+ */
+function checkStep(ctx: LoopContext, history: readonly unknown[], added: readonly unknown[], keep: boolean) {
+  const { codec } = ctx;
+  const { format } = codec;
+  if (codec.checked !== undefined) return checkTranscriptJson(codec.checked([...history, ...added]), { format });
+  const anchor = anchorOf(ctx, history);
+  const report =
+    anchor === undefined
+      ? checkExtendable([...history, ...added], format)
+      : // biome-ignore lint/plugin: the codec's messages are its SDK's own, which the format's transcript schemas accept (type-tested in the transcripts layer)
+        extendTranscript(anchor.transcript, [...history.slice(anchor.messages.length), ...added] as never);
+  const last = added.length > 0 ? added[added.length - 1] : history[history.length - 1];
+  if (keep && report.result === 'accepted' && typeof last === 'object' && last !== null) {
+    ctx.histories.set(last, { messages: [...history, ...added], transcript: report.transcript });
+  }
+  return report;
+}
+
+/** A check's failures, or `undefined` when it accepted. */
+function refusal(report: TranscriptReport<TranscriptFormat>): TranscriptFailure[] | undefined {
   if (report.result === 'accepted') return undefined;
   return report.result === 'rejected' ? [...report.failures] : [];
 }
 
-function refusalText(codec: ProviderCodec<unknown, unknown>, messages: readonly unknown[]): string {
-  const report = checkTranscriptJson(codec.checked === undefined ? messages : codec.checked(messages), {
-    format: codec.format,
-  });
+/** A refused check's failures as text. */
+function refusalText(report: TranscriptReport<TranscriptFormat>): string {
   if (report.result === 'rejected') return report.failures.map((f) => `${f.at} ${f.rule}`).join('; ');
   return report.result === 'invalid' ? report.error.message : '';
 }
@@ -157,15 +202,12 @@ function prepare(ctx: LoopContext, history: readonly unknown[], read: ReadReply<
   const calls = evidence.value.requests.filter((c) => !selfAnswered.has(c.toolCallId));
   const sdkRefused = evidence.value.requests.filter((c) => selfAnswered.has(c.toolCallId));
   // Judge the whole reply before any handler: the history, the reply and a result for every call.
-  const judged = [
-    ...history,
-    ...read.messages,
-    ...(calls.length === 0 ? [] : codec.answers(calls.map(placeholder), read)),
-  ];
-  const failures = refusal(codec, judged);
+  const judged = [...read.messages, ...(calls.length === 0 ? [] : codec.answers(calls.map(placeholder), read))];
+  const report = checkStep(ctx, history, judged, false);
+  const failures = refusal(report);
   if (failures !== undefined) {
     throw new ToolLoopError(
-      `${format}: the reply was refused before any tool ran: the history with it is not a transcript the provider accepts: ${refusalText(codec, judged)}`,
+      `${format}: the reply was refused before any tool ran: the history with it is not a transcript the provider accepts: ${refusalText(report)}`,
       failures,
       'reply_refused',
     );
@@ -276,10 +318,11 @@ async function answerTurn(
   let prepared = prepare(ctx, history, read, turn);
   let resumed = false;
   const finish = (messages: unknown[], step: WideStep, done: boolean) => {
-    const failures = refusal(codec, [...history, ...messages]);
+    const report = checkStep(ctx, history, messages, true);
+    const failures = refusal(report);
     if (failures !== undefined) {
       throw new ToolLoopError(
-        `${format}: a result made the history one the provider refuses (the effects are recorded): ${refusalText(codec, [...history, ...messages])}`,
+        `${format}: a result made the history one the provider refuses (the effects are recorded): ${refusalText(report)}`,
         failures,
         'history_refused',
       );
@@ -386,6 +429,7 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
     options: { ...settings, ...(sessionId === undefined ? {} : { sessionId }) },
     ledger: effects,
     scope: sessionId ?? '',
+    histories: new WeakMap(),
     schemaDigests: new Map(
       settings.approvals === undefined
         ? []

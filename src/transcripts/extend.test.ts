@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loopArbitrary, mutate, mutationsOf, render } from '../../test/transcript-loops.ts';
+import type { TranscriptFormat } from '../check/index.ts';
+import {
+  checkTranscriptJson,
+  extendTranscript,
+  type ExtendTranscriptOptions,
+  type OpenAIChatMessage,
+  type SendableTranscript,
+  type TranscriptReport,
+  UncheckedTranscriptError,
+} from './index.ts';
+
+const suite = join(import.meta.dirname, '../../conformance/transcripts');
+
+interface Case {
+  readonly name: string;
+  readonly format: TranscriptFormat;
+  readonly input: unknown[];
+  readonly options: ExtendTranscriptOptions;
+}
+
+/** Every conformance transcript given as a list of messages and checked for sending with no calls carried open. */
+const CASES: Case[] = readdirSync(suite, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((dir) =>
+    readdirSync(join(suite, dir.name))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({
+        name: `${dir.name}/${file}`,
+        json: JSON.parse(readFileSync(join(suite, dir.name, file), 'utf8')),
+      })),
+  )
+  .filter(
+    ({ json }) =>
+      Array.isArray(json.input) && (json.expect ?? 'sendable') === 'sendable' && json.openToolCalls === undefined,
+  )
+  .map(({ name, json }) => ({
+    name,
+    format: json.format,
+    input: json.input,
+    options: json.dialect === undefined ? {} : { dialect: json.dialect },
+  }));
+
+/** What a report says, with the snapshot's messages as data. */
+function said(report: TranscriptReport<TranscriptFormat>) {
+  return {
+    result: report.result,
+    failures: report.failures,
+    openToolCalls: report.openToolCalls,
+    error: report.result === 'invalid' ? report.error.message : undefined,
+    messages: report.result === 'accepted' ? report.transcript?.messages : undefined,
+  };
+}
+
+/** Whether the format extends a history by its tail alone under these options (see `FormatDriver.extendable`). */
+const readsTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>
+  (format === 'openai-chat' && options.dialect === undefined) || format === 'chat';
+
+/**
+ * For every split of `input`: the report of the prefix extended by the rest equals the full
+ * check's, both from a transcript `checkTranscript` minted (checked whole) and from one
+ * `extendTranscript` minted (the tail read alone where the format allows it, sharing the prefix).
+ */
+function holdsAtEverySplit(format: TranscriptFormat, input: readonly unknown[], options: ExtendTranscriptOptions) {
+  const full = said(checkTranscriptJson(input, { format, ...options }));
+  let extended = 0;
+  let prefixes = 0;
+  for (let k = 0; k <= input.length; k++) {
+    const prefix = checkTranscriptJson(input.slice(0, k), { format, ...options });
+    if (prefix.result !== 'accepted') continue;
+    prefixes++;
+    const tail = input.slice(k) as never[];
+    expect(said(extendTranscript(prefix.transcript, tail, options))).toEqual(full);
+    const base = extendTranscript(prefix.transcript, [], options);
+    expect(base.result).toBe('accepted');
+    const transcript = (base as { transcript: SendableTranscript }).transcript;
+    const next = extendTranscript(transcript, tail, options);
+    expect(said(next)).toEqual(full);
+    if (next.result === 'accepted' && readsTailOnly(format, options)) {
+      // The tail was read alone: the new transcript holds the prefix's frozen messages themselves.
+      expect(next.transcript.messages.slice(0, k).every((m, i) => m === transcript.messages[i])).toBe(true);
+      extended++;
+    }
+  }
+  return { prefixes, extended };
+}
+
+describe('extendTranscript', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s: every split gives the full check’s report', (_, c) => {
+    const { prefixes, extended } = holdsAtEverySplit(c.format, c.input, c.options);
+    expect(prefixes).toBeGreaterThan(0);
+    if (full(c) && readsTailOnly(c.format, c.options)) expect(extended).toBe(prefixes);
+  });
+
+  it('the conformance suite holds transcripts of every format, and tails the check reads alone', () => {
+    expect(new Set(CASES.map((c) => c.format)).size).toBe(9);
+    expect(CASES.filter((c) => full(c) && readsTailOnly(c.format, c.options)).length).toBeGreaterThan(10);
+  });
+
+  it.each(['openai-chat', 'chat', 'anthropic', 'mistral'] as const)(
+    '%s: generated loops and their single mutations, split at every index, give the full check’s report',
+    (format) => {
+      fc.assert(
+        fc.property(
+          loopArbitrary().chain((steps) =>
+            fc
+              .option(fc.constantFrom(...mutationsOf(steps)), { nil: undefined })
+              .map((mutation) => ({ steps, mutation })),
+          ),
+          ({ steps, mutation }) => {
+            holdsAtEverySplit(format, render(format, mutation === undefined ? steps : mutate(steps, mutation)), {});
+          },
+        ),
+        { numRuns: 40, seed: 11 },
+      );
+    },
+  );
+
+  it('a tail repeating a call id of the history is checked whole, with the history’s paths', () => {
+    const call: OpenAIChatMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+    };
+    const first = extendTranscript(
+      (checkTranscriptJson([], { format: 'openai-chat' }) as { transcript: SendableTranscript<'openai-chat'> })
+        .transcript,
+      [{ role: 'user', content: 'Oslo?' }, call, { role: 'tool', tool_call_id: 'call_1', content: 'Snow' }],
+    );
+    expect(first.result).toBe('accepted');
+    const again = extendTranscript((first as { transcript: SendableTranscript<'openai-chat'> }).transcript, [
+      call,
+      { role: 'tool', tool_call_id: 'call_1', content: 'Rain' },
+    ]);
+    expect(again.failures.map((f) => `${f.rule} ${f.at}`)).toEqual(
+      checkTranscriptJson(
+        [
+          { role: 'user', content: 'Oslo?' },
+          call,
+          { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+          call,
+          { role: 'tool', tool_call_id: 'call_1', content: 'Rain' },
+        ],
+        { format: 'openai-chat' },
+      ).failures.map((f) => `${f.rule} ${f.at}`),
+    );
+    expect(again.failures.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a transcript the check did not mint, and a tail that is not a list', () => {
+    // biome-ignore lint/plugin: a forged transcript, as a caller's cast would make one
+    const forged = { format: 'chat', messages: [] } as unknown as SendableTranscript<'chat'>;
+    expect(() => extendTranscript(forged, [])).toThrow(UncheckedTranscriptError);
+    const checked = checkTranscriptJson([], { format: 'chat' }) as { transcript: SendableTranscript<'chat'> };
+    // biome-ignore lint/plugin: a tail that is not a list, as untyped code could pass one
+    expect(() => extendTranscript(checked.transcript, 'hi' as never)).toThrow(
+      'extendTranscript: tail: expected an array of chat messages, got string',
+    );
+  });
+});
+
+function full(c: Case): boolean {
+  return checkTranscriptJson(c.input, { format: c.format, ...c.options }).result === 'accepted';
+}

@@ -1,0 +1,219 @@
+/**
+ * `extendTranscript`: a checked history grown by its new messages, in time proportional to
+ * them. The report is the one a full check of the whole history gives (verdict, failures,
+ * snapshot); the check reads only the tail when the format allows it (`FormatDriver.extendable`)
+ * and the tail is accepted, and reads the whole history otherwise.
+ *
+ * @module
+ */
+import type { TranscriptFormat } from '../check/index.ts';
+import { objectPrototypeIsClean } from '../internal/detach.ts';
+import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
+import { own } from '../internal/own-field.ts';
+import { checkInput, contextOf, type TranscriptReport } from './check.ts';
+import type { CheckSettings } from './core/context.ts';
+import type { OpenAIChatDialect } from './core/dialects.ts';
+import type { ExtendedCall, FormatDriver } from './core/driver.ts';
+import { scanMessages } from './core/scan.ts';
+import { FORMAT_DRIVERS } from './formats.ts';
+import type { TranscriptMessage } from './messages.ts';
+import {
+  frozenCopy,
+  isSendableTranscript,
+  mintSendable,
+  type SendableTranscript,
+  UncheckedTranscriptError,
+} from './sendable.ts';
+
+/**
+ * Options of `extendTranscript`: the model and dialect the history is checked for, as
+ * `checkTranscript` takes them (the check is `expect: 'sendable'`, with no calls carried open).
+ *
+ * @example
+ * ```ts
+ * import type { ExtendTranscriptOptions } from 'turngate/transcripts';
+ * const options: ExtendTranscriptOptions = { model: 'gpt-5' };
+ * ```
+ */
+export interface ExtendTranscriptOptions {
+  /** The model the transcript goes to, for rules that hold only for some models. */
+  readonly model?: string;
+  /** `openai-chat` only: the provider dialect whose rules run besides the format's. */
+  readonly dialect?: OpenAIChatDialect;
+}
+
+/**
+ * What the check of a history carries for its extension: the call ids of its lineage (each with
+ * the lowest message index it stood at in any history of the lineage), the history's length and
+ * the settings it was checked with. A lineage's histories share the map: an id of this history
+ * is at an index below its length; an id at or past it belongs to a sibling (a tail checked
+ * against the same prefix), and reads as absent. A sibling's id at a lower index can only make
+ * a tail's id look repeated, which sends the tail to the full check: never a wrong verdict.
+ */
+interface Carried {
+  readonly ids: Map<string, number>;
+  readonly length: number;
+  readonly model: string | undefined;
+  readonly dialect: OpenAIChatDialect | undefined;
+}
+
+/** What each extendable transcript carries, by transcript (only those minted here). */
+const CARRIED = new WeakMap<object, Carried>();
+
+/** The format's `extendable` (absent on the drivers of formats whose checks are not extended). */
+function extendableOf(format: TranscriptFormat): FormatDriver<TranscriptFormat>['extendable'] {
+  return (FORMAT_DRIVERS[format] as Pick<FormatDriver<TranscriptFormat>, 'extendable'>).extendable;
+}
+
+/** Records `calls` (their indexes offset by `base`) into the lineage's ids. */
+function record(ids: Map<string, number>, calls: readonly ExtendedCall[], base: number): void {
+  for (const call of calls) {
+    const at = base + call.message;
+    const had = ids.get(call.key);
+    if (had === undefined || at < had) ids.set(call.key, at);
+  }
+}
+
+/** The full check of `messages`, carrying its calls for the next extension when the format allows it. */
+function fullCheck(messages: readonly unknown[], settings: CheckSettings): TranscriptReport<TranscriptFormat> {
+  const checked = checkInput(messages, settings);
+  const { report, outcome } = checked;
+  if (report.result !== 'accepted' || outcome === undefined || report.transcript === undefined) return report;
+  const calls = extendableOf(settings.format)?.(outcome.analysis, contextOf(undefined, settings));
+  if (calls !== undefined) {
+    const ids = new Map<string, number>();
+    record(ids, calls, 0);
+    CARRIED.set(report.transcript, {
+      ids,
+      length: report.transcript.messages.length,
+      model: settings.model,
+      dialect: settings.dialect,
+    });
+  }
+  return report;
+}
+
+/**
+ * The check of `tail` alone after the accepted history `transcript`, when it decides the whole
+ * history: the tail's own check accepts it and none of its call ids is one of the history's
+ * (the format's `extendable` says why that suffices). `undefined`: the whole history is checked.
+ */
+function tailCheck(
+  transcript: SendableTranscript,
+  carried: Carried,
+  tail: readonly unknown[],
+  settings: CheckSettings,
+): TranscriptReport<TranscriptFormat> | undefined {
+  const { format } = settings;
+  const driver = FORMAT_DRIVERS[format];
+  // The pass the full check makes over every message, over the tail's: JSON data, no other
+  // format's structure, and the frozen copy the rules read (the prefix's is the transcript's).
+  const scan = scanMessages(tail, format, driver.field, MAX_DATA_DEPTH, true);
+  if (scan.refused !== undefined) return undefined;
+  const copy = scan.copy ?? (frozenCopy(tail) as readonly unknown[]);
+  const context = contextOf(undefined, settings);
+  let calls: readonly ExtendedCall[] | undefined;
+  try {
+    const outcome = driver.check(copy, context, []);
+    if (outcome.failures.length > 0) return undefined;
+    calls = extendableOf(format)?.(outcome.analysis, context);
+  } catch {
+    return undefined;
+  }
+  if (calls === undefined) return undefined;
+  const { ids, length } = carried;
+  for (const call of calls) {
+    const at = ids.get(call.key);
+    if (at !== undefined && at < length) return undefined;
+  }
+  record(ids, calls, length);
+  const messages = Object.freeze([...transcript.messages, ...copy]) as readonly TranscriptMessage<TranscriptFormat>[];
+  const extended = mintSendable(format, messages);
+  CARRIED.set(extended, { ...carried, length: messages.length });
+  return { result: 'accepted', format, failures: [], openToolCalls: [], transcript: extended };
+}
+
+/**
+ * Checks a checked history grown by `tail`: the report `checkTranscript([...transcript.messages,
+ * ...tail], { format: transcript.format, ...options })` gives (the same verdict, failures and
+ * snapshot), in time proportional to the tail when the history was itself minted by
+ * `extendTranscript` (its check carries what the next one needs: the call ids seen) and the
+ * tail is accepted. Then the new transcript shares the history's frozen messages. A tail with a
+ * failure, a transcript minted by `checkTranscript`, or a format whose rules read across the
+ * boundary is checked whole (`openai-chat` and `chat` extend, `openai-chat` without a dialect;
+ * the other formats' turn state, such as a turn's thinking or reasoning, is checked whole).
+ *
+ * A loop extends the transcript of its last step by the new messages: the first extension
+ * checks the whole history once, each later one reads only its tail.
+ *
+ * @param transcript - A transcript the check minted (`checkTranscript` or `extendTranscript`).
+ * @param tail - The messages that follow it, in the transcript's format.
+ * @param options - The `model` and `dialect` the whole history is checked for.
+ * @returns The report of the whole history: `accepted` with its `SendableTranscript`, `rejected`
+ *   with every failure (paths into the whole history), or `invalid`.
+ * @throws {@link UncheckedTranscriptError} for a transcript the check did not mint; `TypeError`
+ *   for a `tail` that is not an array.
+ * @example
+ * ```ts
+ * import { checkTranscript, extendTranscript } from 'turngate/transcripts';
+ * const first = checkTranscript([{ role: 'user', content: 'Weather in Oslo?' }], { format: 'openai-chat' });
+ * if (first.result === 'accepted') {
+ *   const next = extendTranscript(first.transcript, [
+ *     { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+ *     { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+ *   ]);
+ *   next.result; //=> 'accepted'
+ *   const orphan = extendTranscript(first.transcript, [{ role: 'tool', tool_call_id: 'call_9', content: 'Snow' }]);
+ *   orphan.failures.map((f) => `${f.rule} ${f.at}`); //=> ['openai-chat.tool_message_orphan messages[1]']
+ * }
+ * ```
+ */
+export function extendTranscript<F extends TranscriptFormat, M extends TranscriptMessage<F>>(
+  transcript: SendableTranscript<F, M>,
+  tail: readonly TranscriptMessage<F>[],
+  options: ExtendTranscriptOptions = {},
+): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
+  if (!isSendableTranscript(transcript)) {
+    throw new UncheckedTranscriptError(
+      'forged',
+      'extendTranscript: this transcript was not returned by checkTranscript (a literal, cast or copy)',
+    );
+  }
+  if (!Array.isArray(tail)) {
+    throw new TypeError(
+      `extendTranscript: tail: expected an array of ${transcript.format} messages, got ${tail === null ? 'null' : typeof tail}`,
+    );
+  }
+  const settings: CheckSettings = {
+    format: transcript.format,
+    expect: 'sendable',
+    model: own(options, 'model'),
+    dialect: own(options, 'dialect'),
+  };
+  const carried = CARRIED.get(transcript);
+  if (
+    carried !== undefined &&
+    carried.model === settings.model &&
+    carried.dialect === settings.dialect &&
+    objectPrototypeIsClean()
+  ) {
+    const report = tailCheck(transcript, carried, tail, settings);
+    if (report !== undefined) return report as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+  }
+  return fullCheck([...transcript.messages, ...tail], settings) as TranscriptReport<
+    F,
+    TranscriptMessage<F>,
+    'sendable'
+  >;
+}
+
+/**
+ * The check of `messages` (an array) as `extendTranscript` starts a lineage: a full check whose
+ * transcript carries what its extensions need. Internal (the adapters' tool loop).
+ */
+export function checkExtendable<F extends TranscriptFormat>(
+  messages: readonly unknown[],
+  format: F,
+): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
+  return fullCheck(messages, { format, expect: 'sendable' }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+}
