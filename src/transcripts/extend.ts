@@ -20,7 +20,7 @@ import type { TranscriptMessage } from './messages.ts';
 import {
   frozenCopy,
   isSendableTranscript,
-  mintSendable,
+  mintExtended,
   type SendableTranscript,
   UncheckedTranscriptError,
 } from './sendable.ts';
@@ -127,9 +127,8 @@ function tailCheck(
     if (at !== undefined && at < length) return undefined;
   }
   record(ids, calls, length);
-  const messages = Object.freeze([...transcript.messages, ...copy]) as readonly TranscriptMessage<TranscriptFormat>[];
-  const extended = mintSendable(format, messages);
-  CARRIED.set(extended, { ...carried, length: messages.length });
+  const extended = mintExtended(format, transcript, copy);
+  CARRIED.set(extended, { ...carried, length: length + copy.length });
   return { result: 'accepted', format, failures: [], openToolCalls: [], transcript: extended };
 }
 
@@ -216,4 +215,9 @@ export function checkExtendable<F extends TranscriptFormat>(
   format: F,
 ): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
   return fullCheck(messages, { format, expect: 'sendable' }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+}
+
+/** Whether `transcript` carries what `extendTranscript` needs to read only a tail after it. Internal (the adapters' tool loop). */
+export function extendsByTail(transcript: SendableTranscript): boolean {
+  return CARRIED.has(transcript);
 }
