@@ -14,9 +14,10 @@
 // - `answer`: the loop's `answer` at that step (its checks, the typestate steps, the handler),
 //   after a first step that leaves the loop the history it ended with.
 // Formats: openai-chat (whose checks extend) and anthropic (checked whole in this build too).
-// Build first: it measures dist/.
+// Each sample starts after a full collection when run with --expose-gc (so a row does not pay
+// for the garbage of the row before it). Build first: it measures dist/.
 //
-// Usage: node scripts/bench-steps.mjs [--rounds N] [--baseline <checkout>] [--steps 10,1000]
+// Usage: node --expose-gc scripts/bench-steps.mjs [--rounds N] [--baseline <checkout>] [--steps 10,1000]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,7 +32,7 @@ const STEPS = (values.steps ?? '10,1000').split(',').map(Number);
 const LONGEST = Math.max(...STEPS);
 const FORMATS = ['openai-chat', 'anthropic'];
 /** CPU microseconds a sample should last at least (a sample repeats its work to reach it). */
-const SAMPLE_US = 3000;
+const SAMPLE_US = 10000;
 
 const cpu = () => {
   const { user, system } = process.cpuUsage();
@@ -189,6 +190,7 @@ for (const row of rows) await row.run();
 for (let round = 0; round < ROUNDS; round++) {
   const order = rows.map((_, i) => rows[(i + round) % rows.length]);
   for (const row of order) {
+    globalThis.gc?.();
     if (row.once) {
       const start = cpu();
       await row.run();
