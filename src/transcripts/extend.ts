@@ -10,8 +10,8 @@ import type { TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
 import { own } from '../internal/own-field.ts';
-import { checkInput, contextOf, type TranscriptReport } from './check.ts';
-import type { CheckSettings } from './core/context.ts';
+import { checkInput, contextOf, refuseBadSettings, type TranscriptReport } from './check.ts';
+import type { CheckOutcome, CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { ExtendedCall, FormatDriver } from './core/driver.ts';
 import { scanMessages } from './core/scan.ts';
@@ -21,6 +21,7 @@ import {
   frozenCopy,
   isSendableTranscript,
   mintExtended,
+  mintSendable,
   type SendableTranscript,
   UncheckedTranscriptError,
 } from './sendable.ts';
@@ -74,47 +75,41 @@ function record(ids: Map<string, number>, calls: readonly ExtendedCall[], base: 
   }
 }
 
+/** Carries the calls of an accepted history's check (`analysis`) for its extension, when the format allows it. */
+function carry(transcript: SendableTranscript, analysis: unknown, length: number, settings: CheckSettings): void {
+  const calls = extendableOf(settings.format)?.(analysis, contextOf(undefined, settings));
+  if (calls === undefined) return;
+  const ids = new Map<string, number>();
+  record(ids, calls, 0);
+  CARRIED.set(transcript, { ids, length, model: settings.model, dialect: settings.dialect });
+}
+
 /** The full check of `messages`, carrying its calls for the next extension when the format allows it. */
 function fullCheck(messages: readonly unknown[], settings: CheckSettings): TranscriptReport<TranscriptFormat> {
-  const checked = checkInput(messages, settings);
-  const { report, outcome } = checked;
-  if (report.result !== 'accepted' || outcome === undefined || report.transcript === undefined) return report;
-  const calls = extendableOf(settings.format)?.(outcome.analysis, contextOf(undefined, settings));
-  if (calls !== undefined) {
-    const ids = new Map<string, number>();
-    record(ids, calls, 0);
-    CARRIED.set(report.transcript, {
-      ids,
-      length: report.transcript.messages.length,
-      model: settings.model,
-      dialect: settings.dialect,
-    });
+  const { report, outcome } = checkInput(messages, settings);
+  if (report.result === 'accepted' && outcome !== undefined && report.transcript !== undefined) {
+    carry(report.transcript, outcome.analysis, report.transcript.messages.length, settings);
   }
   return report;
 }
 
 /**
- * The check of `tail` alone after the accepted history `transcript`, when it decides the whole
- * history: the tail's own check accepts it and none of its call ids is one of the history's
- * (the format's `extendable` says why that suffices). `undefined`: the whole history is checked.
+ * The check of the tail alone (`copy`: its frozen copy, which passed the check's first pass)
+ * after the accepted history `transcript`, when it decides the whole history: the tail's own
+ * check accepts it and none of its call ids is one of the history's (the format's `extendable`
+ * says why that suffices). `undefined`: it does not decide.
  */
 function tailCheck(
   transcript: SendableTranscript,
   carried: Carried,
-  tail: readonly unknown[],
+  copy: readonly unknown[],
   settings: CheckSettings,
 ): TranscriptReport<TranscriptFormat> | undefined {
   const { format } = settings;
-  const driver = FORMAT_DRIVERS[format];
-  // The pass the full check makes over every message, over the tail's: JSON data, no other
-  // format's structure, and the frozen copy the rules read (the prefix's is the transcript's).
-  const scan = scanMessages(tail, format, driver.field, MAX_DATA_DEPTH, true);
-  if (scan.refused !== undefined) return undefined;
-  const copy = scan.copy ?? (frozenCopy(tail) as readonly unknown[]);
   const context = contextOf(undefined, settings);
   let calls: readonly ExtendedCall[] | undefined;
   try {
-    const outcome = driver.check(copy, context, []);
+    const outcome = FORMAT_DRIVERS[format].check(copy, context, []);
     if (outcome.failures.length > 0) return undefined;
     calls = extendableOf(format)?.(outcome.analysis, context);
   } catch {
@@ -133,14 +128,47 @@ function tailCheck(
 }
 
 /**
+ * The rules over the whole history, without the first pass over the prefix: the transcript's
+ * messages are the frozen copy that pass made (and the rules read) when it was checked, and the
+ * tail's copy (`copy`) passed it; the rules read the two, as the full check's rules read its one
+ * copy. `undefined` when the rules throw (the full check words the input error).
+ */
+function rulesCheck(
+  transcript: SendableTranscript,
+  copy: readonly unknown[],
+  settings: CheckSettings,
+): TranscriptReport<TranscriptFormat> | undefined {
+  const { format } = settings;
+  const list = [...transcript.messages, ...copy];
+  let outcome: CheckOutcome;
+  try {
+    outcome = FORMAT_DRIVERS[format].check(list, contextOf(undefined, settings), []);
+  } catch {
+    return undefined;
+  }
+  if (outcome.failures.length > 0) {
+    return { result: 'rejected', format, failures: outcome.failures, openToolCalls: outcome.openToolCalls };
+  }
+  const extended = mintSendable(format, Object.freeze(list) as readonly TranscriptMessage<TranscriptFormat>[]);
+  carry(extended, outcome.analysis, list.length, settings);
+  return { result: 'accepted', format, failures: [], openToolCalls: outcome.openToolCalls, transcript: extended };
+}
+
+/**
  * Checks a checked history grown by `tail`: the report `checkTranscript([...transcript.messages,
  * ...tail], { format: transcript.format, ...options })` gives (the same verdict, failures and
- * snapshot), in time proportional to the tail when the history was itself minted by
- * `extendTranscript` (its check carries what the next one needs: the call ids seen) and the
- * tail is accepted. Then the new transcript shares the history's frozen messages. A tail with a
- * failure, a transcript minted by `checkTranscript`, or a format whose rules read across the
- * boundary is checked whole (`openai-chat` and `chat` extend, `openai-chat` without a dialect;
- * the other formats' turn state, such as a turn's thinking or reasoning, is checked whole).
+ * snapshot), without reading the history's messages again where it can:
+ * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
+ *   the tail only: the history's messages are the frozen copy that pass made;
+ * - for `openai-chat` (without a dialect) and `chat`, whose rules pair calls and results by id
+ *   within runs of messages, the rules run over the tail only, in time proportional to it, when
+ *   the history was itself minted by `extendTranscript` (its check carries the call ids seen),
+ *   the tail's own check accepts it and repeats none of them; the new transcript then shares the
+ *   history's frozen messages (its list is made when first read);
+ * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
+ *   (thinking, reasoning, a turn's roles), the rules run over the whole history.
+ * An input error in the tail is worded by the full check. Values the check kept as they are
+ * rather than copying (a `Date`, an object written through its `toJSON`) are not read again.
  *
  * A loop extends the transcript of its last step by the new messages: the first extension
  * checks the whole history once, each later one reads only its tail.
@@ -189,15 +217,19 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
     model: own(options, 'model'),
     dialect: own(options, 'dialect'),
   };
-  const carried = CARRIED.get(transcript);
-  if (
-    carried !== undefined &&
-    carried.model === settings.model &&
-    carried.dialect === settings.dialect &&
-    objectPrototypeIsClean()
-  ) {
-    const report = tailCheck(transcript, carried, tail, settings);
-    if (report !== undefined) return report as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+  refuseBadSettings(settings);
+  if (objectPrototypeIsClean()) {
+    // The check's first pass (JSON data, no other format's structure, the frozen copy the rules
+    // read), over the tail only: the prefix passed it when it was checked.
+    const scan = scanMessages(tail, settings.format, FORMAT_DRIVERS[settings.format].field, MAX_DATA_DEPTH, true);
+    if (scan.refused === undefined) {
+      const copy = scan.copy ?? (frozenCopy(tail) as readonly unknown[]);
+      const carried = CARRIED.get(transcript);
+      const fits = carried !== undefined && carried.model === settings.model && carried.dialect === settings.dialect;
+      const report =
+        (fits ? tailCheck(transcript, carried, copy, settings) : undefined) ?? rulesCheck(transcript, copy, settings);
+      if (report !== undefined) return report as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+    }
   }
   return fullCheck([...transcript.messages, ...tail], settings) as TranscriptReport<
     F,
@@ -215,9 +247,4 @@ export function checkExtendable<F extends TranscriptFormat>(
   format: F,
 ): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
   return fullCheck(messages, { format, expect: 'sendable' }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
-}
-
-/** Whether `transcript` carries what `extendTranscript` needs to read only a tail after it. Internal (the adapters' tool loop). */
-export function extendsByTail(transcript: SendableTranscript): boolean {
-  return CARRIED.has(transcript);
 }

@@ -33,7 +33,7 @@ import {
   type TranscriptFormat,
   type TranscriptReport,
 } from '../../transcripts/index.ts';
-import { checkExtendable, extendsByTail } from '../../transcripts/internal.ts';
+import { checkExtendable } from '../../transcripts/internal.ts';
 import { ownError, registryDefinitions } from '../../typestate/internal.ts';
 import { own } from '../../internal/own-field.ts';
 import { type CallAnswer, type ProviderCodec, type ReadReply, ToolLoopError } from './codec.ts';
@@ -149,14 +149,7 @@ function checkStep(ctx: LoopContext, history: readonly unknown[], added: readonl
       : // biome-ignore lint/plugin: the codec's messages are its SDK's own, which the format's transcript schemas accept (type-tested in the transcripts layer)
         extendTranscript(anchor.transcript, [...history.slice(anchor.messages.length), ...added] as never);
   const last = added.length > 0 ? added[added.length - 1] : history[history.length - 1];
-  // Only a history whose check carries its extension is worth remembering (the other formats' are checked whole).
-  if (
-    keep &&
-    report.result === 'accepted' &&
-    typeof last === 'object' &&
-    last !== null &&
-    extendsByTail(report.transcript)
-  ) {
+  if (keep && report.result === 'accepted' && typeof last === 'object' && last !== null) {
     ctx.histories.set(last, { messages: [...history, ...added], transcript: report.transcript });
   }
   return report;
