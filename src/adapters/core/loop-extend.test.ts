@@ -76,6 +76,21 @@ describe('the tool loop checks each step by its new messages', () => {
     );
   });
 
+  it('an earlier history answered again (a retry from step 2) is checked as a whole history is', async () => {
+    const loop = toolLoop({ tools: Tools, handlers });
+    const start: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather?' }];
+    const early = await converse(loop, start, 2);
+    const saved = [...early];
+    await converse(loop, early, 3, 2);
+    // From the saved step-2 history: a new call, and then a call id the later steps used (unknown to this history).
+    const step = await loop.answer(saved, completion('call_9'));
+    expect(checkTranscriptJson([...saved, ...step.messages], { format: 'openai-chat' }).result).toBe('accepted');
+    const again = await loop.answer([...saved, ...step.messages], completion('call_3'));
+    expect(again.messages.length).toBe(2);
+    const repeat = await loop.answer([...saved, ...step.messages], completion('call_9')).catch((e: unknown) => e);
+    expect((repeat as ToolLoopError).code).toBe('reply_refused');
+  });
+
   it('a history that is not the last step’s grown (messages removed, or copies) is checked whole', async () => {
     const loop = toolLoop({ tools: Tools, handlers });
     const history = await converse(loop, [{ role: 'user', content: 'Weather?' }], 3);

@@ -377,8 +377,9 @@ export interface LoopContext {
   /** The digest of each tool's input JSON Schema (what an approval is asked under). */
   readonly schemaDigests: ReadonlyMap<string, string>;
   /**
-   * The histories this loop's steps ended with, each accepted by the transcript check, by its
-   * last message: the next step's check extends the one its history starts with (`loop.ts`).
+   * The newest history each conversation's steps ended with (a step's history replaces the one
+   * it extended), accepted by the transcript check, by its last message: the next step's check
+   * extends the one its history starts with (`loop.ts`).
    */
   readonly histories: WeakMap<object, CheckedHistory>;
 }

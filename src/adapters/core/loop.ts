@@ -150,6 +150,9 @@ function checkStep(ctx: LoopContext, history: readonly unknown[], added: readonl
         extendTranscript(anchor.transcript, [...history.slice(anchor.messages.length), ...added] as never);
   const last = added.length > 0 ? added[added.length - 1] : history[history.length - 1];
   if (keep && report.result === 'accepted' && typeof last === 'object' && last !== null) {
+    // The history extended is the new one's start: only the newest is kept (each holds its list).
+    const extended = anchor?.messages[anchor.messages.length - 1];
+    if (typeof extended === 'object' && extended !== null) ctx.histories.delete(extended);
     ctx.histories.set(last, { messages: [...history, ...added], transcript: report.transcript });
   }
   return report;
