@@ -160,13 +160,15 @@ function rulesCheck(
  * snapshot), without reading the history's messages again where it can:
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
- * - for `openai-chat` (without a dialect) and `chat`, whose rules pair calls and results by id
- *   within runs of messages, the rules run over the tail only, in time proportional to it, when
- *   the history was itself minted by `extendTranscript` (its check carries the call ids seen),
- *   the tail's own check accepts it and repeats none of them; the new transcript then shares the
- *   history's frozen messages (its list is made when first read);
+ * - for `openai-chat` (without a dialect), `chat` and `anthropic`, whose rules pair calls and
+ *   results by id within a turn or read one message, the rules run over the tail only, in time
+ *   proportional to it, when the history was itself minted by `extendTranscript` (its check
+ *   carries the call ids seen), the tail's own check accepts it and repeats none of them (and,
+ *   for `anthropic`, the history leaves no server call open and does not end in an empty
+ *   assistant message); the new transcript then shares the history's frozen messages (its list
+ *   is made when first read);
  * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
- *   (thinking, reasoning, a turn's roles), the rules run over the whole history.
+ *   (reasoning items, thought signatures, a turn's roles), the rules run over the whole history.
  * An input error in the tail is worded by the full check. Values the check kept as they are
  * rather than copying (a `Date`, an object written through its `toJSON`) are not read again.
  *
