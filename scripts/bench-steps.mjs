@@ -11,8 +11,9 @@
 //   `extendTranscript` from the transcript the last step ended with (what the loop does);
 //   the baseline: `checkTranscriptJson` of the whole history, twice (what its loop did).
 // - `total`: those checks summed over the steps 1 to 1,000 of one conversation.
-// - `answer`: the loop's `answer` at that step (its checks, the typestate steps, the handler),
-//   after a first step that leaves the loop the history it ended with.
+// - `answer`: the loop's `answer` at that step (its checks, the typestate steps, the handler):
+//   a fresh loop's first step (not measured), then 8 steps in a row from step k, the caller
+//   appending each step's messages.
 // Formats: openai-chat (whose checks extend) and anthropic (checked whole in this build too).
 // Each sample starts after a full collection when run with --expose-gc (so a row does not pay
 // for the garbage of the row before it). Build first: it measures dist/.
@@ -33,6 +34,8 @@ const LONGEST = Math.max(...STEPS);
 const FORMATS = ['openai-chat', 'anthropic'];
 /** CPU microseconds a sample should last at least (a sample repeats its work to reach it). */
 const SAMPLE_US = 10000;
+/** The steps in a row an `answer` sample measures (steps k to k + ANSWERED - 1). */
+const ANSWERED = 8;
 
 const cpu = () => {
   const { user, system } = process.cpuUsage();
@@ -158,12 +161,25 @@ for (const [name, b] of builds) {
         us: [],
         run: async () => stepChecks(b, format, history, anchor, k),
       });
-      // The loop: a first step leaves it the history it ended with; the measured step follows it.
-      const loop = b.loop(format);
-      const before = history.slice(0, -2);
-      const first = await loop.answer(before, STEP[format](k - 1).reply);
-      const grown = [...before, ...first.messages];
-      rows.push({ name, format, what: 'answer', k, us: [], run: () => loop.answer(grown, STEP[format](k).reply) });
+      // The loop: a fresh one, whose first step (not measured) leaves it the history it ended
+      // with; then ANSWERED steps in a row, each appending its messages, measured.
+      rows.push({
+        name,
+        format,
+        what: 'answer',
+        k,
+        us: [],
+        sample: async () => {
+          const loop = b.loop(format);
+          const before = history.slice(0, -2);
+          const first = await loop.answer(before, STEP[format](k - 1).reply);
+          const grown = [...before, ...first.messages];
+          const start = cpu();
+          for (let s = k; s < k + ANSWERED; s++)
+            grown.push(...(await loop.answer(grown, STEP[format](s).reply)).messages);
+          return (cpu() - start) / ANSWERED;
+        },
+      });
     }
     // Every step of a LONGEST-step conversation: one run per sample.
     rows.push({
@@ -186,12 +202,14 @@ for (const [name, b] of builds) {
 }
 
 // Warm-up: every row once.
-for (const row of rows) await row.run();
+for (const row of rows) await (row.sample ?? row.run)();
 for (let round = 0; round < ROUNDS; round++) {
   const order = rows.map((_, i) => rows[(i + round) % rows.length]);
   for (const row of order) {
     globalThis.gc?.();
-    if (row.once) {
+    if (row.sample !== undefined) {
+      row.us.push(await row.sample());
+    } else if (row.once) {
       const start = cpu();
       await row.run();
       row.us.push(cpu() - start);
