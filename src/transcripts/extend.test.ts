@@ -9,6 +9,7 @@ import {
   checkTranscriptJson,
   extendTranscript,
   type ExtendTranscriptOptions,
+  guardSend,
   type OpenAIChatMessage,
   type SendableTranscript,
   type TranscriptReport,
@@ -176,6 +177,30 @@ describe('extendTranscript', () => {
       ).failures.map((f) => `${f.rule} ${f.at}`),
     );
     expect(again.failures.length).toBeGreaterThan(0);
+  });
+
+  it('an extended transcript is sendable: one frozen list of every message, which guardSend sends', () => {
+    let transcript = (
+      checkTranscriptJson([{ role: 'user', content: 'Oslo?' }], { format: 'chat' }) as {
+        transcript: SendableTranscript<'chat'>;
+      }
+    ).transcript;
+    for (let s = 0; s < 5; s++) {
+      const next = extendTranscript(transcript, [
+        { role: 'assistant', tool_calls: [{ id: `call_${s}`, name: 'get_weather', arguments: {} }] },
+        { role: 'tool', tool_call_id: `call_${s}`, content: 'Snow' },
+      ]);
+      expect(next.result).toBe('accepted');
+      transcript = (next as { transcript: SendableTranscript<'chat'> }).transcript;
+    }
+    const messages = transcript.messages;
+    expect(messages.length).toBe(11);
+    expect(transcript.messages).toBe(messages);
+    expect(Object.isFrozen(messages) && Object.isFrozen(transcript) && messages.every((m) => Object.isFrozen(m))).toBe(
+      true,
+    );
+    const sent = guardSend('chat', (list: unknown[]) => list.length)(transcript);
+    expect(sent).toBe(11);
   });
 
   it('refuses a transcript the check did not mint, and a tail that is not a list', () => {
