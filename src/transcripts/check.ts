@@ -181,8 +181,8 @@ export function runCheck(
   return checkInput(input, settings).report;
 }
 
-/** Throws a `TypeError` naming the option for settings no check can run with. */
-function refuseBadSettings(settings: CheckSettings): void {
+/** Throws a `TypeError` naming the option for settings no check can run with. Internal. */
+export function refuseBadSettings(settings: CheckSettings): void {
   const { format, expect } = settings;
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`options.format must be one of ${TRANSCRIPT_FORMATS.join(', ')}, not ${String(format)}`);

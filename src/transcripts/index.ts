@@ -16,6 +16,8 @@ export type {
   RejectedTranscriptReport,
   InvalidTranscriptReport,
 } from './check.ts';
+export { extendTranscript } from './extend.ts';
+export type { ExtendTranscriptOptions } from './extend.ts';
 export { TranscriptInputError } from './core/report.ts';
 export { repairTranscript, repairTranscriptJson } from './repair.ts';
 export { toEvidence } from './evidence.ts';

@@ -125,6 +125,68 @@ export function mintSendable<F extends TranscriptFormat, M extends TranscriptMes
   return mint('SendableTranscript', { format, messages: snapshot as FrozenList<M> });
 }
 
+/** A transcript minted by extension whose list is not made yet: the transcript it extends, and the tail's frozen messages. */
+interface Pending {
+  readonly prefix: SendableTranscript;
+  readonly tail: readonly unknown[];
+}
+
+/**
+ * Mints the sendable transcript of `prefix`'s messages followed by `tail` (the tail's frozen
+ * copy): its `messages` is made (one frozen list) the first time it is read, from the tails of
+ * the extensions since the last transcript whose list was made, so an extension costs its tail
+ * and a chain of extensions read at its end costs one list. Internal (`extend.ts`).
+ */
+export function mintExtended<F extends TranscriptFormat>(
+  format: F,
+  prefix: SendableTranscript<F>,
+  tail: readonly unknown[],
+): SendableTranscript<F> {
+  let list: readonly unknown[] | undefined;
+  let pending: Pending | undefined = { prefix, tail };
+  const record = { format } as { readonly format: F; readonly messages: FrozenList<TranscriptMessage<F>> };
+  Object.defineProperty(record, 'messages', {
+    enumerable: true,
+    get: () => {
+      if (list !== undefined) return list;
+      const tails: (readonly unknown[])[] = [];
+      let at: Pending | undefined = pending;
+      let base: readonly unknown[] = [];
+      while (at !== undefined) {
+        tails.push(at.tail);
+        const before = PENDING.get(at.prefix);
+        if (before === undefined) {
+          base = at.prefix.messages;
+          break;
+        }
+        at = before.read();
+        if (at === undefined) {
+          base = before.list();
+          break;
+        }
+      }
+      const made = [...base];
+      for (let t = tails.length - 1; t >= 0; t--)
+        for (const message of tails[t] as readonly unknown[]) made.push(message);
+      list = Object.freeze(made);
+      pending = undefined;
+      return list;
+    },
+  });
+  const minted = mint('SendableTranscript', record);
+  PENDING.set(minted, {
+    read: () => pending,
+    list: () => list ?? minted.messages,
+  });
+  return minted;
+}
+
+/** The extension each transcript minted by {@link mintExtended} still holds (`read()`: `undefined` once its list is made). */
+const PENDING = new WeakMap<
+  object,
+  { readonly read: () => Pending | undefined; readonly list: () => readonly unknown[] }
+>();
+
 /**
  * Thrown by a guarded send when it is handed a transcript the check did not mint (`forged`: a
  * literal, cast, spread or copy), or one checked for another format or whose messages hold

@@ -25,6 +25,7 @@ import type {
 } from '../../typestate/index.ts';
 import type { ToolCallInfo } from '../../builder/index.ts';
 import type { JsonValue } from '../../canonical/index.ts';
+import type { SendableTranscript } from '../../transcripts/index.ts';
 import type { DeclarationOptions } from './declarations.ts';
 import type { ProviderCodec, RecordedReply } from './codec.ts';
 
@@ -375,4 +376,16 @@ export interface LoopContext {
   readonly scope: string;
   /** The digest of each tool's input JSON Schema (what an approval is asked under). */
   readonly schemaDigests: ReadonlyMap<string, string>;
+  /**
+   * The newest history each conversation's steps ended with (a step's history replaces the one
+   * it extended), accepted by the transcript check, by its last message: the next step's check
+   * extends the one its history starts with (`loop.ts`).
+   */
+  readonly histories: WeakMap<object, CheckedHistory>;
+}
+
+/** A history a step's check accepted: its messages as given (the objects), and the check's transcript. */
+export interface CheckedHistory {
+  readonly messages: readonly unknown[];
+  readonly transcript: SendableTranscript;
 }

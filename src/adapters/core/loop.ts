@@ -25,7 +25,8 @@ import {
   type ToolRegistry,
 } from '../../typestate/index.ts';
 import { settle, useAll, settleMutations } from '../../builder/index.ts';
-import { checkTranscriptJson, toEvidence, type TranscriptFailure } from '../../transcripts/index.ts';
+import { toEvidence } from '../../transcripts/index.ts';
+import { checkStep, refusal, refusalText } from './step-check.ts';
 import { ownError, registryDefinitions } from '../../typestate/internal.ts';
 import { own } from '../../internal/own-field.ts';
 import { type CallAnswer, type ProviderCodec, type ReadReply, ToolLoopError } from './codec.ts';
@@ -100,26 +101,6 @@ function placeholder(call: { readonly toolCallId: string; readonly toolName: str
   };
 }
 
-/** The check of `messages` as the provider would read them; failures, or `undefined` when accepted. */
-function refusal(
-  codec: ProviderCodec<unknown, unknown>,
-  messages: readonly unknown[],
-): TranscriptFailure[] | undefined {
-  const report = checkTranscriptJson(codec.checked === undefined ? messages : codec.checked(messages), {
-    format: codec.format,
-  });
-  if (report.result === 'accepted') return undefined;
-  return report.result === 'rejected' ? [...report.failures] : [];
-}
-
-function refusalText(codec: ProviderCodec<unknown, unknown>, messages: readonly unknown[]): string {
-  const report = checkTranscriptJson(codec.checked === undefined ? messages : codec.checked(messages), {
-    format: codec.format,
-  });
-  if (report.result === 'rejected') return report.failures.map((f) => `${f.at} ${f.rule}`).join('; ');
-  return report.result === 'invalid' ? report.error.message : '';
-}
-
 /** The reply's calls, its evidence and the calls the SDK answered itself; throws a refusal before anything runs. */
 function prepare(ctx: LoopContext, history: readonly unknown[], read: ReadReply<unknown>, turn: number) {
   const { codec, options } = ctx;
@@ -157,15 +138,12 @@ function prepare(ctx: LoopContext, history: readonly unknown[], read: ReadReply<
   const calls = evidence.value.requests.filter((c) => !selfAnswered.has(c.toolCallId));
   const sdkRefused = evidence.value.requests.filter((c) => selfAnswered.has(c.toolCallId));
   // Judge the whole reply before any handler: the history, the reply and a result for every call.
-  const judged = [
-    ...history,
-    ...read.messages,
-    ...(calls.length === 0 ? [] : codec.answers(calls.map(placeholder), read)),
-  ];
-  const failures = refusal(codec, judged);
+  const judged = [...read.messages, ...(calls.length === 0 ? [] : codec.answers(calls.map(placeholder), read))];
+  const report = checkStep(ctx, history, judged, false);
+  const failures = refusal(report);
   if (failures !== undefined) {
     throw new ToolLoopError(
-      `${format}: the reply was refused before any tool ran: the history with it is not a transcript the provider accepts: ${refusalText(codec, judged)}`,
+      `${format}: the reply was refused before any tool ran: the history with it is not a transcript the provider accepts: ${refusalText(report)}`,
       failures,
       'reply_refused',
     );
@@ -276,10 +254,11 @@ async function answerTurn(
   let prepared = prepare(ctx, history, read, turn);
   let resumed = false;
   const finish = (messages: unknown[], step: WideStep, done: boolean) => {
-    const failures = refusal(codec, [...history, ...messages]);
+    const report = checkStep(ctx, history, messages, true);
+    const failures = refusal(report);
     if (failures !== undefined) {
       throw new ToolLoopError(
-        `${format}: a result made the history one the provider refuses (the effects are recorded): ${refusalText(codec, [...history, ...messages])}`,
+        `${format}: a result made the history one the provider refuses (the effects are recorded): ${refusalText(report)}`,
         failures,
         'history_refused',
       );
@@ -386,6 +365,7 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
     options: { ...settings, ...(sessionId === undefined ? {} : { sessionId }) },
     ledger: effects,
     scope: sessionId ?? '',
+    histories: new WeakMap(),
     schemaDigests: new Map(
       settings.approvals === undefined
         ? []

@@ -315,3 +315,24 @@ function checkFinalThinking(
     }
   }
 }
+
+/**
+ * The calls of a checked history for its extension by a tail read alone (`FormatDriver.extendable`),
+ * or `undefined` when a tail could change what the history's own messages break. Without a
+ * request body (an extension has none) the thinking rules do not run, and what is left reads
+ * across a boundary only through the history's end: an empty assistant message is allowed only
+ * last, and a server call only stays open in the last message or its open tool-use loop; such a
+ * history is checked whole with its tail. Every other rule pairs or places a tool result with a
+ * call it names (a tail answering the history's call is an orphan in the tail's own check, and a
+ * tail's call id is checked against the history's), or reads one message. Consecutive messages
+ * of one role are one turn across the boundary too, yet only a turn's results are placed in it,
+ * and those the tail's own check places.
+ */
+export function anthropicExtendable(analysis: unknown, context: CheckContext): readonly CallSite[] | undefined {
+  if (context.body !== undefined) return undefined;
+  const { read } = analysis as AnthropicAnalysis;
+  const last = read.roles.length - 1;
+  if (last >= 0 && read.roles[last] === 'assistant' && read.emptyMessages.includes(last)) return undefined;
+  for (const call of read.calls) if (call.server && !call.answered) return undefined;
+  return read.calls;
+}

@@ -9,7 +9,7 @@ import type { FormatDriver } from '../core/driver.ts';
 import { digestChars, type IdSeed } from '../core/ids.ts';
 import { isWordId } from '../core/names.ts';
 import { readAnthropicTurns } from './evidence.ts';
-import { checkAnthropic } from './check.ts';
+import { anthropicExtendable, checkAnthropic } from './check.ts';
 import { anthropicToChat, chatToAnthropic } from './convert.ts';
 import { repairAnthropic } from './repair.ts';
 import { ANTHROPIC_RULES } from './rules.ts';
@@ -29,5 +29,6 @@ export const ANTHROPIC_DRIVER = {
     accepts: (id: string) => isWordId(id),
     mint: (seed: IdSeed) => `toolu_${digestChars(seed.digest, 24)}`,
   },
+  extendable: anthropicExtendable,
   stopReasons: STOP_REASON_TABLE['anthropic'],
 } as const satisfies FormatDriver<'anthropic'>;

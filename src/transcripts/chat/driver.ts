@@ -7,7 +7,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
-import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
+import { MAX_TOOL_CALL_ID, toolRunCalls } from '../core/tool-runs.ts';
 import { toolRunTurns } from '../core/turns.ts';
 import { checkChat, readChat } from './check.ts';
 import { repairChat } from './repair.ts';
@@ -31,5 +31,6 @@ export const CHAT_DRIVER = {
   },
   turns: (messages) => toolRunTurns(messages, readChat(messages)),
   toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
+  extendable: toolRunCalls,
   stopReasons: STOP_REASON_TABLE['chat'],
 } as const satisfies FormatDriver<'chat'>;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { STOP_REASON_TABLE, TranscriptFormat } from '../../check/index.ts';
+import type { CallSite } from './calls.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
 import type { ConversionLoss } from './convert.ts';
 import type { OpenAIChatDialect } from './dialects.ts';
@@ -16,6 +17,9 @@ import type { Turns } from './turns.ts';
 
 /** A conversion step: messages of one format to another's, with what could not cross. */
 export type Converter = (messages: readonly unknown[]) => { messages: unknown[]; losses: ConversionLoss[] };
+
+/** A call as a check read it: its pairing key and its message's index. */
+export type ExtendedCall = Pick<CallSite, 'key' | 'message'>;
 
 /** One format's driver. */
 export interface FormatDriver<F extends TranscriptFormat> {
@@ -41,6 +45,13 @@ export interface FormatDriver<F extends TranscriptFormat> {
    * `functions.<name>:<index>`); `toolCallIds` for a dialect with none of its own.
    */
   readonly toolCallIdsFor?: (dialect: OpenAIChatDialect | undefined) => ToolCallIdGrammar;
+  /**
+   * Whether a checked history of this format can be extended by its tail alone (see
+   * `extend.ts`), and how: the calls the check's `analysis` read (their pairing keys and
+   * message indexes), for the ids a tail may not repeat; `undefined` when this check cannot be
+   * extended (a rule that reads across the boundary, such as a dialect's). Absent: never.
+   */
+  readonly extendable?: (analysis: unknown, context: CheckContext) => readonly ExtendedCall[] | undefined;
   /** The format's stop reasons (the join check's table, `STOP_REASON_TABLE`, which the typestate layer reads below this one). */
   readonly stopReasons: (typeof STOP_REASON_TABLE)[F];
 }

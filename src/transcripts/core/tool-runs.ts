@@ -260,3 +260,15 @@ export function checkToolRuns(
   if (rules.idGrammar !== undefined) orphanIds(read, rules.idGrammar, sink);
   return { failures: sink.sorted(), openToolCalls, located: sink.located, analysis: read };
 }
+
+/**
+ * The calls of a tool-run format's check (its `analysis`, a {@link ToolRunRead}), for extending
+ * a checked history by its tail (`FormatDriver.extendable`). Every rule of these formats reads
+ * one message, or pairs calls and tool messages by id and by the run each stands in: after an
+ * accepted history, a tail whose own check accepts it and whose call ids the history does not
+ * hold is accepted with it (a tool message opening the tail is an orphan in the tail's own
+ * check, so such a tail is checked whole).
+ */
+export function toolRunCalls(analysis: unknown): readonly CallSite[] {
+  return (analysis as ToolRunRead).calls;
+}

@@ -7,7 +7,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
-import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
+import { MAX_TOOL_CALL_ID, toolRunCalls } from '../core/tool-runs.ts';
 import { toolRunTurns } from '../core/turns.ts';
 import { checkOpenAIChat, readOpenAIChat } from './check.ts';
 import { chatToOpenAIChat, openAIChatToChat } from './convert.ts';
@@ -29,5 +29,7 @@ export const OPENAI_CHAT_DRIVER = {
   turns: (messages) => toolRunTurns(messages, readOpenAIChat(messages)),
   toolCallIds: OPENAI_CHAT_IDS,
   toolCallIdsFor: dialectToolCallIds(OPENAI_CHAT_IDS),
+  // A dialect's rules read across messages (the reasoning of a turn): its checks are not extended.
+  extendable: (analysis, context) => (context.dialect === undefined ? toolRunCalls(analysis) : undefined),
   stopReasons: STOP_REASON_TABLE['openai-chat'],
 } as const satisfies FormatDriver<'openai-chat'>;

@@ -1,0 +1,220 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { FORMAT_DRIVERS } from './formats.ts';
+import { loopArbitrary, mutate, mutationsOf, render } from '../../test/transcript-loops.ts';
+import type { TranscriptFormat } from '../check/index.ts';
+import {
+  checkTranscriptJson,
+  extendTranscript,
+  type ExtendTranscriptOptions,
+  guardSend,
+  type OpenAIChatMessage,
+  type SendableTranscript,
+  type TranscriptReport,
+  UncheckedTranscriptError,
+} from './index.ts';
+
+const suite = join(import.meta.dirname, '../../conformance/transcripts');
+
+interface Case {
+  readonly name: string;
+  readonly format: TranscriptFormat;
+  readonly input: unknown[];
+  readonly options: ExtendTranscriptOptions;
+}
+
+/** Every conformance transcript given as a list of messages and checked for sending with no calls carried open. */
+const CASES: Case[] = readdirSync(suite, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((dir) =>
+    readdirSync(join(suite, dir.name))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({
+        name: `${dir.name}/${file}`,
+        json: JSON.parse(readFileSync(join(suite, dir.name, file), 'utf8')),
+      })),
+  )
+  .filter(
+    ({ json }) =>
+      Array.isArray(json.input) && (json.expect ?? 'sendable') === 'sendable' && json.openToolCalls === undefined,
+  )
+  .map(({ name, json }) => ({
+    name,
+    format: json.format,
+    input: json.input,
+    options: json.dialect === undefined ? {} : { dialect: json.dialect },
+  }));
+
+/** What a report says, with the snapshot's messages as data. */
+function said(report: TranscriptReport<TranscriptFormat>) {
+  return {
+    result: report.result,
+    failures: report.failures,
+    openToolCalls: report.openToolCalls,
+    error: report.result === 'invalid' ? report.error.message : undefined,
+    messages: report.result === 'accepted' ? report.transcript?.messages : undefined,
+  };
+}
+
+/** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
+const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>
+  (format === 'openai-chat' && options.dialect === undefined) || format === 'chat';
+
+/** Runs `extend` and returns the lengths of the lists the format's rules read meanwhile. */
+function ruleReads(format: TranscriptFormat, extend: () => void): number[] {
+  const spy = vi.spyOn(FORMAT_DRIVERS[format], 'check');
+  try {
+    extend();
+    return spy.mock.calls.map((call) => call[0].length);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/**
+ * For every split of `input`: the report of the prefix extended by the rest equals the full
+ * check's, both from a transcript `checkTranscript` minted (checked whole) and from one
+ * `extendTranscript` minted (the tail read alone where the format allows it, sharing the
+ * prefix's frozen messages). Counts the splits whose tail the rules read alone.
+ */
+function holdsAtEverySplit(format: TranscriptFormat, input: readonly unknown[], options: ExtendTranscriptOptions) {
+  const full = said(checkTranscriptJson(input, { format, ...options }));
+  let tailOnly = 0;
+  let prefixes = 0;
+  for (let k = 0; k <= input.length; k++) {
+    const prefix = checkTranscriptJson(input.slice(0, k), { format, ...options });
+    if (prefix.result !== 'accepted') continue;
+    prefixes++;
+    const tail = input.slice(k) as never[];
+    expect(said(extendTranscript(prefix.transcript, tail, options))).toEqual(full);
+    const base = extendTranscript(prefix.transcript, [], options);
+    expect(base.result).toBe('accepted');
+    const transcript = (base as { transcript: SendableTranscript }).transcript;
+    let next = base;
+    const reads = ruleReads(format, () => {
+      next = extendTranscript(transcript, tail, options);
+    });
+    expect(said(next)).toEqual(full);
+    if (next.result !== 'accepted') continue;
+    // The new transcript holds the prefix's frozen messages themselves.
+    expect(next.transcript.messages.slice(0, k).every((m, i) => m === transcript.messages[i])).toBe(true);
+    if (k > 0 && reads.length === 1 && reads[0] === tail.length) tailOnly++;
+  }
+  return { prefixes, tailOnly };
+}
+
+describe('extendTranscript', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s: every split gives the full check’s report', (_, c) => {
+    const { prefixes } = holdsAtEverySplit(c.format, c.input, c.options);
+    expect(prefixes).toBeGreaterThan(0);
+  });
+
+  it('openai-chat and chat read an accepted tail alone after every accepted prefix; anthropic after most', () => {
+    const counts = new Map<TranscriptFormat, { accepted: number; tailOnly: number }>();
+    for (const c of CASES) {
+      if (!full(c) || !['openai-chat', 'chat', 'anthropic'].includes(c.format) || c.options.dialect !== undefined)
+        continue;
+      const { prefixes, tailOnly } = holdsAtEverySplit(c.format, c.input, c.options);
+      const count = counts.get(c.format) ?? { accepted: 0, tailOnly: 0 };
+      counts.set(c.format, { accepted: count.accepted + prefixes - 1, tailOnly: count.tailOnly + tailOnly });
+      if (alwaysTailOnly(c.format, c.options)) expect(tailOnly, c.name).toBe(prefixes - 1);
+    }
+    expect(new Set(CASES.map((c) => c.format)).size).toBe(9);
+    for (const format of ['openai-chat', 'chat', 'anthropic'] as const) {
+      const count = counts.get(format);
+      expect(count?.accepted).toBeGreaterThan(10);
+      expect(count?.tailOnly).toBeGreaterThan((count?.accepted ?? 0) / 2);
+    }
+  });
+
+  it.each(['openai-chat', 'chat', 'anthropic', 'mistral'] as const)(
+    '%s: generated loops and their single mutations, split at every index, give the full check’s report',
+    (format) => {
+      fc.assert(
+        fc.property(
+          loopArbitrary().chain((steps) =>
+            fc
+              .option(fc.constantFrom(...mutationsOf(steps)), { nil: undefined })
+              .map((mutation) => ({ steps, mutation })),
+          ),
+          ({ steps, mutation }) => {
+            holdsAtEverySplit(format, render(format, mutation === undefined ? steps : mutate(steps, mutation)), {});
+          },
+        ),
+        { numRuns: 40, seed: 11 },
+      );
+    },
+  );
+
+  it('a tail repeating a call id of the history is checked whole, with the history’s paths', () => {
+    const call: OpenAIChatMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+    };
+    const first = extendTranscript(
+      (checkTranscriptJson([], { format: 'openai-chat' }) as { transcript: SendableTranscript<'openai-chat'> })
+        .transcript,
+      [{ role: 'user', content: 'Oslo?' }, call, { role: 'tool', tool_call_id: 'call_1', content: 'Snow' }],
+    );
+    expect(first.result).toBe('accepted');
+    const again = extendTranscript((first as { transcript: SendableTranscript<'openai-chat'> }).transcript, [
+      call,
+      { role: 'tool', tool_call_id: 'call_1', content: 'Rain' },
+    ]);
+    expect(again.failures.map((f) => `${f.rule} ${f.at}`)).toEqual(
+      checkTranscriptJson(
+        [
+          { role: 'user', content: 'Oslo?' },
+          call,
+          { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },
+          call,
+          { role: 'tool', tool_call_id: 'call_1', content: 'Rain' },
+        ],
+        { format: 'openai-chat' },
+      ).failures.map((f) => `${f.rule} ${f.at}`),
+    );
+    expect(again.failures.length).toBeGreaterThan(0);
+  });
+
+  it('an extended transcript is sendable: one frozen list of every message, which guardSend sends', () => {
+    let transcript = (
+      checkTranscriptJson([{ role: 'user', content: 'Oslo?' }], { format: 'chat' }) as {
+        transcript: SendableTranscript<'chat'>;
+      }
+    ).transcript;
+    for (let s = 0; s < 5; s++) {
+      const next = extendTranscript(transcript, [
+        { role: 'assistant', tool_calls: [{ id: `call_${s}`, name: 'get_weather', arguments: {} }] },
+        { role: 'tool', tool_call_id: `call_${s}`, content: 'Snow' },
+      ]);
+      expect(next.result).toBe('accepted');
+      transcript = (next as { transcript: SendableTranscript<'chat'> }).transcript;
+    }
+    const messages = transcript.messages;
+    expect(messages.length).toBe(11);
+    expect(transcript.messages).toBe(messages);
+    expect(Object.isFrozen(messages) && Object.isFrozen(transcript) && messages.every((m) => Object.isFrozen(m))).toBe(
+      true,
+    );
+    const sent = guardSend('chat', (list: unknown[]) => list.length)(transcript);
+    expect(sent).toBe(11);
+  });
+
+  it('refuses a transcript the check did not mint, and a tail that is not a list', () => {
+    // biome-ignore lint/plugin: a forged transcript, as a caller's cast would make one
+    const forged = { format: 'chat', messages: [] } as unknown as SendableTranscript<'chat'>;
+    expect(() => extendTranscript(forged, [])).toThrow(UncheckedTranscriptError);
+    const checked = checkTranscriptJson([], { format: 'chat' }) as { transcript: SendableTranscript<'chat'> };
+    // biome-ignore lint/plugin: a tail that is not a list, as untyped code could pass one
+    expect(() => extendTranscript(checked.transcript, 'hi' as never)).toThrow(
+      'extendTranscript: tail: expected an array of chat messages, got string',
+    );
+  });
+});
+
+function full(c: Case): boolean {
+  return checkTranscriptJson(c.input, { format: c.format, ...c.options }).result === 'accepted';
+}
