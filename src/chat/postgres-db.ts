@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
-import { ignore, lockKey, notSent } from './postgres-errors.ts';
+import { endedByServer, ignore, lockKey, notSent } from './postgres-errors.ts';
 import type { SqlTables } from './sql-rows.ts';
 
 /** The pool of one store, with its table names and its statement settings. */
@@ -44,19 +44,23 @@ export class PgDb {
   /**
    * One statement on a pooled connection, with the client-side timeout (`prepared`: a turn's own).
    * A failure to get the connection is marked as never sent ({@link notSent}); a client whose
-   * statement failed is dropped from the pool (as `pool.query` does).
+   * statement failed is dropped from the pool (as `pool.query` does); a statement the server ended
+   * the connection under ({@link endedByServer}: it did not run) is sent once more on a fresh one.
    */
   async q<R extends QueryResultRow>(text: string, values: unknown[] = [], prepared = false): Promise<R[]> {
-    const client = await this.connect();
-    try {
-      const rows = (await client.query<R>(this.config(text, values, prepared))).rows;
-      client.off('error', ignore);
-      client.release();
-      return rows;
-    } catch (error) {
-      client.off('error', ignore);
-      client.release(error instanceof Error ? error : true);
-      throw error;
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect();
+      try {
+        const rows = (await client.query<R>(this.config(text, values, prepared))).rows;
+        client.off('error', ignore);
+        client.release();
+        return rows;
+      } catch (error) {
+        client.off('error', ignore);
+        client.release(error instanceof Error ? error : true);
+        // A pooled connection the server ended while idle: the statement did not run; once more.
+        if (attempt > 0 || !endedByServer(error)) throw error;
+      }
     }
   }
 

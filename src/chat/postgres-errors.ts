@@ -17,6 +17,18 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
+/**
+ * Whether the server ended the connection the statement was sent on (SQLSTATE 57P01
+ * `admin_shutdown`: `pg_terminate_backend` or a fast shutdown; 57P02 `crash_shutdown`; 57P03
+ * `cannot_connect_now`): the backend stopped before the statement completed, so it did not run
+ * (a statement in a transaction rolls back with it). A pooled connection ended while idle fails
+ * its next statement so: the stores send it once more on a fresh connection.
+ */
+export function endedByServer(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === '57P01' || state === '57P02' || state === '57P03';
+}
+
 /** A unique-key violation (SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';

@@ -8,7 +8,7 @@
 import type { PoolClient, QueryResult } from 'pg';
 import { own } from '../internal/own-field.ts';
 import type { PgDb } from './postgres-db.ts';
-import { ignore, isUniqueViolation, lockKey, sqlState, storeError } from './postgres-errors.ts';
+import { endedByServer, ignore, isUniqueViolation, lockKey, sqlState, storeError } from './postgres-errors.ts';
 import { fenceRefusal } from './lease.ts';
 import { encodeRecord, encodeResume, encodeSend, encodeSuspension } from './sql-rows.ts';
 import { type SaveOptions, suspensionOf } from './store.ts';
@@ -165,12 +165,9 @@ export class PgWriter {
     expected: number,
     options: SaveOptions | undefined,
   ): Promise<number> {
-    const client = await this.db.connect();
-    const query: Query = (text, values = []) => client.query(this.db.config(text, values));
-    let open = false;
+    const { client, query } = await this.begin(sessionId);
+    let open = true;
     try {
-      await query('BEGIN');
-      open = true;
       await this.writeIn(query, sessionId, token, record, expected, options);
       open = false;
       await query('COMMIT');
@@ -179,6 +176,25 @@ export class PgWriter {
       return expected + 1;
     } catch (error) {
       throw await this.abandon(client, query, open, error, sessionId);
+    }
+  }
+
+  /**
+   * A connection with a transaction begun. A pooled connection the server ended while it sat idle
+   * (`pg_terminate_backend`, a restart: {@link endedByServer}) fails at `BEGIN`, before anything
+   * ran: it is destroyed and the save begins once more on a fresh one.
+   */
+  private async begin(sessionId: string): Promise<{ client: PoolClient; query: Query }> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.db.connect();
+      const query: Query = (text, values = []) => client.query(this.db.config(text, values));
+      try {
+        await query('BEGIN');
+        return { client, query };
+      } catch (error) {
+        const thrown = await this.abandon(client, query, false, error, sessionId);
+        if (attempt > 0 || !endedByServer(error)) throw thrown;
+      }
     }
   }
 
@@ -314,7 +330,7 @@ export class PgWriter {
         client.release(true);
         return failure;
       }
-    } else usable = sqlState(error) !== undefined;
+    } else usable = sqlState(error) !== undefined && !endedByServer(error);
     client.off('error', ignore);
     client.release(usable ? undefined : true);
     return error;

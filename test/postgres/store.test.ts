@@ -119,6 +119,23 @@ describe('PostgresSessionStore', () => {
     await store.close();
   });
 
+  it('a pooled connection the server ended while idle is not a failed save: the save begins again on a fresh one', async () => {
+    const tablePrefix = freshPrefix();
+    const application_name = `turngate-test-${tablePrefix}`;
+    const store = new PostgresSessionStore({ connectionString: connection, application_name }, { tablePrefix });
+    let version = await store.save('s', { state: { messages: [user('m0')] } }, 0);
+    const messages = [user('m0')];
+    for (let round = 1; round <= 10; round++) {
+      // Every idle connection of the pool ended by the server, and the save at once, with no pause
+      // for the pool to hear of it: the first BEGIN may go to a dead connection.
+      expect((await terminateBackends(application_name)).terminated).toBeGreaterThan(0);
+      messages.push(user(`m${round}`));
+      version = await store.save('s', { state: { messages: [...messages] } }, version);
+    }
+    expect((await store.load('s'))?.state.messages).toEqual(messages);
+    await store.close();
+  });
+
   it("runs a turn whose node takes longer than the server's idle-in-transaction timeout", async () => {
     const tablePrefix = freshPrefix();
     const store = new PostgresSessionStore(
