@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { anthropicReply } from '../test/fixtures/anthropic-reply.mjs';
 import { median } from './bench/stats.mjs';
 
 const { values } = parseArgs({
@@ -34,21 +35,15 @@ async function build(root) {
   return () => anthropic.toolLoop({ tools: Tools, handlers });
 }
 
-const reply = (tool, n) => ({
-  id: `msg_${tool}_${n}`,
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-6',
-  stop_reason: 'tool_use',
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-  content: Array.from({ length: n }, (_, i) => ({
-    type: 'tool_use',
-    id: `toolu_${i}`,
-    name: tool,
-    input: tool === 'send_email' ? { to: `user${i}@example.com` } : { city: `city ${i}` },
-  })),
-});
+const reply = (tool, n) =>
+  anthropicReply(
+    `msg_${tool}_${n}`,
+    Array.from({ length: n }, (_, i) => [
+      `toolu_${i}`,
+      tool,
+      tool === 'send_email' ? { to: `user${i}@example.com` } : { city: `city ${i}` },
+    ]),
+  );
 const history = [{ role: 'user', content: 'go' }];
 
 const builds = [['this', await build('.')]];

@@ -24,6 +24,7 @@ import { toolLoop } from '../dist/esm/adapters/anthropic.js';
 import { mcpTools } from '../dist/esm/mcp.js';
 import { shopServer } from '../test/fixtures/mcp-shop.mjs';
 import { median } from './bench/stats.mjs';
+import { anthropicReply } from '../test/fixtures/anthropic-reply.mjs';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, calls: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 9);
@@ -34,16 +35,7 @@ await shopServer(() => undefined).connect(serverSide);
 const client = new Client({ name: 'bench', version: '1.0.0' });
 await client.connect(clientSide);
 const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
-const reply = (id, calls) => ({
-  id,
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-6',
-  stop_reason: 'tool_use',
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-  content: calls.map(([callId, name, input]) => ({ type: 'tool_use', id: callId, name, input })),
-});
+const reply = anthropicReply;
 const signal = new AbortController().signal;
 let serial = 0;
 

@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { median } from './bench/stats.mjs';
+import { anthropicReply } from '../test/fixtures/anthropic-reply.mjs';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string' }, baseline: { type: 'string' }, steps: { type: 'string' } },
@@ -86,16 +87,7 @@ const STEP = {
     return {
       messages: [assistant, result('snow in Oslo')],
       placeholder: [assistant, result('mutation_pending: not answered yet')],
-      reply: {
-        id: `msg_${s}`,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-6',
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-        content: [use],
-      },
+      reply: anthropicReply(`msg_${s}`, [], { content: [use] }),
     };
   },
 };

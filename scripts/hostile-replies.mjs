@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as v from 'valibot';
+import { anthropicReply } from '../test/fixtures/anthropic-reply.mjs';
 
 const ADAPTERS = ['anthropic', 'openai-chat', 'openai-responses', 'aisdk', 'gemini'];
 const TOOL_STOP = {
@@ -41,16 +42,10 @@ function reply(adapter, calls, { stop = TOOL_STOP[adapter], id = 'r1' } = {}) {
   const text = (c) => c.argsText ?? JSON.stringify(c.input);
   switch (adapter) {
     case 'anthropic':
-      return {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model: 'm',
-        stop_reason: stop,
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
+      return anthropicReply(id, [], {
+        stop,
         content: calls.map((c) => c.raw ?? { type: 'tool_use', id: c.id, name: c.name, input: c.input }),
-      };
+      });
     case 'openai-chat':
       return {
         id,

@@ -12,6 +12,7 @@ import * as gemini from 'turngate/adapters/gemini';
 import * as openaiChat from 'turngate/adapters/openai-chat';
 import * as responses from 'turngate/adapters/openai-responses';
 import type { TranscriptFormat } from 'turngate/transcripts';
+import { anthropicReply } from '../fixtures/anthropic-reply.mjs';
 
 /** One read tool that answers, one that throws, one mutating tool. */
 export class Tools extends defineTools({
@@ -69,16 +70,11 @@ export function replyOf(adapter: AdapterName, calls: readonly Call[], options: R
   const stop = options.stop === undefined ? TOOL_STOP[adapter] : options.stop;
   switch (adapter) {
     case 'anthropic':
-      return {
-        id: options.id ?? 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-6',
-        stop_reason: stop,
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-        content: calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: objectArgs(c) })),
-      };
+      return anthropicReply(
+        options.id ?? 'msg_1',
+        calls.map((c) => [c.id, c.name, objectArgs(c)]),
+        { stop },
+      );
     case 'openai-chat':
       return {
         id: options.id ?? 'chatcmpl-1',
