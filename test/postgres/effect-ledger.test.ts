@@ -3,47 +3,24 @@
  * whose answer is lost (through a proxy, test/postgres/proxy.ts). Runs when
  * TURNGATE_PG_URL is set (scripts/test.sh).
  */
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
-import { sqlTables } from '../../src/chat/sql-rows.ts';
 import { effectEntry, effectsRunOnce, ledgerContract } from '../effect-ledger.ts';
 import { startProxy } from './proxy.ts';
-
-const url = process.env['TURNGATE_PG_URL'];
-if (url === undefined) {
-  throw new Error('TURNGATE_PG_URL is not set: start a server with scripts/start-postgres.sh');
-}
-
-const prefixes: string[] = [];
-
-/** A table prefix of its own, its tables dropped after the run. */
-function freshPrefix(): string {
-  const prefix = `effects_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  prefixes.push(prefix);
-  return prefix;
-}
-
-afterAll(async () => {
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
-  for (const prefix of prefixes)
-    await admin.query(`DROP TABLE IF EXISTS ${Object.values(sqlTables('test', prefix)).join(', ')}`);
-  await admin.end();
-});
+import { connection, freshPrefix as prefixOf } from './database.ts';
 
 it('runs each effect once across a replay in a new process, four processes at once, and kill -9 mid-effect', async () => {
-  const prefix = freshPrefix();
-  const counts = await effectsRunOnce(['postgres', url, prefix], 4, 40);
+  const prefix = prefixOf('effects');
+  const counts = await effectsRunOnce(['postgres', connection, prefix], 4, 40);
   expect(counts).toEqual({ replay: 1, concurrent: { calls: 40, maxRuns: 1 }, crash: 1 });
 });
 
 it('keeps the durable ledger contract', async () => {
-  const prefix = freshPrefix();
+  const prefix = prefixOf('effects');
   const stores: PostgresSessionStore[] = [];
   try {
     await ledgerContract((options) => {
-      const store = new PostgresSessionStore(url, { tablePrefix: prefix, maxConnections: 1 });
+      const store = new PostgresSessionStore(connection, { tablePrefix: prefix, maxConnections: 1 });
       stores.push(store);
       return store.effectLedger(options);
     });
@@ -53,8 +30,8 @@ it('keeps the durable ledger contract', async () => {
 });
 
 it('runs once an effect whose claim lost its answer: the retry under the same claimant resumes the claim', async () => {
-  const prefix = freshPrefix();
-  const proxy = await startProxy(url);
+  const prefix = prefixOf('effects');
+  const proxy = await startProxy(connection);
   const store = new PostgresSessionStore(proxy.url, { tablePrefix: prefix, maxConnections: 2 });
   try {
     await store.version('warm'); // the tables exist before answers are lost

@@ -5,9 +5,7 @@
  * reached the server. The outages go through a proxy (test/postgres/proxy.ts), so the shared
  * server never stops. Runs when TURNGATE_PG_URL is set (scripts/test.sh).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ChatMessage,
   createChatHarness,
@@ -17,29 +15,8 @@ import {
   sequentialGraph,
 } from '../../src/chat/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
-import { sqlTables } from '../../src/chat/sql-rows.ts';
 import { startProxy } from './proxy.ts';
-
-const url = process.env['TURNGATE_PG_URL'];
-if (url === undefined || url === '')
-  throw new Error('TURNGATE_PG_URL is not set: start a server with scripts/start-postgres.sh');
-const connection: string = url;
-
-const prefixes: string[] = [];
-const admin = new pg.Pool({ connectionString: connection, max: 2 });
-
-/** A table prefix of its own, dropped after the run. */
-function freshPrefix(): string {
-  const prefix = `tg_lease_${randomBytes(6).toString('hex')}`;
-  prefixes.push(prefix);
-  return prefix;
-}
-
-afterAll(async () => {
-  for (const prefix of prefixes)
-    await admin.query(`DROP TABLE IF EXISTS ${Object.values(sqlTables('test', prefix)).join(', ')}`);
-  await admin.end();
-});
+import { admin, connection, freshPrefix as prefixOf } from './database.ts';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,7 +29,7 @@ async function holderOf(prefix: string, sessionId: string): Promise<string | nul
 
 describe('the PostgreSQL lease after failures', () => {
   it('a turn cut off by an outage releases its lease once the server is back, long before the lease runs out', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_lease');
     const proxy = await startProxy(connection);
     // The default lease (30 s): a lease left behind would outlast every wait below.
     const cut = new PostgresSessionStore(proxy.url, { tablePrefix, connectTimeoutMs: 500 });
@@ -86,7 +63,7 @@ describe('the PostgreSQL lease after failures', () => {
   });
 
   it('a retried send takes over its own lease at once; another send, or another store object, waits', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_lease');
     const store = new PostgresSessionStore(connection, { tablePrefix, lockTimeoutMs: 300 });
     const elsewhere = new PostgresSessionStore(connection, { tablePrefix, lockTimeoutMs: 300 });
     try {
@@ -118,7 +95,7 @@ describe('the PostgreSQL lease after failures', () => {
   });
 
   it('a save whose lease was lost while nobody took the session saves; one whose lease another holds is refused, naming it', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_lease');
     const store = new PostgresSessionStore(connection, { tablePrefix });
     try {
       await store.save('s', { state: { messages: [user('first')] } }, 0);
@@ -143,7 +120,7 @@ describe('the PostgreSQL lease after failures', () => {
   });
 
   it('marks a failed save outcomeUnknown only when its statement may have reached the server', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_lease');
     const proxy = await startProxy(connection);
     const store = new PostgresSessionStore(proxy.url, { tablePrefix, connectTimeoutMs: 500 });
     try {

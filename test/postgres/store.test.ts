@@ -3,9 +3,8 @@
  * session from several store objects (processes) run one at a time, and a connection that dies
  * mid-turn leaves the session whole. Runs when TURNGATE_PG_URL is set (scripts/test.sh).
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createChatHarness,
   sequentialGraph,
@@ -14,33 +13,12 @@ import {
   type ChatMessage,
 } from '../../src/chat/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
-import { sqlTables } from '../../src/chat/sql-rows.ts';
 import { restartAndResume } from '../restart.ts';
 import { sessionStoreSuite } from '../session-store-suite.ts';
-
-const url = process.env['TURNGATE_PG_URL'];
-if (url === undefined || url === '')
-  throw new Error('TURNGATE_PG_URL is not set: start a server with scripts/start-postgres.sh');
-const connection: string = url;
-
-const prefixes: string[] = [];
-const admin = new pg.Pool({ connectionString: connection, max: 2 });
-
-/** A table prefix of its own, dropped after the run. */
-function freshPrefix(): string {
-  const prefix = `tg_test_${randomBytes(6).toString('hex')}`;
-  prefixes.push(prefix);
-  return prefix;
-}
-
-afterAll(async () => {
-  for (const prefix of prefixes)
-    await admin.query(`DROP TABLE IF EXISTS ${Object.values(sqlTables('test', prefix)).join(', ')}`);
-  await admin.end();
-});
+import { admin, connection, freshPrefix as prefixOf } from './database.ts';
 
 sessionStoreSuite('PostgreSQL', (options) => {
-  const tablePrefix = freshPrefix();
+  const tablePrefix = prefixOf('tg_test');
   const opened: PostgresSessionStore[] = [new PostgresSessionStore(connection, { ...options, tablePrefix })];
   return {
     store: opened[0] as PostgresSessionStore,
@@ -71,7 +49,7 @@ const echo = sequentialGraph({
 
 describe('PostgresSessionStore', () => {
   it('creates its tables once when many stores start together', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const stores = Array.from({ length: 6 }, () => new PostgresSessionStore(connection, { tablePrefix }));
     await Promise.all(stores.map((store, i) => store.save(`s${i}`, { state: { messages: [] } }, 0)));
     expect((await stores[0]?.listSuspended()) ?? []).toEqual([]);
@@ -79,7 +57,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it('runs the turns of one session one at a time across store objects, none lost', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const stores = Array.from({ length: 4 }, () => new PostgresSessionStore(connection, { tablePrefix }));
     const harnesses = stores.map((store) => createChatHarness({ graph: echo, store }));
     const outcomes = await Promise.all(
@@ -102,7 +80,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it('holds no connection while a turn runs: its connection dying mid-turn loses nothing', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const application_name = `turngate-test-${tablePrefix}`;
     const store = new PostgresSessionStore({ connectionString: connection, application_name }, { tablePrefix });
     await store.save('s', { state: { messages: [user('kept')] } }, 0);
@@ -120,7 +98,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it('a pooled connection the server ended while idle is not a failed save: the save begins again on a fresh one', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const application_name = `turngate-test-${tablePrefix}`;
     const store = new PostgresSessionStore({ connectionString: connection, application_name }, { tablePrefix });
     let version = await store.save('s', { state: { messages: [user('m0')] } }, 0);
@@ -137,7 +115,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it("runs a turn whose node takes longer than the server's idle-in-transaction timeout", async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const store = new PostgresSessionStore(
       { connectionString: connection, options: '-c idle_in_transaction_session_timeout=1000' },
       { tablePrefix },
@@ -160,7 +138,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it('frees a session whose holder died when its lease runs out, and fences the late holder', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const store = new PostgresSessionStore(connection, { tablePrefix, lockLeaseMs: 300 });
     await store.save('s', { state: { messages: [user('first')] } }, 0);
     // A holder that died: its lease row stays until it runs out.
@@ -198,7 +176,7 @@ describe('PostgresSessionStore', () => {
     expect((cause as SessionStoreUnavailable).reason).toBe('unreachable');
     await unreachable.close();
 
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const store = new PostgresSessionStore(connection, { tablePrefix, statementTimeoutMs: 300 });
     const harness = createChatHarness({ graph: echo, store });
     expect((await harness.send('s', user('one'))).outcome).toBe('completed');
@@ -216,7 +194,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it('takes two statements per turn: one to hold and read, one to save (new, steady, reloaded)', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const pool = new pg.Pool({ connectionString: connection, max: 4 });
     const statements: string[] = [];
     // Every statement of every connection the pool makes is counted.
@@ -261,7 +239,7 @@ describe('PostgresSessionStore', () => {
   });
 
   it('resumes in a new process a turn that an exited process suspended', async () => {
-    const tablePrefix = freshPrefix();
+    const tablePrefix = prefixOf('tg_test');
     const stores: PostgresSessionStore[] = [];
     await restartAndResume(['postgres', connection, tablePrefix], () => {
       const store = new PostgresSessionStore(connection, { tablePrefix });
