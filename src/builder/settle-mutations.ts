@@ -9,6 +9,7 @@ import { own } from '../internal/own-field.ts';
 import { expectMinted } from '../typestate/internal.ts';
 import type { StateArgument, ToolsOf } from '../typestate/index.ts';
 import { runToolIntent } from '../typestate/internal.ts';
+import { handlerOf } from './settle.ts';
 import {
   admitMutation,
   recordMutations,
@@ -118,14 +119,7 @@ export async function settleMutations(
   for (const intent of ready.intents) {
     if (intent.kind !== 'tool_call') continue;
     if (signal?.aborted === true) break;
-    let handler: unknown;
-    try {
-      handler = Object.hasOwn(handlers, intent.toolName)
-        ? (handlers as Record<string, unknown>)[intent.toolName]
-        : undefined;
-    } catch {
-      handler = undefined;
-    }
+    const handler = handlerOf(handlers, intent.toolName);
     if (typeof handler !== 'function') continue;
     const run = handler as (input: unknown, witness: MutationWitness) => unknown;
     // What ran (or threw) is kept for recordMutations, which answers the call with it.

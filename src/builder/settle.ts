@@ -72,7 +72,12 @@ export type ToolHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
   ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
 };
 
-function handlerOf(handlers: object, toolName: string): unknown {
+/**
+ * The handler of `toolName` in a handler map: its own property only (a planted prototype field
+ * is not one), `undefined` when absent or when reading it throws (a getter, a Proxy trap).
+ * Internal: every place that runs a tool's handler by name reads it here.
+ */
+export function handlerOf(handlers: object, toolName: string): unknown {
   try {
     return Object.hasOwn(handlers, toolName) ? (handlers as Record<string, unknown>)[toolName] : undefined;
   } catch {

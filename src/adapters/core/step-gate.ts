@@ -10,6 +10,7 @@ import { mutationStopVerdict, type UnsafeStopKind } from '../../check/index.ts';
 import type { Failure } from '../../failures/index.ts';
 import type { ToolDefinitions, ToolRegistry, ToolResult } from '../../typestate/index.ts';
 import { isPendingMutation, ownError, registryDefinitions } from '../../typestate/internal.ts';
+import { handlerOf } from '../../builder/internal.ts';
 import type { ReadReply } from './codec.ts';
 import type { LoopContext, StepContext } from './loop-types.ts';
 
@@ -154,12 +155,7 @@ export function stepHandlers(
   const wrapped: Record<string, (input: unknown, second: unknown) => unknown> = {};
   const step: StepContext = { signal };
   for (const name of Object.keys(definitions)) {
-    let handler: unknown;
-    try {
-      handler = Object.hasOwn(handlers, name) ? (handlers as Record<string, unknown>)[name] : undefined;
-    } catch {
-      handler = undefined;
-    }
+    const handler = handlerOf(handlers, name);
     if (typeof handler !== 'function') continue;
     const run = handler as (input: unknown, second: unknown, step: StepContext) => unknown;
     wrapped[name] =
