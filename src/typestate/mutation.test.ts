@@ -302,6 +302,34 @@ describe('the two phases: a model-requested mutation flows through the gate', ()
     expect(notRun?.status === 'error' && notRun.error.errorCode).toBe('mutation_not_performed');
   });
 
+  it('answers refused calls with the classes, or with the caller’s why; a malformed why is refused', () => {
+    const refused = [{ class: 'mutation.stop_reason_unsafe' as const, detail: 'cut off' }];
+    const plain = recordMutations(closedTurn(), { refused });
+    const named = recordMutations(closedTurn(), {
+      refused,
+      why: { text: 'not run: the reply was cut off', retryable: true },
+    });
+    const errorOf = (r: typeof plain) =>
+      r.ok ? r.value.results.find((x) => x.toolCallId === 'tc-3' && x.status === 'error') : undefined;
+    expect(errorOf(plain)).toMatchObject({
+      error: {
+        errorCode: 'mutation_not_admitted',
+        errorMessage: 'the mutation gate refused this turn (mutation.stop_reason_unsafe); update_issue did not run',
+      },
+    });
+    expect(errorOf(named)).toMatchObject({
+      error: {
+        errorCode: 'mutation_not_admitted',
+        retryable: true,
+        errorMessage: 'not run: the reply was cut off; update_issue did not run',
+      },
+    });
+    const bad = recordMutations(closedTurn(), { refused, why: { text: 3 } as never });
+    expect(bad.ok ? [] : bad.failures.map((f) => f.detail)).toEqual([
+      'options.why: expected { text: string, retryable: boolean }',
+    ]);
+  });
+
   it('runs a consumed row’s mutation input once, bound by its digest', async () => {
     const closed = turn(specFor('code'), Tools)
       .request('tc-1', 'read_file', { path: 'a' })

@@ -34,6 +34,12 @@ import { firstFailure, fail } from '../failures/internal.ts';
 export interface RecordMutationsOptions {
   /** `admitMutation`'s failures, when the gate refused the turn. */
   readonly refused?: readonly Failure[];
+  /**
+   * What each refused call is answered with, when the caller knows it better than the classes
+   * (the tool loop: `not run: the reply was cut off ...`): the message is `<text>; <tool> did
+   * not run`, the code `mutation_not_admitted`, `retryable` as given. Default: the classes named.
+   */
+  readonly why?: { readonly text: string; readonly retryable: boolean };
 }
 
 /**
@@ -78,13 +84,17 @@ export function recordMutations(joinClosed: JoinClosed, options: RecordMutations
   if (refused !== undefined && !Array.isArray(refused)) {
     return fail('tool.schema_invalid', 'options.refused: expected a list of failures');
   }
+  const why = (snapshot.value as RecordMutationsOptions).why;
+  if (why !== undefined && (typeof why?.text !== 'string' || typeof why.retryable !== 'boolean')) {
+    return fail('tool.schema_invalid', 'options.why: expected { text: string, retryable: boolean }');
+  }
   if (joinClosed.pendingMutations.length === 0) return { ok: true, value: joinClosed };
   const pending = new Set(joinClosed.pendingMutations);
   const records: MutationRecord[] = [];
   const answers = new Map<string, ToolResult<ToolDefinitions>>();
   for (const intent of joinClosed.intents) {
     if (intent.kind !== 'tool_call' || !pending.has(intent.toolCallId)) continue;
-    const { result, record } = answerOf(intent, outcomeOf(joinClosed, intent), refused);
+    const { result, record } = answerOf(intent, outcomeOf(joinClosed, intent), refused, why);
     records.push(record);
     // The output was validated against the tool's schema when it ran: this is where it becomes typed.
     answers.set(intent.toolCallId, result as ToolResult<ToolDefinitions>);
@@ -124,6 +134,7 @@ function answerOf(
   intent: MutationIntent & { readonly kind: 'tool_call' },
   outcome: IntentOutcome | undefined,
   refused: readonly Failure[] | undefined,
+  why: RecordMutationsOptions['why'],
 ): { readonly result: AnsweredResult; readonly record: MutationRecord } {
   const base = { toolCallId: intent.toolCallId, toolName: intent.toolName };
   const error = (code: Parameters<typeof ownError>[0], message: string): AnsweredResult => ({
@@ -157,11 +168,23 @@ function answerOf(
   }
   if (refused !== undefined && refused.length > 0) {
     const classes = [...new Set(refused.map((f) => f.class))].join(', ');
+    const result: AnsweredResult =
+      why === undefined
+        ? error(
+            'mutation_not_admitted',
+            `the mutation gate refused this turn (${classes}); ${intent.toolName} did not run`,
+          )
+        : {
+            ...base,
+            status: 'error',
+            error: {
+              errorCode: 'mutation_not_admitted',
+              retryable: why.retryable,
+              errorMessage: `${why.text}; ${intent.toolName} did not run`,
+            },
+          };
     return {
-      result: error(
-        'mutation_not_admitted',
-        `the mutation gate refused this turn (${classes}); ${intent.toolName} did not run`,
-      ),
+      result,
       record: { outcome: 'not_admitted', intent, failures: refused },
     };
   }

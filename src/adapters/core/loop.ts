@@ -49,7 +49,7 @@ import {
   writeAhead,
 } from './recorded-reply.ts';
 import { recordDecisions, waitingApprovals, waitingState } from './loop-approvals.ts';
-import { type Block, mutationBlock, notRun, stepHandlers } from './step-gate.ts';
+import { mutationBlock, notRun, stepHandlers } from './step-gate.ts';
 
 export { ToolLoopError } from './codec.ts';
 export type { CallAnswer, ProviderCodec, ReadReply, RecordedReply, ToolLoopErrorCode } from './codec.ts';
@@ -196,7 +196,7 @@ interface MutationRun {
 }
 
 /**
- * The mutations of a closed turn: kept from running (a {@link Block}: every pending call answered
+ * The mutations of a closed turn: kept from running (a block from `mutationBlock`: every pending call answered
  * `mutation_not_admitted` with why), or run through the gate, once per intent, keys scoped.
  */
 async function runMutations(
@@ -205,11 +205,14 @@ async function runMutations(
   history: readonly unknown[],
   closed: JoinClosed<ToolDefinitions>,
   run: MutationRun,
-): Promise<{ readonly step: WideStep; readonly block: Block | undefined }> {
+): Promise<WideStep> {
   const { step0, signal } = run;
   const block = mutationBlock(ctx, read, closed.results, run.sdkRefused, signal);
   if (block !== undefined) {
-    const refused = recordMutations(closed, { refused: [block.failure] });
+    const refused = recordMutations(closed, {
+      refused: [block.failure],
+      why: { text: block.text, retryable: block.retryable },
+    });
     const step: WideStep = refused.ok
       ? {
           ...step0,
@@ -219,14 +222,14 @@ async function runMutations(
           failures: [block.failure],
         }
       : { ...step0, results: closed.results, failures: refused.failures };
-    return { step, block };
+    return step;
   }
   const admit = admission(ctx, read, history);
   // A call that waits for a person's yes holds every mutation of the turn: nothing mutates yet.
   const waiting = await waitingApprovals(ctx, closed, admit);
   if (waiting.length > 0) {
     const state = waitingState(history, recordOf(read), waiting);
-    return { step: { ...step0, closed, results: closed.results, approvals: waiting, state }, block: undefined };
+    return { ...step0, closed, results: closed.results, approvals: waiting, state };
   }
   // biome-ignore lint/plugin: the wrapped handlers are the registry's own, one per tool by name (stepHandlers); the gate checks every output against its schema
   const final = await settleMutations(closed, run.handlers as never, ctx.options.policy, {
@@ -236,7 +239,7 @@ async function runMutations(
   const step: WideStep = final.ok
     ? { ...step0, closed: final.value, results: final.value.results, mutations: final.value.mutations, failures: [] }
     : { ...step0, results: closed.results, failures: final.failures };
-  return { step, block: undefined };
+  return step;
 }
 
 /** Answers one reply (the registry and handlers taken as the widest types). */
@@ -298,12 +301,12 @@ async function answerTurn(
       : // biome-ignore lint/plugin: the provider's stop reason as it sent it; one the table does not know maps to `unknown`, which the join check refuses
         ({ format, stopReason: read.stopReason } as never as ProviderStopReason);
   const closed = closeJoin(used.value, protocolState === undefined ? {} : { protocolState });
-  const { step, block } = closed.ok
+  const step: WideStep = closed.ok
     ? await runMutations(ctx, read, history, closed.value, { step0, sdkRefused, handlers, signal })
-    : { step: { ...step0, results: settled.value.results, failures: closed.failures }, block: undefined };
+    : { ...step0, results: settled.value.results, failures: closed.failures };
   if (step.approvals.length > 0) return { done: true, messages: [], ...step };
   const aborted = signal?.aborted === true;
-  const results = step.results.map((result) => notRun(result, step.failures, block, aborted));
+  const results = step.results.map((result) => notRun(result, step.failures, aborted));
   const answers = codec.answers(
     results.map((result) => ({ toolCallId: result.toolCallId, toolName: result.toolName, result })),
     read,

@@ -103,11 +103,10 @@ export function mutationBlock(
   return undefined;
 }
 
-/** A pending mutation's result once the turn could not close, or the loop blocked it: the call did not run. */
+/** A pending mutation's result once the turn could not close (or the step was aborted before it started): the call did not run. */
 export function notRun(
   result: ToolResult<ToolDefinitions>,
   failures: readonly Failure[],
-  block: Block | undefined,
   aborted: boolean,
 ): ToolResult<ToolDefinitions> {
   if (result.status !== 'error') return result;
@@ -116,16 +115,6 @@ export function notRun(
     return {
       ...result,
       error: ownError('aborted', `not run: the step was aborted before ${result.toolName} started; it can be retried`),
-    };
-  }
-  if (block !== undefined && code === 'mutation_not_admitted') {
-    return {
-      ...result,
-      error: {
-        errorCode: 'mutation_not_admitted',
-        retryable: block.retryable,
-        errorMessage: `${block.text}; ${result.toolName} did not run`,
-      },
     };
   }
   if (!isPendingMutation(result)) return result;
