@@ -324,6 +324,7 @@ describe('the two phases: a model-requested mutation flows through the gate', ()
         errorMessage: 'not run: the reply was cut off; update_issue did not run',
       },
     });
+    // biome-ignore lint/plugin: a why of the wrong shape is the case under test
     const bad = recordMutations(closedTurn(), { refused, why: { text: 3 } as never });
     expect(bad.ok ? [] : bad.failures.map((f) => f.detail)).toEqual([
       'options.why: expected { text: string, retryable: boolean }',
