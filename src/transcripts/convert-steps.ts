@@ -82,9 +82,11 @@ export type TranscriptChange =
       readonly repair: TranscriptRepair;
     };
 
+/** The changes recording a conversion step's losses (`kind: 'lost'`), at the step that lost them. */
 export const lossChanges = (losses: readonly ConversionLoss[], stage: 'source' | 'chat'): TranscriptChange[] =>
   losses.map((loss) => ({ kind: 'lost', stage, at: loss.at, detail: loss.what }));
 
+/** The changes recording a step's repairs (`kind: 'repaired'`), each with the repair it records. */
 export const repairChanges = (
   repairs: readonly TranscriptRepair[],
   stage: 'source' | 'chat' | 'target',

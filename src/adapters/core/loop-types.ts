@@ -365,6 +365,7 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
   ): Promise<LoopStep<TTools, TMessage>>;
 }
 
+/** A step without its messages and `done`, for the widest registry: what the loop builds before placing the results. Internal. */
 export type WideStep = Omit<LoopStep<ToolDefinitions, unknown>, 'messages' | 'done'>;
 
 /** What one loop holds: its codec, options, ledger and the scope of its keys. */
