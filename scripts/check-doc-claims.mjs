@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the `//=>` value claims of the TSDoc @example blocks in src/ (and README.md's ts blocks)
+// Runs the `//=>` value claims of the TSDoc @example blocks in src/ (and the ts blocks of
+// README.md and docs/**/*.md)
 // against the built package (dist/, `npm run -s build` first): each example with a literal claim
 // is rewritten (scripts/doc-claims.mjs), transpiled to JavaScript into .tools/doc-claims/, and
 // imported by its package name (turngate, turngate/chat, ...; the repository's own package.json
@@ -11,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { examplesOf, rewriteExample, runClaims } from './doc-claims.mjs';
+import { examplesOf, markdownExamples, rewriteExample, runClaims } from './doc-claims.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, '.tools', 'doc-claims');
@@ -38,11 +39,7 @@ function* allExamples() {
     const text = readFileSync(file, 'utf8');
     for (const example of examplesOf(text)) yield { file: relative(root, file), ...example };
   }
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
-    const line = readme.slice(0, match.index).split('\n').length;
-    yield { file: 'README.md', line, bodyLine: line + 1, code: match[1] };
-  }
+  yield* markdownExamples(root);
 }
 
 const counts = { checked: 0, hold: 0, descriptive: 0, skipped: 0 };

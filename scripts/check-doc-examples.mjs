@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Typechecks every ```ts block inside a TSDoc @example in src/, and every ```ts block of
-// README.md, each as its own module that imports from 'turngate' (or a subpath, resolved to src/
+// README.md and docs/**/*.md (the guides), each as its own module that imports from 'turngate' (or a subpath, resolved to src/
 // through the package's `@turngate/source` condition), so the examples the docs show are
-// examples that compile. A README block that shows a compile error marks the line with
+// examples that compile. A Markdown block that shows a compile error marks the line with
 // `// @ts-expect-error` and gives the message in a comment.
 //
 // scripts/typecheck.mjs compiles the same files in its one program (npm run check, npm test);
@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { examplesOf } from './doc-claims.mjs';
+import { examplesOf, markdownExamples } from './doc-claims.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -30,7 +30,7 @@ function* files(dir) {
  * Writes each example as a module of its own into `out` (emptied first): `<source>_<line>.ts`.
  *
  * @param {string} out
- * @returns {{ count: number, readmeCount: number }} TSDoc blocks and README blocks written
+ * @returns {{ count: number, markdownCount: number }} TSDoc blocks and Markdown blocks (README.md, docs/) written
  */
 export function writeDocExamples(out) {
   rmSync(out, { recursive: true, force: true });
@@ -44,19 +44,18 @@ export function writeDocExamples(out) {
       count++;
     }
   }
-  let readmeCount = 0;
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  for (const match of readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
-    const line = readme.slice(0, match.index).split('\n').length;
-    writeFileSync(join(out, `README_md_${line}.ts`), `// from README.md:${line}\nexport {};\n${match[1]}`);
-    readmeCount++;
+  let markdownCount = 0;
+  for (const { file, line, code } of markdownExamples(root)) {
+    const name = `${file.replace(/[/.]/g, '_')}_${line}.ts`;
+    writeFileSync(join(out, name), `// from ${file}:${line}\nexport {};\n${code}`);
+    markdownCount++;
   }
-  return { count, readmeCount };
+  return { count, markdownCount };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const out = DOC_EXAMPLE_DIR;
-  const { count, readmeCount } = writeDocExamples(out);
+  const { count, markdownCount } = writeDocExamples(out);
   writeFileSync(
     join(out, 'tsconfig.json'),
     JSON.stringify({
@@ -73,10 +72,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   process.stdout.write(result.stdout);
   if (result.status !== 0) {
     console.error(
-      `doc examples: ${count} TSDoc and ${readmeCount} README blocks checked, some do not compile (see above; files in .doc-examples/)`,
+      `doc examples: ${count} TSDoc and ${markdownCount} Markdown (README.md, docs/) blocks checked, some do not compile (see above; files in .doc-examples/)`,
     );
     process.exit(1);
   }
   rmSync(out, { recursive: true, force: true });
-  console.log(`doc examples: ${count} TSDoc @example blocks and ${readmeCount} README blocks compile`);
+  console.log(
+    `doc examples: ${count} TSDoc @example blocks and ${markdownCount} Markdown (README.md, docs/) blocks compile`,
+  );
 }

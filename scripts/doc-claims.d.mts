@@ -24,6 +24,11 @@ export interface ClaimResult {
 export declare function parseClaim(text: string): ParsedClaim;
 export declare function rewriteExample(code: string): { code: string; claims: Claim[] };
 export declare function examplesOf(text: string): Generator<{ line: number; bodyLine: number; code: string }>;
+export declare function markdownDocs(root: string): string[];
+export declare function markdownExamplesOf(text: string): Generator<{ line: number; bodyLine: number; code: string }>;
+export declare function markdownExamples(
+  root: string,
+): Generator<{ file: string; line: number; bodyLine: number; code: string }>;
 export declare function runClaims(
   checked: readonly Claim[],
   load: () => Promise<unknown>,

@@ -2,6 +2,8 @@
 // value: strings, numbers, booleans, null, undefined, arrays, objects) from a descriptive one
 // (prose, ellipses, a type), and rewrite the example so that the claimed expression reports its
 // value at run time. scripts/check-doc-claims.mjs runs the rewritten examples against dist/.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { inspect, isDeepStrictEqual } from 'node:util';
 import ts from 'typescript';
 
@@ -217,6 +219,42 @@ export function* examplesOf(text) {
     const line = text.slice(0, match.index).split('\n').length;
     const before = text.slice(0, match.index + match[0].indexOf(match[1]));
     yield { line, bodyLine: before.split('\n').length, code };
+  }
+}
+
+/**
+ * The Markdown files whose ```ts blocks are examples: README.md, then every `.md` file under
+ * docs/ (guides included), in path order. Paths are relative to `root`.
+ */
+export function markdownDocs(root) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) found.push(relative(root, path));
+    }
+  };
+  walk(join(root, 'docs'));
+  return ['README.md', ...found.sort()];
+}
+
+/**
+ * Every ```ts block of a Markdown text: `{ line, bodyLine, code }`, where `line` is the line of
+ * the opening fence and `bodyLine` the line of the code's first line. A block fenced otherwise
+ * (```text, ```sh, or no language: pseudo-code, a shell session) is not an example.
+ */
+export function* markdownExamplesOf(text) {
+  for (const match of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)) {
+    const line = text.slice(0, match.index).split('\n').length;
+    yield { line, bodyLine: line + 1, code: match[1] };
+  }
+}
+
+/** Every ```ts block of README.md and docs/**\/*.md, each with the file it is in (relative to `root`). */
+export function* markdownExamples(root) {
+  for (const file of markdownDocs(root)) {
+    for (const example of markdownExamplesOf(readFileSync(join(root, file), 'utf8'))) yield { file, ...example };
   }
 }
 

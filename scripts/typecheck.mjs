@@ -2,8 +2,8 @@
 // Every TypeScript 6 check of the repository in one program, so the library's types are checked
 // once rather than once per check: tsconfig.json's files (src/, test/, examples/, type-tests/,
 // conformance/, scripts/; `turngate` resolves to src/ through the `@turngate/source` condition),
-// the doc examples (scripts/check-doc-examples.mjs: every TSDoc @example and README ts block
-// compiles) and the negative type tests' messages (scripts/type-messages.mjs --check: each misuse
+// the doc examples (scripts/check-doc-examples.mjs: every TSDoc @example and every ts block of
+// README.md and docs/**/*.md compiles) and the negative type tests' messages (scripts/type-messages.mjs --check: each misuse
 // is an error whose first diagnostic names the class or rule its directive promises within
 // MESSAGE_LIMIT characters, or says why not).
 //
@@ -30,7 +30,7 @@ const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), 
     throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   },
 });
-const { count, readmeCount } = writeDocExamples(DOC_EXAMPLE_DIR);
+const { count, markdownCount } = writeDocExamples(DOC_EXAMPLE_DIR);
 const misuses = writeMisuseCopies(MISUSE_DIR);
 const filesOf = (dir) =>
   readdirSync(dir)
@@ -115,7 +115,7 @@ if (misusesFailed > 0) console.log(report.join('\n'));
 const files = program.getSourceFiles().filter((f) => !f.fileName.includes(`${sep}node_modules${sep}`)).length;
 console.log(
   `typecheck: TypeScript ${ts.version}, one program of ${files} files: ${failures.length} errors;` +
-    ` doc examples: ${count} TSDoc and ${readmeCount} README blocks;` +
+    ` doc examples: ${count} TSDoc and ${markdownCount} Markdown (README.md, docs/) blocks;` +
     ` negative type tests: ${misuses.length - misusesFailed} of ${misuses.length} name their class or rule within ${MESSAGE_LIMIT} characters` +
     (values.declarations === undefined
       ? ''

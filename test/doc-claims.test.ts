@@ -4,7 +4,14 @@
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { type Claim, parseClaim, rewriteExample, runClaims } from '../scripts/doc-claims.mjs';
+import {
+  type Claim,
+  markdownDocs,
+  markdownExamplesOf,
+  parseClaim,
+  rewriteExample,
+  runClaims,
+} from '../scripts/doc-claims.mjs';
 
 /** The value of a claim that must parse as a literal. */
 function literal(text: string): unknown {
@@ -157,5 +164,38 @@ describe('runClaims', () => {
     expect(results[0]?.actual).toMatch(/^never reached: the example threw SyntaxError/);
     expect(results[1]?.actual).toMatch(/^threw SyntaxError/);
     expect(results[2]?.actual).toMatch(/^never reached: the example threw SyntaxError/);
+  });
+});
+
+describe('markdownExamplesOf / markdownDocs', () => {
+  it('takes every ```ts block with its lines, and no block fenced as text, sh or without a language', () => {
+    const text = [
+      '# Guide',
+      '```ts',
+      'f(1); //=> 2',
+      '```',
+      '```',
+      'a -> b',
+      '```',
+      '```sh',
+      'npm test',
+      '```',
+      '```ts',
+      'g();',
+      '```',
+    ].join('\n');
+    expect([...markdownExamplesOf(text)]).toEqual([
+      { line: 2, bodyLine: 3, code: 'f(1); //=> 2\n' },
+      { line: 11, bodyLine: 12, code: 'g();\n' },
+    ]);
+  });
+
+  it('reads README.md first, then every .md file under docs/, guides included', () => {
+    const root = new URL('..', import.meta.url).pathname;
+    const docs = markdownDocs(root);
+    expect(docs[0]).toBe('README.md');
+    expect(docs).toContain('docs/ARCHITECTURE.md');
+    expect(docs.filter((file) => file.startsWith('docs/guide/')).length).toBeGreaterThan(0);
+    expect(docs.slice(1).every((file) => file.startsWith('docs/') && file.endsWith('.md'))).toBe(true);
   });
 });

@@ -103,3 +103,37 @@ describe('examples/harness-loop.ts', () => {
     expect([final.state, final.sessionId, final.startedAt]).toEqual(['stopped', left.sessionId, left.startedAt]);
   });
 });
+
+import { spawnSync } from 'node:child_process';
+
+describe('scripts/example-tool-loop.mjs (npm run example:tool-loop)', () => {
+  it('answers the recorded Gemini replies: the read at once, the mutation once the turn closed and once only, a history the check accepts', () => {
+    const run = spawnSync(process.execPath, ['scripts/example-tool-loop.mjs'], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8',
+    });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const lines = run.stdout.split('\n').filter((line) => line !== '');
+    expect(lines[0]).toMatch(
+      /^A gated tool loop on recorded Gemini replies \(conformance\/transcripts\/gemini\/gemini3-every-step-with-thought-signature\.json; https:\/\/ai\.google\.dev\//,
+    );
+    expect(lines.slice(1, 4)).toEqual([
+      'reply 1 (gemini-3.1-pro-preview, finishReason STOP): check_flight',
+      '  read check_flight {"flight":"AA100"}: ran at once -> {"status":"delayed","departure_time":"12 PM"}',
+      '  turn closed: accepted',
+    ]);
+    expect(lines[4]).toBe('  sent back: the reply and 1 functionResponse (check_flight ok); done: false');
+    expect(lines.slice(5, 7)).toEqual([
+      'reply 2 (gemini-3.1-pro-preview, finishReason STOP): book_taxi',
+      '  turn closed: accepted',
+    ]);
+    expect(lines[7]).toMatch(
+      /^ {2}gate: book_taxi \{"time":"10 AM"\} held until the turn closed, then performed once \(its witness: join set sha256:[0-9a-f]{12}…\)$/,
+    );
+    expect(lines.slice(8)).toEqual([
+      '  sent back: the reply and 1 functionResponse (book_taxi ok); done: false',
+      'replayed reply 2: book_taxi replayed; taxis booked: 1',
+      'next request: 5 contents; checkTranscript (gemini, gemini-3.1-pro-preview): accepted',
+    ]);
+  });
+});
