@@ -1,5 +1,5 @@
 /**
- * The README's API tour: check one turn in code, read the verdict, print premath's report.
+ * The API tour (docs/guide/join-check.md): check one turn in code, read the verdict, print premath's report.
  * Run after `npm run build`: node --experimental-strip-types is not on Node 20, so this file is
  * typechecked by the test command (TypeScript 6 and 7) rather than run.
  */
