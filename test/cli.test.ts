@@ -97,7 +97,20 @@ describe('turngate harness-join-check', () => {
       /^turngate: Unknown option '--bogus'/,
     );
     expect(run(['launch-missiles']).code).toBe(2);
-    expect(run(['--help']).stdout).toMatch(/^Usage: turngate harness-join-check/);
+    expect(run(['harness-join-check', '--help']).stdout).toMatch(/^Usage: turngate harness-join-check/);
+  });
+
+  it('lists the transcript commands first in --help, then the join check and the Tusk harness', () => {
+    const help = run(['--help']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([
+      0,
+      'Usage: turngate <command> [options]   (turngate <command> --help for its options)',
+    ]);
+    const at = (command: string) => help.stdout.indexOf(`turngate ${command} `);
+    const order = ['transcript-check', 'transcript-convert', 'harness-join-check', 'harness-session', 'harness-kpi'];
+    expect(order.map(at).every((index) => index > 0)).toBe(true);
+    expect(order.map(at)).toEqual([...order.map(at)].sort((a, b) => a - b));
+    expect(run(['help']).stdout).toBe(help.stdout);
   });
 
   it('stops quietly, exit 0, when the reader closes the pipe early', () => {
@@ -206,8 +219,8 @@ describe('input limits', () => {
     expect(r.stderr.split('\n')).toHaveLength(2);
   });
 
-  it('documents the limit and the exit codes in --help', () => {
-    const help = run(['--help']).stdout;
+  it('documents the limit and the exit codes in harness-join-check --help', () => {
+    const help = run(['harness-join-check', '--help']).stdout;
     expect(help).toContain('--max-input-bytes <n>');
     expect(help).toContain('default 64 MiB (67,108,864 bytes)');
     expect(help).toMatch(/3 internal error/);

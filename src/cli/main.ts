@@ -2,12 +2,12 @@
 /**
  * The `turngate` command line. Thin: argument parsing and I/O only.
  *
+ *   turngate transcript-check --format <format> --input <file | -> [--json] [--expect ...] [--repair] [--fail-on-reject]
+ *   turngate transcript-convert --from <format> --to <format> --input <file | -> [--json] ...
  *   turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
  *   turngate harness-session write|read|bootstrap ...
  *   turngate harness-trajectory append|query|repair ...
  *   turngate harness-kpi ...
- *   turngate transcript-check --format <format> --input <file | -> [--json] [--expect ...] [--repair] [--fail-on-reject]
- *   turngate transcript-convert --from <format> --to <format> --input <file | -> [--json] ...
  *
  * @module
  */
@@ -18,7 +18,36 @@ import type { CommandOutput } from './harness-join-check.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { firstFailure } from '../failures/internal.ts';
 
-const USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
+/** `turngate --help`: the commands, the ones a provider loop reaches for first on top. */
+const USAGE = `Usage: turngate <command> [options]   (turngate <command> --help for its options)
+
+Before a model call: check, repair or convert a provider transcript (the formats: see
+transcript-check --help):
+  turngate transcript-check --format <format> --input <file | -> [--repair] [--json]
+                       checks a history against the provider's rules for tool calls and
+                       results; exit 1 when rejected, --repair prints a repaired history
+  turngate transcript-convert --from <format> --to <format> --input <file | -> [--json]
+                       moves a history to another provider's format
+
+After a turn: the join check of one turn's evidence (HARNESS-TYPESTATE):
+  turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
+                       decides JoinClosed and prints the report (--json: premath's bytes)
+
+The Tusk harness, for long-running work:
+  turngate harness-session write|read|bootstrap   the session handoff artifact
+  turngate harness-trajectory append|query|repair the append-only step trajectory
+  turngate harness-kpi                             the multithread throughput KPI
+
+  -h, --help           show this help
+  -v, --version        print turngate's version
+
+Exit codes: 0 done; 1 as the command's --help says (a transcript the provider would refuse, a
+turn rejected under --fail-on-reject, a file that could not be read); 2 invalid input or usage
+(one stderr line); 3 internal error (one stderr line).
+`;
+
+/** `turngate harness-join-check --help`. */
+const JOIN_CHECK_USAGE = `Usage: turngate harness-join-check --input <file | -> [--json] [--fail-on-reject] [--max-input-bytes <n>]
 
 Checks one tool-calling turn's evidence (HARNESS-TYPESTATE): normalizes it, decides JoinClosed,
 and prints the report.
@@ -31,18 +60,11 @@ Options:
                        refuse input larger than n bytes (suffix K, M or G for KiB, MiB,
                        GiB); default ${describeLimit(DEFAULT_MAX_INPUT_BYTES)}
   -h, --help           show this help
-  -v, --version        print turngate's version
 
 Exit codes: 0 report printed (accepted or rejected), 1 rejected with --fail-on-reject,
 2 invalid input or usage (one stderr line), 3 internal error (one stderr line).
 
-The Tusk harness (see each command's --help):
-  turngate harness-session write|read|bootstrap   the session handoff artifact
-  turngate harness-trajectory append|query|repair the append-only step trajectory
-  turngate harness-kpi                             the multithread throughput KPI
-
-Also: turngate transcript-check --format <format> --input <file | -> (see transcript-check --help)
-      turngate transcript-convert --from <format> --to <format> --input <file | -> (see its --help)
+The other commands: turngate --help.
 `;
 
 /** The installed package's version: `dist/cli/` (the bundle or the module) is two levels below its package.json. */
@@ -86,7 +108,7 @@ async function run(argv: readonly string[]): Promise<CommandOutput> {
   });
   if (!parsed.ok) return usageError(firstFailure(parsed));
   const values = parsed.value;
-  if (values.help === true) return { stdout: USAGE, stderr: '', exitCode: 0 };
+  if (values.help === true) return { stdout: JOIN_CHECK_USAGE, stderr: '', exitCode: 0 };
   const input = values.input;
   if (input === undefined || input === '') return usageError('--input <file | -> is required');
   let maxBytes = DEFAULT_MAX_INPUT_BYTES;
