@@ -135,5 +135,10 @@ describe('scripts/example-tool-loop.mjs (npm run example:tool-loop)', () => {
       'replayed reply 2: book_taxi replayed; taxis booked: 1',
       'next request: 5 contents; checkTranscript (gemini, gemini-3.1-pro-preview): accepted',
     ]);
+    // The README's "Start here" shows this run's steps as they are printed.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(
+      `npm ci && npm run example:tool-loop\n\`\`\`\n\n\`\`\`text\n${lines.slice(1).join('\n')}\n\`\`\`\n`,
+    );
   });
 });
