@@ -45,11 +45,7 @@ class Tools extends defineTools({
   },
 }) {}
 
-const lines = [];
-const say = (line) => {
-  lines.push(line);
-  console.log(line);
-};
+const say = (line) => console.log(line);
 const json = (value) => JSON.stringify(value);
 const short = (digest) => `${digest.slice(0, 19)}…`;
 /** The taxis booked: each with the join-set digest of the closed turn its witness names. */
@@ -66,24 +62,28 @@ const handlers = {
   },
 };
 
+/** A recorded model content as the `GenerateContentResponse` `ai.models.generateContent` returns. */
+const replyOf = (content) => ({ candidates: [{ content, finishReason: 'STOP', index: 0 }], modelVersion: model });
+/** What went wrong, if anything: the example exits 1 naming it. */
+const wrong = [];
+
 say(`A gated tool loop on recorded Gemini replies (${CASE}; ${recorded.source})`);
 const loop = toolLoop({ tools: Tools, handlers });
 const history = [contents[0]];
-let step = loop.start();
-let failed = false;
 for (const [index, content] of replies.entries()) {
-  const reply = { candidates: [{ content, finishReason: 'STOP', index: 0 }], modelVersion: model };
+  const reply = replyOf(content);
   const calls = content.parts.filter((part) => part.functionCall !== undefined).map((part) => part.functionCall.name);
   say(`reply ${index + 1} (${model}, finishReason STOP): ${calls.join(', ')}`);
   const booked = taxis.length;
-  step = await loop.answer(history, reply);
+  const step = await loop.answer(history, reply);
   const report = step.closed?.report;
-  if (report?.result !== 'accepted' || step.failures.length > 0) failed = true;
+  if (report?.result !== 'accepted' || step.failures.length > 0)
+    wrong.push(`reply ${index + 1}: the turn did not close`);
   say(`  turn closed: ${report?.result ?? 'no'}`);
   const ran = taxis.slice(booked);
   for (const m of step.mutations) {
     const name = m.intent.kind === 'tool_call' ? m.intent.toolName : m.intent.kind;
-    if (m.outcome !== 'performed' || ran.length !== 1) failed = true;
+    if (m.outcome !== 'performed' || ran.length !== 1) wrong.push(`reply ${index + 1}: ${name} ${m.outcome}`);
     const taxi = ran[0];
     say(
       `  gate: ${name}${taxi === undefined ? '' : ` ${json(taxi.input)}`} held until the turn closed, then ${m.outcome}` +
@@ -97,15 +97,16 @@ for (const [index, content] of replies.entries()) {
 }
 
 // A retry after a timeout hands the last reply to the loop again: the ledger answers the taxi.
-const last = replies.at(-1);
-const again = await loop.answer(history.slice(0, -2), {
-  candidates: [{ content: last, finishReason: 'STOP', index: 0 }],
-  modelVersion: model,
-});
+const again = await loop.answer(history.slice(0, -2), replyOf(replies.at(-1)));
 say(
   `replayed reply ${replies.length}: ${again.mutations.map((m) => `${m.intent.kind === 'tool_call' ? m.intent.toolName : ''} ${m.outcome}`).join(', ')}; taxis booked: ${taxis.length}`,
 );
 
 const report = checkTranscript({ model, contents: history }, { format: 'gemini' });
 say(`next request: ${history.length} contents; checkTranscript (gemini, ${model}): ${report.result}`);
-if (report.result !== 'accepted' || taxis.length !== 1 || failed) process.exit(1);
+if (report.result !== 'accepted') wrong.push(`the next request's history is ${report.result}`);
+if (taxis.length !== 1) wrong.push(`${taxis.length} taxis booked, not 1`);
+if (wrong.length > 0) {
+  console.error(`example:tool-loop: ${wrong.join('; ')}`);
+  process.exit(1);
+}
