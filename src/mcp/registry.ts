@@ -221,7 +221,7 @@ function gatherServer(
  * against it before anything is sent (a call that fails is answered `invalid_input`); it is a
  * read when its server lists it in `reads`, or when the server is `trusted` and the tool says
  * `readOnlyHint: true`, and a mutation otherwise (and always when listed in `mutations`); it is
- * declared as `<server>__<tool>` (see the README, "MCP tools").
+ * declared as `<server>__<tool>` (see docs/guide/mcp.md).
  *
  * Each handler sends `tools/call` (the request `client.callTool` sends; the output schema is
  * checked here, so a result that does not match it after a mutation ran is not mistaken for a

@@ -6,7 +6,7 @@
  * only the dispositions `discarded_with_reason` and `retry_scheduled`.
  *
  * The typestate layer sits below this one and does not import it: its rows and transitions take
- * these values structurally (see the README section "Delegated results").
+ * these values structurally (see docs/guide/outcome.md).
  *
  * Source: ADR 0014, Decision §1 (violations are typed, observable failures); HARNESS-TYPESTATE
  * §3.2 (error envelope); TOOL-CALLING-HARNESS-TYPESTATE §4.4 (dispositions).
