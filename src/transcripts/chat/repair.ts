@@ -6,10 +6,10 @@
 import type { JsonObject } from '../core/input.ts';
 import { synthesizedText } from '../core/repair.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
+import { renameToolCall } from '../core/chat-completions.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import type { ToolRunRead } from '../core/tool-runs.ts';
 import { repairToolRuns } from '../core/tool-runs-repair.ts';
-import { renameToolCall } from '../openai-chat/repair.ts';
 import { CHAT_TOOL_RUNS, chatCallAt } from './check.ts';
 
 /**

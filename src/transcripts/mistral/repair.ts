@@ -19,12 +19,12 @@
  *
  * @module
  */
+import { renameToolCall, toolMessageText } from '../core/chat-completions.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import { repairToolRuns, type ToolRunWriter } from '../core/tool-runs-repair.ts';
-import { renameToolCall, toolMessageText } from '../openai-chat/repair.ts';
 import { MISTRAL_TOOL_RUNS, type MistralRead, mistralCallAt } from './check.ts';
 import { bridgeMessage, toolResult } from './convert.ts';
 

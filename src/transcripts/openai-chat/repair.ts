@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isJsonObject, type JsonObject } from '../core/input.ts';
+import { renameToolCall, toolMessageText } from '../core/chat-completions.ts';
+import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
 import type { LocatedFailure, RuleOf } from '../core/report.ts';
 import type { ToolRunRead } from '../core/tool-runs.ts';
@@ -15,25 +16,6 @@ import { analysisOf, type FormatRepair, type RepairContext } from '../core/repai
 import { OPENAI_CHAT_TOOL_RUNS, openAIChatCallAt } from './check.ts';
 import { toolResult } from './convert.ts';
 import { fieldPath } from './dialects.ts';
-
-/** Renames the tool call at `slot` of an assistant message (function or custom call). */
-export function renameToolCall(message: JsonObject, slot: number, id: string): JsonObject {
-  const calls = [...(message['tool_calls'] as readonly JsonObject[])];
-  calls[slot] = { ...(calls[slot] as JsonObject), id };
-  return { ...message, tool_calls: calls };
-}
-
-/** The text a tool message carries: its string content, or the text of its text parts joined by newlines. */
-export function toolMessageText(message: JsonObject): string {
-  const content = message['content'];
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts: string[] = [];
-  for (const part of content) {
-    if (isJsonObject(part) && part['type'] === 'text' && typeof part['text'] === 'string') texts.push(part['text']);
-  }
-  return texts.join('\n');
-}
 
 /** The rules whose failures the shape fixes repair (the others of the format's shape rules have no safe repair). */
 const SHAPE_FIXES: ReadonlySet<string> = new Set<RuleOf<'openai-chat'>>([

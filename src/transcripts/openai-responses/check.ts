@@ -17,12 +17,8 @@ import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import type { TranscriptRule } from '../rules.ts';
-import {
-  ASSISTANT_MESSAGE_ID_PREFIX,
-  RESPONSES_CALL_ITEM_TYPES,
-  RESPONSES_ID_PREFIX,
-  RESPONSES_OUTPUT_ITEM_TYPES,
-} from './kinds.ts';
+import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../core/kinds.ts';
+import { ASSISTANT_MESSAGE_ID_PREFIX, RESPONSES_ID_PREFIX } from './kinds.ts';
 import { MAX_CALL_ID_LENGTH, OPENAI_RESPONSES_RULES } from './rules.ts';
 
 /** A client call item as read: a `CallSite` with the index of its type in `RESPONSES_CALL_ITEM_TYPES`. */

@@ -30,7 +30,7 @@ import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import type { TranscriptRule } from '../rules.ts';
 import { type analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
-import { RESPONSES_OUTPUT_ITEM_TYPES } from './kinds.ts';
+import { RESPONSES_OUTPUT_ITEM_TYPES } from '../core/kinds.ts';
 import { outputText, shortCallId, synthesize, without } from './repair-items.ts';
 import { MAX_CALL_ID_LENGTH } from './rules.ts';
 
