@@ -8,7 +8,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { own } from '../internal/own-field.ts';
 import { MAX_DATA_DEPTH, type OwnDataError, snapshotOwnData } from '../internal/own-data.ts';
-import type { ToolCall } from './chat-message.ts';
+import type { ToolCall } from './chat/message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
 import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from './core/dialects.ts';
 import type { JsonObject } from './core/input.ts';

@@ -7,7 +7,7 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import type { AssistantContentBlock, ChatMessage, ToolCall } from './chat-message.ts';
+import type { AssistantContentBlock, ChatMessage, ToolCall } from './chat/message.ts';
 import type { ConversionLoss } from './core/convert.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { FormatDriver } from './core/driver.ts';

@@ -16,7 +16,7 @@ import type { AISDKMessage } from './aisdk/wire.ts';
 import { ANTHROPIC_DRIVER } from './anthropic/driver.ts';
 import { ANTHROPIC_RULES } from './anthropic/rules.ts';
 import type { AnthropicMessage } from './anthropic/wire.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import { CHAT_DRIVER } from './chat/driver.ts';
 import { CHAT_RULES } from './chat/rules.ts';
 import type { FormatDriver } from './core/driver.ts';

@@ -177,5 +177,5 @@ export type {
   ToolCall,
   ToolMessage,
   UserMessage,
-} from './chat-message.ts';
+} from './chat/message.ts';
 export { messageText, validateChatMessage, type ChatMessageCheck } from './chat-message-check.ts';

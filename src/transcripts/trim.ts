@@ -22,7 +22,7 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Result } from '../failures/index.ts';
 import { own } from '../internal/own-field.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import { checkInput, type Expectation } from './check.ts';
 import type { CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
