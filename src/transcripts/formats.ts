@@ -47,7 +47,10 @@ export const FORMAT_DRIVERS = {
   chat: CHAT_DRIVER,
   langchain: LANGCHAIN_DRIVER,
   mistral: MISTRAL_DRIVER,
-} as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
+} as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F, RulesOf<F>> };
+
+/** The rule ids of format `F` (the public name is `RuleOf`, in `rules.ts`). */
+type RulesOf<F extends TranscriptFormat> = Extract<keyof typeof TRANSCRIPT_RULES, `${F}.${string}`>;
 
 /**
  * Every rule the transcript check enforces, by rule id (`<format>.<rule_name>`): its failure

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ChatRule } from './rules.ts';
 import type { JsonObject } from '../core/input.ts';
 import { synthesizedText } from '../core/repair.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
@@ -16,11 +17,15 @@ import { CHAT_TOOL_RUNS, chatCallAt } from './check.ts';
  * Repairs `ChatMessage`s the check rejected, on the check's own outcome and analysis
  * (`checked.analysis`: what `readChat` collected).
  */
-export function repairChat(messages: readonly unknown[], context: RepairContext, checked: CheckOutcome): FormatRepair {
+export function repairChat(
+  messages: readonly unknown[],
+  context: RepairContext,
+  checked: CheckOutcome<ChatRule>,
+): FormatRepair {
   if (checked.failures.length === 0) return { outcome: checked };
   return {
     outcome: checked,
-    repaired: repairToolRuns(messages, analysisOf<ToolRunRead>(checked), checked, CHAT_TOOL_RUNS, {
+    repaired: repairToolRuns(messages, analysisOf<ToolRunRead<ChatRule>>(checked), checked, CHAT_TOOL_RUNS, {
       renameCall: renameToolCall,
       synthesize: (id, name) => ({
         role: 'tool',

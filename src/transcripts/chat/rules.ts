@@ -72,3 +72,6 @@ export const CHAT_RULES = {
     source: `the openai-chat rule (${TOO_MANY_TOOL_CALLS.source})`,
   },
 } as const satisfies Readonly<Record<`chat.${string}`, TranscriptRuleInfo>>;
+
+/** The chat rule ids (`chat.<rule_name>`): the only ones this format's check and repair name. */
+export type ChatRule = keyof typeof CHAT_RULES;

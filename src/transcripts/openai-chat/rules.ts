@@ -244,3 +244,6 @@ export const OPENAI_CHAT_RULES = {
     dialects: ['xai'],
   },
 } as const satisfies Readonly<Record<`openai-chat.${string}`, TranscriptRuleInfo>>;
+
+/** The openai-chat rule ids (`openai-chat.<rule_name>`): the only ones this format's check and repair name. */
+export type OpenAIChatRule = keyof typeof OPENAI_CHAT_RULES;
