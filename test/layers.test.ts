@@ -77,7 +77,7 @@ function folderViolation(file: string, specifier: string): string | undefined {
   if (toFolder === fromFolder) return undefined;
   if (fromFolder === 'core') {
     return toFolder === undefined
-      ? `core/ imports ${to.join('/')}, a file of the layer's root (the registry imports every format)`
+      ? `core/ imports ${to.join('/')}, a file of the layer's root`
       : `core/ imports the format folder ${toFolder}/`;
   }
   if (toFolder === 'core') return undefined;

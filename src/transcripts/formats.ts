@@ -36,7 +36,10 @@ import { OPENAI_RESPONSES_DRIVER } from './openai-responses/driver.ts';
 import { OPENAI_RESPONSES_RULES } from './openai-responses/rules.ts';
 import type { ResponsesInputItem } from './openai-responses/wire.ts';
 
-/** Every format's driver, by format. Internal. */
+/**
+ * Every format's driver, by format. Internal. Each driver holds its full shape in its own file
+ * (`satisfies FormatDriver<F, its rule ids>`); here, that each format's key holds its own driver.
+ */
 export const FORMAT_DRIVERS = {
   anthropic: ANTHROPIC_DRIVER,
   'openai-chat': OPENAI_CHAT_DRIVER,
@@ -47,10 +50,7 @@ export const FORMAT_DRIVERS = {
   chat: CHAT_DRIVER,
   langchain: LANGCHAIN_DRIVER,
   mistral: MISTRAL_DRIVER,
-} as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F, RulesOf<F>> };
-
-/** The rule ids of format `F` (the public name is `RuleOf`, in `rules.ts`). */
-type RulesOf<F extends TranscriptFormat> = Extract<keyof typeof TRANSCRIPT_RULES, `${F}.${string}`>;
+} as const satisfies { readonly [F in TranscriptFormat]: Pick<FormatDriver<F>, 'format'> };
 
 /**
  * Every rule the transcript check enforces, by rule id (`<format>.<rule_name>`): its failure
