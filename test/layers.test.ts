@@ -2,7 +2,9 @@
  * The layer map of docs/ARCHITECTURE.md holds in src/: every import (type-only and re-exports
  * included) of a file that is not a test goes to its own layer, a layer on a lower floor through
  * that layer's `index.ts` or `internal.ts`, or `internal/`. The floors are read from the document,
- * so the map has one home.
+ * so the map has one home. Inside `transcripts/`, its folder rules hold too (the document's
+ * "Inside transcripts/"): `core/` imports no format folder, a format folder imports only `core/`,
+ * the ChatMessage hub's face (`chat/index.ts`) and itself.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -56,6 +58,35 @@ function violation(map: Map<string, number>, file: string, specifier: string): s
   return undefined;
 }
 
+const transcripts = join(src, 'transcripts');
+/** The ChatMessage hub's face: the one file of `chat/` the other format folders import. */
+const HUB_FACE = 'chat/index.ts';
+
+/**
+ * What is wrong with one import of a file of `src/transcripts/` under the layer's folder rules, or
+ * undefined when they allow it. Imports leaving the layer are the layer map's business.
+ */
+function folderViolation(file: string, specifier: string): string | undefined {
+  const target = resolve(dirname(file), specifier);
+  if (!target.startsWith(`${transcripts}/`)) return undefined;
+  const from = relative(transcripts, file).split('/');
+  const to = relative(transcripts, target).split('/');
+  if (from.length === 1) return undefined; // a file of the layer's root: the registry and the layer's functions
+  const fromFolder = from[0] as string;
+  const toFolder = to.length > 1 ? to[0] : undefined;
+  if (toFolder === fromFolder) return undefined;
+  if (fromFolder === 'core') {
+    return toFolder === undefined
+      ? `core/ imports ${to.join('/')}, a file of the layer's root`
+      : `core/ imports the format folder ${toFolder}/`;
+  }
+  if (toFolder === 'core') return undefined;
+  if (to.join('/') === HUB_FACE) return undefined;
+  if (toFolder === undefined) return `${fromFolder}/ imports ${to.join('/')}, a file of the layer's root`;
+  if (toFolder === 'chat') return `${fromFolder}/ imports ${to.join('/')}, not the hub's face ${HUB_FACE}`;
+  return `${fromFolder}/ imports the format folder ${toFolder}/`;
+}
+
 describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
   const map = floors();
 
@@ -99,5 +130,56 @@ describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
         "import type { A } from '../a/index.ts';\nexport { B } from './b.ts';\nconst c = await import('../c/index.ts');",
       ),
     ).toEqual(['../a/index.ts', './b.ts', '../c/index.ts']);
+  });
+});
+
+describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcripts/")', () => {
+  it('finds no import the folder rules do not allow', () => {
+    const found: string[] = [];
+    let imports = 0;
+    for (const file of sourceFiles(transcripts)) {
+      if (relative(transcripts, file).split('/').length === 1) continue;
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        imports++;
+        const wrong = folderViolation(file, specifier);
+        if (wrong !== undefined) found.push(`${relative(root, file)}: '${specifier}' ${wrong}`);
+      }
+    }
+    expect(imports).toBeGreaterThan(300);
+    expect(found).toEqual([]);
+  });
+
+  it('refuses core/ importing a format folder or the registry', () => {
+    const at = (path: string) => join(transcripts, path);
+    expect(folderViolation(at('core/markers.ts'), '../anthropic/kinds.ts')).toBe(
+      'core/ imports the format folder anthropic/',
+    );
+    expect(folderViolation(at('core/report.ts'), '../rules.ts')).toMatch(
+      /core\/ imports rules\.ts, a file of the layer's root/,
+    );
+    expect(folderViolation(at('core/markers.ts'), './kinds.ts')).toBeUndefined();
+    expect(folderViolation(at('core/report.ts'), '../../failures/index.ts')).toBeUndefined();
+  });
+
+  it("refuses a format folder importing a sibling, the hub past its face or the layer's root, and allows core/, the face and itself", () => {
+    const at = (path: string) => join(transcripts, path);
+    expect(folderViolation(at('mistral/repair.ts'), '../openai-chat/repair.ts')).toBe(
+      'mistral/ imports the format folder openai-chat/',
+    );
+    expect(folderViolation(at('chat/rules.ts'), '../openai-chat/rules.ts')).toBe(
+      'chat/ imports the format folder openai-chat/',
+    );
+    expect(folderViolation(at('aisdk/convert.ts'), '../chat/check.ts')).toBe(
+      "aisdk/ imports chat/check.ts, not the hub's face chat/index.ts",
+    );
+    expect(folderViolation(at('aisdk/check.ts'), '../rules.ts')).toMatch(
+      /aisdk\/ imports rules\.ts, a file of the layer's root/,
+    );
+    expect(folderViolation(at('aisdk/convert.ts'), '../chat/index.ts')).toBeUndefined();
+    expect(folderViolation(at('aisdk/check.ts'), '../core/report.ts')).toBeUndefined();
+    expect(folderViolation(at('aisdk/check.ts'), './rules.ts')).toBeUndefined();
+    expect(folderViolation(at('chat/convert.ts'), './message.ts')).toBeUndefined();
+    expect(folderViolation(at('aisdk/check.ts'), '../../check/index.ts')).toBeUndefined();
+    expect(folderViolation(at('formats.ts'), './aisdk/driver.ts')).toBeUndefined();
   });
 });

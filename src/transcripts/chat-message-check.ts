@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { issuePath } from '../evidence/index.ts';
 import type { Result } from '../failures/index.ts';
 import { excerpt, oneLine } from '../internal/display.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import { ChatMessageSchema } from './chat-message-schema.ts';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The valibot schemas of `ChatMessage` (chat-message.ts): what `checkTranscript(..., { format:
+ * The valibot schemas of `ChatMessage` (chat/message.ts): what `checkTranscript(..., { format:
  * 'chat' })` and `turngate/chat` validate at run time, rule for rule what the hand-written types
  * make a `tsc` error (an assistant message with neither content nor tool calls, an inline image
  * without `media_type`).

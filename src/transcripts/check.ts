@@ -8,11 +8,12 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { own } from '../internal/own-field.ts';
 import { MAX_DATA_DEPTH, type OwnDataError, snapshotOwnData } from '../internal/own-data.ts';
-import type { ToolCall } from './chat-message.ts';
+import type { ToolCall } from './chat/message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
 import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from './core/dialects.ts';
 import type { JsonObject } from './core/input.ts';
-import { type OpenToolCall, TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import { type OpenToolCall, TranscriptInputError } from './core/report.ts';
+import type { TranscriptFailure, TranscriptRule } from './rules.ts';
 import { refuseForeignStructure } from './core/markers.ts';
 import { scanMessages } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
@@ -162,7 +163,7 @@ export function contextOf(body: JsonObject | undefined, settings: CheckSettings)
 export interface CheckedInput {
   readonly report: TranscriptReport<TranscriptFormat, TranscriptMessage<TranscriptFormat>, Expectation>;
   /** The format check's outcome; `undefined` for invalid input. */
-  readonly outcome: CheckOutcome | undefined;
+  readonly outcome: CheckOutcome<TranscriptRule> | undefined;
   /**
    * The messages and request body the check read: the input's own, or, while `Object.prototype`
    * is polluted, their own-data copy (so repair reads what the check read). For a sendable
@@ -205,7 +206,7 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
   refuseBadSettings(settings);
   const { format, expect, carried = [] } = settings;
   const minting = expect === 'sendable' && settings.snapshot !== false;
-  let outcome: CheckOutcome;
+  let outcome: CheckOutcome<TranscriptRule>;
   let messages: readonly unknown[];
   // What the rules read: `messages`, or for a sendable transcript its frozen copy (`snapshot`).
   let read: readonly unknown[];

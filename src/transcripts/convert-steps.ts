@@ -7,13 +7,13 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import type { AssistantContentBlock, ChatMessage, ToolCall } from './chat-message.ts';
+import type { AssistantContentBlock, ChatMessage, ToolCall } from './chat/message.ts';
 import type { ConversionLoss } from './core/convert.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { FormatDriver } from './core/driver.ts';
 import { seedDigest } from './core/ids.ts';
 import type { TranscriptRepair } from './core/repair.ts';
-import type { TranscriptFailure } from './core/report.ts';
+import type { TranscriptFailure } from './rules.ts';
 import { MAX_TOOL_CALL_ID } from './core/tool-runs.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 
@@ -216,7 +216,7 @@ export function remapIds(
   pairs: readonly ToolCallIdPair[],
   changes: TranscriptChange[],
 ): { messages: ChatMessage[]; pairs: ToolCallIdPair[] } {
-  const driver: FormatDriver<TranscriptFormat> = FORMAT_DRIVERS[to];
+  const driver: Pick<FormatDriver<TranscriptFormat>, 'toolCallIds' | 'toolCallIdsFor'> = FORMAT_DRIVERS[to];
   const grammar = driver.toolCallIdsFor?.(dialect) ?? driver.toolCallIds;
   const seen = new Map<string, { name: string; index: number }>();
   for (const message of messages) {

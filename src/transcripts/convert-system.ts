@@ -8,7 +8,7 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import type { ConversionLoss } from './core/convert.ts';
 import { invalid, isJsonObject, type JsonObject } from './core/input.ts';
 

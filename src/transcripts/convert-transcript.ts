@@ -11,8 +11,9 @@ import type { TranscriptFormat } from '../check/index.ts';
 import type { Result } from '../failures/index.ts';
 import { own } from '../internal/own-field.ts';
 import type { Expectation } from './check.ts';
-import type { ChatMessage } from './chat-message.ts';
-import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import type { ChatMessage } from './chat/message.ts';
+import { TranscriptInputError } from './core/report.ts';
+import type { TranscriptFailure } from './rules.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import {
   dropReasoning,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loopArbitrary, mutate, mutationsOf, render } from '../../test/transcript-loops.ts';
 import { TRANSCRIPT_FORMATS } from '../check/stop-reasons.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import { checkTranscriptJson, fromChatMessages, toChatMessages } from './index.ts';
 
 const PROVIDERS = TRANSCRIPT_FORMATS.filter((format) => format !== 'chat');

@@ -6,7 +6,7 @@
  * @module
  */
 import type { TranscriptFormat } from '../check/index.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import type { ConversionLoss } from './core/convert.ts';
 import { TranscriptInputError } from './core/report.ts';
 import type { Converter } from './core/driver.ts';

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { TranscriptRule } from './rules.ts';
 import type { TranscriptFormat } from '../check/index.ts';
 import { objectPrototypeIsClean } from '../internal/detach.ts';
 import { MAX_DATA_DEPTH } from '../internal/own-data.ts';
@@ -140,7 +141,7 @@ function rulesCheck(
 ): TranscriptReport<TranscriptFormat> | undefined {
   const { format } = settings;
   const list = [...transcript.messages, ...copy];
-  let outcome: CheckOutcome;
+  let outcome: CheckOutcome<TranscriptRule>;
   try {
     outcome = FORMAT_DRIVERS[format].check(list, contextOf(undefined, settings), []);
   } catch {

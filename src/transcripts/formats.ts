@@ -16,7 +16,7 @@ import type { AISDKMessage } from './aisdk/wire.ts';
 import { ANTHROPIC_DRIVER } from './anthropic/driver.ts';
 import { ANTHROPIC_RULES } from './anthropic/rules.ts';
 import type { AnthropicMessage } from './anthropic/wire.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import { CHAT_DRIVER } from './chat/driver.ts';
 import { CHAT_RULES } from './chat/rules.ts';
 import type { FormatDriver } from './core/driver.ts';
@@ -36,7 +36,10 @@ import { OPENAI_RESPONSES_DRIVER } from './openai-responses/driver.ts';
 import { OPENAI_RESPONSES_RULES } from './openai-responses/rules.ts';
 import type { ResponsesInputItem } from './openai-responses/wire.ts';
 
-/** Every format's driver, by format. Internal. */
+/**
+ * Every format's driver, by format. Internal. Each driver holds its full shape in its own file
+ * (`satisfies FormatDriver<F, its rule ids>`); here, that each format's key holds its own driver.
+ */
 export const FORMAT_DRIVERS = {
   anthropic: ANTHROPIC_DRIVER,
   'openai-chat': OPENAI_CHAT_DRIVER,
@@ -47,7 +50,7 @@ export const FORMAT_DRIVERS = {
   chat: CHAT_DRIVER,
   langchain: LANGCHAIN_DRIVER,
   mistral: MISTRAL_DRIVER,
-} as const satisfies { readonly [F in TranscriptFormat]: FormatDriver<F> };
+} as const satisfies { readonly [F in TranscriptFormat]: Pick<FormatDriver<F>, 'format'> };
 
 /**
  * Every rule the transcript check enforces, by rule id (`<format>.<rule_name>`): its failure

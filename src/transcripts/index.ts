@@ -59,7 +59,8 @@ export type {
 } from './trim-types.ts';
 export { ORPHANED_RESULT_MARK, SYNTHESIZED_RESULT_MARK, isSynthesizedResultText } from './core/repair.ts';
 export type { TranscriptRepair, TranscriptRepairAction } from './core/repair.ts';
-export type { TranscriptFailure, OpenToolCall, RuleOf } from './core/report.ts';
+export type { OpenToolCall } from './core/report.ts';
+export type { TranscriptFailure, RuleOf } from './rules.ts';
 export { TRANSCRIPT_RULES } from './rules.ts';
 export type { TranscriptRule, TranscriptRuleInfo } from './rules.ts';
 export { guardSend, isSendableTranscript, UncheckedTranscriptError } from './sendable.ts';
@@ -177,5 +178,5 @@ export type {
   ToolCall,
   ToolMessage,
   UserMessage,
-} from './chat-message.ts';
+} from './chat/message.ts';
 export { messageText, validateChatMessage, type ChatMessageCheck } from './chat-message-check.ts';

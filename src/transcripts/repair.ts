@@ -6,7 +6,8 @@
  */
 import type { TranscriptFormat } from '../check/index.ts';
 import { checkInput, contextOf, type Expectation } from './check.ts';
-import { TranscriptInputError, type TranscriptFailure } from './core/report.ts';
+import { TranscriptInputError } from './core/report.ts';
+import type { TranscriptFailure, TranscriptRule } from './rules.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
@@ -111,7 +112,9 @@ export function runRepair(
   const records: TranscriptRepair[] = [];
   let output: readonly unknown[] = messages;
   let again = checked;
-  const repairFormat: FormatRepairer = FORMAT_DRIVERS[format].repair;
+  // Each driver's repair takes the outcome of its own format's check, which is what `again` holds
+  // (the same `format`): the drivers' union is read here as one repairer over the layer's rule ids.
+  const repairFormat = FORMAT_DRIVERS[format].repair as FormatRepairer<TranscriptRule>;
   for (let pass = 0; pass < MAX_REPAIR_PASSES && again.report.result === 'rejected'; pass++) {
     let repaired: FormatRepair['repaired'];
     try {
@@ -119,7 +122,7 @@ export function runRepair(
       repaired = repairFormat(
         output,
         { ...contextOf(body, settings), readOnlyTools: readOnly },
-        again.outcome as CheckOutcome,
+        again.outcome as CheckOutcome<TranscriptRule>,
       ).repaired;
     } catch (error) {
       const path = FORMAT_DRIVERS[format].field;

@@ -22,12 +22,13 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import type { Result } from '../failures/index.ts';
 import { own } from '../internal/own-field.ts';
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import { checkInput, type Expectation } from './check.ts';
 import type { CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { TranscriptRepair } from './core/repair.ts';
-import type { TranscriptFailure, TranscriptInputError } from './core/report.ts';
+import type { TranscriptInputError } from './core/report.ts';
+import type { TranscriptFailure } from './rules.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { TranscriptMessage } from './messages.ts';
 import type { AnyTranscriptInput, InputMessage, TranscriptArgument } from './misuse.ts';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ChatMessage } from './chat-message.ts';
+import type { ChatMessage } from './chat/message.ts';
 import type { GeminiContent } from './gemini/wire.ts';
 import type { MistralMessage } from './mistral/wire.ts';
 

@@ -17,8 +17,7 @@ import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
 import { type AISDKRead, type ApprovalSite, issueAt, partAt, readAISDK, type ResponseSite } from './read.ts';
-import type { TranscriptRule } from '../rules.ts';
-import { AISDK_RULES, isGeminiModel } from './rules.ts';
+import { AISDK_RULES, isGeminiModel, type AISDKRule } from './rules.ts';
 
 export { type AISDKRead, readAISDK } from './read.ts';
 
@@ -31,7 +30,7 @@ const denied = (part: JsonObject): boolean => {
 };
 
 /** Checks `ModelMessage[]` against every AI SDK rule. */
-export function checkAISDK(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkAISDK(messages: readonly unknown[], context: CheckContext): CheckOutcome<AISDKRule> {
   const analysis = analyzeAISDK(messages, context);
   return { ...analysis.outcome, analysis };
 }
@@ -40,7 +39,7 @@ export function checkAISDK(messages: readonly unknown[], context: CheckContext):
 export function analyzeAISDK(
   messages: readonly unknown[],
   context: CheckContext,
-): { readonly outcome: CheckOutcome; readonly read: AISDKRead } {
+): { readonly outcome: CheckOutcome<AISDKRule>; readonly read: AISDKRead } {
   const read = readAISDK(messages);
   const sink = new FailureSink(AISDK_RULES);
   for (const issue of read.issues) sink.fail(issue.rule, issue.ids, issueAt(issue), issue.message, issue.slot);
@@ -94,7 +93,7 @@ function pairResults(read: AISDKRead, table: CallTable, names: boolean, sink: Fa
       }
     }
     call ??= table.get(key);
-    let rule: TranscriptRule | undefined;
+    let rule: AISDKRule | undefined;
     if (call === undefined) rule = 'aisdk.tool_result_orphan';
     else if (call.server && !result.inAssistant && !denied(result.part))
       rule = 'aisdk.provider_executed_call_answered_by_client';

@@ -10,16 +10,20 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { readChat } from '../chat/check.ts';
 import {
+  readChat,
   assistantContent,
   callNames,
   ChatBuilder,
-  type ConversionLoss,
   resultText,
   withToolRuns,
-} from '../core/convert.ts';
+  type AssistantContentBlock,
+  type ChatMessage,
+  type ImageBlock,
+  type TextBlock,
+  type ToolCall,
+} from '../chat/index.ts';
+import type { ConversionLoss } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readAISDK } from './read.ts';
 import { carriedText, outputProblem } from './shape.ts';

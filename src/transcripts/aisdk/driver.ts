@@ -11,7 +11,7 @@ import { readAISDKTurns } from './evidence.ts';
 import { checkAISDK } from './check.ts';
 import { aisdkToChat, chatToAISDK } from './convert.ts';
 import { repairAISDK } from './repair.ts';
-import { AISDK_RULES } from './rules.ts';
+import { AISDK_RULES, type AISDKRule } from './rules.ts';
 
 /** The `aisdk` driver. */
 export const AISDK_DRIVER = {
@@ -25,4 +25,4 @@ export const AISDK_DRIVER = {
   turns: readAISDKTurns,
   toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
   stopReasons: STOP_REASON_TABLE['aisdk'],
-} as const satisfies FormatDriver<'aisdk'>;
+} as const satisfies FormatDriver<'aisdk', AISDKRule>;

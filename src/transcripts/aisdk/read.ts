@@ -9,9 +9,9 @@
  *
  * @module
  */
+import type { AISDKRule } from './rules.ts';
 import type { CallSite } from '../core/calls.ts';
 import { invalid, isJsonObject, type JsonObject } from '../core/input.ts';
-import type { TranscriptRule } from '../rules.ts';
 import { inputProblem, outputProblem } from './shape.ts';
 
 /** A part with an id, as read. */
@@ -40,7 +40,7 @@ export interface ResponseSite extends PartSite {
 
 /** A shape problem found while reading: the rule, the ids, the message and slot (-1: the message's content). */
 export interface ShapeIssue {
-  readonly rule: TranscriptRule;
+  readonly rule: AISDKRule;
   readonly ids: readonly string[];
   readonly message: number;
   readonly slot: number;

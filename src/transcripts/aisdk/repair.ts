@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { AISDKRule } from './rules.ts';
 import type { JsonObject } from '../core/input.ts';
 import {
   applyBlockEdits,
@@ -25,14 +26,13 @@ import {
 import type { LocatedFailure } from '../core/report.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
-import type { TranscriptRule } from '../rules.ts';
 import type { analyzeAISDK } from './check.ts';
 import { toolResult } from './convert.ts';
 import { type AISDKRead, partAt, type ResultSite } from './read.ts';
 import { carriedText, RESHAPE_DETAIL, reshape } from './shape.ts';
 
 /** The rules that place a tool-result (one per result at most). */
-const PAIRING: readonly TranscriptRule[] = [
+const PAIRING: readonly AISDKRule[] = [
   'aisdk.tool_result_orphan',
   'aisdk.provider_executed_call_answered_by_client',
   'aisdk.tool_result_in_assistant_message',
@@ -40,13 +40,13 @@ const PAIRING: readonly TranscriptRule[] = [
   'aisdk.duplicate_tool_result',
   'aisdk.tool_result_separated',
 ];
-const MOVED: ReadonlySet<TranscriptRule> = new Set([
+const MOVED: ReadonlySet<AISDKRule> = new Set([
   'aisdk.tool_result_before_call',
   'aisdk.tool_result_separated',
   'aisdk.tool_result_in_assistant_message',
 ]);
 
-const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
+const REMOVE_DETAIL: Partial<Record<AISDKRule, string>> = {
   'aisdk.tool_result_orphan': 'removed the tool-result: no tool-call in the messages has its toolCallId',
   'aisdk.duplicate_tool_result': 'removed the tool-result: its call already has a result',
   'aisdk.provider_executed_call_answered_by_client':
@@ -91,7 +91,7 @@ interface Repeat {
 interface Pass {
   readonly messages: readonly unknown[];
   readonly read: AISDKRead;
-  readonly failures: FailureIndex;
+  readonly failures: FailureIndex<AISDKRule>;
   readonly edits: BlockRepairs;
   readonly context: RepairContext;
   /** The block as edited so far. */
@@ -109,7 +109,11 @@ interface Pass {
 }
 
 /** Checks and, when rejected, repairs AI SDK messages. */
-export function repairAISDK(messages: readonly unknown[], context: RepairContext, checked: CheckOutcome): FormatRepair {
+export function repairAISDK(
+  messages: readonly unknown[],
+  context: RepairContext,
+  checked: CheckOutcome<AISDKRule>,
+): FormatRepair {
   const { outcome, read } = analysisOf<ReturnType<typeof analyzeAISDK>>(checked);
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
@@ -146,7 +150,7 @@ export function repairAISDK(messages: readonly unknown[], context: RepairContext
 /** Gives each repeated toolCallId a fresh id. Returns the repeats and the new id by call slot. */
 function renameRepeats(
   read: AISDKRead,
-  failures: FailureIndex,
+  failures: FailureIndex<AISDKRule>,
   edits: BlockRepairs,
   current: (i: number, j: number) => JsonObject,
 ): { repeats: Repeat[]; outId: Map<string, string> } {
@@ -231,10 +235,10 @@ function sortResults(
 function movesOf(
   { failures, edits, first, answered }: Pass,
   pending: readonly ResultSite[],
-): { result: ResultSite; rule: TranscriptRule; assistant: number }[] {
-  const moves: { result: ResultSite; rule: TranscriptRule; assistant: number }[] = [];
+): { result: ResultSite; rule: AISDKRule; assistant: number }[] {
+  const moves: { result: ResultSite; rule: AISDKRule; assistant: number }[] = [];
   for (const result of pending) {
-    const rule = (failures.find(result.message, result.slot, PAIRING) as LocatedFailure).rule;
+    const rule = (failures.find(result.message, result.slot, PAIRING) as LocatedFailure<AISDKRule>).rule;
     const call = first.get(result.key);
     if (call === undefined || answered.has(result.key)) {
       edits.remove(
@@ -303,7 +307,7 @@ function reshapeParts({ failures, edits, current, unknownOutcome, first }: Pass)
 /** Moves each misplaced result into the tool message after its call. */
 function applyMoves(
   { edits, current, extra }: Pass,
-  moves: readonly { result: ResultSite; rule: TranscriptRule; assistant: number }[],
+  moves: readonly { result: ResultSite; rule: AISDKRule; assistant: number }[],
 ): void {
   for (const { result, rule, assistant } of moves) {
     edits.drop.add(slotKey(result.message, result.slot));

@@ -233,3 +233,6 @@ export const AISDK_RULES = {
 export function isGeminiModel(model: string | undefined): boolean {
   return model !== undefined && /gemini/i.test(model);
 }
+
+/** The aisdk rule ids (`aisdk.<rule_name>`): the only ones this format's check and repair name. */
+export type AISDKRule = keyof typeof AISDK_RULES;

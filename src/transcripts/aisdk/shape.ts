@@ -9,8 +9,8 @@
  *
  * @module
  */
+import type { AISDKRule } from './rules.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import type { TranscriptRule } from '../rules.ts';
 
 /** The item types a `content` output may hold, over AI SDK 5 to 7 (`media` is 5's, the `*-reference` types 7's). */
 const CONTENT_ITEM_TYPES: ReadonlySet<string> = new Set([
@@ -164,7 +164,7 @@ export function carriedText(part: JsonObject): string | undefined {
 }
 
 /** What each rewrite does, by rule. */
-export const RESHAPE_DETAIL: Partial<Record<TranscriptRule, string>> = {
+export const RESHAPE_DETAIL: Partial<Record<AISDKRule, string>> = {
   'aisdk.tool_call_legacy_args': 'renamed the tool-call field args to input',
   'aisdk.tool_call_input_json_string': 'parsed the tool-call input from its JSON text into the object',
   'aisdk.tool_result_legacy_result': 'wrote the tool-result field result as output: { type, value }',
@@ -174,7 +174,7 @@ export const RESHAPE_DETAIL: Partial<Record<TranscriptRule, string>> = {
 };
 
 /** A part rewritten for one rule; `undefined` when there is nothing to write. */
-export function reshape(part: JsonObject, rule: TranscriptRule, call: string | undefined, nothing: () => string) {
+export function reshape(part: JsonObject, rule: AISDKRule, call: string | undefined, nothing: () => string) {
   switch (rule) {
     case 'aisdk.tool_call_legacy_args': {
       const { args, ...rest } = part;

@@ -14,7 +14,6 @@ import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
-import type { TranscriptRule } from '../rules.ts';
 import {
   type AnthropicRead,
   type BlockSite,
@@ -24,7 +23,7 @@ import {
   type ResultSite,
   readAnthropic,
 } from './read.ts';
-import { ANTHROPIC_RULES } from './rules.ts';
+import { ANTHROPIC_RULES, type AnthropicRule } from './rules.ts';
 
 export { type AnthropicRead, readAnthropic } from './read.ts';
 
@@ -35,29 +34,29 @@ const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
  * Checks Anthropic `messages` (already known to be an array) against every Anthropic rule.
  * Rule sources are in `TRANSCRIPT_RULES`.
  */
-export function checkAnthropic(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkAnthropic(messages: readonly unknown[], context: CheckContext): CheckOutcome<AnthropicRule> {
   const analysis = analyzeAnthropic(messages, context);
   return { ...analysis.outcome, analysis };
 }
 
 /** The check, what the reader collected, and the rule each `tool_result` broke (for repair). */
 export interface AnthropicAnalysis {
-  readonly outcome: CheckOutcome;
+  readonly outcome: CheckOutcome<AnthropicRule>;
   readonly read: AnthropicRead;
   /** Every block whose tool id is outside the API grammar (calls, then results). */
   readonly badIds: readonly IdSite[];
   /** The rule each `read.results` entry broke, by its index (none for a result in place). */
-  readonly resultRules: ReadonlyMap<number, TranscriptRule>;
+  readonly resultRules: ReadonlyMap<number, AnthropicRule>;
 }
 
 /** Failures that share one position (the content or message that caused them) collect their ids. */
 class Grouped {
   private readonly byAt = new Map<
     string,
-    { rule: TranscriptRule; ids: string[]; at: string; message: number; slot: number }
+    { rule: AnthropicRule; ids: string[]; at: string; message: number; slot: number }
   >();
 
-  add(rule: TranscriptRule, id: string, where: string, message: number, slot: number): void {
+  add(rule: AnthropicRule, id: string, where: string, message: number, slot: number): void {
     const key = `${rule} ${where}`;
     const entry = this.byAt.get(key);
     if (entry === undefined) this.byAt.set(key, { rule, ids: [id], at: where, message, slot });
@@ -105,7 +104,7 @@ export function analyzeAnthropic(messages: readonly unknown[], context: CheckCon
 
 /** The rule each client result broke (by its index in `read.results`), and every id outside the grammar. */
 interface ResultFindings {
-  readonly resultRules: Map<number, TranscriptRule>;
+  readonly resultRules: Map<number, AnthropicRule>;
   readonly badIds: readonly IdSite[];
 }
 
@@ -121,7 +120,7 @@ function classifyResults(read: AnthropicRead, sink: FailureSink): ResultFindings
   // Position failures point at their cause: the content standing before the results in their
   // turn, or the message standing between the call and its result.
   const { table, owner, flags } = read;
-  const resultRules = new Map<number, TranscriptRule>();
+  const resultRules = new Map<number, AnthropicRule>();
   const grouped = new Grouped();
   // A result carrying a call's id shares that call's grammar failure; an orphan's id is tested here.
   const badKeys = read.badIds.length === 0 ? undefined : new Set(read.badIds.map((site) => site.key));
@@ -134,7 +133,7 @@ function classifyResults(read: AnthropicRead, sink: FailureSink): ResultFindings
     const ownerMessage = owner[result.message] ?? -1;
     const local =
       call !== undefined && call.message === ownerMessage ? call : table.inMessage(result.key, ownerMessage);
-    let rule: TranscriptRule | undefined;
+    let rule: AnthropicRule | undefined;
     if (call === undefined) rule = 'anthropic.tool_result_orphan';
     else if (call.server) rule = 'anthropic.server_tool_answered_by_client';
     else if (local !== undefined && !local.server) {
@@ -225,7 +224,7 @@ function checkServerCalls(read: AnthropicRead, last: number, sink: FailureSink):
 /** The block-level rules: ids, inputs, names, result content, empty messages and text, thinking blocks. */
 function checkBlocks(read: AnthropicRead, last: number, sink: FailureSink): void {
   // A failure of one field of a block: its path ends in the field's name.
-  const field = (rule: TranscriptRule, site: BlockSite, name: string) =>
+  const field = (rule: AnthropicRule, site: BlockSite, name: string) =>
     sink.fail(rule, [site.key as string], `${blockAt(site.message, site.slot)}.${name}`, site.message, site.slot);
   for (const site of read.inputs)
     field(

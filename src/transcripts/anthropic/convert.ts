@@ -10,10 +10,20 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, resultText, withToolRuns } from '../core/convert.ts';
+import {
+  readChat,
+  assistantContent,
+  ChatBuilder,
+  resultText,
+  withToolRuns,
+  type AssistantContentBlock,
+  type ChatMessage,
+  type ImageBlock,
+  type TextBlock,
+  type ToolCall,
+} from '../chat/index.ts';
+import type { ConversionLoss } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import { readChat } from '../chat/check.ts';
 import { readAnthropic } from './read.ts';
 import type { AnthropicContentBlock, AnthropicMessage } from './wire.ts';
 

@@ -12,7 +12,7 @@ import { readAnthropicTurns } from './evidence.ts';
 import { anthropicExtendable, checkAnthropic } from './check.ts';
 import { anthropicToChat, chatToAnthropic } from './convert.ts';
 import { repairAnthropic } from './repair.ts';
-import { ANTHROPIC_RULES } from './rules.ts';
+import { ANTHROPIC_RULES, type AnthropicRule } from './rules.ts';
 
 /** The `anthropic` driver. */
 export const ANTHROPIC_DRIVER = {
@@ -31,4 +31,4 @@ export const ANTHROPIC_DRIVER = {
   },
   extendable: anthropicExtendable,
   stopReasons: STOP_REASON_TABLE['anthropic'],
-} as const satisfies FormatDriver<'anthropic'>;
+} as const satisfies FormatDriver<'anthropic', AnthropicRule>;

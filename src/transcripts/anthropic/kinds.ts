@@ -1,12 +1,11 @@
 /**
- * Which Anthropic block types are server calls and server results. Internal; kept apart from
+ * Which Anthropic block types are server calls (the list in `core/kinds.ts`, which the markers
+ * share) and server results. Internal; kept apart from
  * the schemas so the checker (and the CLI bundle) does not load valibot for them.
  *
  * @module
  */
-
-/** Server calls: the API answers them inside the same assistant message. */
-export const ANTHROPIC_SERVER_CALL_BLOCK_TYPES = ['server_tool_use', 'mcp_tool_use'] as const;
+import { ANTHROPIC_SERVER_CALL_BLOCK_TYPES } from '../core/kinds.ts';
 
 /** {@link ANTHROPIC_SERVER_CALL_BLOCK_TYPES} as a set. */
 export const ANTHROPIC_SERVER_CALL_TYPES: ReadonlySet<string> = new Set(ANTHROPIC_SERVER_CALL_BLOCK_TYPES);

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { AnthropicRule } from './rules.ts';
 import type { JsonObject } from '../core/input.ts';
 import {
   applyBlockEdits,
@@ -25,17 +26,16 @@ import {
 } from '../core/repair.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
-import type { TranscriptRule } from '../rules.ts';
 import type { analyzeAnthropic } from './check.ts';
 import type { AnthropicRead, IdSite } from './read.ts';
 import { toolResult } from './convert.ts';
 
-const DROP: readonly TranscriptRule[] = [
+const DROP: readonly AnthropicRule[] = [
   'anthropic.tool_result_orphan',
   'anthropic.server_tool_answered_by_client',
   'anthropic.duplicate_tool_result',
 ];
-const MOVE: readonly TranscriptRule[] = [
+const MOVE: readonly AnthropicRule[] = [
   'anthropic.tool_result_before_call',
   'anthropic.tool_result_not_immediately_after',
 ];
@@ -111,7 +111,7 @@ type Analysis = ReturnType<typeof analyzeAnthropic>;
 interface Pass {
   readonly messages: readonly unknown[];
   readonly read: AnthropicRead;
-  readonly failures: FailureIndex;
+  readonly failures: FailureIndex<AnthropicRule>;
   readonly edits: BlockRepairs;
   /** Replaces fields of a block, over any earlier replacement of it. */
   readonly patch: (i: number, j: number, fields: JsonObject) => JsonObject;
@@ -136,7 +136,7 @@ interface Placement {
 export function repairAnthropic(
   messages: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<AnthropicRule>,
 ): FormatRepair {
   const { outcome, read, resultRules, badIds } = analysisOf<Analysis>(checked);
   if (outcome.failures.length === 0) return { outcome };
@@ -231,7 +231,7 @@ function placeResults(
     append: new Map(),
   };
   const { kept, keptSlots, extra, rewrite, answered, append } = placement;
-  const pending: { result: (typeof read.results)[number]; rule: TranscriptRule }[] = [];
+  const pending: { result: (typeof read.results)[number]; rule: AnthropicRule }[] = [];
   read.results.forEach((result, index) => {
     const problem = resultRules.get(index);
     if (problem === undefined || problem === 'anthropic.tool_result_not_first') {
@@ -384,7 +384,7 @@ function applyRepairs(
 /** The block-level repairs: empty text blocks, trailing thinking blocks, cache_control on thinking, encoded inputs. */
 function repairBlocks(
   read: AnthropicRead,
-  failures: FailureIndex,
+  failures: FailureIndex<AnthropicRule>,
   edits: BlockRepairs,
   patch: (i: number, j: number, fields: JsonObject) => JsonObject,
 ): void {

@@ -262,3 +262,6 @@ export const ANTHROPIC_RULES = {
     kind: 'observed',
   },
 } as const satisfies Readonly<Record<`anthropic.${string}`, TranscriptRuleInfo>>;
+
+/** The anthropic rule ids (`anthropic.<rule_name>`): the only ones this format's check and repair name. */
+export type AnthropicRule = keyof typeof ANTHROPIC_RULES;

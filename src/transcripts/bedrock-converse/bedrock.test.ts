@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../chat-message.ts';
+import type { ChatMessage } from '../chat/index.ts';
 import {
   checkTranscriptJson,
   fromChatMessages,

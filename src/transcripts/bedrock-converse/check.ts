@@ -11,9 +11,8 @@ import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { isJsonObject } from '../core/input.ts';
 import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
-import type { TranscriptRule } from '../rules.ts';
 import { type BedrockRead, type BlockSite, MESSAGE, type ResultSite, readBedrock } from './read.ts';
-import { BEDROCK_CONVERSE_RULES } from './rules.ts';
+import { BEDROCK_CONVERSE_RULES, type BedrockConverseRule } from './rules.ts';
 
 export { type BedrockRead, readBedrock } from './read.ts';
 
@@ -22,16 +21,16 @@ const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 
 /** The check, what the reader collected, and the rule each result broke (for repair). */
 export interface BedrockAnalysis {
-  readonly outcome: CheckOutcome;
+  readonly outcome: CheckOutcome<BedrockConverseRule>;
   readonly read: BedrockRead;
   /** The rule each `read.results` entry broke, by its index (none for a result in place). */
-  readonly resultRules: ReadonlyMap<number, TranscriptRule>;
+  readonly resultRules: ReadonlyMap<number, BedrockConverseRule>;
   /** Every block whose tool use id is outside the grammar (calls, then orphaned results). */
   readonly badIds: readonly BlockSite[];
 }
 
 /** Checks Converse `messages` (already known to be an array) against every Bedrock Converse rule. */
-export function checkBedrock(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkBedrock(messages: readonly unknown[], context: CheckContext): CheckOutcome<BedrockConverseRule> {
   const analysis = analyzeBedrock(messages, context);
   return { ...analysis.outcome, analysis };
 }
@@ -54,7 +53,7 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
     sink.fail('bedrock-converse.roles_not_alternating', [], at(start), start);
   }
 
-  const resultRules = new Map<number, TranscriptRule>();
+  const resultRules = new Map<number, BedrockConverseRule>();
   const badIds: BlockSite[] = [...read.badIds];
   pairResults(read, resultRules, badIds, sink);
   for (const site of badIds) {
@@ -119,7 +118,7 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
  */
 function pairResults(
   read: BedrockRead,
-  resultRules: Map<number, TranscriptRule>,
+  resultRules: Map<number, BedrockConverseRule>,
   badIds: BlockSite[],
   sink: FailureSink,
 ): void {

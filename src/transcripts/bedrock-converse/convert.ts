@@ -16,9 +16,18 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { readChat } from '../chat/check.ts';
-import { assistantContent, ChatBuilder, type ConversionLoss, withToolRuns } from '../core/convert.ts';
+import {
+  readChat,
+  assistantContent,
+  ChatBuilder,
+  withToolRuns,
+  type AssistantContentBlock,
+  type ChatMessage,
+  type ImageBlock,
+  type TextBlock,
+  type ToolCall,
+} from '../chat/index.ts';
+import type { ConversionLoss } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readBedrock } from './read.ts';
 import type { BedrockContentBlock, BedrockMessage } from './wire.ts';

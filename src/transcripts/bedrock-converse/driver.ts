@@ -13,7 +13,7 @@ import { bedrockToChat, chatToBedrock } from './convert.ts';
 import { readBedrockTurns } from './evidence.ts';
 import { isWordId } from '../core/names.ts';
 import { repairBedrock } from './repair.ts';
-import { BEDROCK_CONVERSE_RULES } from './rules.ts';
+import { BEDROCK_CONVERSE_RULES, type BedrockConverseRule } from './rules.ts';
 
 /** The `bedrock-converse` driver. */
 export const BEDROCK_CONVERSE_DRIVER = {
@@ -31,4 +31,4 @@ export const BEDROCK_CONVERSE_DRIVER = {
     mint: (seed: IdSeed) => `tooluse_${digestChars(seed.digest, 24)}`,
   },
   stopReasons: STOP_REASON_TABLE['bedrock-converse'],
-} as const satisfies FormatDriver<'bedrock-converse'>;
+} as const satisfies FormatDriver<'bedrock-converse', BedrockConverseRule>;

@@ -17,6 +17,7 @@
  *
  * @module
  */
+import type { BedrockConverseRule } from './rules.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import {
@@ -29,7 +30,6 @@ import {
   type TranscriptRepair,
 } from '../core/repair.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
-import type { TranscriptRule } from '../rules.ts';
 import type { BedrockAnalysis } from './check.ts';
 import { EMPTY_MESSAGE_TEXT, openingUserMessage, toolResult, toolResultText } from './convert.ts';
 import { MESSAGE, type ResultSite } from './read.ts';
@@ -42,13 +42,13 @@ const blockAt = (i: number, j: number) => `messages[${i}].content[${j}]`;
 export function repairBedrock(
   messages: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<BedrockConverseRule>,
 ): FormatRepair {
   const analysis = analysisOf<BedrockAnalysis>(checked);
   const { outcome } = analysis;
   if (outcome.failures.length === 0) return { outcome };
   const failures = new FailureIndex(outcome.located);
-  const has = (rule: TranscriptRule) => failures.of(rule).length > 0;
+  const has = (rule: BedrockConverseRule) => failures.of(rule).length > 0;
   if (analysis.badIds.length > 0 || analysis.read.badNames.length > 0)
     return { outcome, repaired: repairIds(messages, analysis) };
   if (PAIRING.some(has)) return { outcome, repaired: repairPairing(messages, analysis, failures, context) };
@@ -69,7 +69,7 @@ export function repairBedrock(
 }
 
 /** The rules step 2 fixes. */
-const PAIRING: readonly TranscriptRule[] = [
+const PAIRING: readonly BedrockConverseRule[] = [
   'bedrock-converse.tool_use_unanswered',
   'bedrock-converse.tool_result_orphan',
   'bedrock-converse.tool_result_not_after_call',
@@ -153,7 +153,7 @@ function repairIds(messages: readonly unknown[], { read, badIds }: BedrockAnalys
 function repairPairing(
   messages: readonly unknown[],
   analysis: BedrockAnalysis,
-  failures: FailureIndex,
+  failures: FailureIndex<BedrockConverseRule>,
   context: RepairContext,
 ): Repaired {
   const { read } = analysis;
@@ -185,7 +185,7 @@ function addAfter(extra: Map<number, JsonObject[]>, assistant: number, block: Js
 function fixBlocks(
   edits: BlockRepairs,
   read: BedrockAnalysis['read'],
-  failures: FailureIndex,
+  failures: FailureIndex<BedrockConverseRule>,
   hollow: ReadonlyMap<number, unknown>,
 ): void {
   for (const failure of failures.of('bedrock-converse.text_block_blank'))
@@ -313,7 +313,7 @@ function dropHollow(
   edited: unknown[],
   messages: readonly unknown[],
   read: BedrockAnalysis['read'],
-  hollow: ReadonlyMap<number, TranscriptRule>,
+  hollow: ReadonlyMap<number, BedrockConverseRule>,
   append: ReadonlyMap<number, unknown>,
   repairs: TranscriptRepair[],
 ): unknown[] {
@@ -352,8 +352,11 @@ function dropHollow(
  * The messages with nothing but blank text, or no content at all, by index, with the rule that
  * finds them. Their blank blocks are not removed one by one: the message is removed or marked whole.
  */
-function hollowMessages(messages: readonly unknown[], failures: FailureIndex): Map<number, TranscriptRule> {
-  const hollow = new Map<number, TranscriptRule>();
+function hollowMessages(
+  messages: readonly unknown[],
+  failures: FailureIndex<BedrockConverseRule>,
+): Map<number, BedrockConverseRule> {
+  const hollow = new Map<number, BedrockConverseRule>();
   for (const failure of failures.of('bedrock-converse.message_content_empty'))
     hollow.set(failure.message, failure.rule);
   const blanks = new Map<number, number>();

@@ -160,3 +160,6 @@ export const BEDROCK_CONVERSE_RULES = {
     kind: 'observed',
   },
 } as const satisfies Readonly<Record<`bedrock-converse.${string}`, TranscriptRuleInfo>>;
+
+/** The bedrock-converse rule ids (`bedrock-converse.<rule_name>`): the only ones this format's check and repair name. */
+export type BedrockConverseRule = keyof typeof BEDROCK_CONVERSE_RULES;

@@ -21,7 +21,7 @@ import {
   type ToolRunRules,
 } from '../core/tool-runs.ts';
 
-import { CHAT_RULES } from './rules.ts';
+import { CHAT_RULES, type ChatRule } from './rules.ts';
 
 const at = (i: number) => `messages[${i}]`;
 
@@ -92,7 +92,7 @@ const ASSISTANT_BLOCKS = ['text', 'thinking', 'redacted_thinking'];
  * refuses) and collects calls and tool messages; `carried` are calls left open by an earlier
  * turn. Paths are written only for failures.
  */
-export function readChat(messages: readonly unknown[], carried: readonly unknown[] = []): ToolRunRead {
+export function readChat(messages: readonly unknown[], carried: readonly unknown[] = []): ToolRunRead<ChatRule> {
   const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
@@ -186,7 +186,7 @@ function readCall(value: unknown, message: number, slot: number, seq: number): C
 }
 
 /** The `chat` rules, as the tool-run rules name them. */
-export const CHAT_TOOL_RUNS: ToolRunRules = {
+export const CHAT_TOOL_RUNS: ToolRunRules<ChatRule> = {
   table: CHAT_RULES,
   unanswered: 'chat.tool_call_unanswered',
   orphan: 'chat.tool_result_orphan',
@@ -206,6 +206,6 @@ export function checkChat(
   messages: readonly unknown[],
   context: CheckContext,
   carried: readonly unknown[] = [],
-): CheckOutcome {
+): CheckOutcome<ChatRule> {
   return checkToolRuns(readChat(messages, carried), CHAT_TOOL_RUNS, context, chatCallAt);
 }

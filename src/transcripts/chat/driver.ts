@@ -11,7 +11,7 @@ import { MAX_TOOL_CALL_ID, toolRunCalls } from '../core/tool-runs.ts';
 import { toolRunTurns } from '../core/turns.ts';
 import { checkChat, readChat } from './check.ts';
 import { repairChat } from './repair.ts';
-import { CHAT_RULES } from './rules.ts';
+import { CHAT_RULES, type ChatRule } from './rules.ts';
 
 /** The `chat` driver. */
 export const CHAT_DRIVER = {
@@ -33,4 +33,4 @@ export const CHAT_DRIVER = {
   toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
   extendable: toolRunCalls,
   stopReasons: STOP_REASON_TABLE['chat'],
-} as const satisfies FormatDriver<'chat'>;
+} as const satisfies FormatDriver<'chat', ChatRule>;

@@ -5,7 +5,7 @@
  * @module
  */
 import { MISSING, ORDER, ORPHAN, SCHEMA, type TranscriptRuleInfo } from '../core/rule-info.ts';
-import { OPENAI_CHAT_RULES } from '../openai-chat/rules.ts';
+import { TOO_MANY_TOOL_CALLS, TOOL_CALL_ID_TOO_LONG } from '../core/chat-completions.ts';
 
 const LLM_PROVIDER = 'OpenArmature llm-provider §3 (tool_call_id answers a tool call earlier in the list)';
 
@@ -64,11 +64,14 @@ export const CHAT_RULES = {
   // way to every provider, so a history Chat Completions would refuse for them is refused here
   // (the openai-chat rules, with their sources).
   'chat.tool_call_id_too_long': {
-    ...OPENAI_CHAT_RULES['openai-chat.tool_call_id_too_long'],
-    source: `the openai-chat rule (${OPENAI_CHAT_RULES['openai-chat.tool_call_id_too_long'].source})`,
+    ...TOOL_CALL_ID_TOO_LONG,
+    source: `the openai-chat rule (${TOOL_CALL_ID_TOO_LONG.source})`,
   },
   'chat.too_many_tool_calls': {
-    ...OPENAI_CHAT_RULES['openai-chat.too_many_tool_calls'],
-    source: `the openai-chat rule (${OPENAI_CHAT_RULES['openai-chat.too_many_tool_calls'].source})`,
+    ...TOO_MANY_TOOL_CALLS,
+    source: `the openai-chat rule (${TOO_MANY_TOOL_CALLS.source})`,
   },
 } as const satisfies Readonly<Record<`chat.${string}`, TranscriptRuleInfo>>;
+
+/** The chat rule ids (`chat.<rule_name>`): the only ones this format's check and repair name. */
+export type ChatRule = keyof typeof CHAT_RULES;

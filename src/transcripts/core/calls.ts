@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TranscriptRule } from '../rules.ts';
+import type { RuleId } from './rule-info.ts';
 import type { FailureSink, OpenToolCall } from './report.ts';
 
 /** A tool call as the checkers see it. */
@@ -123,7 +123,7 @@ export interface UnansweredOptions {
 export function reportUnanswered(
   calls: readonly CallSite[],
   sink: FailureSink,
-  rule: TranscriptRule,
+  rule: RuleId,
   options: UnansweredOptions,
 ): OpenToolCall[] {
   const openToolCalls: OpenToolCall[] = [];

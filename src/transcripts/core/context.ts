@@ -6,7 +6,8 @@
 import type { TranscriptFormat } from '../../check/index.ts';
 import type { OpenAIChatDialect } from './dialects.ts';
 import type { JsonObject } from './input.ts';
-import type { LocatedFailure, OpenToolCall, TranscriptFailure } from './report.ts';
+import type { LocatedFailure, OpenToolCall, RuleFailure } from './report.ts';
+import type { RuleId } from './rule-info.ts';
 
 /** What the transcript is checked for: about to be sent, or just received from the model. */
 export type Expectation = 'sendable' | 'received';
@@ -55,12 +56,12 @@ export interface CheckSettings {
   readonly snapshot?: boolean;
 }
 
-/** The outcome of a format checker over input it could read. */
-export interface CheckOutcome {
-  readonly failures: TranscriptFailure[];
+/** The outcome of a format checker over input it could read (`R`: the format's rule ids). */
+export interface CheckOutcome<R extends RuleId = RuleId> {
+  readonly failures: RuleFailure<R>[];
   readonly openToolCalls: OpenToolCall[];
   /** The failures with their message and slot, in the order found (for repair). */
-  readonly located: readonly LocatedFailure[];
+  readonly located: readonly LocatedFailure<R>[];
   /** What the format's reader collected, for its repair (each format's own shape); absent when the repair needs none. */
   readonly analysis?: unknown;
 }

@@ -12,6 +12,7 @@ import type { ConversionLoss } from './convert.ts';
 import type { OpenAIChatDialect } from './dialects.ts';
 import type { ToolCallIdGrammar } from './ids.ts';
 import type { RuleTable } from './report.ts';
+import type { RuleId } from './rule-info.ts';
 import type { FormatRepairer } from './repairer.ts';
 import type { Turns } from './turns.ts';
 
@@ -21,17 +22,17 @@ export type Converter = (messages: readonly unknown[]) => { messages: unknown[];
 /** A call as a check read it: its pairing key and its message's index. */
 export type ExtendedCall = Pick<CallSite, 'key' | 'message'>;
 
-/** One format's driver. */
-export interface FormatDriver<F extends TranscriptFormat> {
+/** One format's driver (`R`: its rule ids, the keys of its `<format>/rules.ts`). */
+export interface FormatDriver<F extends TranscriptFormat, R extends RuleId = RuleId> {
   readonly format: F;
   /** The request body's field holding the transcript, also the root of paths: `messages`, `input`, `contents`. */
   readonly field: string;
   /** The format's rules, by rule id (`<format>/rules.ts`). */
-  readonly rules: RuleTable;
+  readonly rules: RuleTable<R>;
   /** The wire reader and the rules: the check over messages already known to be an array. */
-  readonly check: (messages: readonly unknown[], context: CheckContext, carried: readonly unknown[]) => CheckOutcome;
+  readonly check: (messages: readonly unknown[], context: CheckContext, carried: readonly unknown[]) => CheckOutcome<R>;
   /** The repair steps, on the check's own analysis. */
-  readonly repair: FormatRepairer;
+  readonly repair: FormatRepairer<R>;
   /** Conversion to turngate's `ChatMessage`. */
   readonly toChat: Converter;
   /** Conversion from `ChatMessage`. */

@@ -16,9 +16,8 @@
  * @module
  */
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../check/index.ts';
-import { ANTHROPIC_SERVER_CALL_BLOCK_TYPES } from '../anthropic/kinds.ts';
-import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../openai-responses/kinds.ts';
 import { isJsonObject, type JsonObject } from './input.ts';
+import { ANTHROPIC_SERVER_CALL_BLOCK_TYPES, RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from './kinds.ts';
 import { TranscriptInputError } from './report.ts';
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TranscriptRule } from '../rules.ts';
+import type { RuleId } from './rule-info.ts';
 import type { JsonObject } from './input.ts';
 import type { LocatedFailure } from './report.ts';
 
@@ -49,7 +49,7 @@ export interface TranscriptRepair {
   /** What was done. */
   readonly action: TranscriptRepairAction;
   /** The rule whose failure it fixes. */
-  readonly rule: TranscriptRule;
+  readonly rule: RuleId;
   /** The tool call ids involved (for `renamed_call`: the old id, then the new one). */
   readonly ids: readonly string[];
   /** Where, as a path into the input. */
@@ -149,12 +149,12 @@ export class FreshIds {
   }
 }
 
-/** The failures of a check by position (`message:slot`), and by rule. */
-export class FailureIndex {
-  private readonly byPosition = new Map<string, LocatedFailure[]>();
-  readonly all: readonly LocatedFailure[];
+/** The failures of a check by position (`message:slot`), and by rule (`R`: the format's rule ids). */
+export class FailureIndex<R extends RuleId = RuleId> {
+  private readonly byPosition = new Map<string, LocatedFailure<R>[]>();
+  readonly all: readonly LocatedFailure<R>[];
 
-  constructor(located: readonly LocatedFailure[]) {
+  constructor(located: readonly LocatedFailure<R>[]) {
     this.all = located;
     for (const failure of located) {
       const key = `${failure.message}:${failure.slot}`;
@@ -165,17 +165,17 @@ export class FailureIndex {
   }
 
   /** The failures at a position (a block, part or call; `slot` -1 for a whole message or item). */
-  at(message: number, slot = -1): readonly LocatedFailure[] {
+  at(message: number, slot = -1): readonly LocatedFailure<R>[] {
     return this.byPosition.get(`${message}:${slot}`) ?? [];
   }
 
   /** The first failure at a position with one of `rules`, if any. */
-  find(message: number, slot: number, rules: readonly TranscriptRule[]): LocatedFailure | undefined {
+  find(message: number, slot: number, rules: readonly R[]): LocatedFailure<R> | undefined {
     return this.at(message, slot).find((failure) => rules.includes(failure.rule));
   }
 
   /** The failures of one rule. */
-  of(rule: TranscriptRule): LocatedFailure[] {
+  of(rule: R): LocatedFailure<R>[] {
     return this.all.filter((failure) => failure.rule === rule);
   }
 }
@@ -262,7 +262,7 @@ export class BlockRepairs {
   }
 
   /** Inserts `message` right after message `i`, to hold results (`ids`) that have no message to go in. */
-  insert(i: number, message: JsonObject, rule: TranscriptRule, ids: readonly string[], what: string): void {
+  insert(i: number, message: JsonObject, rule: RuleId, ids: readonly string[], what: string): void {
     this.insertAfter.set(i, message);
     this.repairs.push({
       action: 'inserted_message',
@@ -274,7 +274,7 @@ export class BlockRepairs {
   }
 
   /** Removes block `j` of message `i`, recording it with the removed block. */
-  remove(i: number, j: number, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+  remove(i: number, j: number, rule: RuleId, ids: readonly string[], detail: string): void {
     this.drop.add(slotKey(i, j));
     this.repairs.push({ action: 'removed', rule, ids, at: this.at(i, j), detail, removed: this.block(i, j) });
   }

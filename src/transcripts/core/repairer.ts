@@ -6,6 +6,7 @@
  */
 import type { CheckContext, CheckOutcome } from './context.ts';
 import type { TranscriptRepair } from './repair.ts';
+import type { RuleId } from './rule-info.ts';
 
 /** What a format repairer receives: the check's context, and the tools a synthesized result may call read-only. */
 export interface RepairContext extends CheckContext {
@@ -22,12 +23,12 @@ export interface FormatRepair {
 /**
  * A format repairer: the messages, the context, and the outcome of the check that just read
  * these messages (its `analysis` is what the format's reader collected), so repair does not read
- * the transcript again.
+ * the transcript again (`R`: the format's rule ids, those of its check's outcome).
  */
-export type FormatRepairer = (
+export type FormatRepairer<R extends RuleId = RuleId> = (
   messages: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<R>,
 ) => FormatRepair;
 
 /**

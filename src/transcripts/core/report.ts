@@ -6,39 +6,18 @@
  */
 import type { FailureClass } from '../../failures/index.ts';
 import type { TranscriptFormat } from '../../check/index.ts';
-import type { TranscriptRule } from '../rules.ts';
-import type { TranscriptRuleInfo } from './rule-info.ts';
+import type { RuleId, TranscriptRuleInfo } from './rule-info.ts';
 
 /**
- * The rule ids of format `F`, e.g. `RuleOf<'gemini'>` is `'gemini.function_call_unanswered' | ...`.
- *
- * @example
- * ```ts
- * import type { RuleOf } from 'turngate/transcripts';
- * const rule: RuleOf<'openai-chat'> = 'openai-chat.tool_message_not_adjacent';
- * ```
+ * One broken provider rule at one position of the transcript, with rule ids `R` (a format's own,
+ * e.g. `AnthropicRule`): what a format's check finds. Users read it as `TranscriptFailure<F>`
+ * (`rules.ts`), whose rule ids are format `F`'s.
  */
-export type RuleOf<F extends TranscriptFormat> = Extract<TranscriptRule, `${F}.${string}`>;
-
-/**
- * One broken provider rule at one position of the transcript.
- *
- * @example
- * ```ts
- * import { checkTranscript } from 'turngate/transcripts';
- * const report = checkTranscript(
- *   [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: {} }] }],
- *   { format: 'anthropic' },
- * );
- * report.failures[0]?.rule; //=> 'anthropic.tool_use_unanswered'
- * report.failures[0]?.at; //=> 'messages[0]'
- * ```
- */
-export interface TranscriptFailure<F extends TranscriptFormat = TranscriptFormat> {
+export interface RuleFailure<R extends RuleId = RuleId> {
   /** The failure class (`FAILURE_CLASSES`), e.g. `tool.result_missing`. */
   readonly class: FailureClass;
   /** The rule id, e.g. `anthropic.tool_result_not_first` (see `TRANSCRIPT_RULES`). */
-  readonly rule: RuleOf<F>;
+  readonly rule: R;
   /** The tool call ids involved, sorted (Gemini calls without an id by their function name). */
   readonly ids: readonly string[];
   /** Where, as a path into the input: `messages[3].content[0]`, `input[2]`, `contents[1].parts[0]`. */
@@ -120,8 +99,8 @@ export class TranscriptInputError extends Error {
 }
 
 /** Where a failure stands, for repair: the rule, its ids, the message and the slot inside it (-1: the message). */
-export interface LocatedFailure {
-  readonly rule: TranscriptRule;
+export interface LocatedFailure<R extends RuleId = RuleId> {
+  readonly rule: R;
   readonly ids: readonly string[];
   readonly message: number;
   readonly slot: number;
@@ -131,10 +110,10 @@ export interface LocatedFailure {
 /**
  * Records a failure a reader finds in its pass (before the format's `FailureSink` sees it): rule
  * `rule` over `ids` at path `at`, in message `message`, `slot` inside it (-1: the message).
- * Readers bind it to their format's rules (`locate<RuleOf<'mistral'>>`). Internal.
+ * Readers bind it to their format's rules (`locate<MistralRule>`). Internal.
  */
-export function locate<R extends TranscriptRule>(
-  shape: LocatedFailure[],
+export function locate<R extends RuleId>(
+  shape: LocatedFailure<R>[],
   rule: R,
   ids: readonly string[],
   at: string,
@@ -144,22 +123,25 @@ export function locate<R extends TranscriptRule>(
   shape.push({ rule, ids, message, slot, at });
 }
 
-/** A format's rule table (its `<format>/rules.ts`): class, summary and fix by rule id. */
-export type RuleTable = { readonly [R in TranscriptRule]?: TranscriptRuleInfo };
+/** A format's rule table (its `<format>/rules.ts`): class, summary and fix by rule id (`R`: the format's ids). */
+export type RuleTable<R extends RuleId = RuleId> = { readonly [K in R]?: TranscriptRuleInfo };
 
-/** Collects failures by rule and position; class and fix come from the format's rule table. Internal. */
-export class FailureSink {
-  readonly failures: TranscriptFailure[] = [];
-  readonly located: LocatedFailure[] = [];
-  private readonly rules: RuleTable;
+/**
+ * Collects failures by rule and position; class and fix come from the format's rule table, whose
+ * ids (`R`, read from the table) are the only ones `fail` takes. Internal.
+ */
+export class FailureSink<R extends RuleId = RuleId> {
+  readonly failures: RuleFailure<R>[] = [];
+  readonly located: LocatedFailure<R>[] = [];
+  private readonly rules: RuleTable<R>;
 
   /** @param rules - The format's rule table: every rule `fail` is given must be in it. */
-  constructor(rules: RuleTable) {
+  constructor(rules: RuleTable<R>) {
     this.rules = rules;
   }
 
   /** Records one broken rule at one position (`slot`: the block, part or call inside the message; -1 for the message). */
-  fail(rule: TranscriptRule, ids: readonly string[], at: string, messageIndex: number, slot = -1): void {
+  fail(rule: R, ids: readonly string[], at: string, messageIndex: number, slot = -1): void {
     const info = this.rules[rule];
     if (info === undefined) throw new Error(`rule ${rule} is not in the format's rule table`);
     const sorted = ids.length > 1 ? [...ids].sort() : ids;
@@ -177,7 +159,7 @@ export class FailureSink {
   }
 
   /** The failures in input order (by message, then as found). */
-  sorted(): TranscriptFailure[] {
+  sorted(): RuleFailure<R>[] {
     return this.failures
       .map((failure, order) => ({ failure, order }))
       .sort((a, b) => a.failure.messageIndex - b.failure.messageIndex || a.order - b.order)

@@ -5,8 +5,16 @@
  *
  * @module
  */
+import type { TranscriptFormat } from '../../check/index.ts';
 import type { FailureClass } from '../../failures/index.ts';
 import type { OpenAIChatDialect } from './dialects.ts';
+
+/**
+ * A rule id's shape, `<format>.<rule_name>`: what `core/` takes. Each format folder types its own
+ * ids (`AnthropicRule`, the keys of its `<format>/rules.ts`) and `core/`'s sinks and tables are
+ * generic in them; the registry (`formats.ts`, `rules.ts`) alone joins them into `TranscriptRule`.
+ */
+export type RuleId = `${TranscriptFormat}.${string}`;
 
 /** A call without its result. */
 export const MISSING: FailureClass = 'tool.result_missing';

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { TranscriptRule } from '../rules.ts';
+import type { RuleId } from './rule-info.ts';
 import type { CallSite } from './calls.ts';
 import type { CheckOutcome } from './context.ts';
 import type { JsonObject } from './input.ts';
@@ -64,7 +64,7 @@ interface RunRepair {
   readonly writer: ToolRunWriter;
   readonly failures: FailureIndex;
   /** The rules a tool message's failure may be under. */
-  readonly toolRunRules: readonly TranscriptRule[];
+  readonly toolRunRules: readonly RuleId[];
   readonly repairs: TranscriptRepair[];
   /** message -> slot -> the fresh id of a renamed call. */
   readonly renamedCalls: Map<number, Map<number, string>>;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { TranscriptRule } from '../rules.ts';
+import type { RuleId } from './rule-info.ts';
 import type { ToolCallIdGrammar } from './ids.ts';
 import { CallTable, type CallSite, reportUnanswered } from './calls.ts';
 import type { CheckContext, CheckOutcome } from './context.ts';
@@ -35,35 +35,35 @@ export interface ToolMessageSite {
   readonly to: number;
 }
 
-/** The rule ids of one format. */
-export interface ToolRunRules {
+/** The rule ids of one format (`R`: its own ids). */
+export interface ToolRunRules<R extends RuleId = RuleId> {
   /** The format's rule table. */
-  readonly table: RuleTable;
-  readonly unanswered: TranscriptRule;
-  readonly orphan: TranscriptRule;
-  readonly notAdjacent: TranscriptRule;
-  readonly beforeCall: TranscriptRule;
-  readonly duplicateResult: TranscriptRule;
-  readonly duplicateCall: TranscriptRule;
-  readonly missingField?: TranscriptRule;
+  readonly table: RuleTable<R>;
+  readonly unanswered: R;
+  readonly orphan: R;
+  readonly notAdjacent: R;
+  readonly beforeCall: R;
+  readonly duplicateResult: R;
+  readonly duplicateCall: R;
+  readonly missingField?: R;
   /** A tool call id longer than {@link MAX_TOOL_CALL_ID} characters. */
-  readonly idTooLong?: TranscriptRule;
+  readonly idTooLong?: R;
   /** More than {@link MAX_TOOL_CALLS} tool calls in one assistant message. */
-  readonly tooManyCalls?: TranscriptRule;
+  readonly tooManyCalls?: R;
   /**
    * A format whose tool call ids follow a grammar (Mistral: exactly 9 of `a-z A-Z 0-9`): the
    * rule a call id outside it breaks, and the grammar (`accepts`, and `mint` for repair's fresh
    * ids, repeated ids included).
    */
-  readonly idGrammar?: { readonly rule: TranscriptRule; readonly grammar: ToolCallIdGrammar };
+  readonly idGrammar?: { readonly rule: R; readonly grammar: ToolCallIdGrammar };
 }
 
 /**
  * What a reader collects: calls in input order, tool messages, the owner of the run of tool
  * messages that ends the input, and `shape`: the failures of the format's own shape rules, as
- * the reader found them.
+ * the reader found them (`R`: the format's rule ids).
  */
-export interface ToolRunRead {
+export interface ToolRunRead<R extends RuleId = RuleId> {
   /**
    * The message the trailing run of tool messages follows, as {@link ToolMessageSite.owner}
    * says: the last message when it is an assistant message, the assistant message before the
@@ -73,7 +73,7 @@ export interface ToolRunRead {
   readonly lastOwner: number;
   readonly calls: readonly CallSite[];
   readonly toolMessages: readonly ToolMessageSite[];
-  readonly shape: readonly LocatedFailure[];
+  readonly shape: readonly LocatedFailure<R>[];
 }
 
 /** The message index of calls carried in from an earlier turn (`openToolCalls` of `chat`). */
@@ -203,16 +203,16 @@ function orphanIds(read: ToolRunRead, idGrammar: NonNullable<ToolRunRules['idGra
  * messages; the table of ids and the full classification only when something is out of place.
  * The outcome's `analysis` is `read`, for the format's repair.
  */
-export function checkToolRuns(
-  read: ToolRunRead,
-  rules: ToolRunRules,
+export function checkToolRuns<R extends RuleId>(
+  read: ToolRunRead<R>,
+  rules: ToolRunRules<R>,
   context: CheckContext,
   callAt: (call: CallSite) => string,
-): CheckOutcome {
+): CheckOutcome<R> {
   const { calls, shape, lastOwner } = read;
-  const sink = new FailureSink(rules.table);
+  const sink = new FailureSink<R>(rules.table);
   for (let s = 0; s < shape.length; s++) {
-    const f = shape[s] as LocatedFailure;
+    const f = shape[s] as LocatedFailure<R>;
     sink.fail(f.rule, f.ids, f.at, f.message, f.slot);
   }
 

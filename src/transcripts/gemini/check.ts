@@ -6,10 +6,10 @@
  * @module
  */
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
-import { FailureSink, type OpenToolCall, type RuleOf } from '../core/report.ts';
+import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import { type GeminiPairing, pairGemini, VERDICT } from './pairing.ts';
 import { CONTENT, type GeminiCallSite, type GeminiRead, type GeminiResponseSite, readGemini, SHAPE } from './read.ts';
-import { GEMINI_RULES } from './rules.ts';
+import { GEMINI_RULES, type GeminiRule } from './rules.ts';
 import { validatesThoughtSignatures } from './thought-signatures.ts';
 
 export { type GeminiRead, readGemini };
@@ -18,7 +18,7 @@ const at = (i: number) => `contents[${i}]`;
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
 /** Checks `contents` against every Gemini rule. */
-export function checkGemini(contents: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkGemini(contents: readonly unknown[], context: CheckContext): CheckOutcome<GeminiRule> {
   const analysis = analyzeGemini(contents, context);
   return { ...analysis.outcome, analysis };
 }
@@ -27,7 +27,7 @@ export function checkGemini(contents: readonly unknown[], context: CheckContext)
 export function analyzeGemini(
   contents: readonly unknown[],
   context: CheckContext,
-): { readonly outcome: CheckOutcome; readonly read: GeminiRead; readonly pairing: GeminiPairing } {
+): { readonly outcome: CheckOutcome<GeminiRule>; readonly read: GeminiRead; readonly pairing: GeminiPairing } {
   const read = readGemini(contents);
   const pairing = pairGemini(read);
   const sink = new FailureSink(GEMINI_RULES);
@@ -112,7 +112,7 @@ function checkResponses(read: GeminiRead, pairing: GeminiPairing, sink: FailureS
 }
 
 /** Fails `rule` at a response, named by its id (or, without one, its function name). */
-function fail(sink: FailureSink, rule: RuleOf<'gemini'>, r: GeminiResponseSite): void {
+function fail(sink: FailureSink, rule: GeminiRule, r: GeminiResponseSite): void {
   const named = r.id ?? r.name;
   sink.fail(rule, named === undefined ? [] : [named], partAt(r.content, r.slot), r.content, r.slot);
 }

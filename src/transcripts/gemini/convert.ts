@@ -11,9 +11,19 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { readChat } from '../chat/check.ts';
-import { assistantContent, callNames, ChatBuilder, type ConversionLoss, withToolRuns } from '../core/convert.ts';
+import {
+  readChat,
+  assistantContent,
+  callNames,
+  ChatBuilder,
+  withToolRuns,
+  type AssistantContentBlock,
+  type ChatMessage,
+  type ImageBlock,
+  type TextBlock,
+  type ToolCall,
+} from '../chat/index.ts';
+import type { ConversionLoss } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { callIds, pairGemini } from './pairing.ts';
 import { readGemini } from './read.ts';

@@ -11,7 +11,7 @@ import { readGeminiTurns } from './evidence.ts';
 import { checkGemini } from './check.ts';
 import { chatToGemini, geminiToChat } from './convert.ts';
 import { repairGemini } from './repair.ts';
-import { GEMINI_RULES } from './rules.ts';
+import { GEMINI_RULES, type GeminiRule } from './rules.ts';
 
 /** The `gemini` driver. */
 export const GEMINI_DRIVER = {
@@ -25,4 +25,4 @@ export const GEMINI_DRIVER = {
   turns: readGeminiTurns,
   toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
   stopReasons: STOP_REASON_TABLE['gemini'],
-} as const satisfies FormatDriver<'gemini'>;
+} as const satisfies FormatDriver<'gemini', GeminiRule>;

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { GeminiRule } from './rules.ts';
 import type { JsonObject } from '../core/input.ts';
 import {
   FailureIndex,
@@ -25,14 +26,13 @@ import {
 } from '../core/repair.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
-import type { RuleOf } from '../core/report.ts';
 import type { analyzeGemini } from './check.ts';
 import { responseText, toolResult } from './convert.ts';
 import { type GeminiPairing, VERDICT } from './pairing.ts';
 import { CONTENT, type GeminiCallSite, type GeminiRead, type GeminiResponseSite, SHAPE } from './read.ts';
 import { SKIP_THOUGHT_SIGNATURE } from './thought-signatures.ts';
 
-type Rule = RuleOf<'gemini'>;
+type Rule = GeminiRule;
 const partAt = (i: number, j: number) => `contents[${i}].parts[${j}]`;
 
 /** The edits repair makes, by part (`slotKey`) and by content. */
@@ -90,7 +90,7 @@ function repairFunctionRoles(contents: readonly unknown[], read: GeminiRead): No
 export function repairGemini(
   contents: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<GeminiRule>,
 ): FormatRepair {
   const { outcome, read, pairing } = analysisOf<ReturnType<typeof analyzeGemini>>(checked);
   if (outcome.failures.length === 0) return { outcome };
@@ -189,7 +189,7 @@ const MISPLACED_ANSWERED: Removal = [
 function planResponses(
   read: GeminiRead,
   pairing: GeminiPairing,
-  failures: FailureIndex,
+  failures: FailureIndex<GeminiRule>,
   plan: Plan,
   part: (i: number, j: number) => JsonObject,
   context: RepairContext,
@@ -269,7 +269,7 @@ function rewrite(
   r: GeminiResponseSite,
   before: JsonObject,
   call: GeminiCallSite,
-  failures: FailureIndex,
+  failures: FailureIndex<GeminiRule>,
   plan: Plan,
   context: RepairContext,
 ): JsonObject {

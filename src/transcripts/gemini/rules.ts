@@ -169,3 +169,6 @@ export const GEMINI_RULES = {
       'Gemini 3 and later (gemini-3-*, gemini-3.1-*, gemini-4-*, the gemini-*-latest aliases); not the image models',
   },
 } as const satisfies Readonly<Record<`gemini.${string}`, TranscriptRuleInfo>>;
+
+/** The gemini rule ids (`gemini.<rule_name>`): the only ones this format's check and repair name. */
+export type GeminiRule = keyof typeof GEMINI_RULES;

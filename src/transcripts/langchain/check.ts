@@ -16,7 +16,7 @@
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
-import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
+import { type LocatedFailure, locate } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -25,12 +25,12 @@ import {
   type ToolRunRead,
   type ToolRunRules,
 } from '../core/tool-runs.ts';
-import { LANGCHAIN_RULES } from './rules.ts';
+import { LANGCHAIN_RULES, type LangChainRule } from './rules.ts';
 import { CLASS_KINDS, LIKE_KINDS, type LangChainKind, STORED_KINDS } from './wire.ts';
 
 const at = (i: number) => `messages[${i}]`;
 
-type Rule = RuleOf<'langchain'>;
+type Rule = LangChainRule;
 
 /** A message's serialized form: `toJSON()`, `StoredMessage`, or a message-like object. */
 export type LangChainForm = 'constructor' | 'stored' | 'like';
@@ -39,7 +39,7 @@ export type LangChainForm = 'constructor' | 'stored' | 'like';
 export const FIELDS_AT: Readonly<Record<LangChainForm, string>> = { constructor: '.kwargs', stored: '.data', like: '' };
 
 /** What {@link readLangChain} collects, beyond the tool runs: each message's form and kind. */
-export interface LangChainRead extends ToolRunRead {
+export interface LangChainRead extends ToolRunRead<LangChainRule> {
   readonly forms: readonly LangChainForm[];
   readonly kinds: readonly LangChainKind[];
 }
@@ -82,7 +82,14 @@ const listAt = (i: number, form: LangChainForm, raw: boolean) =>
   `${at(i)}${FIELDS_AT[form]}${raw ? '.additional_kwargs' : ''}.tool_calls`;
 
 /** A LangChain `ToolCall` (`{ id, name, args }`), or `undefined` for one without an id (a rule failure). */
-function readCall(call: unknown, form: LangChainForm, i: number, k: number, seq: number, shape: LocatedFailure[]) {
+function readCall(
+  call: unknown,
+  form: LangChainForm,
+  i: number,
+  k: number,
+  seq: number,
+  shape: LocatedFailure<LangChainRule>[],
+) {
   if (!isJsonObject(call)) invalid(`${listAt(i, form, false)}[${k}]`, 'a tool call object ({ id, name, args })');
   const name = call['name'];
   if (typeof name !== 'string') invalid(`${listAt(i, form, false)}[${k}].name`, 'a string');
@@ -103,7 +110,14 @@ function readCall(call: unknown, form: LangChainForm, i: number, k: number, seq:
 }
 
 /** A raw provider call of `additional_kwargs.tool_calls` (`{ id, function: { name, arguments } }`); LangChain skips entries without `function`. */
-function readRawCall(call: unknown, form: LangChainForm, i: number, k: number, seq: number, shape: LocatedFailure[]) {
+function readRawCall(
+  call: unknown,
+  form: LangChainForm,
+  i: number,
+  k: number,
+  seq: number,
+  shape: LocatedFailure<LangChainRule>[],
+) {
   if (!isJsonObject(call)) return undefined;
   const fn = call['function'];
   if (!isJsonObject(fn)) return undefined;
@@ -161,7 +175,7 @@ export function readLangChain(messages: readonly unknown[]): LangChainRead {
   const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
-  const shape: LocatedFailure[] = [];
+  const shape: LocatedFailure<LangChainRule>[] = [];
   const forms: LangChainForm[] = [];
   const kinds: LangChainKind[] = [];
   let seq = 0;
@@ -236,7 +250,7 @@ export function readLangChain(messages: readonly unknown[]): LangChainRead {
 }
 
 /** The LangChain rules, as the tool-run rules name them (no id length or call count limit: LangChain sets none). */
-export const LANGCHAIN_TOOL_RUNS: ToolRunRules = {
+export const LANGCHAIN_TOOL_RUNS: ToolRunRules<LangChainRule> = {
   table: LANGCHAIN_RULES,
   unanswered: 'langchain.tool_call_unanswered',
   orphan: 'langchain.tool_message_orphan',
@@ -248,7 +262,7 @@ export const LANGCHAIN_TOOL_RUNS: ToolRunRules = {
 };
 
 /** Checks a LangChain history against every LangChain rule. */
-export function checkLangChain(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkLangChain(messages: readonly unknown[], context: CheckContext): CheckOutcome<LangChainRule> {
   return checkToolRuns(readLangChain(messages), LANGCHAIN_TOOL_RUNS, context, (call) =>
     langChainCallAt(messages, call.message, call.slot),
   );

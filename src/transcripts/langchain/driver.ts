@@ -12,7 +12,7 @@ import { checkLangChain } from './check.ts';
 import { chatToLangChain, langChainToChat } from './convert.ts';
 import { langChainTurns } from './evidence.ts';
 import { repairLangChain } from './repair.ts';
-import { LANGCHAIN_RULES } from './rules.ts';
+import { LANGCHAIN_RULES, type LangChainRule } from './rules.ts';
 
 /** The `langchain` driver. */
 export const LANGCHAIN_DRIVER = {
@@ -28,4 +28,4 @@ export const LANGCHAIN_DRIVER = {
   // non-empty one (langchain.tool_call_id_missing).
   toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
   stopReasons: STOP_REASON_TABLE['langchain'],
-} as const satisfies FormatDriver<'langchain'>;
+} as const satisfies FormatDriver<'langchain', LangChainRule>;

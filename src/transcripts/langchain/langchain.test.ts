@@ -17,7 +17,7 @@ import {
 } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { callSpec as CALL_SPEC } from '../../../test/arbitraries.ts';
-import type { ChatMessage } from '../chat-message.ts';
+import type { ChatMessage } from '../chat/index.ts';
 import {
   checkTranscript,
   checkTranscriptJson,

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import type { LangChainRule } from './rules.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText } from '../core/repair.ts';
@@ -38,7 +39,7 @@ function toolMessageText(message: JsonObject): string {
 export function repairLangChain(
   messages: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<LangChainRule>,
 ): FormatRepair {
   if (checked.failures.length === 0) return { outcome: checked };
   const read = analysisOf<LangChainRead>(checked);

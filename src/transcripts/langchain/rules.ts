@@ -102,3 +102,6 @@ export const LANGCHAIN_RULES = {
     kind: 'doc',
   },
 } as const satisfies Readonly<Record<`langchain.${string}`, TranscriptRuleInfo>>;
+
+/** The langchain rule ids (`langchain.<rule_name>`): the only ones this format's check and repair name. */
+export type LangChainRule = keyof typeof LANGCHAIN_RULES;

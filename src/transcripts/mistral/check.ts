@@ -12,7 +12,7 @@ import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { digestChars, type ToolCallIdGrammar } from '../core/ids.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { isToolName } from '../core/names.ts';
-import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
+import { type LocatedFailure, locate } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -21,12 +21,12 @@ import {
   type ToolRunRead,
   type ToolRunRules,
 } from '../core/tool-runs.ts';
-import { MISTRAL_RULES } from './rules.ts';
+import { MISTRAL_RULES, type MistralRule } from './rules.ts';
 
 const at = (i: number) => `messages[${i}]`;
 const callPath = (i: number, k: number) => `messages[${i}].tool_calls[${k}]`;
 
-type Rule = RuleOf<'mistral'>;
+type Rule = MistralRule;
 
 /**
  * The tool call ids Mistral takes: exactly 9 of `a-z A-Z 0-9`, on calls and tool messages alike
@@ -54,14 +54,14 @@ export const MISTRAL_TOOL_CALL_IDS: ToolCallIdGrammar = {
 };
 
 /** What the Mistral reader collects: the tool-run read, and whether the history ends with an assistant message that is no prefix and makes no call. */
-export interface MistralRead extends ToolRunRead {
+export interface MistralRead extends ToolRunRead<MistralRule> {
   /** The index of the last message when it is an assistant message without `prefix: true` and without tool calls; -1 otherwise. */
   readonly closingAssistant: number;
 }
 
 const fail = locate<Rule>;
 
-function readCall(call: unknown, i: number, k: number, seq: number, shape: LocatedFailure[]): CallSite {
+function readCall(call: unknown, i: number, k: number, seq: number, shape: LocatedFailure<MistralRule>[]): CallSite {
   if (!isJsonObject(call)) invalid(callPath(i, k), 'a tool call object');
   const id = call['id'];
   if (typeof id !== 'string') invalid(`${callPath(i, k)}.id`, 'a string');
@@ -89,7 +89,7 @@ export function readMistral(messages: readonly unknown[]): MistralRead {
   const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
-  const shape: LocatedFailure[] = [];
+  const shape: LocatedFailure<MistralRule>[] = [];
   let seq = 0;
   // The run of tool messages being read: the message it follows, and that message's calls.
   let owner = CARRIED;
@@ -162,7 +162,7 @@ export function readMistral(messages: readonly unknown[]): MistralRead {
 }
 
 /** The Mistral rules, as the tool-run rules name them. */
-export const MISTRAL_TOOL_RUNS: ToolRunRules = {
+export const MISTRAL_TOOL_RUNS: ToolRunRules<MistralRule> = {
   table: MISTRAL_RULES,
   unanswered: 'mistral.tool_call_unanswered',
   orphan: 'mistral.tool_message_orphan',
@@ -182,10 +182,10 @@ export const mistralCallAt = (call: CallSite): string => callPath(call.message, 
  * with an assistant message unless it is a prefix (`mistral.last_message_assistant`); one just
  * received (`expect: 'received'`) ends with the model's own message.
  */
-export function checkMistral(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkMistral(messages: readonly unknown[], context: CheckContext): CheckOutcome<MistralRule> {
   const read = readMistral(messages);
   if (read.closingAssistant >= 0 && context.expect === 'sendable') {
-    (read.shape as LocatedFailure[]).push({
+    (read.shape as LocatedFailure<MistralRule>[]).push({
       rule: 'mistral.last_message_assistant',
       ids: [],
       message: read.closingAssistant,

@@ -11,7 +11,7 @@ import { toolRunTurns } from '../core/turns.ts';
 import { checkMistral, MISTRAL_TOOL_CALL_IDS, readMistral } from './check.ts';
 import { chatToMistral, mistralToChat } from './convert.ts';
 import { repairMistral } from './repair.ts';
-import { MISTRAL_RULES } from './rules.ts';
+import { MISTRAL_RULES, type MistralRule } from './rules.ts';
 
 /** The `mistral` driver. */
 export const MISTRAL_DRIVER = {
@@ -25,4 +25,4 @@ export const MISTRAL_DRIVER = {
   turns: (messages) => toolRunTurns(messages, readMistral(messages)),
   toolCallIds: MISTRAL_TOOL_CALL_IDS,
   stopReasons: STOP_REASON_TABLE.mistral,
-} as const satisfies FormatDriver<'mistral'>;
+} as const satisfies FormatDriver<'mistral', MistralRule>;

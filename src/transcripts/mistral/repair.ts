@@ -19,19 +19,20 @@
  *
  * @module
  */
+import type { MistralRule } from './rules.ts';
+import { renameToolCall, toolMessageText } from '../core/chat-completions.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import { repairToolRuns, type ToolRunWriter } from '../core/tool-runs-repair.ts';
-import { renameToolCall, toolMessageText } from '../openai-chat/repair.ts';
 import { MISTRAL_TOOL_RUNS, type MistralRead, mistralCallAt } from './check.ts';
 import { bridgeMessage, toolResult } from './convert.ts';
 
 /** `messages` with `prefix` removed from the assistant messages the check found it misplaced on (same length). */
 function removePrefixes(
   messages: readonly unknown[],
-  checked: CheckOutcome,
+  checked: CheckOutcome<MistralRule>,
   repairs: TranscriptRepair[],
 ): readonly unknown[] {
   let out: unknown[] | undefined;
@@ -55,7 +56,7 @@ function removePrefixes(
 /** `messages` with a bridge assistant message before each user message the check found right after a tool message. */
 function insertBridges(
   messages: readonly unknown[],
-  checked: CheckOutcome,
+  checked: CheckOutcome<MistralRule>,
   repairs: TranscriptRepair[],
 ): readonly unknown[] {
   const before = new Set<number>();
@@ -83,7 +84,7 @@ function insertBridges(
 export function repairMistral(
   messages: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<MistralRule>,
 ): FormatRepair {
   if (checked.failures.length === 0) return { outcome: checked };
   const read = analysisOf<MistralRead>(checked);

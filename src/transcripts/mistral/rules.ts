@@ -155,3 +155,6 @@ export const MISTRAL_RULES = {
     kind: 'observed',
   },
 } as const satisfies Readonly<Record<`mistral.${string}`, TranscriptRuleInfo>>;
+
+/** The mistral rule ids (`mistral.<rule_name>`): the only ones this format's check and repair name. */
+export type MistralRule = keyof typeof MISTRAL_RULES;

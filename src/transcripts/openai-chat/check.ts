@@ -12,7 +12,7 @@ import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { isToolName } from '../core/names.ts';
-import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
+import { type LocatedFailure, locate } from '../core/report.ts';
 import {
   CARRIED,
   checkToolRuns,
@@ -22,16 +22,16 @@ import {
   type ToolRunRules,
 } from '../core/tool-runs.ts';
 import { type DialectChecks, dialectChecks } from './dialects.ts';
-import { OPENAI_CHAT_RULES } from './rules.ts';
+import { OPENAI_CHAT_RULES, type OpenAIChatRule } from './rules.ts';
 
 const at = (i: number) => `messages[${i}]`;
 const callPath = (i: number, k: number) => `messages[${i}].tool_calls[${k}]`;
 
-type Rule = RuleOf<'openai-chat'>;
+type Rule = OpenAIChatRule;
 
 const fail = locate<Rule>;
 
-function readCall(call: unknown, i: number, k: number, seq: number, shape: LocatedFailure[]): CallSite {
+function readCall(call: unknown, i: number, k: number, seq: number, shape: LocatedFailure<OpenAIChatRule>[]): CallSite {
   if (!isJsonObject(call)) invalid(callPath(i, k), 'a tool call object');
   const id = call['id'];
   if (typeof id !== 'string') invalid(`${callPath(i, k)}.id`, 'a string');
@@ -67,7 +67,12 @@ function readCall(call: unknown, i: number, k: number, seq: number, shape: Locat
  * The shape failures of a tool message's content that is not a string: content parts other
  * than text, or a value that is no list of content parts at all.
  */
-function toolContent(content: unknown, i: number, ids: readonly string[], shape: LocatedFailure[]): void {
+function toolContent(
+  content: unknown,
+  i: number,
+  ids: readonly string[],
+  shape: LocatedFailure<OpenAIChatRule>[],
+): void {
   if (Array.isArray(content)) {
     let typed = true;
     for (let p = 0; p < content.length && typed; p++) {
@@ -101,11 +106,11 @@ function speaksWithoutContent(message: JsonObject): boolean {
  * Reads `messages`: raises a `TranscriptInputError` for input that is not Chat Completions
  * messages. `dialect`: the checks of a provider dialect, run in the same pass.
  */
-export function readOpenAIChat(messages: readonly unknown[], dialect?: DialectChecks): ToolRunRead {
+export function readOpenAIChat(messages: readonly unknown[], dialect?: DialectChecks): ToolRunRead<OpenAIChatRule> {
   const n = messages.length;
   const calls: CallSite[] = [];
   const toolMessages: ToolMessageSite[] = [];
-  const shape: LocatedFailure[] = [];
+  const shape: LocatedFailure<OpenAIChatRule>[] = [];
   let seq = 0;
   // The run of tool messages being read: the message it follows, and that message's calls.
   let owner = CARRIED;
@@ -181,7 +186,7 @@ export function readOpenAIChat(messages: readonly unknown[], dialect?: DialectCh
 }
 
 /** The Chat Completions rules, as the tool-run rules name them. */
-export const OPENAI_CHAT_TOOL_RUNS: ToolRunRules = {
+export const OPENAI_CHAT_TOOL_RUNS: ToolRunRules<OpenAIChatRule> = {
   table: OPENAI_CHAT_RULES,
   unanswered: 'openai-chat.tool_call_unanswered',
   orphan: 'openai-chat.tool_message_orphan',
@@ -201,7 +206,7 @@ export const openAIChatCallAt = (call: CallSite): string => callPath(call.messag
  * Checks Chat Completions `messages` against every OpenAI Chat Completions rule, and the rules of
  * `context.dialect` when one is given.
  */
-export function checkOpenAIChat(messages: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkOpenAIChat(messages: readonly unknown[], context: CheckContext): CheckOutcome<OpenAIChatRule> {
   return checkToolRuns(
     readOpenAIChat(messages, dialectChecks(context)),
     OPENAI_CHAT_TOOL_RUNS,

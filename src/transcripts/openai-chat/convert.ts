@@ -10,17 +10,21 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { readChat } from '../chat/check.ts';
 import {
+  readChat,
   assistantContent,
   assistantTexts,
   ChatBuilder,
-  type ConversionLoss,
   imageFromUrl,
   imageUrl,
   resultText,
-} from '../core/convert.ts';
+  type AssistantContentBlock,
+  type ChatMessage,
+  type ImageBlock,
+  type TextBlock,
+  type ToolCall,
+} from '../chat/index.ts';
+import type { ConversionLoss } from '../core/convert.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { readOpenAIChat } from './check.ts';
 import type { OpenAIChatContentPart, OpenAIChatMessage } from './wire.ts';

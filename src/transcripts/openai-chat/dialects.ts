@@ -24,21 +24,22 @@
  *
  * @module
  */
+import type { OpenAIChatRule } from './rules.ts';
 import type { CheckContext } from '../core/context.ts';
 import type { OpenAIChatDialect } from '../core/dialects.ts';
 import type { ToolCallIdGrammar } from '../core/ids.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import { type LocatedFailure, type RuleOf, locate } from '../core/report.ts';
+import { type LocatedFailure, locate } from '../core/report.ts';
 import { MAX_TOOL_CALL_ID } from '../core/tool-runs.ts';
 
-type Rule = RuleOf<'openai-chat'>;
+type Rule = OpenAIChatRule;
 
 /** The checks of one dialect, called by the reader for each message of the roles they concern. */
 export interface DialectChecks {
   /** An assistant message; `calls` is its number of tool calls. */
-  readonly assistant?: (message: JsonObject, i: number, calls: number, shape: LocatedFailure[]) => void;
+  readonly assistant?: (message: JsonObject, i: number, calls: number, shape: LocatedFailure<OpenAIChatRule>[]) => void;
   /** A message of any other role. */
-  readonly other?: (message: JsonObject, i: number, shape: LocatedFailure[]) => void;
+  readonly other?: (message: JsonObject, i: number, shape: LocatedFailure<OpenAIChatRule>[]) => void;
 }
 
 const at = (i: number) => `messages[${i}]`;
@@ -147,7 +148,12 @@ export function groqUnknownFields(message: JsonObject, reasoning: boolean): stri
 }
 
 function groq(reasoning: boolean): DialectChecks {
-  const properties = (message: JsonObject, i: number, ids: readonly string[], shape: LocatedFailure[]) => {
+  const properties = (
+    message: JsonObject,
+    i: number,
+    ids: readonly string[],
+    shape: LocatedFailure<OpenAIChatRule>[],
+  ) => {
     for (const key of groqUnknownFields(message, reasoning)) {
       fail(shape, 'openai-chat.groq_message_property_unsupported', ids, fieldPath(i, key), i);
     }

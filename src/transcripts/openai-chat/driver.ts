@@ -13,7 +13,7 @@ import { checkOpenAIChat, readOpenAIChat } from './check.ts';
 import { chatToOpenAIChat, openAIChatToChat } from './convert.ts';
 import { dialectToolCallIds } from './dialects.ts';
 import { repairOpenAIChat } from './repair.ts';
-import { OPENAI_CHAT_RULES } from './rules.ts';
+import { OPENAI_CHAT_RULES, type OpenAIChatRule } from './rules.ts';
 
 const OPENAI_CHAT_IDS = lengthGrammar(MAX_TOOL_CALL_ID, 'call_');
 
@@ -32,4 +32,4 @@ export const OPENAI_CHAT_DRIVER = {
   // A dialect's rules read across messages (the reasoning of a turn): its checks are not extended.
   extendable: (analysis, context) => (context.dialect === undefined ? toolRunCalls(analysis) : undefined),
   stopReasons: STOP_REASON_TABLE['openai-chat'],
-} as const satisfies FormatDriver<'openai-chat'>;
+} as const satisfies FormatDriver<'openai-chat', OpenAIChatRule>;

@@ -5,9 +5,11 @@
  *
  * @module
  */
-import { isJsonObject, type JsonObject } from '../core/input.ts';
+import type { OpenAIChatRule } from './rules.ts';
+import { renameToolCall, toolMessageText } from '../core/chat-completions.ts';
+import type { JsonObject } from '../core/input.ts';
 import { FailureIndex, synthesizedText, type TranscriptRepair } from '../core/repair.ts';
-import type { LocatedFailure, RuleOf } from '../core/report.ts';
+import type { LocatedFailure } from '../core/report.ts';
 import type { ToolRunRead } from '../core/tool-runs.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { repairToolRuns, type ToolRunWriter } from '../core/tool-runs-repair.ts';
@@ -16,27 +18,8 @@ import { OPENAI_CHAT_TOOL_RUNS, openAIChatCallAt } from './check.ts';
 import { toolResult } from './convert.ts';
 import { fieldPath } from './dialects.ts';
 
-/** Renames the tool call at `slot` of an assistant message (function or custom call). */
-export function renameToolCall(message: JsonObject, slot: number, id: string): JsonObject {
-  const calls = [...(message['tool_calls'] as readonly JsonObject[])];
-  calls[slot] = { ...(calls[slot] as JsonObject), id };
-  return { ...message, tool_calls: calls };
-}
-
-/** The text a tool message carries: its string content, or the text of its text parts joined by newlines. */
-export function toolMessageText(message: JsonObject): string {
-  const content = message['content'];
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts: string[] = [];
-  for (const part of content) {
-    if (isJsonObject(part) && part['type'] === 'text' && typeof part['text'] === 'string') texts.push(part['text']);
-  }
-  return texts.join('\n');
-}
-
 /** The rules whose failures the shape fixes repair (the others of the format's shape rules have no safe repair). */
-const SHAPE_FIXES: ReadonlySet<string> = new Set<RuleOf<'openai-chat'>>([
+const SHAPE_FIXES: ReadonlySet<string> = new Set<OpenAIChatRule>([
   'openai-chat.tool_calls_empty',
   'openai-chat.function_call_with_tool_calls',
   'openai-chat.assistant_message_empty',
@@ -57,7 +40,11 @@ function argumentsText(value: unknown): string {
  * One message with its shape failures fixed, each fix recorded: a removal with the removed
  * value, a rewrite with the call (or message) as it was before, as `rewrote_field` records do.
  */
-function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repairs: TranscriptRepair[]): JsonObject {
+function fixMessage(
+  message: JsonObject,
+  list: readonly LocatedFailure<OpenAIChatRule>[],
+  repairs: TranscriptRepair[],
+): JsonObject {
   const next: Record<string, unknown> = { ...message };
   let calls: JsonObject[] | undefined;
   const call = (slot: number): JsonObject => {
@@ -132,9 +119,9 @@ function fixMessage(message: JsonObject, list: readonly LocatedFailure[], repair
  */
 function repairShape(
   messages: readonly unknown[],
-  located: readonly LocatedFailure[],
+  located: readonly LocatedFailure<OpenAIChatRule>[],
 ): { messages: readonly unknown[]; repairs: TranscriptRepair[] } {
-  const byMessage = new Map<number, LocatedFailure[]>();
+  const byMessage = new Map<number, LocatedFailure<OpenAIChatRule>[]>();
   for (const failure of located) {
     if (!SHAPE_FIXES.has(failure.rule)) continue;
     const list = byMessage.get(failure.message);
@@ -155,10 +142,10 @@ function repairShape(
 export function repairOpenAIChat(
   messages: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<OpenAIChatRule>,
 ): FormatRepair {
   if (checked.failures.length === 0) return { outcome: checked };
-  const read = analysisOf<ToolRunRead>(checked);
+  const read = analysisOf<ToolRunRead<OpenAIChatRule>>(checked);
   const shape = repairShape(messages, checked.located);
   const writer: ToolRunWriter = {
     renameCall: renameToolCall,

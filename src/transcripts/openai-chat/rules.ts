@@ -5,7 +5,7 @@
  * @module
  */
 import { MISSING, ORDER, ORPHAN, SCHEMA, type TranscriptRuleInfo } from '../core/rule-info.ts';
-import { MAX_TOOL_CALL_ID, MAX_TOOL_CALLS } from '../core/tool-runs.ts';
+import { TOO_MANY_TOOL_CALLS, TOOL_CALL_ID_TOO_LONG } from '../core/chat-completions.ts';
 
 const OPENAI_FUNCTION_CALLING = 'https://platform.openai.com/docs/guides/function-calling';
 const OPENAI_CHAT_REFERENCE = 'https://platform.openai.com/docs/api-reference/chat/create';
@@ -83,16 +83,7 @@ export const OPENAI_CHAT_RULES = {
     repairable: true,
     kind: 'observed',
   },
-  'openai-chat.too_many_tool_calls': {
-    class: SCHEMA,
-    summary: `assistant message with more than ${MAX_TOOL_CALLS} tool calls`,
-    fix: `Split the calls over assistant messages of at most ${MAX_TOOL_CALLS} calls, each followed by the tool messages of its calls.`,
-    source: 'https://github.com/openai/openai-dotnet/issues/317',
-    providerError:
-      "Invalid 'messages[N].tool_calls': array too long. Expected an array with maximum length 128, but got an array with length … instead.",
-    repairable: false,
-    kind: 'observed',
-  },
+  'openai-chat.too_many_tool_calls': TOO_MANY_TOOL_CALLS,
   'openai-chat.tool_call_type_invalid': {
     class: SCHEMA,
     summary: "tool call with a 'function' object whose 'type' is missing or not 'function'",
@@ -123,17 +114,7 @@ export const OPENAI_CHAT_RULES = {
     repairable: true,
     kind: 'observed',
   },
-  'openai-chat.tool_call_id_too_long': {
-    class: SCHEMA,
-    summary: `tool call id longer than ${MAX_TOOL_CALL_ID} characters`,
-    fix: `Give the tool call an id of at most ${MAX_TOOL_CALL_ID} characters, and its tool message the same id.`,
-    source:
-      'https://github.com/vercel/ai/issues/8132; https://github.com/anomalyco/opencode/issues/12653; https://github.com/Portkey-AI/gateway/issues/1062',
-    providerError:
-      "Invalid 'messages[N].tool_calls[K].id': string too long. Expected a string with maximum length 40, but got a string with length … instead.",
-    repairable: true,
-    kind: 'observed',
-  },
+  'openai-chat.tool_call_id_too_long': TOOL_CALL_ID_TOO_LONG,
   'openai-chat.function_call_with_tool_calls': {
     class: SCHEMA,
     summary: "assistant message holding both the legacy 'function_call' and 'tool_calls'",
@@ -263,3 +244,6 @@ export const OPENAI_CHAT_RULES = {
     dialects: ['xai'],
   },
 } as const satisfies Readonly<Record<`openai-chat.${string}`, TranscriptRuleInfo>>;
+
+/** The openai-chat rule ids (`openai-chat.<rule_name>`): the only ones this format's check and repair name. */
+export type OpenAIChatRule = keyof typeof OPENAI_CHAT_RULES;

@@ -16,14 +16,9 @@ import { type CallSite, CallTable } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
 import { contentParts, invalid, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
-import type { TranscriptRule } from '../rules.ts';
-import {
-  ASSISTANT_MESSAGE_ID_PREFIX,
-  RESPONSES_CALL_ITEM_TYPES,
-  RESPONSES_ID_PREFIX,
-  RESPONSES_OUTPUT_ITEM_TYPES,
-} from './kinds.ts';
-import { MAX_CALL_ID_LENGTH, OPENAI_RESPONSES_RULES } from './rules.ts';
+import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../core/kinds.ts';
+import { ASSISTANT_MESSAGE_ID_PREFIX, RESPONSES_ID_PREFIX } from './kinds.ts';
+import { MAX_CALL_ID_LENGTH, OPENAI_RESPONSES_RULES, type OpenAIResponsesRule } from './rules.ts';
 
 /** A client call item as read: a `CallSite` with the index of its type in `RESPONSES_CALL_ITEM_TYPES`. */
 export interface ResponsesCall extends CallSite {
@@ -41,7 +36,7 @@ export interface OutputSite {
 
 /** An item with a shape error the reader found (rare), with the rule it breaks and the path of the field. */
 export interface ItemIssue {
-  readonly rule: TranscriptRule;
+  readonly rule: OpenAIResponsesRule;
   readonly item: number;
   readonly ids: readonly string[];
   readonly field: string;
@@ -119,7 +114,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
   const ids = new Set<string>();
   let references = false;
   let seq = 0;
-  const issue = (rule: TranscriptRule, item: number, ids: readonly string[], field: string) =>
+  const issue = (rule: OpenAIResponsesRule, item: number, ids: readonly string[], field: string) =>
     issues.push({ rule, item, ids, field });
   for (let i = 0; i < n; i++) {
     const value = items[i];
@@ -259,14 +254,14 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
 }
 
 /** Checks Responses `input` items against every Responses rule. */
-export function checkResponses(items: readonly unknown[], context: CheckContext): CheckOutcome {
+export function checkResponses(items: readonly unknown[], context: CheckContext): CheckOutcome<OpenAIResponsesRule> {
   const analysis = analyzeResponses(items, context);
   return { ...analysis.outcome, analysis };
 }
 
 /** What the check found, with what the reader collected, for repair. */
 export interface ResponsesAnalysis {
-  readonly outcome: CheckOutcome;
+  readonly outcome: CheckOutcome<OpenAIResponsesRule>;
   readonly read: ResponsesRead;
   /** Earlier items live on the server (`previous_response_id`, `conversation`, an item reference). */
   readonly serverState: boolean;

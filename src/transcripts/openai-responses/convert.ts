@@ -9,16 +9,20 @@
  *
  * @module
  */
-import type { AssistantContentBlock, ChatMessage, ImageBlock, TextBlock, ToolCall } from '../chat-message.ts';
-import { readChat } from '../chat/check.ts';
 import {
+  readChat,
   assistantContent,
   assistantTexts,
   ChatBuilder,
-  type ConversionLoss,
   imageUrl,
   resultText,
-} from '../core/convert.ts';
+  type AssistantContentBlock,
+  type ChatMessage,
+  type ImageBlock,
+  type TextBlock,
+  type ToolCall,
+} from '../chat/index.ts';
+import type { ConversionLoss } from '../core/convert.ts';
 import type { JsonObject } from '../core/input.ts';
 import { readResponses } from './check.ts';
 import type { ResponsesInputItem } from './wire.ts';

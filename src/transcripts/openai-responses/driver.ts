@@ -7,7 +7,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
-import { MAX_CALL_ID_LENGTH } from './rules.ts';
+import { MAX_CALL_ID_LENGTH, type OpenAIResponsesRule } from './rules.ts';
 import { readResponsesTurns } from './evidence.ts';
 import { checkResponses } from './check.ts';
 import { chatToResponses, responsesToChat } from './convert.ts';
@@ -26,4 +26,4 @@ export const OPENAI_RESPONSES_DRIVER = {
   turns: readResponsesTurns,
   toolCallIds: lengthGrammar(MAX_CALL_ID_LENGTH, 'call_'),
   stopReasons: STOP_REASON_TABLE['openai-responses'],
-} as const satisfies FormatDriver<'openai-responses'>;
+} as const satisfies FormatDriver<'openai-responses', OpenAIResponsesRule>;

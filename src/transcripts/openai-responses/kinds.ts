@@ -1,32 +1,14 @@
 /**
- * Which Responses item types are client calls and which are their outputs. Internal; kept
+ * Which Responses item types are client calls and which are their outputs (the lists in
+ * `core/kinds.ts`, which the markers share). Internal; kept
  * apart from the schemas so the checker (and the CLI bundle) does not load valibot for them.
  *
  * @module
  */
-
-/** Client call item types: the caller runs them and sends an output item back. */
-export const RESPONSES_CALL_ITEM_TYPES = [
-  'function_call',
-  'custom_tool_call',
-  'computer_call',
-  'local_shell_call',
-  'shell_call',
-  'apply_patch_call',
-] as const;
+import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../core/kinds.ts';
 
 /** {@link RESPONSES_CALL_ITEM_TYPES} as a set. */
 export const RESPONSES_CALL_TYPES: ReadonlySet<string> = new Set(RESPONSES_CALL_ITEM_TYPES);
-
-/** Output item types, each answering a client call by `call_id` (`local_shell_call_output` by `id`). */
-export const RESPONSES_OUTPUT_ITEM_TYPES = [
-  'function_call_output',
-  'custom_tool_call_output',
-  'computer_call_output',
-  'local_shell_call_output',
-  'shell_call_output',
-  'apply_patch_call_output',
-] as const;
 
 /** {@link RESPONSES_OUTPUT_ITEM_TYPES} as a set. */
 export const RESPONSES_OUTPUT_TYPES: ReadonlySet<string> = new Set(RESPONSES_OUTPUT_ITEM_TYPES);

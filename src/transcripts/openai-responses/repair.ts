@@ -28,16 +28,15 @@ import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureIndex, orphanedResultText, type TranscriptRepair } from '../core/repair.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
-import type { TranscriptRule } from '../rules.ts';
 import { type analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
-import { RESPONSES_OUTPUT_ITEM_TYPES } from './kinds.ts';
+import { RESPONSES_OUTPUT_ITEM_TYPES } from '../core/kinds.ts';
 import { outputText, shortCallId, synthesize, without } from './repair-items.ts';
-import { MAX_CALL_ID_LENGTH } from './rules.ts';
+import { MAX_CALL_ID_LENGTH, type OpenAIResponsesRule } from './rules.ts';
 
 const at = (i: number) => `input[${i}]`;
 
 /** Rules whose failing item repair removes, with what the record says. */
-const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
+const REMOVE_DETAIL: Partial<Record<OpenAIResponsesRule, string>> = {
   'openai-responses.duplicate_item_id': 'removed the item: an earlier item has its id',
   'openai-responses.duplicate_call_id':
     'removed the call item: an earlier call item has its call_id, and the outputs answer that one',
@@ -51,7 +50,7 @@ const REMOVE_DETAIL: Partial<Record<TranscriptRule, string>> = {
 };
 
 /** Rules of an output item that keep it from answering its call. */
-const PAIRING_FAILURES: readonly TranscriptRule[] = [
+const PAIRING_FAILURES: readonly OpenAIResponsesRule[] = [
   'openai-responses.function_call_output_orphan',
   'openai-responses.function_call_output_before_call',
   'openai-responses.output_type_mismatch',
@@ -87,7 +86,7 @@ class ItemEdits {
     return this.removed.has(i) || this.orphaned.has(i);
   }
 
-  remove(i: number, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+  remove(i: number, rule: OpenAIResponsesRule, ids: readonly string[], detail: string): void {
     if (this.gone(i)) return;
     this.removed.add(i);
     this.replaced.delete(i);
@@ -95,7 +94,7 @@ class ItemEdits {
   }
 
   /** An output whose call is not in the input: removed, its text kept as a user message in its place. */
-  removeOrphan(i: number, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+  removeOrphan(i: number, rule: OpenAIResponsesRule, ids: readonly string[], detail: string): void {
     if (this.gone(i)) return;
     const kept = orphanedResultText(outputText(this.items[i] as JsonObject));
     if (kept === undefined) {
@@ -114,7 +113,7 @@ class ItemEdits {
     });
   }
 
-  rewrite(i: number, next: JsonObject, rule: TranscriptRule, ids: readonly string[], detail: string): void {
+  rewrite(i: number, next: JsonObject, rule: OpenAIResponsesRule, ids: readonly string[], detail: string): void {
     if (this.gone(i)) return;
     this.repairs.push({ action: 'rewrote_field', rule, ids, at: at(i), detail, removed: this.current(i) });
     this.replaced.set(i, next);
@@ -125,7 +124,7 @@ class ItemEdits {
 export function repairResponses(
   items: readonly unknown[],
   context: RepairContext,
-  checked: CheckOutcome,
+  checked: CheckOutcome<OpenAIResponsesRule>,
 ): FormatRepair {
   const { outcome, read, pairedCall } = analysisOf<Analysis>(checked);
   if (outcome.failures.length === 0) return { outcome };
@@ -149,7 +148,7 @@ export function repairResponses(
 }
 
 /** The items repair removes for their own failures (orphan outputs keep their text). */
-function removeItems(read: Analysis['read'], failures: FailureIndex, edits: ItemEdits): void {
+function removeItems(read: Analysis['read'], failures: FailureIndex<OpenAIResponsesRule>, edits: ItemEdits): void {
   for (const { rule, ids, message: i } of failures.all) {
     const detail = REMOVE_DETAIL[rule];
     if (detail !== undefined) edits.remove(i, rule, ids, detail);
@@ -164,7 +163,7 @@ function removeItems(read: Analysis['read'], failures: FailureIndex, edits: Item
 }
 
 /** The fields repair rewrites in place; returns the over-long call ids to rename. */
-function rewriteFields(failures: FailureIndex, edits: ItemEdits): string[] {
+function rewriteFields(failures: FailureIndex<OpenAIResponsesRule>, edits: ItemEdits): string[] {
   const renames: string[] = [];
   for (const { rule, ids, message: i } of failures.all) {
     const item = edits.current(i);
@@ -285,7 +284,7 @@ function placer(
 function placeOutputs(
   read: Analysis['read'],
   pairedCall: Analysis['pairedCall'],
-  failures: FailureIndex,
+  failures: FailureIndex<OpenAIResponsesRule>,
   edits: ItemEdits,
   place: (call: ResponsesCall, item: JsonObject) => void,
 ): { answered: Set<ResponsesCall>; named: Set<ResponsesCall> } {

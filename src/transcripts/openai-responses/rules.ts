@@ -195,3 +195,6 @@ export const OPENAI_RESPONSES_RULES = {
     kind: 'observed',
   },
 } as const satisfies Readonly<Record<`openai-responses.${string}`, TranscriptRuleInfo>>;
+
+/** The openai-responses rule ids (`openai-responses.<rule_name>`): the only ones this format's check and repair name. */
+export type OpenAIResponsesRule = keyof typeof OPENAI_RESPONSES_RULES;
