@@ -282,12 +282,7 @@ async function beginWithApproval(
     error: approvalAnswer(claim.refused),
     witness: ready.witness,
   });
-  throw new TypestateError(
-    'not_approved',
-    'MutationReady',
-    `${call.named}: ${claim.refused.detail}`,
-    claim.refused.class,
-  );
+  throw new TypestateError('not_approved', 'MutationReady', `${call.named}: ${claim.refused.detail}`, claim.refused);
 }
 
 /** Records the end of a claimed effect in the admission's ledger, if it has one. */

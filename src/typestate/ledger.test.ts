@@ -308,6 +308,9 @@ describe('a mutation input built from a consumed result', () => {
     const error = await untyped(ready, { ...target, toolName: 'delete_repo' }, drop).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypestateError);
     expect(error instanceof TypestateError && error.code).toBe('input_mismatch');
+    expect(error instanceof TypestateError && error.failures.map((f) => f.class)).toEqual([
+      'mutation.use_evidence_missing',
+    ]);
     expect(String(error)).toContain("does not match delete_repo's input schema");
     expect(drop).not.toHaveBeenCalled();
     // Refused before it was spent: the right tool still runs it, once.
