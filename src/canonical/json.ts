@@ -223,6 +223,25 @@ class Parser {
     if (++this.depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`, 'depth_exceeded');
   }
 
+  /**
+   * After an object member or an array element: a `,` is consumed with the white space after it
+   * (false: another one follows); the closing bracket `close` is consumed and the nesting level
+   * left (true); anything else fails with `expected`.
+   */
+  private closes(close: number, expected: string): boolean {
+    this.skipWhitespace();
+    const next = this.text.charCodeAt(this.pos);
+    if (next === 0x2c) {
+      this.pos++;
+      this.skipWhitespace();
+      return false;
+    }
+    if (next !== close) this.fail(expected);
+    this.pos++;
+    this.depth--;
+    return true;
+  }
+
   private parseObject(): JsonValue {
     this.enter();
     this.pos++; // {
@@ -247,19 +266,7 @@ class Parser {
       } else {
         object[key] = value;
       }
-      this.skipWhitespace();
-      const next = this.text.charCodeAt(this.pos);
-      if (next === 0x2c) {
-        this.pos++;
-        this.skipWhitespace();
-        continue;
-      }
-      if (next === 0x7d) {
-        this.pos++;
-        this.depth--;
-        return object;
-      }
-      this.fail("expected ',' or '}' after an object member");
+      if (this.closes(0x7d, "expected ',' or '}' after an object member")) return object;
     }
   }
 
@@ -277,26 +284,15 @@ class Parser {
       // Read after the element: an array inside it may have taken the list over.
       const value = this.parseValue();
       this.elements.push(value);
-      this.skipWhitespace();
-      const next = this.text.charCodeAt(this.pos);
-      if (next === 0x2c) {
-        this.pos++;
-        this.skipWhitespace();
-        continue;
+      if (!this.closes(0x5d, "expected ',' or ']' after an array element")) continue;
+      const elements = this.elements;
+      if (start === 0 && elements.length >= HANDED_OVER_LENGTH) {
+        this.elements = [];
+        return elements;
       }
-      if (next === 0x5d) {
-        this.pos++;
-        this.depth--;
-        const elements = this.elements;
-        if (start === 0 && elements.length >= HANDED_OVER_LENGTH) {
-          this.elements = [];
-          return elements;
-        }
-        const array = elements.slice(start);
-        elements.length = start;
-        return array;
-      }
-      this.fail("expected ',' or ']' after an array element");
+      const array = elements.slice(start);
+      elements.length = start;
+      return array;
     }
   }
 
