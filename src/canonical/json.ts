@@ -58,6 +58,23 @@ function plainRunEnd(text: string, at: number, asciiOnly: boolean): number {
 const ESCAPE_BATCH = 4096;
 
 /**
+ * The code unit each one-character escape stands for, by the character after the backslash
+ * (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`; RFC 8259 §7); 0 where there is none.
+ */
+const SHORT_ESCAPES = new Uint8Array(0x80);
+for (const [letter, unit] of [
+  ['"', 0x22],
+  ['\\', 0x5c],
+  ['/', 0x2f],
+  ['b', 0x08],
+  ['f', 0x0c],
+  ['n', 0x0a],
+  ['r', 0x0d],
+  ['t', 0x09],
+] as const)
+  SHORT_ESCAPES[letter.charCodeAt(0)] = unit;
+
+/**
  * Parses JSON text losslessly, with the acceptance rules of serde_json 1.0 (premath's parser).
  *
  * - Numbers become {@link JsonNumber} (literal text kept).
@@ -431,50 +448,30 @@ class Parser {
   /** Reads one escape after a backslash at `pos` into `units`; returns the position after it. */
   private parseEscape(pos: number, units: number[]): number {
     const c = this.text.charCodeAt(pos);
-    switch (c) {
-      case 0x22: // "
-      case 0x5c: // \
-      case 0x2f: // /
-        units.push(c);
-        return pos + 1;
-      case 0x62:
-        units.push(0x08);
-        return pos + 1;
-      case 0x66:
-        units.push(0x0c);
-        return pos + 1;
-      case 0x6e:
-        units.push(0x0a);
-        return pos + 1;
-      case 0x72:
-        units.push(0x0d);
-        return pos + 1;
-      case 0x74:
-        units.push(0x09);
-        return pos + 1;
-      case 0x75: {
-        const unit = this.readHex4(pos + 1);
-        if (unit >= 0xdc00 && unit <= 0xdfff) {
-          this.fail('lone trailing surrogate in a \\u escape', 'json_syntax', pos - 1);
-        }
-        if (unit >= 0xd800 && unit <= 0xdbff) {
-          const after = pos + 5;
-          if (this.text.charCodeAt(after) !== 0x5c || this.text.charCodeAt(after + 1) !== 0x75) {
-            this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
-          }
-          const low = this.readHex4(after + 2);
-          if (low < 0xdc00 || low > 0xdfff) {
-            this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
-          }
-          units.push(unit, low);
-          return after + 6;
-        }
-        units.push(unit);
-        return pos + 5;
-      }
-      default:
-        return this.fail('invalid escape in a string', 'json_syntax', pos - 1);
+    const short = c < 0x80 ? (SHORT_ESCAPES[c] as number) : 0;
+    if (short !== 0) {
+      units.push(short);
+      return pos + 1;
     }
+    if (c !== 0x75) return this.fail('invalid escape in a string', 'json_syntax', pos - 1);
+    const unit = this.readHex4(pos + 1);
+    if (unit >= 0xdc00 && unit <= 0xdfff) {
+      this.fail('lone trailing surrogate in a \\u escape', 'json_syntax', pos - 1);
+    }
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const after = pos + 5;
+      if (this.text.charCodeAt(after) !== 0x5c || this.text.charCodeAt(after + 1) !== 0x75) {
+        this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
+      }
+      const low = this.readHex4(after + 2);
+      if (low < 0xdc00 || low > 0xdfff) {
+        this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
+      }
+      units.push(unit, low);
+      return after + 6;
+    }
+    units.push(unit);
+    return pos + 5;
   }
 
   private readHex4(pos: number): number {
