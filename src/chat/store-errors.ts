@@ -76,9 +76,9 @@ export type StoreUnavailableReason = 'unreachable' | 'restarting' | 'timeout' | 
 
 /**
  * Thrown by a store that cannot serve a call for now, while the stored sessions are intact: the
- * harness reports it in the `retryable_transient` bucket (the outcome's category still says which step
- * failed: `session_load_failed`, `session_save_failed`, `suspension_persistence_failed`). The
- * driver's error is the `cause`. When the failing call was a save whose outcome the store cannot
+ * harness reports it in the `retryable_transient` bucket (the outcome's category still says which
+ * step failed: `session_load_failed`, `session_save_failed`, `suspension_persistence_failed`);
+ * `code` says why. The driver's error is the `cause`. When the failing call was a save whose outcome the store cannot
  * know (a timeout after the statement was sent), `outcomeUnknown` is true: the save may have
  * committed; a send retried with the same idempotency key finds it. Custom stores throw it (or a
  * subclass) for the same conditions.
