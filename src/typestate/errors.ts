@@ -55,11 +55,12 @@ export class TypestateError extends Error {
   /** The state that was expected. */
   readonly expected: TurnStateName;
   /**
-   * The refusal as one failure of the fail-closed taxonomy: `effect.record_mismatch` for
-   * `record_mismatch` (the effect ledger holds another tool's or input's record under the
-   * intent's key), the approval's failure for `not_approved` (`approval.pending`,
-   * `approval.denied`, ... with its ids), otherwise `mutation.use_evidence_missing` (no join-gate
-   * witness linkage for the effect), with `detail` as its detail.
+   * The refusal as one failure of the fail-closed taxonomy, the one the intent's outcome keeps:
+   * `effect.record_mismatch` for `record_mismatch` (the effect ledger holds another tool's or
+   * input's record under the intent's key) and the approval's class for `not_approved`
+   * (`approval.pending`, `approval.denied`, ...), both with the tool call's id; otherwise
+   * `mutation.use_evidence_missing` (no join-gate witness linkage for the effect), with the
+   * constructor's `detail`.
    */
   readonly failures: readonly Failure[];
   /**
