@@ -32,7 +32,7 @@ new PostgresSessionStore('postgres://127.0.0.1/app', { lockTimeoutMs: 5_000 });
 new PostgresSessionStore('postgres://127.0.0.1/app', { lockTimeout: 5_000 });
 
 // The reason is a closed set; a lock timeout is a store that is unavailable for now (busy).
-expectType<StoreUnavailableReason>(new SessionStoreUnavailable('timeout', 'save timed out').reason);
+expectType<StoreUnavailableReason>(new SessionStoreUnavailable('timeout', 'save timed out').code);
 expectAssignable<SessionStoreUnavailable>(new SessionLockTimeout('conv-1', 30_000));
 expectType<boolean>(
   new SessionStoreUnavailable('unreachable', 'ECONNREFUSED', { outcomeUnknown: true }).outcomeUnknown,

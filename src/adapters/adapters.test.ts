@@ -3,6 +3,7 @@ import type { Content, GenerateContentResponse } from '@google/genai';
 import type OpenAI from 'openai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { replyOf } from '../../test/adapters/reply-shapes.ts';
 import { defineTools, MemoryEffectLedger } from '../index.ts';
 import { toolDeclarations as anthropicTools, toolLoop as anthropicLoop, ToolLoopError } from './anthropic/index.ts';
 import { toolLoop as geminiLoop } from './gemini/index.ts';
@@ -35,21 +36,10 @@ const anthropicReply = (content: Anthropic.ContentBlock[], stop: Anthropic.StopR
   ({ id: 'msg_1', model: 'claude-sonnet-4-6', stop_reason: stop, content }) as Anthropic.Message;
 
 const completion = (calls: [string, string, string][]) =>
-  ({
-    id: 'chatcmpl-1',
-    model: 'gpt-5',
-    choices: [
-      {
-        index: 0,
-        finish_reason: 'tool_calls',
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: calls.map(([id, name, args]) => ({ id, type: 'function', function: { name, arguments: args } })),
-        },
-      },
-    ],
-  }) as OpenAI.ChatCompletion;
+  replyOf(
+    'openai-chat',
+    calls.map(([id, name, argsText]) => ({ id, name, argsText })),
+  ) as OpenAI.ChatCompletion;
 
 const user: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Oslo, email ada@example.com' }];
 

@@ -58,6 +58,23 @@ function plainRunEnd(text: string, at: number, asciiOnly: boolean): number {
 const ESCAPE_BATCH = 4096;
 
 /**
+ * The code unit each one-character escape stands for, by the character after the backslash
+ * (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`; RFC 8259 §7); 0 where there is none.
+ */
+const SHORT_ESCAPES = new Uint8Array(0x80);
+for (const [letter, unit] of [
+  ['"', 0x22],
+  ['\\', 0x5c],
+  ['/', 0x2f],
+  ['b', 0x08],
+  ['f', 0x0c],
+  ['n', 0x0a],
+  ['r', 0x0d],
+  ['t', 0x09],
+] as const)
+  SHORT_ESCAPES[letter.charCodeAt(0)] = unit;
+
+/**
  * Parses JSON text losslessly, with the acceptance rules of serde_json 1.0 (premath's parser).
  *
  * - Numbers become {@link JsonNumber} (literal text kept).
@@ -223,6 +240,25 @@ class Parser {
     if (++this.depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`, 'depth_exceeded');
   }
 
+  /**
+   * After an object member or an array element: a `,` is consumed with the white space after it
+   * (false: another one follows); the closing bracket `close` is consumed and the nesting level
+   * left (true); anything else fails with `expected`.
+   */
+  private closes(close: number, expected: string): boolean {
+    this.skipWhitespace();
+    const next = this.text.charCodeAt(this.pos);
+    if (next === 0x2c) {
+      this.pos++;
+      this.skipWhitespace();
+      return false;
+    }
+    if (next !== close) this.fail(expected);
+    this.pos++;
+    this.depth--;
+    return true;
+  }
+
   private parseObject(): JsonValue {
     this.enter();
     this.pos++; // {
@@ -247,19 +283,7 @@ class Parser {
       } else {
         object[key] = value;
       }
-      this.skipWhitespace();
-      const next = this.text.charCodeAt(this.pos);
-      if (next === 0x2c) {
-        this.pos++;
-        this.skipWhitespace();
-        continue;
-      }
-      if (next === 0x7d) {
-        this.pos++;
-        this.depth--;
-        return object;
-      }
-      this.fail("expected ',' or '}' after an object member");
+      if (this.closes(0x7d, "expected ',' or '}' after an object member")) return object;
     }
   }
 
@@ -277,26 +301,15 @@ class Parser {
       // Read after the element: an array inside it may have taken the list over.
       const value = this.parseValue();
       this.elements.push(value);
-      this.skipWhitespace();
-      const next = this.text.charCodeAt(this.pos);
-      if (next === 0x2c) {
-        this.pos++;
-        this.skipWhitespace();
-        continue;
+      if (!this.closes(0x5d, "expected ',' or ']' after an array element")) continue;
+      const elements = this.elements;
+      if (start === 0 && elements.length >= HANDED_OVER_LENGTH) {
+        this.elements = [];
+        return elements;
       }
-      if (next === 0x5d) {
-        this.pos++;
-        this.depth--;
-        const elements = this.elements;
-        if (start === 0 && elements.length >= HANDED_OVER_LENGTH) {
-          this.elements = [];
-          return elements;
-        }
-        const array = elements.slice(start);
-        elements.length = start;
-        return array;
-      }
-      this.fail("expected ',' or ']' after an array element");
+      const array = elements.slice(start);
+      elements.length = start;
+      return array;
     }
   }
 
@@ -435,50 +448,30 @@ class Parser {
   /** Reads one escape after a backslash at `pos` into `units`; returns the position after it. */
   private parseEscape(pos: number, units: number[]): number {
     const c = this.text.charCodeAt(pos);
-    switch (c) {
-      case 0x22: // "
-      case 0x5c: // \
-      case 0x2f: // /
-        units.push(c);
-        return pos + 1;
-      case 0x62:
-        units.push(0x08);
-        return pos + 1;
-      case 0x66:
-        units.push(0x0c);
-        return pos + 1;
-      case 0x6e:
-        units.push(0x0a);
-        return pos + 1;
-      case 0x72:
-        units.push(0x0d);
-        return pos + 1;
-      case 0x74:
-        units.push(0x09);
-        return pos + 1;
-      case 0x75: {
-        const unit = this.readHex4(pos + 1);
-        if (unit >= 0xdc00 && unit <= 0xdfff) {
-          this.fail('lone trailing surrogate in a \\u escape', 'json_syntax', pos - 1);
-        }
-        if (unit >= 0xd800 && unit <= 0xdbff) {
-          const after = pos + 5;
-          if (this.text.charCodeAt(after) !== 0x5c || this.text.charCodeAt(after + 1) !== 0x75) {
-            this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
-          }
-          const low = this.readHex4(after + 2);
-          if (low < 0xdc00 || low > 0xdfff) {
-            this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
-          }
-          units.push(unit, low);
-          return after + 6;
-        }
-        units.push(unit);
-        return pos + 5;
-      }
-      default:
-        return this.fail('invalid escape in a string', 'json_syntax', pos - 1);
+    const short = c < 0x80 ? (SHORT_ESCAPES[c] as number) : 0;
+    if (short !== 0) {
+      units.push(short);
+      return pos + 1;
     }
+    if (c !== 0x75) return this.fail('invalid escape in a string', 'json_syntax', pos - 1);
+    const unit = this.readHex4(pos + 1);
+    if (unit >= 0xdc00 && unit <= 0xdfff) {
+      this.fail('lone trailing surrogate in a \\u escape', 'json_syntax', pos - 1);
+    }
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const after = pos + 5;
+      if (this.text.charCodeAt(after) !== 0x5c || this.text.charCodeAt(after + 1) !== 0x75) {
+        this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
+      }
+      const low = this.readHex4(after + 2);
+      if (low < 0xdc00 || low > 0xdfff) {
+        this.fail('lone leading surrogate in a \\u escape', 'json_syntax', pos - 1);
+      }
+      units.push(unit, low);
+      return after + 6;
+    }
+    units.push(unit);
+    return pos + 5;
   }
 
   private readHex4(pos: number): number {

@@ -8,6 +8,7 @@ import {
   classifyError,
   createChatHarness,
   sequentialGraph,
+  SignalIdInUse,
   suspend,
   type ChatTurnErrored,
   type ErrorClassifier,
@@ -113,6 +114,10 @@ describe('classifyError', () => {
       detail: 'the file is too large',
     });
     expect(classifyError({ category: 'provider_unavailable' })).toEqual({ category: 'provider_unavailable' });
+    expect(classifyError(new SignalIdInUse('approval', 's')).category).toBe('harness_signal_subscription_failed');
+    expect(classifyError(Object.assign(new Error('reset'), { code: 'session_write_conflict' }))).toEqual({
+      category: 'graph_error',
+    });
     const getter = Object.defineProperty({}, 'category', {
       get() {
         throw new Error('no');

@@ -5,7 +5,8 @@
  * @module
  */
 import { className, ownField, ownString } from '../internal/own-field.ts';
-import { GRAPH_PROGRAMMING_ERROR } from './errors.ts';
+import { ChatError, GRAPH_PROGRAMMING_ERROR } from './errors.ts';
+import { SessionWriteConflict, SignalIdInUse } from './store-errors.ts';
 
 /**
  * What a thrown value means for the turn.
@@ -149,10 +150,28 @@ function domExceptionName(error: unknown): string | undefined {
 }
 
 /**
+ * The category a thrown value names itself: this library's categorized errors carry it as `code`
+ * (an own data property; a Node.js error's `code` is not a category), any other value as an own
+ * string `category`.
+ *
+ * @param error - Any thrown value.
+ */
+function ownCategory(error: unknown): string | undefined {
+  try {
+    if (error instanceof ChatError || error instanceof SessionWriteConflict || error instanceof SignalIdInUse)
+      return ownString(error, 'code');
+  } catch {
+    // A Proxy's getPrototypeOf trap threw: not one of ours.
+  }
+  return ownString(error, 'category');
+}
+
+/**
  * The built-in classification of a thrown value. It reads only own data properties (no getter
  * runs, a polluted `Object.prototype` supplies nothing) and never throws. In order:
- * 1. an own string `category` (a {@link ChatError}, or any object carrying one): that category,
- *    with the value's `message` as the end-user diagnostic;
+ * 1. a {@link ChatError} (or a store's `SessionWriteConflict` / `SignalIdInUse`): its own string
+ *    `code` is the category; any other value with an own string `category`: that category. The
+ *    value's `message` is the end-user diagnostic;
  * 2. a provider SDK's HTTP error, recognized by an own integer `status` of 400-599 (the
  *    Anthropic and OpenAI SDKs' `APIError` subclasses; also the AI SDK's `statusCode`):
  *    400 and other 4xx -> `provider_invalid_request` (413 and a context-length code get their
@@ -184,7 +203,7 @@ function domExceptionName(error: unknown): string | undefined {
  * ```
  */
 export function classifyError(error: unknown): ErrorClassification {
-  const category = ownString(error, 'category');
+  const category = ownCategory(error);
   if (category !== undefined) {
     const message = ownString(error, 'message');
     return message === undefined || message === '' ? { category } : { category, detail: message };

@@ -199,35 +199,35 @@ export interface ChatErrorOptions {
 }
 
 /**
- * An error with a category, thrown by a node (or a provider call inside it) so the harness can
- * bucket it; any thrown value with an own string `category` is read the same way. The message
- * is the diagnostic a `user_correctable` reply shows the end user, so write it for them; put
- * internal detail in `cause` or `ids`, which only the application sees (on the errored
- * outcome's `cause`).
+ * An error whose `code` is its category, thrown by a node (or a provider call inside it) so the
+ * harness can bucket it; any other thrown value with an own string `category` is read the same
+ * way. The message is the diagnostic a `user_correctable` reply shows the end user, so write it
+ * for them; put internal detail in `cause` or `ids`, which only the application sees (on the
+ * errored outcome's `cause`).
  *
  * @example
  * ```ts
  * import { ChatError } from 'turngate/chat';
  * const error = new ChatError('provider_invalid_request', 'the attached file is too large');
- * error.category; //=> 'provider_invalid_request'
+ * error.code; //=> 'provider_invalid_request'
  * ```
  */
 export class ChatError extends Error {
-  /** The error category (llm-provider §7, sessions §10, ...). */
-  readonly category: string;
+  /** Why: the error category (llm-provider §7, sessions §10, ...). */
+  readonly code: string;
   /** The ids it concerns, when any. */
   readonly ids?: readonly string[];
   /**
    * Creates a categorized error.
    *
-   * @param category - The category.
+   * @param code - The category.
    * @param message - The diagnostic, written for the end user.
    * @param options - The cause and the ids it concerns.
    */
-  constructor(category: string, message: string, options: ChatErrorOptions = {}) {
+  constructor(code: string, message: string, options: ChatErrorOptions = {}) {
     super(message, Object.hasOwn(options, 'cause') ? { cause: options.cause } : undefined);
     this.name = 'ChatError';
-    this.category = category;
+    this.code = code;
     const ids = Object.hasOwn(options, 'ids') ? options.ids : undefined;
     if (ids !== undefined) this.ids = Object.freeze([...ids]);
   }

@@ -103,7 +103,7 @@ describe('store faults through the harness', () => {
   it('answers a session held elsewhere too long as retryable (SessionLockTimeout is unavailable, busy)', async () => {
     const error = new SessionLockTimeout('s', 30_000);
     expect(error).toBeInstanceOf(SessionStoreUnavailable);
-    expect(error.reason).toBe('busy');
+    expect(error.code).toBe('busy');
     const store = new FaultyStore(error);
     store.failing = 'lock';
     expect(errored(await createChatHarness({ graph: reply, store }).send('s', user('hi'))).bucket).toBe(

@@ -18,8 +18,8 @@ import { own } from '../internal/own-field.ts';
  * ```
  */
 export class SessionWriteConflict extends Error {
-  /** Always `session_write_conflict` (sessions §10). */
-  readonly category = 'session_write_conflict';
+  /** Why: always `session_write_conflict`, the error category (sessions §10). */
+  readonly code = 'session_write_conflict';
   /**
    * Creates the error.
    *
@@ -51,8 +51,11 @@ export class SessionWriteConflict extends Error {
  * ```
  */
 export class SignalIdInUse extends Error {
-  /** Always `harness_signal_subscription_failed` (harness §10): the signal cannot be routed. */
-  readonly category = 'harness_signal_subscription_failed';
+  /**
+   * Why: always `harness_signal_subscription_failed`, the error category (harness §10): the
+   * signal cannot be routed.
+   */
+  readonly code = 'harness_signal_subscription_failed';
   /**
    * Creates the error.
    *
@@ -73,9 +76,9 @@ export type StoreUnavailableReason = 'unreachable' | 'restarting' | 'timeout' | 
 
 /**
  * Thrown by a store that cannot serve a call for now, while the stored sessions are intact: the
- * harness reports it in the `retryable_transient` bucket (the category still says which step
- * failed: `session_load_failed`, `session_save_failed`, `suspension_persistence_failed`). The
- * driver's error is the `cause`. When the failing call was a save whose outcome the store cannot
+ * harness reports it in the `retryable_transient` bucket (the outcome's category still says which
+ * step failed: `session_load_failed`, `session_save_failed`, `suspension_persistence_failed`);
+ * `code` says why. The driver's error is the `cause`. When the failing call was a save whose outcome the store cannot
  * know (a timeout after the statement was sent), `outcomeUnknown` is true: the save may have
  * committed; a send retried with the same idempotency key finds it. Custom stores throw it (or a
  * subclass) for the same conditions.
@@ -84,12 +87,12 @@ export type StoreUnavailableReason = 'unreachable' | 'restarting' | 'timeout' | 
  * ```ts
  * import { SessionStoreUnavailable } from 'turngate/chat';
  * const error = new SessionStoreUnavailable('timeout', 'save of session "s" timed out after 10000 ms', { outcomeUnknown: true });
- * [error.reason, error.outcomeUnknown]; //=> ['timeout', true]
+ * [error.code, error.outcomeUnknown]; //=> ['timeout', true]
  * ```
  */
 export class SessionStoreUnavailable extends Error {
   /** Why the store could not serve the call. */
-  readonly reason: StoreUnavailableReason;
+  readonly code: StoreUnavailableReason;
   /** True when a save may have committed although it failed. */
   readonly outcomeUnknown: boolean;
   /**
@@ -100,25 +103,25 @@ export class SessionStoreUnavailable extends Error {
   /**
    * Creates the error.
    *
-   * @param reason - Why.
+   * @param code - Why.
    * @param message - What failed, for logs.
    * @param options - The driver's error (`cause`); whether a save's outcome is unknown.
    */
   constructor(
-    reason: StoreUnavailableReason,
+    code: StoreUnavailableReason,
     message: string,
     options: { readonly cause?: unknown; readonly outcomeUnknown?: boolean } = {},
   ) {
     super(message, Object.hasOwn(options, 'cause') ? { cause: options.cause } : undefined);
     this.name = 'SessionStoreUnavailable';
-    this.reason = reason;
+    this.code = code;
     this.outcomeUnknown = own(options, 'outcomeUnknown') === true;
   }
 }
 
 /**
  * Thrown when a session stays held by another process (a turn, a resume) for longer than the
- * store's `lockTimeoutMs`: the store works, the session is busy (reason `busy`).
+ * store's `lockTimeoutMs`: the store works, the session is busy (code `busy`).
  *
  * @example
  * ```ts

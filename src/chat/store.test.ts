@@ -68,7 +68,7 @@ describe('SqliteSessionStore', () => {
     const loadedByB = await b.load('s');
     await a.save('s', { state: { messages: [{ role: 'user', content: 'two' }] } }, 1);
     await expect(b.save('s', { state: { messages: [] } }, loadedByB?.version ?? 0)).rejects.toMatchObject({
-      category: 'session_write_conflict',
+      code: 'session_write_conflict',
     });
     expect((await b.load('s'))?.state.messages).toEqual([{ role: 'user', content: 'two' }]);
     a.close();
@@ -168,11 +168,11 @@ describe('SqliteSessionStore: errors by cause', () => {
     other.exec('BEGIN IMMEDIATE');
     const saving = await store.save('s', { state: { messages: [] } }, 1).catch((e: unknown) => e);
     expect(saving).toBeInstanceOf(SessionStoreUnavailable);
-    expect(saving).toMatchObject({ reason: 'busy', outcomeUnknown: false, cause: { code: 'SQLITE_BUSY' } });
+    expect(saving).toMatchObject({ code: 'busy', outcomeUnknown: false, cause: { code: 'SQLITE_BUSY' } });
     expect((saving as Error).message).toBe(
       'SqliteSessionStore: save of session "s": the database is busy (SQLITE_BUSY)',
     );
-    await expect(store.delete('s')).rejects.toMatchObject({ reason: 'busy', cause: { code: 'SQLITE_BUSY' } });
+    await expect(store.delete('s')).rejects.toMatchObject({ code: 'busy', cause: { code: 'SQLITE_BUSY' } });
     other.exec('ROLLBACK');
     expect(await store.load('s')).toEqual({ version: 1, state: { messages: [hello] } });
     expect(await store.save('s', { state: { messages: [] } }, 1)).toBe(2);
@@ -209,7 +209,7 @@ describe('SqliteSessionStore: errors by cause', () => {
     });
     const cause = (failed as { cause?: unknown }).cause;
     expect(cause).toBeInstanceOf(SessionStoreUnavailable);
-    expect(cause).toMatchObject({ reason: 'busy', outcomeUnknown: false, cause: { code: 'SQLITE_BUSY' } });
+    expect(cause).toMatchObject({ code: 'busy', outcomeUnknown: false, cause: { code: 'SQLITE_BUSY' } });
     other.exec('ROLLBACK');
     expect(await store.load('s')).toBeUndefined();
     const retried = await harness.send('s', hello, { idempotencyKey: 'req-1' });
@@ -266,7 +266,7 @@ describe('SqliteSessionStore: errors by cause', () => {
       .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(SessionStoreUnavailable);
     expect(failed).toMatchObject({
-      reason: 'busy',
+      code: 'busy',
       cause: { code: 'SQLITE_BUSY' },
       cleanupError: { code: 'SQLITE_BUSY' },
     });

@@ -207,7 +207,7 @@ function checkRun(result: GraphOutcome, invoked: ChatState): CheckedRun {
 
 /** The category of a failed save: the store's own (a conflict, a signal in use), or persistence. */
 function saveFailureCategory(error: unknown, suspending: boolean): string {
-  if (error instanceof SessionWriteConflict || error instanceof SignalIdInUse) return error.category;
+  if (error instanceof SessionWriteConflict || error instanceof SignalIdInUse) return error.code;
   return suspending ? 'suspension_persistence_failed' : 'session_save_failed';
 }
 

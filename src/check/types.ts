@@ -5,7 +5,13 @@
  */
 import type { EXTENDED_PROFILE } from '../evidence/index.ts';
 import type { Failure, FailureClass } from '../failures/index.ts';
-import type { DigestBundle, ExtendedNormalized, NormalizedEvidence } from '../normalize/index.ts';
+import type {
+  ContextState,
+  DigestBundle,
+  ExtendedNormalized,
+  JoinState,
+  NormalizedEvidence,
+} from '../normalize/index.ts';
 
 /**
  * The witness kind of a join check. Source: premath `harness-join-check`.
@@ -54,52 +60,41 @@ export const GOVERNANCE_PROFILE_CLAIM_ID = 'profile.doctrine_inf_governance.v0';
  */
 export const HANDLED_STOP_REASONS = ['tool_use', 'pause_turn', 'max_tokens', 'end_turn'] as const;
 
+/** The join state's lists of missing and unknown ids (absent when empty). */
+type MissingIds = Pick<
+  JoinState,
+  'missingResultCallIds' | 'orphanResultCallIds' | 'missingUseCallIds' | 'unknownUseCallIds'
+>;
+
+/** The context state's flags and its missing render ids (the id lists of the rows are left out). */
+type ContextFlags = Omit<ContextState, 'renderCallIds' | 'queueIds' | 'stateViewIds'>;
+
 /**
  * The join-gate input: what `JoinClosed` is decided on: every digest of the bundle but the
  * CallSpec's, the CallSpec's context policies, the missing-id lists and the context flags.
  * Lists are absent when empty.
  */
-export interface JoinInput extends Omit<DigestBundle, 'callSpecDigest'> {
+export interface JoinInput
+  extends Omit<DigestBundle, 'callSpecDigest'>,
+    MissingIds,
+    ContextFlags,
+    Pick<JoinState, 'joinClosed'> {
   readonly reminderQueuePolicyDigest: string;
   readonly toolRenderProtocolDigest: string;
   readonly stateViewPolicyDigest: string;
   readonly decompositionPolicyDigest: string;
-  readonly missingResultCallIds?: readonly string[];
-  readonly orphanResultCallIds?: readonly string[];
-  readonly missingUseCallIds?: readonly string[];
-  readonly unknownUseCallIds?: readonly string[];
-  readonly missingRenderCallIds?: readonly string[];
-  readonly queueReductionPresent: boolean;
-  readonly stateViewPresent: boolean;
-  readonly renderPolicyValid: boolean;
-  readonly queuePolicyValid: boolean;
-  readonly stateViewPolicyValid: boolean;
-  readonly continuationContextReady: boolean;
-  readonly joinClosed: boolean;
 }
 
 /**
  * The mutation-gate input: what `MutationReady` is decided on. Lists are absent when empty.
  */
-export interface MutationInput {
-  readonly joinClosed: boolean;
+export interface MutationInput extends MissingIds, ContextFlags, Pick<JoinState, 'joinClosed'> {
   readonly continuationAllowed: boolean;
-  readonly continuationContextReady: boolean;
-  readonly queueReductionPresent: boolean;
-  readonly stateViewPresent: boolean;
-  readonly renderPolicyValid: boolean;
-  readonly queuePolicyValid: boolean;
-  readonly stateViewPolicyValid: boolean;
-  readonly missingRenderCallIds?: readonly string[];
   readonly mutationPolicyDigest: string;
   readonly governancePolicyDigest: string;
   readonly normalizerId: string;
   readonly sessionRefs?: readonly string[];
   readonly trajectoryRefs?: readonly string[];
-  readonly missingResultCallIds?: readonly string[];
-  readonly orphanResultCallIds?: readonly string[];
-  readonly missingUseCallIds?: readonly string[];
-  readonly unknownUseCallIds?: readonly string[];
 }
 
 /**

@@ -70,6 +70,32 @@ export function failed(prefix: string, error: unknown): HarnessCommandOutput {
   throw error;
 }
 
+/**
+ * Runs a command of verbs (`turngate <command> <verb> ...`): its help for no verb or a `-h` /
+ * `--help` anywhere; the verb's function with the arguments after the verb; a usage error naming
+ * the verbs for any other word.
+ *
+ * @param command - The command (`harness-session`).
+ * @param help - The command's usage text.
+ * @param verbs - Each verb's function, in the order the usage error names them.
+ * @param argv - The arguments after the command.
+ */
+export async function runVerb(
+  command: string,
+  help: string,
+  verbs: Readonly<Record<string, (args: readonly string[]) => Promise<HarnessCommandOutput>>>,
+  argv: readonly string[],
+): Promise<HarnessCommandOutput> {
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === '-h' || verb === '--help' || rest.includes('--help') || rest.includes('-h')) {
+    return printed(help);
+  }
+  const run = Object.hasOwn(verbs, verb) ? verbs[verb] : undefined;
+  if (run !== undefined) return run(rest);
+  const names = Object.keys(verbs);
+  return usage(command, `unknown verb \`${verb}\` (expected ${names.slice(0, -1).join(', ')} or ${names.at(-1)})`);
+}
+
 /** Parses the command's flags strictly; a parse failure is a usage error (the one failure). */
 export function flags<T extends NonNullable<ParseArgsConfig['options']>>(
   command: string,

@@ -19,6 +19,7 @@ import {
   humanLines,
   jsonOutput,
   printed,
+  runVerb,
   usage,
   type HarnessCommandOutput,
 } from './harness-common.ts';
@@ -168,18 +169,5 @@ async function bootstrap(args: readonly string[]): Promise<HarnessCommandOutput>
  * @returns What to print and the exit code.
  */
 export async function harnessSessionCommand(argv: readonly string[]): Promise<HarnessCommandOutput> {
-  const [verb, ...rest] = argv;
-  if (verb === undefined || verb === '-h' || verb === '--help' || rest.includes('--help') || rest.includes('-h')) {
-    return printed(HARNESS_SESSION_USAGE);
-  }
-  switch (verb) {
-    case 'write':
-      return write(rest);
-    case 'read':
-      return read(rest);
-    case 'bootstrap':
-      return bootstrap(rest);
-    default:
-      return usage(COMMAND, `unknown verb \`${verb}\` (expected write, read or bootstrap)`);
-  }
+  return runVerb(COMMAND, HARNESS_SESSION_USAGE, { write, read, bootstrap }, argv);
 }

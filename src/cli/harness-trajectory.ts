@@ -19,6 +19,7 @@ import {
   jsonOutput,
   numberFlag,
   printed,
+  runVerb,
   usage,
   type HarnessCommandOutput,
 } from './harness-common.ts';
@@ -186,18 +187,5 @@ async function repair(args: readonly string[]): Promise<HarnessCommandOutput> {
  * @returns What to print and the exit code.
  */
 export async function harnessTrajectoryCommand(argv: readonly string[]): Promise<HarnessCommandOutput> {
-  const [verb, ...rest] = argv;
-  if (verb === undefined || verb === '-h' || verb === '--help' || rest.includes('--help') || rest.includes('-h')) {
-    return printed(HARNESS_TRAJECTORY_USAGE);
-  }
-  switch (verb) {
-    case 'append':
-      return append(rest);
-    case 'query':
-      return query(rest);
-    case 'repair':
-      return repair(rest);
-    default:
-      return usage(COMMAND, `unknown verb \`${verb}\` (expected append, query or repair)`);
-  }
+  return runVerb(COMMAND, HARNESS_TRAJECTORY_USAGE, { append, query, repair }, argv);
 }

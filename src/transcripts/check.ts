@@ -12,7 +12,7 @@ import type { ToolCall } from './chat/message.ts';
 import type { CheckContext, CheckOutcome, CheckSettings, Expectation } from './core/context.ts';
 import { isOpenAIChatDialect, OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from './core/dialects.ts';
 import type { JsonObject } from './core/input.ts';
-import { type OpenToolCall, TranscriptInputError } from './core/report.ts';
+import { type OpenToolCall, TranscriptInputError, unreadableInput } from './core/report.ts';
 import type { TranscriptFailure, TranscriptRule } from './rules.ts';
 import { refuseForeignStructure } from './core/markers.ts';
 import { scanMessages } from './core/scan.ts';
@@ -236,13 +236,7 @@ export function checkInput(input: unknown, settings: CheckSettings): CheckedInpu
     }
     outcome = FORMAT_DRIVERS[format].check(read, contextOf(body, settings), carried);
   } catch (error) {
-    const inputError =
-      error instanceof TranscriptInputError
-        ? error
-        : new TranscriptInputError(
-            FORMAT_DRIVERS[format].field,
-            `readable JSON data (${String((error as Error)?.message ?? error)})`,
-          );
+    const inputError = unreadableInput(FORMAT_DRIVERS[format].field, error);
     return {
       report: { result: 'invalid', format, error: inputError, failures: [], openToolCalls: [] },
       outcome: undefined,

@@ -8,7 +8,7 @@
 import type { TranscriptFormat } from '../check/index.ts';
 import type { ChatMessage } from './chat/message.ts';
 import type { ConversionLoss } from './core/convert.ts';
-import { TranscriptInputError } from './core/report.ts';
+import { type TranscriptInputError, unreadableInput } from './core/report.ts';
 import type { Converter } from './core/driver.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import { unwrapTranscript } from './unwrap.ts';
@@ -41,13 +41,7 @@ function convert(input: unknown, source: TranscriptFormat, converter: Converter)
     const converted = converter(messages);
     return { ok: true, value: { messages: converted.messages, losses: converted.losses } };
   } catch (error) {
-    if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
-    return {
-      ok: false,
-      failures: [
-        new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
-      ],
-    };
+    return { ok: false, failures: [unreadableInput('messages', error)] };
   }
 }
 

@@ -10,7 +10,7 @@ import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { ReportedToolResult, RequestedToolCall, ToolUseInputRow } from '../typestate/index.ts';
 import { invalid } from './core/input.ts';
 import { isSynthesizedResultText } from './core/repair.ts';
-import { TranscriptInputError } from './core/report.ts';
+import { type TranscriptInputError, unreadableInput } from './core/report.ts';
 import { text, type TurnCall, type Turns } from './core/turns.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { LangChainMessageInstance } from './langchain/instances.ts';
@@ -144,13 +144,7 @@ export function toEvidence<const F extends TranscriptFormat>(
     count = list.length;
     turns = FORMAT_DRIVERS[options.format].turns(list);
   } catch (error) {
-    if (error instanceof TranscriptInputError) return { ok: false, failures: [error] };
-    return {
-      ok: false,
-      failures: [
-        new TranscriptInputError('messages', `readable JSON data (${String((error as Error)?.message ?? error)})`),
-      ],
-    };
+    return { ok: false, failures: [unreadableInput('messages', error)] };
   }
   let index = options.turn;
   if (index === undefined) index = turns.size === 0 ? -1 : Math.max(...turns.keys());

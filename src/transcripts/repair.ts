@@ -6,7 +6,7 @@
  */
 import type { TranscriptFormat } from '../check/index.ts';
 import { checkInput, contextOf, type Expectation } from './check.ts';
-import { TranscriptInputError } from './core/report.ts';
+import { type TranscriptInputError, unreadableInput } from './core/report.ts';
 import type { TranscriptFailure, TranscriptRule } from './rules.ts';
 import type { TranscriptRepair } from './core/repair.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
@@ -125,13 +125,7 @@ export function runRepair(
         again.outcome as CheckOutcome<TranscriptRule>,
       ).repaired;
     } catch (error) {
-      const path = FORMAT_DRIVERS[format].field;
-      return {
-        ok: false,
-        failures: [
-          new TranscriptInputError(path, `readable JSON data (${String((error as Error)?.message ?? error)})`),
-        ],
-      };
+      return { ok: false, failures: [unreadableInput(FORMAT_DRIVERS[format].field, error)] };
     }
     if (repaired === undefined || repaired.repairs.length === 0) break;
     records.push(...repaired.repairs);

@@ -81,24 +81,24 @@ export type RetryPolicyFailureClass =
  * try {
  *   parseRetryPolicy('{"schema": 1}');
  * } catch (error) {
- *   if (error instanceof RetryPolicyError) error.failureClass; //=> 'retry_policy_invalid_shape'
+ *   if (error instanceof RetryPolicyError) error.code; //=> 'retry_policy_invalid_shape'
  * }
  * ```
  */
 export class RetryPolicyError extends HarnessInputError {
-  /** The failure class a wrapper reports (premath's vocabulary). */
-  readonly failureClass: RetryPolicyFailureClass;
+  /** Why the policy was refused: the failure class a wrapper reports (premath's vocabulary). */
+  readonly code: RetryPolicyFailureClass;
   /**
    * Creates a retry policy error.
    *
-   * @param failureClass - Why the policy was refused.
+   * @param code - Why the policy was refused.
    * @param field - The offending field (`policy.rules[1].maxAttempts`), `''` for the whole policy.
    * @param expected - What was expected there.
    */
-  constructor(failureClass: RetryPolicyFailureClass, field: string, expected: string) {
+  constructor(code: RetryPolicyFailureClass, field: string, expected: string) {
     super(field, expected);
     this.name = 'RetryPolicyError';
-    this.failureClass = failureClass;
+    this.code = code;
   }
 }
 
@@ -244,21 +244,23 @@ export interface TornTail {
  * ```ts
  * import { StepFailure } from 'turngate/tusk';
  * const failure = new StepFailure(['flaky_io'], 'disk read timed out');
- * failure.failureClasses; //=> ['flaky_io']
+ * failure.failures; //=> ['flaky_io']
  * ```
  */
 export class StepFailure extends Error {
-  /** The failure classes, in the order given (the first one the policy knows picks the rule). */
-  readonly failureClasses: readonly string[];
+  /**
+   * Why: the failure classes, in the order given (the first one the policy knows picks the rule).
+   */
+  readonly failures: readonly string[];
   /**
    * Creates a step failure.
    *
-   * @param failureClasses - The failure classes.
+   * @param failures - The failure classes.
    * @param detail - What went wrong.
    */
-  constructor(failureClasses: readonly string[], detail: string) {
-    super(`${failureClasses.join(', ')}: ${detail}`);
+  constructor(failures: readonly string[], detail: string) {
+    super(`${failures.join(', ')}: ${detail}`);
     this.name = 'StepFailure';
-    this.failureClasses = Object.freeze([...failureClasses]);
+    this.failures = Object.freeze([...failures]);
   }
 }

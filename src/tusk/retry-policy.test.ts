@@ -63,10 +63,10 @@ describe('retry policy loading (HARNESS-RETRY-ESCALATION §2: digest discipline,
       { ruleId: 'r', failureClasses: ['x'], maxAttempts: 9, backoffClass: 'none', escalationAction: 'stop' },
     ];
     const error = refusal(doc);
-    expect(error.failureClass).toBe('retry_policy_invalid_digest');
+    expect(error.code).toBe('retry_policy_invalid_digest');
     expect(error.field).toBe('policy.policyDigest');
     expect(error.expected).toContain(retryPolicyDigest(doc));
-    expect(refusal({ ...document(), policyDigest: 'sha256:abc' }).failureClass).toBe('retry_policy_invalid_digest');
+    expect(refusal({ ...document(), policyDigest: 'sha256:abc' }).code).toBe('retry_policy_invalid_digest');
   });
 
   it('digests the payload as parsed: a reordered or reformatted document keeps its digest', () => {
@@ -187,7 +187,7 @@ describe('retry policy loading (HARNESS-RETRY-ESCALATION §2: digest discipline,
     ],
   ])('refuses %s', (_name, input, failureClass, field) => {
     const error = refusal(input);
-    expect([error.failureClass, error.field]).toEqual([failureClass, field]);
+    expect([error.code, error.field]).toEqual([failureClass, field]);
   });
 });
 

@@ -169,7 +169,7 @@ function parseRule(value: unknown, at: string, isDefault: boolean): RetryRule {
  *
  * @param input - The document: JSON text or bytes, or parsed JSON (use `parseJson` for large integers).
  * @returns The policy.
- * @throws {@link RetryPolicyError} with `failureClass` `retry_policy_invalid_json`,
+ * @throws {@link RetryPolicyError} with `code` `retry_policy_invalid_json`,
  *   `retry_policy_invalid_shape` or `retry_policy_invalid_digest`, naming the field.
  * @example
  * ```ts

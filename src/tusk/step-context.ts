@@ -20,7 +20,7 @@ import {
 
 /** A hook's failure as failure classes: a `StepFailure`'s classes, else `step_uncaught_error`. */
 export function failureOf(error: unknown): { failureClasses: readonly string[]; detail: string } {
-  if (error instanceof StepFailure) return { failureClasses: error.failureClasses, detail: error.message };
+  if (error instanceof StepFailure) return { failureClasses: error.failures, detail: error.message };
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { failureClasses: ['step_uncaught_error'], detail: message };
 }

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { FailureClass } from '../failures/index.ts';
+import type { Failure } from '../failures/index.ts';
+import { failure } from '../failures/internal.ts';
 import type { TurnStateName } from './states.ts';
 
 /**
@@ -44,7 +45,7 @@ export type TypestateErrorCode =
  * ```ts
  * import { performMutation, TypestateError, type MutationReady } from 'turngate';
  * await performMutation({} as MutationReady, { toolCallId: 'toolu_01', input: {} }, () => 'never runs').catch((error: unknown) => {
- *   if (error instanceof TypestateError) error.code; //=> 'forged'
+ *   if (error instanceof TypestateError) [error.code, error.failures[0]?.class]; //=> ['forged', 'mutation.use_evidence_missing']
  * });
  * ```
  */
@@ -54,21 +55,23 @@ export class TypestateError extends Error {
   /** The state that was expected. */
   readonly expected: TurnStateName;
   /**
-   * The failure class this maps to: `effect.record_mismatch` for `record_mismatch` (the effect
-   * ledger holds another tool's or input's record under the intent's key), the approval's class
-   * for `not_approved` (`approval.pending`, `approval.denied`, ...), otherwise
-   * `mutation.use_evidence_missing` (no join-gate witness linkage for the effect).
+   * The refusal as one failure of the fail-closed taxonomy, the one the intent's outcome keeps:
+   * `effect.record_mismatch` for `record_mismatch` (the effect ledger holds another tool's or
+   * input's record under the intent's key) and the approval's class for `not_approved`
+   * (`approval.pending`, `approval.denied`, ...), both with the tool call's id; otherwise
+   * `mutation.use_evidence_missing` (no join-gate witness linkage for the effect), with the
+   * constructor's `detail`.
    */
-  readonly failureClass: FailureClass;
+  readonly failures: readonly Failure[];
   /**
    * Creates a typestate error.
    *
    * @param code - Why the value was refused.
    * @param expected - The state that was expected.
    * @param detail - What was found.
-   * @param failureClass - The class, where the code does not decide it (`not_approved`).
+   * @param refusal - The failure, where the code does not decide it (`not_approved`).
    */
-  constructor(code: TypestateErrorCode, expected: TurnStateName, detail: string, failureClass?: FailureClass) {
+  constructor(code: TypestateErrorCode, expected: TurnStateName, detail: string, refusal?: Failure) {
     super(
       code === 'forged' || code === 'wrong_state'
         ? `expected a ${expected} minted by its transition function: ${detail}`
@@ -77,7 +80,9 @@ export class TypestateError extends Error {
     this.name = 'TypestateError';
     this.code = code;
     this.expected = expected;
-    this.failureClass =
-      failureClass ?? (code === 'record_mismatch' ? 'effect.record_mismatch' : 'mutation.use_evidence_missing');
+    this.failures = Object.freeze([
+      refusal ??
+        failure(code === 'record_mismatch' ? 'effect.record_mismatch' : 'mutation.use_evidence_missing', detail),
+    ]);
   }
 }

@@ -236,12 +236,9 @@ export async function claim<TTools extends ToolDefinitionsOf<TTools>>(
   if (record.toolName !== entry.toolName || record.inputDigest !== entry.inputDigest) {
     // A colliding key, or a ledger answering with another effect's record: not this intent's effect.
     const detail = `the effect ledger holds a record of ${JSON.stringify(record.toolName)} with input ${String(record.inputDigest)} under the key of ${named} (${entry.toolName}, input ${entry.inputDigest}): not replayed, ${entry.toolName} did not run`;
-    keep(ready.joinClosed, intent, {
-      status: 'refused',
-      failure: { class: 'effect.record_mismatch', detail, ids: [intent.toolCallId] },
-      witness: ready.witness,
-    });
-    throw new TypestateError('record_mismatch', 'MutationReady', detail);
+    const failure: Failure = { class: 'effect.record_mismatch', detail, ids: [intent.toolCallId] };
+    keep(ready.joinClosed, intent, { status: 'refused', failure, witness: ready.witness });
+    throw new TypestateError('record_mismatch', 'MutationReady', detail, failure);
   }
   return { kind: 'replay', intent, record };
 }
@@ -282,12 +279,7 @@ async function beginWithApproval(
     error: approvalAnswer(claim.refused),
     witness: ready.witness,
   });
-  throw new TypestateError(
-    'not_approved',
-    'MutationReady',
-    `${call.named}: ${claim.refused.detail}`,
-    claim.refused.class,
-  );
+  throw new TypestateError('not_approved', 'MutationReady', `${call.named}: ${claim.refused.detail}`, failure);
 }
 
 /** Records the end of a claimed effect in the admission's ledger, if it has one. */

@@ -219,6 +219,29 @@ describe('the effect ledger', () => {
     expect(ledger.read('issue-7-close')?.state).toBe('completed');
   });
 
+  it('refuses a record of another tool under the intent’s key: the TypestateError carries the failure with the call’s id', async () => {
+    const ledger = new MemoryEffectLedger();
+    const other = {
+      toolCallId: 'tc-0',
+      toolName: 'send_email',
+      inputDigest: 'sha256:other',
+      joinSetDigest: 'sha256:j',
+    };
+    await ledger.begin({ key: 'issue-7-close', ...other });
+    const r = admitMutation(closedTurn(), policy, { ledger, idempotencyKey: () => 'issue-7-close' });
+    if (!r.ok) throw new Error(JSON.stringify(r.failures));
+    const effect = vi.fn(async () => ({ ok: true }));
+    const error = await performMutation(r.value, { toolCallId: 'tc-3', input: bound }, effect).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypestateError);
+    const refused = error as TypestateError;
+    expect([refused.code, refused.failures.map((f) => [f.class, f.ids])]).toEqual([
+      'record_mismatch',
+      [['effect.record_mismatch', ['tc-3']]],
+    ]);
+    expect(refused.failures[0]?.detail).toBe(refused.message.slice(refused.message.indexOf(': ') + 2));
+    expect(effect).not.toHaveBeenCalled();
+  });
+
   it('claims before the effect and records its end in a ledger of the user’s own', async () => {
     const calls: string[] = [];
     const records = new Map<string, unknown>();
@@ -308,6 +331,9 @@ describe('a mutation input built from a consumed result', () => {
     const error = await untyped(ready, { ...target, toolName: 'delete_repo' }, drop).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypestateError);
     expect(error instanceof TypestateError && error.code).toBe('input_mismatch');
+    expect(error instanceof TypestateError && error.failures.map((f) => f.class)).toEqual([
+      'mutation.use_evidence_missing',
+    ]);
     expect(String(error)).toContain("does not match delete_repo's input schema");
     expect(drop).not.toHaveBeenCalled();
     // Refused before it was spent: the right tool still runs it, once.

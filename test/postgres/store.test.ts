@@ -173,7 +173,7 @@ describe('PostgresSessionStore', () => {
     ]);
     const cause = outcome.outcome === 'errored' ? outcome.cause : undefined;
     expect(cause).toBeInstanceOf(SessionStoreUnavailable);
-    expect((cause as SessionStoreUnavailable).reason).toBe('unreachable');
+    expect((cause as SessionStoreUnavailable).code).toBe('unreachable');
     await unreachable.close();
 
     const tablePrefix = prefixOf('tg_test');
@@ -188,7 +188,7 @@ describe('PostgresSessionStore', () => {
     locker.release();
     expect(blocked.outcome === 'errored' && blocked.errorBucket).toBe('retryable_transient');
     const timedOut = blocked.outcome === 'errored' ? blocked.cause : undefined;
-    expect((timedOut as SessionStoreUnavailable).reason).toBe('timeout');
+    expect((timedOut as SessionStoreUnavailable).code).toBe('timeout');
     expect(JSON.stringify(await store.load('s'))).toBe(before);
     await store.close();
   });

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { replyOf } from '../../../test/adapters/reply-shapes.ts';
 import { defineTools } from '../../index.ts';
 import { checkTranscriptJson } from '../../transcripts/index.ts';
 import { type OpenAIChatToolLoop, toolLoop, ToolLoopError } from '../openai-chat/index.ts';
@@ -13,20 +14,8 @@ const handlers = { get_weather: async ({ city }: { city: string }) => `snow in $
 
 /** A completion asking for one read call with this id. */
 const completion = (id: string) =>
-  ({
+  replyOf('openai-chat', [{ id, name: 'get_weather', input: { city: 'Oslo' } }], {
     id: `chatcmpl-${id}`,
-    model: 'gpt-5',
-    choices: [
-      {
-        index: 0,
-        finish_reason: 'tool_calls',
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
-        },
-      },
-    ],
   }) as OpenAI.ChatCompletion;
 
 /** Runs `steps` steps of one read call each; returns the history (the caller appends each step's messages). */

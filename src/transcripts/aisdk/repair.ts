@@ -20,6 +20,7 @@ import {
   FailureIndex,
   FreshIds,
   orphanedResultText,
+  renamedCall,
   slotKey,
   synthesizedText,
 } from '../core/repair.ts';
@@ -163,13 +164,15 @@ function renameRepeats(
     outId.set(slotKey(call.message, call.slot), id);
     repeats.push({ key: call.key, id, seq: call.seq, segment: read.segment[call.message] ?? 0, taken: false });
     edits.replace.set(slotKey(call.message, call.slot), { ...current(call.message, call.slot), toolCallId: id });
-    edits.repairs.push({
-      action: 'renamed_call',
-      rule: 'aisdk.duplicate_tool_call_id',
-      ids: [call.key, id],
-      at: partAt(call.message, call.slot),
-      detail: `gave the repeated toolCallId ${call.key} the fresh id ${id}`,
-    });
+    edits.repairs.push(
+      renamedCall(
+        'aisdk.duplicate_tool_call_id',
+        partAt(call.message, call.slot),
+        call.key,
+        id,
+        `gave the repeated toolCallId ${call.key} the fresh id ${id}`,
+      ),
+    );
   }
   return { repeats, outId };
 }

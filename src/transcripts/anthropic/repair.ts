@@ -21,6 +21,7 @@ import {
   FailureIndex,
   FreshIds,
   orphanedResultText,
+  renamedCall,
   slotKey,
   synthesizedText,
 } from '../core/repair.ts';
@@ -86,13 +87,15 @@ function repairIds(
     const server = read.table.get(key)?.server ?? site.server;
     const next = groomedId(key, server, used);
     renamed.set(key, next);
-    edits.repairs.push({
-      action: 'renamed_call',
-      rule: 'anthropic.tool_use_id_invalid',
-      ids: [key, next],
-      at: `${blockAt(site.message, site.slot)}.${site.field}`,
-      detail: `rewrote the id ${key} as ${next}, on the call and on every block answering it`,
-    });
+    edits.repairs.push(
+      renamedCall(
+        'anthropic.tool_use_id_invalid',
+        `${blockAt(site.message, site.slot)}.${site.field}`,
+        key,
+        next,
+        `rewrote the id ${key} as ${next}, on the call and on every block answering it`,
+      ),
+    );
   }
   const rename = (message: number, slot: number, key: string, field: 'id' | 'tool_use_id') => {
     const next = renamed.get(key);
@@ -183,13 +186,15 @@ function renameRepeatedCalls({ read, failures, edits, patch }: Pass): {
         renamedResults.add(slotKey(result.message, result.slot));
       }
     }
-    edits.repairs.push({
-      action: 'renamed_call',
-      rule: 'anthropic.duplicate_tool_use_id',
-      ids: [call.key, id],
-      at: blockAt(call.message, call.slot),
-      detail: `gave the repeated tool_use id ${call.key} the fresh id ${id}`,
-    });
+    edits.repairs.push(
+      renamedCall(
+        'anthropic.duplicate_tool_use_id',
+        blockAt(call.message, call.slot),
+        call.key,
+        id,
+        `gave the repeated tool_use id ${call.key} the fresh id ${id}`,
+      ),
+    );
   }
   return { repeatIds, renamedResults };
 }

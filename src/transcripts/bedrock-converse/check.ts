@@ -43,6 +43,15 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
   const n = messages.length;
   const last = n - 1;
   const assistant = (i: number) => ((flags[i] as number) & MESSAGE.assistant) !== 0;
+  /** One failure of `rule` at a block, at `field` inside it; the block's id when `withId`. */
+  const blockFailure = (rule: TranscriptRule, site: BlockSite, field: string, withId = true) =>
+    sink.fail(
+      rule,
+      withId ? [site.key as string] : [],
+      `${blockAt(site.message, site.slot)}.${field}`,
+      site.message,
+      site.slot,
+    );
 
   if (n > 0 && assistant(0)) sink.fail('bedrock-converse.first_message_not_user', [], at(0), 0);
   // One failure per run of consecutive messages of one role, at the run's first message (where repair joins it).
@@ -58,22 +67,9 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
   pairResults(read, resultRules, badIds, sink);
   for (const site of badIds) {
     const field = (flags[site.message] as number) & MESSAGE.assistant ? 'toolUse' : 'toolResult';
-    sink.fail(
-      'bedrock-converse.tool_use_id_invalid',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.${field}.toolUseId`,
-      site.message,
-      site.slot,
-    );
+    blockFailure('bedrock-converse.tool_use_id_invalid', site, `${field}.toolUseId`);
   }
-  for (const site of read.badNames)
-    sink.fail(
-      'bedrock-converse.tool_use_name_invalid',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.toolUse.name`,
-      site.message,
-      site.slot,
-    );
+  for (const site of read.badNames) blockFailure('bedrock-converse.tool_use_name_invalid', site, 'toolUse.name');
   const openToolCalls = reportUnanswered(read.calls, sink, 'bedrock-converse.tool_use_unanswered', {
     open: (call) => context.expect === 'received' && call.message === last,
     callAt: (call) => `${blockAt(call.message, call.slot)}.toolUse`,
@@ -81,30 +77,11 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
   });
 
   for (const i of read.emptyMessages) sink.fail('bedrock-converse.message_content_empty', [], `${at(i)}.content`, i);
-  for (const site of read.blankTexts)
-    sink.fail(
-      'bedrock-converse.text_block_blank',
-      [],
-      `${blockAt(site.message, site.slot)}.text`,
-      site.message,
-      site.slot,
-    );
+  for (const site of read.blankTexts) blockFailure('bedrock-converse.text_block_blank', site, 'text', false);
   for (const site of read.badStatus)
-    sink.fail(
-      'bedrock-converse.tool_result_status_invalid',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.toolResult.status`,
-      site.message,
-      site.slot,
-    );
+    blockFailure('bedrock-converse.tool_result_status_invalid', site, 'toolResult.status');
   for (const site of read.badJson)
-    sink.fail(
-      'bedrock-converse.tool_result_json_not_object',
-      [site.key as string],
-      `${blockAt(site.message, site.slot)}.toolResult.content[${site.part}].json`,
-      site.message,
-      site.slot,
-    );
+    blockFailure('bedrock-converse.tool_result_json_not_object', site, `toolResult.content[${site.part}].json`);
   checkRequest(read, context, sink);
   return { outcome: { failures: sink.sorted(), openToolCalls, located: sink.located }, read, resultRules, badIds };
 }

@@ -25,6 +25,7 @@ import {
   BlockRepairs,
   FailureIndex,
   orphanedResultText,
+  renamedCall,
   slotKey,
   synthesizedText,
   type TranscriptRepair,
@@ -108,13 +109,15 @@ function repairIds(messages: readonly unknown[], { read, badIds }: BedrockAnalys
     const next = groomedId(key, used);
     renamed.set(key, next);
     const field = (read.flags[site.message] as number) & MESSAGE.assistant ? 'toolUse' : 'toolResult';
-    edits.repairs.push({
-      action: 'renamed_call',
-      rule: 'bedrock-converse.tool_use_id_invalid',
-      ids: [key, next],
-      at: `${blockAt(site.message, site.slot)}.${field}.toolUseId`,
-      detail: `rewrote the tool use id ${key} as ${next}, on the call and on every result carrying it`,
-    });
+    edits.repairs.push(
+      renamedCall(
+        'bedrock-converse.tool_use_id_invalid',
+        `${blockAt(site.message, site.slot)}.${field}.toolUseId`,
+        key,
+        next,
+        `rewrote the tool use id ${key} as ${next}, on the call and on every result carrying it`,
+      ),
+    );
   }
   const rename = (message: number, slot: number, key: string, field: 'toolUse' | 'toolResult') => {
     const next = renamed.get(key);

@@ -61,6 +61,26 @@ export interface TranscriptRepair {
 }
 
 /**
+ * The record of a tool call id repair renamed: `ids` is the old id, then the new one. Every
+ * format's repairer builds its `renamed_call` record here.
+ *
+ * @param rule - The rule whose failure the new id fixes.
+ * @param at - Where the call stands, as a path into the input.
+ * @param from - The id as it was.
+ * @param to - The new id.
+ * @param detail - What was done, in one sentence; by default the fresh id of a repeated call id.
+ */
+export function renamedCall(
+  rule: TranscriptRule,
+  at: string,
+  from: string,
+  to: string,
+  detail = `gave the repeated tool call id ${from} the fresh id ${to}`,
+): TranscriptRepair {
+  return { action: 'renamed_call', rule, ids: [from, to], at, detail };
+}
+
+/**
  * The text every synthesized result starts with, so a synthesized result is recognizable in
  * every format and after any round trip (it stands in the result's text, which every format
  * and `ChatMessage` keep).

@@ -98,6 +98,19 @@ export class TranscriptInputError extends Error {
   }
 }
 
+/**
+ * The input error for a value a reader threw on: a {@link TranscriptInputError} as it is, any
+ * other error as `<field>: expected readable JSON data (<its message>)` (a getter that throws, a
+ * Proxy's trap, a cycle).
+ *
+ * @param field - The field the value stood in (`messages`, a format's body field).
+ * @param error - What the reader threw.
+ */
+export function unreadableInput(field: string, error: unknown): TranscriptInputError {
+  if (error instanceof TranscriptInputError) return error;
+  return new TranscriptInputError(field, `readable JSON data (${String((error as Error)?.message ?? error)})`);
+}
+
 /** Where a failure stands, for repair: the rule, its ids, the message and the slot inside it (-1: the message). */
 export interface LocatedFailure<R extends RuleId = RuleId> {
   readonly rule: R;

@@ -13,7 +13,7 @@ import type { CallSite } from './calls.ts';
 import type { CheckOutcome } from './context.ts';
 import type { JsonObject } from './input.ts';
 import { seedDigest } from './ids.ts';
-import { FailureIndex, FreshIds, orphanedResultText, type TranscriptRepair } from './repair.ts';
+import { FailureIndex, FreshIds, orphanedResultText, renamedCall, type TranscriptRepair } from './repair.ts';
 import {
   CARRIED,
   MAX_TOOL_CALL_ID,
@@ -175,21 +175,26 @@ function renameCalls(plan: RunRepair): void {
     const byMessage = plan.renamedCalls.get(call.message) ?? new Map<number, string>();
     byMessage.set(call.slot, id);
     plan.renamedCalls.set(call.message, byMessage);
-    plan.repairs.push({
-      action: 'renamed_call',
-      rule: repeated
-        ? rules.duplicateCall
+    const at = writer.callAt(call);
+    plan.repairs.push(
+      repeated
+        ? renamedCall(rules.duplicateCall, at, call.key, id)
         : malformed
-          ? (rules.idGrammar as NonNullable<typeof rules.idGrammar>).rule
-          : (rules.idTooLong as NonNullable<typeof rules.idTooLong>),
-      ids: [call.key, id],
-      at: writer.callAt(call),
-      detail: repeated
-        ? `gave the repeated tool call id ${call.key} the fresh id ${id}`
-        : malformed
-          ? `gave the tool call id ${call.key} (not ${grammar?.description}) the id ${id}`
-          : `gave the tool call id ${call.key} (${call.key.length} characters, more than ${MAX_TOOL_CALL_ID}) the id ${id}`,
-    });
+          ? renamedCall(
+              (rules.idGrammar as NonNullable<typeof rules.idGrammar>).rule,
+              at,
+              call.key,
+              id,
+              `gave the tool call id ${call.key} (not ${grammar?.description}) the id ${id}`,
+            )
+          : renamedCall(
+              rules.idTooLong as NonNullable<typeof rules.idTooLong>,
+              at,
+              call.key,
+              id,
+              `gave the tool call id ${call.key} (${call.key.length} characters, more than ${MAX_TOOL_CALL_ID}) the id ${id}`,
+            ),
+    );
   }
 }
 

@@ -25,7 +25,7 @@
  * @module
  */
 import { isJsonObject, type JsonObject } from '../core/input.ts';
-import { FailureIndex, orphanedResultText, type TranscriptRepair } from '../core/repair.ts';
+import { FailureIndex, orphanedResultText, renamedCall, type TranscriptRepair } from '../core/repair.ts';
 import type { CheckOutcome } from '../core/context.ts';
 import { analysisOf, type FormatRepair, type RepairContext } from '../core/repairer.ts';
 import { type analyzeResponses, ITEM, type OutputSite, type ResponsesCall } from './check.ts';
@@ -248,13 +248,15 @@ function renameLongCallIds(read: Analysis['read'], edits: ItemEdits, renames: re
       const field = item['call_id'] === key ? 'call_id' : 'id';
       edits.replaced.set(output.item, { ...item, [field]: next });
     }
-    edits.repairs.push({
-      action: 'renamed_call',
-      rule: 'openai-responses.call_id_too_long',
-      ids: [key, next],
-      at: at(first.message),
-      detail: `renamed call ${key} to ${next} (at most ${MAX_CALL_ID_LENGTH} characters), with its outputs`,
-    });
+    edits.repairs.push(
+      renamedCall(
+        'openai-responses.call_id_too_long',
+        at(first.message),
+        key,
+        next,
+        `renamed call ${key} to ${next} (at most ${MAX_CALL_ID_LENGTH} characters), with its outputs`,
+      ),
+    );
   }
 }
 
