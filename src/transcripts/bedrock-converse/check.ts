@@ -44,7 +44,7 @@ export function analyzeBedrock(messages: readonly unknown[], context: CheckConte
   const last = n - 1;
   const assistant = (i: number) => ((flags[i] as number) & MESSAGE.assistant) !== 0;
   /** One failure of `rule` at a block, at `field` inside it; the block's id when `withId`. */
-  const blockFailure = (rule: TranscriptRule, site: BlockSite, field: string, withId = true) =>
+  const blockFailure = (rule: BedrockConverseRule, site: BlockSite, field: string, withId = true) =>
     sink.fail(
       rule,
       withId ? [site.key as string] : [],

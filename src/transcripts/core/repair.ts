@@ -71,7 +71,7 @@ export interface TranscriptRepair {
  * @param detail - What was done, in one sentence; by default the fresh id of a repeated call id.
  */
 export function renamedCall(
-  rule: TranscriptRule,
+  rule: RuleId,
   at: string,
   from: string,
   to: string,
