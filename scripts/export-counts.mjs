@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The public surface, counted: the names each entry point of package.json's `exports` exports
+// (read with the TypeScript API from the entry's source, `@turngate/source`), the distinct names
+// over all entries, and the chat user's reading path (root + /transcripts + /chat + one adapter,
+// the OpenAI Chat Completions one). A namespace export (`export * as anthropic`) counts as one
+// name of its entry.
+//
+//   node scripts/export-counts.mjs                  print the counts
+//   node scripts/export-counts.mjs --json FILE      and write { entry: [names] } to FILE
+//   node scripts/export-counts.mjs --moves FILE     and print the migration table (markdown): every
+//                                                   name of FILE (an earlier --json) whose entry
+//                                                   changed, old import -> new import
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import ts from 'typescript';
+
+const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const { values } = parseArgs({ options: { json: { type: 'string' }, moves: { type: 'string' } } });
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** `turngate/chat` -> `src/chat/index.ts`. */
+const entries = new Map();
+for (const [subpath, target] of Object.entries(manifest.exports)) {
+  if (typeof target === 'string') continue; // ./package.json
+  entries.set(subpath === '.' ? 'turngate' : `turngate/${subpath.slice(2)}`, join(root, target['@turngate/source']));
+}
+
+const config = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFile).config;
+const { options } = ts.convertCompilerOptionsFromJson(config.compilerOptions, root);
+const program = ts.createProgram({ rootNames: [...entries.values()], options: { ...options, noEmit: true } });
+const checker = program.getTypeChecker();
+
+/** Entry -> its exported names, sorted. */
+const surface = {};
+for (const [entry, file] of entries) {
+  const source = program.getSourceFile(file);
+  const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (symbol === undefined) throw new Error(`${entry}: ${file} is not a module`);
+  surface[entry] = checker
+    .getExportsOfModule(symbol)
+    .map((s) => s.name)
+    .sort();
+}
+
+const chatPath = ['turngate', 'turngate/transcripts', 'turngate/chat', 'turngate/adapters/openai-chat'];
+/** The distinct names of some entries (a name exported from two of them counts once). */
+const distinct = (list) => new Set(list.flatMap((entry) => surface[entry] ?? [])).size;
+
+const width = Math.max(...Object.keys(surface).map((e) => e.length));
+for (const [entry, names] of Object.entries(surface)) console.log(`${entry.padEnd(width)}  ${names.length}`);
+const total = Object.values(surface).reduce((sum, names) => sum + names.length, 0);
+console.log(`${'names over all entries'.padEnd(width)}  ${total}`);
+console.log(`${'distinct names'.padEnd(width)}  ${distinct(Object.keys(surface))}`);
+console.log(
+  `${'chat reading path'.padEnd(width)}  ${distinct(chatPath.filter((e) => e in surface))} (${chatPath.join(' + ')}, distinct)`,
+);
+
+if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(surface, null, 2)}\n`);
+
+if (values.moves !== undefined) {
+  /** @type {Record<string, string[]>} */
+  const before = JSON.parse(readFileSync(values.moves, 'utf8'));
+  const now = new Map(); // name -> entries now
+  for (const [entry, names] of Object.entries(surface))
+    for (const name of names) now.set(name, [...(now.get(name) ?? []), entry]);
+  const rows = [];
+  for (const [entry, names] of Object.entries(before)) {
+    for (const name of names) {
+      const there = now.get(name) ?? [];
+      if (there.includes(entry)) continue;
+      rows.push([name, entry, there.length === 0 ? '(removed)' : there.join(', ')]);
+    }
+  }
+  rows.sort((a, b) => a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
+  console.log('\n| name | old import | new import |\n| --- | --- | --- |');
+  for (const [name, from, to] of rows)
+    console.log(`| \`${name}\` | \`${from}\` | ${to.startsWith('(') ? to : `\`${to}\``} |`);
+}
