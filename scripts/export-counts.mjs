@@ -33,14 +33,22 @@ const checker = program.getTypeChecker();
 
 /** Entry -> its exported names, sorted. */
 const surface = {};
+/** Name -> where it is now, `[entry, how it is written]` (`anthropic.AnthropicMessage` in a namespace). */
+const reached = new Map();
+const reach = (name, entry, written) => reached.set(name, [...(reached.get(name) ?? []), [entry, written]]);
 for (const [entry, file] of entries) {
   const source = program.getSourceFile(file);
   const symbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
   if (symbol === undefined) throw new Error(`${entry}: ${file} is not a module`);
-  surface[entry] = checker
-    .getExportsOfModule(symbol)
-    .map((s) => s.name)
-    .sort();
+  const exported = checker.getExportsOfModule(symbol);
+  surface[entry] = exported.map((s) => s.name).sort();
+  for (const s of exported) {
+    reach(s.name, entry, s.name);
+    const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    if (target.flags & ts.SymbolFlags.ValueModule)
+      // `export * as anthropic from ...`: a namespace
+      for (const member of checker.getExportsOfModule(target)) reach(member.name, entry, `${s.name}.${member.name}`);
+  }
 }
 
 const chatPath = ['turngate', 'turngate/transcripts', 'turngate/chat', 'turngate/adapters/openai-chat'];
@@ -61,19 +69,16 @@ if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(surf
 if (values.moves !== undefined) {
   /** @type {Record<string, string[]>} */
   const before = JSON.parse(readFileSync(values.moves, 'utf8'));
-  const now = new Map(); // name -> entries now
-  for (const [entry, names] of Object.entries(surface))
-    for (const name of names) now.set(name, [...(now.get(name) ?? []), entry]);
   const rows = [];
   for (const [entry, names] of Object.entries(before)) {
     for (const name of names) {
-      const there = now.get(name) ?? [];
-      if (there.includes(entry)) continue;
-      rows.push([name, entry, there.length === 0 ? '(removed)' : there.join(', ')]);
+      const there = reached.get(name) ?? [];
+      if (there.some(([e, written]) => e === entry && written === name)) continue;
+      const to = there.map(([e, written]) => (written === name ? `\`${e}\`` : `\`${e}\` (\`${written}\`)`));
+      rows.push([name, entry, to.length === 0 ? '(removed)' : to.join(', ')]);
     }
   }
   rows.sort((a, b) => a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
   console.log('\n| name | old import | new import |\n| --- | --- | --- |');
-  for (const [name, from, to] of rows)
-    console.log(`| \`${name}\` | \`${from}\` | ${to.startsWith('(') ? to : `\`${to}\``} |`);
+  for (const [name, from, to] of rows) console.log(`| \`${name}\` | \`${from}\` | ${to} |`);
 }

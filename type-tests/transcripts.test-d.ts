@@ -15,21 +15,21 @@ import {
   guardSend,
   repairTranscript,
   toChatMessages,
-  type AISDKMessage,
-  type AnthropicMessage,
   type ChatMessage,
-  type Frozen,
-  type FrozenList,
-  type GeminiContent,
-  type OpenAIChatMessage,
-  type ResponsesInputItem,
-  type RuleOf,
   type SendableTranscript,
   type TranscriptMessage,
   type TranscriptReport,
   type TranscriptRuleInfo,
   TRANSCRIPT_RULES,
 } from 'turngate/transcripts';
+import type {
+  aisdk as aisdkFormat,
+  anthropic as anthropicFormat,
+  gemini as geminiFormat,
+  openaiChat as openaiChatFormat,
+  openaiResponses,
+} from 'turngate/formats';
+import type { Frozen, FrozenList, RuleOf } from 'turngate/types';
 
 // The SDKs' parameter types are assignable to the input types.
 declare const anthropic: Anthropic.MessageParam[];
@@ -38,13 +38,13 @@ declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
 declare const responses: OpenAI.Responses.ResponseInputItem[];
 declare const aisdk: ModelMessage[];
 declare const gemini: Content[];
-expectAssignable<readonly AnthropicMessage[]>(anthropic);
-expectAssignable<readonly AnthropicMessage[]>(anthropicBeta);
-expectAssignable<readonly OpenAIChatMessage[]>(openaiChat);
-expectAssignable<readonly ResponsesInputItem[]>(responses);
-expectAssignable<readonly AISDKMessage[]>(aisdk);
-expectAssignable<readonly GeminiContent[]>(gemini);
-expectType<AnthropicMessage>({} as TranscriptMessage<'anthropic'>);
+expectAssignable<readonly anthropicFormat.AnthropicMessage[]>(anthropic);
+expectAssignable<readonly anthropicFormat.AnthropicMessage[]>(anthropicBeta);
+expectAssignable<readonly openaiChatFormat.OpenAIChatMessage[]>(openaiChat);
+expectAssignable<readonly openaiResponses.ResponsesInputItem[]>(responses);
+expectAssignable<readonly aisdkFormat.AISDKMessage[]>(aisdk);
+expectAssignable<readonly geminiFormat.GeminiContent[]>(gemini);
+expectType<anthropicFormat.AnthropicMessage>({} as TranscriptMessage<'anthropic'>);
 
 // Each checks as its own format; a request body works too.
 checkTranscript(anthropic, { format: 'anthropic' });

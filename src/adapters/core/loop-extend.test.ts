@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { defineTools } from '../../index.ts';
 import { checkTranscriptJson } from '../../transcripts/index.ts';
-import { type OpenAIChatToolLoop, toolLoop, ToolLoopError } from '../openai-chat/index.ts';
+import { type OpenAIChatToolLoop, toolLoop } from '../openai-chat/index.ts';
+import { ToolLoopError } from '../index.ts';
 
 class Tools extends defineTools({
   get_weather: { input: v.object({ city: v.string() }), output: v.string() },

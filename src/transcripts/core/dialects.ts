@@ -13,8 +13,8 @@
  *
  * @example
  * ```ts
- * import { OPENAI_CHAT_DIALECTS } from 'turngate/transcripts';
- * OPENAI_CHAT_DIALECTS.includes('deepseek'); //=> true
+ * import { openaiChat } from 'turngate/formats';
+ * openaiChat.OPENAI_CHAT_DIALECTS.includes('deepseek'); //=> true
  * ```
  */
 export const OPENAI_CHAT_DIALECTS = ['deepseek', 'kimi', 'groq', 'xai'] as const;
@@ -25,8 +25,9 @@ export const OPENAI_CHAT_DIALECTS = ['deepseek', 'kimi', 'groq', 'xai'] as const
  *
  * @example
  * ```ts
- * import { checkTranscript, type OpenAIChatDialect } from 'turngate/transcripts';
- * const dialect: OpenAIChatDialect = 'deepseek';
+ * import { checkTranscript } from 'turngate/transcripts';
+ * import type { openaiChat } from 'turngate/formats';
+ * const dialect: openaiChat.OpenAIChatDialect = 'deepseek';
  * checkTranscript([{ role: 'user', content: 'Hi' }], { format: 'openai-chat', dialect }).result; //=> 'accepted'
  * ```
  */

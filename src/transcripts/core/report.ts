@@ -14,7 +14,7 @@ import type { TranscriptRuleInfo } from './rule-info.ts';
  *
  * @example
  * ```ts
- * import type { RuleOf } from 'turngate/transcripts';
+ * import type { RuleOf } from 'turngate/types';
  * const rule: RuleOf<'openai-chat'> = 'openai-chat.tool_message_not_adjacent';
  * ```
  */

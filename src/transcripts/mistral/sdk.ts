@@ -19,8 +19,8 @@ import type { MistralMessage } from './wire.ts';
  *
  * @example
  * ```ts
- * import type { MistralSdkToolCall } from 'turngate/transcripts';
- * const call: MistralSdkToolCall = { id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } };
+ * import type { mistral } from 'turngate/formats';
+ * const call: mistral.MistralSdkToolCall = { id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } };
  * ```
  */
 export interface MistralSdkToolCall {
@@ -60,8 +60,8 @@ export type MistralSdkSystemChunk =
  *
  * @example
  * ```ts
- * import type { MistralSdkChunk } from 'turngate/transcripts';
- * const chunk: MistralSdkChunk = { type: 'image_url', imageUrl: 'https://example.com/cat.png' };
+ * import type { mistral } from 'turngate/formats';
+ * const chunk: mistral.MistralSdkChunk = { type: 'image_url', imageUrl: 'https://example.com/cat.png' };
  * ```
  */
 export type MistralSdkChunk =
@@ -79,8 +79,8 @@ export type MistralSdkChunk =
  *
  * @example
  * ```ts
- * import type { MistralSdkMessage } from 'turngate/transcripts';
- * const messages: MistralSdkMessage[] = [
+ * import type { mistral } from 'turngate/formats';
+ * const messages: mistral.MistralSdkMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: null, toolCalls: [{ id: 'D681PevKs', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
  *   { role: 'tool', toolCallId: 'D681PevKs', name: 'get_weather', content: 'Snow' },
@@ -112,8 +112,8 @@ type InputContent = string | readonly { readonly type: string }[] | null;
  *
  * @example
  * ```ts
- * import type { MistralSdkInput } from 'turngate/transcripts';
- * const reply: MistralSdkInput = { content: 'Snow in Oslo.' };
+ * import type { mistral } from 'turngate/formats';
+ * const reply: mistral.MistralSdkInput = { content: 'Snow in Oslo.' };
  * ```
  */
 export type MistralSdkInput =
@@ -226,8 +226,9 @@ function message(
  * @returns The wire messages (new objects; `arguments` objects shared with the input).
  * @example
  * ```ts
- * import { checkTranscript, fromMistralSdk } from 'turngate/transcripts';
- * const wire = fromMistralSdk([
+ * import { checkTranscript } from 'turngate/transcripts';
+ * import { mistral } from 'turngate/formats';
+ * const wire = mistral.fromMistralSdk([
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', toolCalls: [{ id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } }] },
  *   { role: 'tool', toolCallId: 'D681PevKs', name: 'get_weather', content: 'Snow' },
@@ -259,8 +260,8 @@ export function fromMistralSdk(messages: readonly MistralSdkInput[]): MistralMes
  * @returns The SDK's messages (new objects).
  * @example
  * ```ts
- * import { toMistralSdk } from 'turngate/transcripts';
- * toMistralSdk([{ role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }]);
+ * import { mistral } from 'turngate/formats';
+ * mistral.toMistralSdk([{ role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }]);
  * //=> [{ role: 'tool', toolCallId: 'D681PevKs', content: 'Snow' }]
  * ```
  */
