@@ -2,8 +2,8 @@
 // The public surface, counted: the names each entry point of package.json's `exports` exports
 // (read with the TypeScript API from the entry's source, `@turngate/source`), the distinct names
 // over all entries, and the chat user's reading path (root + /transcripts + /chat + one adapter,
-// the OpenAI Chat Completions one). A namespace export (`export * as anthropic`) counts as one
-// name of its entry.
+// the OpenAI Chat Completions one; and with `turngate/adapters`, the loop's shared names, when that
+// entry exists). A namespace export (`export * as anthropic`) counts as one name of its entry.
 //
 //   node scripts/export-counts.mjs                  print the counts
 //   node scripts/export-counts.mjs --json FILE      and write { entry: [names] } to FILE
@@ -63,6 +63,10 @@ console.log(`${'distinct names'.padEnd(width)}  ${distinct(Object.keys(surface))
 console.log(
   `${'chat reading path'.padEnd(width)}  ${distinct(chatPath.filter((e) => e in surface))} (${chatPath.join(' + ')}, distinct)`,
 );
+if ('turngate/adapters' in surface) {
+  const withShared = [...chatPath, 'turngate/adapters'];
+  console.log(`${'  with turngate/adapters'.padEnd(width)}  ${distinct(withShared)} (the loop's shared names)`);
+}
 
 if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(surface, null, 2)}\n`);
 

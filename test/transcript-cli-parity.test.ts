@@ -12,7 +12,7 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../src/check/index.ts
 import { transcriptCheck } from '../src/cli/transcript-check.ts';
 import { transcriptConvert } from '../src/cli/transcript-convert.ts';
 import { checkTranscriptJson, convertTranscriptJson, repairTranscriptJson } from '../src/transcripts/index.ts';
-import type { openaiChat } from '../src/formats/index.ts';
+import type { OpenAIChatDialect } from '../src/formats.ts';
 import { requireBuiltCli, run } from './cli-run.ts';
 
 const CASES = join(import.meta.dirname, '../conformance/transcripts');
@@ -23,7 +23,7 @@ interface Case {
   /** The input as JSON text, as a user's file holds it. */
   readonly text: string;
   readonly expect: 'sendable' | 'received';
-  readonly dialect: openaiChat.OpenAIChatDialect | undefined;
+  readonly dialect: OpenAIChatDialect | undefined;
 }
 
 function conformanceCases(): Case[] {

@@ -23,7 +23,7 @@ import {
   type TranscriptChange,
   type WrittenMessages,
 } from 'turngate/transcripts';
-import { type bedrockConverse, mistral } from 'turngate/formats';
+import { type BedrockWrittenBlock, toMistralSdk } from 'turngate/formats';
 
 declare const anthropic: Anthropic.MessageParam[];
 declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
@@ -108,21 +108,14 @@ if (toGemini.ok) {
 }
 const toMistral = convertTranscript(anthropic, { from: 'anthropic', to: 'mistral' });
 if (toMistral.ok)
-  void mistralClient.chat.complete({
-    model: 'mistral-large-latest',
-    messages: mistral.toMistralSdk(toMistral.value.messages),
-  });
+  void mistralClient.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(toMistral.value.messages) });
 const toLangChain = convertTranscript(anthropic, { from: 'anthropic', to: 'langchain' });
 if (toLangChain.ok) void langchainModel.invoke(toLangChain.value.messages);
 // Bedrock: what the AWS SDK takes, but for image bytes and redacted reasoning (base64 text on
 // the JSON wire, Uint8Array in the SDK).
-type Bytes =
-  | Extract<bedrockConverse.BedrockWrittenBlock, { image: unknown }>
-  | { reasoningContent: { redactedContent: string } };
+type Bytes = Extract<BedrockWrittenBlock, { image: unknown }> | { reasoningContent: { redactedContent: string } };
 expectAssignable<BedrockMessage[]>(
-  [] as (Omit<WrittenMessages['bedrock-converse'], 'content'> & {
-    content: Exclude<bedrockConverse.BedrockWrittenBlock, Bytes>[];
-  })[],
+  [] as (Omit<WrittenMessages['bedrock-converse'], 'content'> & { content: Exclude<BedrockWrittenBlock, Bytes>[] })[],
 );
 expectNotAssignable<BedrockMessage[]>([] as WrittenMessages['bedrock-converse'][]);
 // Within one format, the input's own type comes back too.

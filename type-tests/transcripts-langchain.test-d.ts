@@ -19,7 +19,7 @@ import {
   type SendableTranscript,
   type TranscriptMessage,
 } from 'turngate/transcripts';
-import type { langchain } from 'turngate/formats';
+import type { LangChainInstanceForm, LangChainMessage } from 'turngate/formats';
 import type { InputMessage } from 'turngate/types';
 
 declare const stored: StoredMessage[];
@@ -36,7 +36,7 @@ expectType<(t: SendableTranscript<'langchain', SerializedConstructor>) => number
 checkTranscript(stored, { format: 'langchain' });
 checkTranscript(serialized, { format: 'langchain' });
 checkTranscript({ messages: stored }, { format: 'langchain' });
-expectType<langchain.LangChainMessage>({} as TranscriptMessage<'langchain'>);
+expectType<LangChainMessage>({} as TranscriptMessage<'langchain'>);
 
 // The three forms, written out.
 const history: TranscriptMessage<'langchain'>[] = [
@@ -88,11 +88,11 @@ toChatMessages(instances, { format: 'langchain' });
 // A guarded call sends the serialized form (LangChainInstanceForm, a BaseMessageLike a model's
 // invoke takes); a sender typed for instances would be handed none.
 declare const model: BaseChatModel;
-const invoke = guardSend('langchain', (m: langchain.LangChainInstanceForm[]) => model.invoke(m));
+const invoke = guardSend('langchain', (m: LangChainInstanceForm[]) => model.invoke(m));
 if (fromInstances.result === 'accepted') void invoke(fromInstances.transcript);
 if (repairedInstances.ok && repairedInstances.value.transcript !== undefined)
   void invoke(repairedInstances.value.transcript);
-expectType<langchain.LangChainInstanceForm>({} as InputMessage<'langchain', BaseMessage[]>);
+expectType<LangChainInstanceForm>({} as InputMessage<'langchain', BaseMessage[]>);
 // @ts-expect-error -- "transcript.wrong_format: send takes messages that are not format langchain's"
 guardSend('langchain', (m: BaseMessage[]) => m.length);
 // @ts-expect-error -- "transcript.wrong_format: not openai-chat: messages of format langchain"

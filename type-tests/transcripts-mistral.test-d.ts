@@ -18,18 +18,18 @@ import type {
 import type OpenAI from 'openai';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import { checkTranscript, guardSend, repairTranscript, type TranscriptMessage } from 'turngate/transcripts';
-import { mistral as mistralFormat, type openaiChat } from 'turngate/formats';
+import { fromMistralSdk, type MistralMessage, type OpenAIChatDialect, toMistralSdk } from 'turngate/formats';
 
 type Outbound = SystemMessage$Outbound | UserMessage$Outbound | AssistantMessage$Outbound | ToolMessage$Outbound;
 declare const wire: Outbound[];
-declare const mistral: mistralFormat.MistralMessage[];
+declare const mistral: MistralMessage[];
 
 // The SDK's wire types are Mistral messages; its camelCase objects are not.
-expectAssignable<mistralFormat.MistralMessage>({} as AssistantMessage$Outbound);
-expectAssignable<mistralFormat.MistralMessage>({} as ToolMessage$Outbound);
+expectAssignable<MistralMessage>({} as AssistantMessage$Outbound);
+expectAssignable<MistralMessage>({} as ToolMessage$Outbound);
 expectAssignable<readonly TranscriptMessage<'mistral'>[]>(wire);
-expectNotAssignable<mistralFormat.MistralMessage>({} as AssistantMessage);
-expectNotAssignable<mistralFormat.MistralMessage>({} as ToolMessage);
+expectNotAssignable<MistralMessage>({} as AssistantMessage);
+expectNotAssignable<MistralMessage>({} as ToolMessage);
 checkTranscript(wire, { format: 'mistral' });
 checkTranscript({ messages: mistral }, { format: 'mistral', expect: 'received' });
 repairTranscript(mistral, { format: 'mistral' });
@@ -53,7 +53,7 @@ guardSend('mistral', (m: TranscriptMessage<'openai-chat'>[]) => m.length);
 declare const chat: OpenAI.ChatCompletionMessageParam[];
 checkTranscript(chat, { format: 'openai-chat', dialect: 'deepseek' });
 repairTranscript(chat, { format: 'openai-chat', dialect: 'groq' });
-checkTranscript(chat, { format: 'openai-chat', dialect: 'kimi' as openaiChat.OpenAIChatDialect });
+checkTranscript(chat, { format: 'openai-chat', dialect: 'kimi' as OpenAIChatDialect });
 // biome-ignore lint/suspicious/noExplicitAny: the any input the option must take
 declare const anyDialect: any;
 checkTranscript(chat, { format: 'openai-chat', dialect: anyDialect });
@@ -76,21 +76,21 @@ repairTranscript(mistral, { format: 'mistral', dialect: 'groq' });
 declare const sdkHistory: ChatCompletionRequestMessage[];
 declare const reply: AssistantMessage;
 declare const client: Mistral;
-expectType<mistralFormat.MistralMessage[]>(mistralFormat.fromMistralSdk(sdkHistory));
-checkTranscript(mistralFormat.fromMistralSdk([...sdkHistory, reply]), { format: 'mistral' });
-const repaired = repairTranscript(mistralFormat.fromMistralSdk(sdkHistory), { format: 'mistral' });
+expectType<MistralMessage[]>(fromMistralSdk(sdkHistory));
+checkTranscript(fromMistralSdk([...sdkHistory, reply]), { format: 'mistral' });
+const repaired = repairTranscript(fromMistralSdk(sdkHistory), { format: 'mistral' });
 if (repaired.ok) {
-  const messages: ChatCompletionRequestMessage[] = mistralFormat.toMistralSdk(repaired.value.messages);
+  const messages: ChatCompletionRequestMessage[] = toMistralSdk(repaired.value.messages);
   void client.chat.complete({ model: 'mistral-large-latest', messages });
 }
-void client.chat.complete({ model: 'mistral-large-latest', messages: mistralFormat.toMistralSdk(mistral) });
+void client.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(mistral) });
 // A guarded call: the SDK's history checked on its wire form, sent back as the SDK's objects.
-const sendMistral = guardSend('mistral', (m: readonly mistralFormat.MistralMessage[]) =>
-  client.chat.complete({ model: 'mistral-large-latest', messages: mistralFormat.toMistralSdk(m) }),
+const sendMistral = guardSend('mistral', (m: readonly MistralMessage[]) =>
+  client.chat.complete({ model: 'mistral-large-latest', messages: toMistralSdk(m) }),
 );
-const checkedSdk = checkTranscript(mistralFormat.fromMistralSdk(sdkHistory), { format: 'mistral' });
+const checkedSdk = checkTranscript(fromMistralSdk(sdkHistory), { format: 'mistral' });
 if (checkedSdk.result === 'accepted') void sendMistral(checkedSdk.transcript);
 // @ts-expect-error -- "Type '"model"' is not assignable to type"
-mistralFormat.fromMistralSdk([{ role: 'model', parts: [] }]);
+fromMistralSdk([{ role: 'model', parts: [] }]);
 // @ts-expect-error -- "Type 'ToolMessage' is not assignable to type 'MistralMessage'"
-mistralFormat.toMistralSdk([{} as ToolMessage]);
+toMistralSdk([{} as ToolMessage]);

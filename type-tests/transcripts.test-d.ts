@@ -23,11 +23,11 @@ import {
   TRANSCRIPT_RULES,
 } from 'turngate/transcripts';
 import type {
-  aisdk as aisdkFormat,
-  anthropic as anthropicFormat,
-  gemini as geminiFormat,
-  openaiChat as openaiChatFormat,
-  openaiResponses,
+  AISDKMessage,
+  AnthropicMessage,
+  GeminiContent,
+  OpenAIChatMessage,
+  ResponsesInputItem,
 } from 'turngate/formats';
 import type { Frozen, FrozenList, RuleOf } from 'turngate/types';
 
@@ -38,13 +38,13 @@ declare const openaiChat: OpenAI.ChatCompletionMessageParam[];
 declare const responses: OpenAI.Responses.ResponseInputItem[];
 declare const aisdk: ModelMessage[];
 declare const gemini: Content[];
-expectAssignable<readonly anthropicFormat.AnthropicMessage[]>(anthropic);
-expectAssignable<readonly anthropicFormat.AnthropicMessage[]>(anthropicBeta);
-expectAssignable<readonly openaiChatFormat.OpenAIChatMessage[]>(openaiChat);
-expectAssignable<readonly openaiResponses.ResponsesInputItem[]>(responses);
-expectAssignable<readonly aisdkFormat.AISDKMessage[]>(aisdk);
-expectAssignable<readonly geminiFormat.GeminiContent[]>(gemini);
-expectType<anthropicFormat.AnthropicMessage>({} as TranscriptMessage<'anthropic'>);
+expectAssignable<readonly AnthropicMessage[]>(anthropic);
+expectAssignable<readonly AnthropicMessage[]>(anthropicBeta);
+expectAssignable<readonly OpenAIChatMessage[]>(openaiChat);
+expectAssignable<readonly ResponsesInputItem[]>(responses);
+expectAssignable<readonly AISDKMessage[]>(aisdk);
+expectAssignable<readonly GeminiContent[]>(gemini);
+expectType<AnthropicMessage>({} as TranscriptMessage<'anthropic'>);
 
 // Each checks as its own format; a request body works too.
 checkTranscript(anthropic, { format: 'anthropic' });

@@ -15,8 +15,8 @@ export { toolResult as openAIChatToolResult } from './openai-chat/convert.ts';
 export { toolResult as responsesToolResult } from './openai-responses/convert.ts';
 // Where each format that takes the system prompt outside its messages takes it (the CLI names it).
 export { SYSTEM_FIELDS } from './convert-system.ts';
-// The wire types and schemas of each format, published by the `turngate/formats` entry (one namespace
-// per format) rather than by this layer's `index.ts`.
+// The wire types and schemas of each format, published by the `turngate/formats` entry rather than
+// by this layer's `index.ts`.
 export { AnthropicMessageSchema, AnthropicMessagesSchema } from './anthropic/wire.ts';
 export type {
   AnthropicMessage,

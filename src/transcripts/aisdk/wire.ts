@@ -16,8 +16,8 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { aisdk } from 'turngate/formats';
- * const part: aisdk.AISDKToolCallPart = { type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } };
+ * import type { AISDKToolCallPart } from 'turngate/formats';
+ * const part: AISDKToolCallPart = { type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } };
  * ```
  */
 export interface AISDKToolCallPart {
@@ -34,8 +34,8 @@ export interface AISDKToolCallPart {
  *
  * @example
  * ```ts
- * import type { aisdk } from 'turngate/formats';
- * const part: aisdk.AISDKToolResultPart = { type: 'tool-result', toolCallId: 'call_1', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } };
+ * import type { AISDKToolResultPart } from 'turngate/formats';
+ * const part: AISDKToolResultPart = { type: 'tool-result', toolCallId: 'call_1', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } };
  * ```
  */
 export interface AISDKToolResultPart {
@@ -51,8 +51,8 @@ export interface AISDKToolResultPart {
  *
  * @example
  * ```ts
- * import type { aisdk } from 'turngate/formats';
- * const part: aisdk.AISDKToolApprovalRequestPart = { type: 'tool-approval-request', approvalId: 'appr_1', toolCallId: 'call_1' };
+ * import type { AISDKToolApprovalRequestPart } from 'turngate/formats';
+ * const part: AISDKToolApprovalRequestPart = { type: 'tool-approval-request', approvalId: 'appr_1', toolCallId: 'call_1' };
  * ```
  */
 export interface AISDKToolApprovalRequestPart {
@@ -66,8 +66,8 @@ export interface AISDKToolApprovalRequestPart {
  *
  * @example
  * ```ts
- * import type { aisdk } from 'turngate/formats';
- * const part: aisdk.AISDKToolApprovalResponsePart = { type: 'tool-approval-response', approvalId: 'appr_1', approved: true };
+ * import type { AISDKToolApprovalResponsePart } from 'turngate/formats';
+ * const part: AISDKToolApprovalResponsePart = { type: 'tool-approval-response', approvalId: 'appr_1', approved: true };
  * ```
  */
 export interface AISDKToolApprovalResponsePart {
@@ -82,8 +82,8 @@ export interface AISDKToolApprovalResponsePart {
  *
  * @example
  * ```ts
- * import type { aisdk } from 'turngate/formats';
- * const part: aisdk.AISDKOtherPart = { type: 'reasoning' };
+ * import type { AISDKOtherPart } from 'turngate/formats';
+ * const part: AISDKOtherPart = { type: 'reasoning' };
  * ```
  */
 export interface AISDKOtherPart {
@@ -95,8 +95,8 @@ export interface AISDKOtherPart {
  *
  * @example
  * ```ts
- * import type { aisdk } from 'turngate/formats';
- * const messages: aisdk.AISDKMessage[] = [
+ * import type { AISDKMessage } from 'turngate/formats';
+ * const messages: AISDKMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } }] },
  *   { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } }] },
@@ -153,9 +153,9 @@ const Content = v.union([
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { aisdk } from 'turngate/formats';
- * v.is(aisdk.AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'ok' } }] }); //=> true
- * v.is(aisdk.AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', output: { type: 'text', value: 'ok' } }] }); //=> false
+ * import { AISDKMessageSchema } from 'turngate/formats';
+ * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'ok' } }] }); //=> true
+ * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', output: { type: 'text', value: 'ok' } }] }); //=> false
  * ```
  */
 export const AISDKMessageSchema = v.pipe(
@@ -169,8 +169,8 @@ export const AISDKMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { aisdk } from 'turngate/formats';
- * v.is(aisdk.AISDKMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
+ * import { AISDKMessagesSchema } from 'turngate/formats';
+ * v.is(AISDKMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */
 export const AISDKMessagesSchema = v.array(AISDKMessageSchema);

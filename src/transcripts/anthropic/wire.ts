@@ -17,8 +17,8 @@ import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kind
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const block: anthropic.AnthropicTextBlock = { type: 'text', text: 'Checking the forecast.' };
+ * import type { AnthropicTextBlock } from 'turngate/formats';
+ * const block: AnthropicTextBlock = { type: 'text', text: 'Checking the forecast.' };
  * ```
  */
 export interface AnthropicTextBlock {
@@ -31,8 +31,8 @@ export interface AnthropicTextBlock {
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const block: anthropic.AnthropicToolUseBlock = { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } };
+ * import type { AnthropicToolUseBlock } from 'turngate/formats';
+ * const block: AnthropicToolUseBlock = { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } };
  * ```
  */
 export interface AnthropicToolUseBlock {
@@ -48,8 +48,8 @@ export interface AnthropicToolUseBlock {
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const block: anthropic.AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: 'toolu_01A', content: 'Snow, -3 °C' };
+ * import type { AnthropicToolResultBlock } from 'turngate/formats';
+ * const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: 'toolu_01A', content: 'Snow, -3 °C' };
  * ```
  */
 export interface AnthropicToolResultBlock {
@@ -68,8 +68,8 @@ export interface AnthropicToolResultBlock {
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const block: anthropic.AnthropicServerToolUseBlock = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'Oslo weather' } };
+ * import type { AnthropicServerToolUseBlock } from 'turngate/formats';
+ * const block: AnthropicServerToolUseBlock = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'Oslo weather' } };
  * ```
  */
 export interface AnthropicServerToolUseBlock {
@@ -84,8 +84,8 @@ export interface AnthropicServerToolUseBlock {
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const block: anthropic.AnthropicThinkingBlock = { type: 'thinking', thinking: 'The user wants Oslo.', signature: 'EqQBCkgIARAB' };
+ * import type { AnthropicThinkingBlock } from 'turngate/formats';
+ * const block: AnthropicThinkingBlock = { type: 'thinking', thinking: 'The user wants Oslo.', signature: 'EqQBCkgIARAB' };
  * ```
  */
 export interface AnthropicThinkingBlock {
@@ -100,8 +100,8 @@ export interface AnthropicThinkingBlock {
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const block: anthropic.AnthropicOtherBlock = { type: 'redacted_thinking' };
+ * import type { AnthropicOtherBlock } from 'turngate/formats';
+ * const block: AnthropicOtherBlock = { type: 'redacted_thinking' };
  * ```
  */
 export interface AnthropicOtherBlock {
@@ -113,8 +113,8 @@ export interface AnthropicOtherBlock {
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const blocks: anthropic.AnthropicContentBlock[] = [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'a.txt' } }];
+ * import type { AnthropicContentBlock } from 'turngate/formats';
+ * const blocks: AnthropicContentBlock[] = [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'a.txt' } }];
  * ```
  */
 export type AnthropicContentBlock =
@@ -131,8 +131,8 @@ export type AnthropicContentBlock =
  *
  * @example
  * ```ts
- * import type { anthropic } from 'turngate/formats';
- * const messages: anthropic.AnthropicMessage[] = [
+ * import type { AnthropicMessage } from 'turngate/formats';
+ * const messages: AnthropicMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } }] },
  *   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: 'Snow' }] },
@@ -195,9 +195,9 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { anthropic } from 'turngate/formats';
- * v.is(anthropic.AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A' }] }); //=> true
- * v.is(anthropic.AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result' }] }); //=> false
+ * import { AnthropicMessageSchema } from 'turngate/formats';
+ * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A' }] }); //=> true
+ * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result' }] }); //=> false
  * ```
  */
 export const AnthropicMessageSchema = v.pipe(
@@ -218,8 +218,8 @@ export const AnthropicMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { anthropic } from 'turngate/formats';
- * v.is(anthropic.AnthropicMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
+ * import { AnthropicMessagesSchema } from 'turngate/formats';
+ * v.is(AnthropicMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */
 export const AnthropicMessagesSchema = v.array(AnthropicMessageSchema);

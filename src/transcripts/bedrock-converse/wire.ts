@@ -39,8 +39,8 @@ export interface BedrockToolUse {
  *
  * @example
  * ```ts
- * import type { bedrockConverse } from 'turngate/formats';
- * const result: bedrockConverse.BedrockToolResult = { toolUseId: 'tooluse_01', content: [{ json: { temperature: 4 } }], status: 'success' };
+ * import type { BedrockToolResult } from 'turngate/formats';
+ * const result: BedrockToolResult = { toolUseId: 'tooluse_01', content: [{ json: { temperature: 4 } }], status: 'success' };
  * ```
  */
 export interface BedrockToolResult {
@@ -55,8 +55,8 @@ export interface BedrockToolResult {
  *
  * @example
  * ```ts
- * import type { bedrockConverse } from 'turngate/formats';
- * const blocks: bedrockConverse.BedrockContentBlock[] = [{ text: 'Checking.' }, { toolUse: { toolUseId: 'tooluse_01', name: 'get_weather', input: {} } }];
+ * import type { BedrockContentBlock } from 'turngate/formats';
+ * const blocks: BedrockContentBlock[] = [{ text: 'Checking.' }, { toolUse: { toolUseId: 'tooluse_01', name: 'get_weather', input: {} } }];
  * ```
  */
 export interface BedrockContentBlock {
@@ -111,9 +111,9 @@ const Block = jsonObject({
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { bedrockConverse } from 'turngate/formats';
- * v.is(bedrockConverse.BedrockMessageSchema, { role: 'assistant', content: [{ text: 'Sunny.' }] }); //=> true
- * v.is(bedrockConverse.BedrockMessageSchema, { role: 'user', content: [{ toolUse: { toolUseId: 'tooluse_01', name: 'x', input: {} } }] }); //=> false
+ * import { BedrockMessageSchema } from 'turngate/formats';
+ * v.is(BedrockMessageSchema, { role: 'assistant', content: [{ text: 'Sunny.' }] }); //=> true
+ * v.is(BedrockMessageSchema, { role: 'user', content: [{ toolUse: { toolUseId: 'tooluse_01', name: 'x', input: {} } }] }); //=> false
  * ```
  */
 export const BedrockMessageSchema = v.pipe(
@@ -136,9 +136,9 @@ export const BedrockMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { bedrockConverse } from 'turngate/formats';
- * v.is(bedrockConverse.BedrockMessagesSchema, [{ role: 'user', content: [{ text: 'Weather in Oslo?' }] }]); //=> true
- * v.is(bedrockConverse.BedrockMessagesSchema, [{ role: 'user', content: 'Weather in Oslo?' }]); //=> false
+ * import { BedrockMessagesSchema } from 'turngate/formats';
+ * v.is(BedrockMessagesSchema, [{ role: 'user', content: [{ text: 'Weather in Oslo?' }] }]); //=> true
+ * v.is(BedrockMessagesSchema, [{ role: 'user', content: 'Weather in Oslo?' }]); //=> false
  * ```
  */
 export const BedrockMessagesSchema = v.array(BedrockMessageSchema);

@@ -13,8 +13,8 @@
  *
  * @example
  * ```ts
- * import { openaiChat } from 'turngate/formats';
- * openaiChat.OPENAI_CHAT_DIALECTS.includes('deepseek'); //=> true
+ * import { OPENAI_CHAT_DIALECTS } from 'turngate/formats';
+ * OPENAI_CHAT_DIALECTS.includes('deepseek'); //=> true
  * ```
  */
 export const OPENAI_CHAT_DIALECTS = ['deepseek', 'kimi', 'groq', 'xai'] as const;
@@ -26,8 +26,8 @@ export const OPENAI_CHAT_DIALECTS = ['deepseek', 'kimi', 'groq', 'xai'] as const
  * @example
  * ```ts
  * import { checkTranscript } from 'turngate/transcripts';
- * import type { openaiChat } from 'turngate/formats';
- * const dialect: openaiChat.OpenAIChatDialect = 'deepseek';
+ * import type { OpenAIChatDialect } from 'turngate/formats';
+ * const dialect: OpenAIChatDialect = 'deepseek';
  * checkTranscript([{ role: 'user', content: 'Hi' }], { format: 'openai-chat', dialect }).result; //=> 'accepted'
  * ```
  */

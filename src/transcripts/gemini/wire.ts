@@ -16,8 +16,8 @@ import { jsonObject, ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { gemini } from 'turngate/formats';
- * const call: gemini.GeminiFunctionCall = { name: 'get_weather', args: { city: 'Oslo' } };
+ * import type { GeminiFunctionCall } from 'turngate/formats';
+ * const call: GeminiFunctionCall = { name: 'get_weather', args: { city: 'Oslo' } };
  * ```
  */
 export interface GeminiFunctionCall {
@@ -31,8 +31,8 @@ export interface GeminiFunctionCall {
  *
  * @example
  * ```ts
- * import type { gemini } from 'turngate/formats';
- * const response: gemini.GeminiFunctionResponse = { name: 'get_weather', response: { forecast: 'Snow' } };
+ * import type { GeminiFunctionResponse } from 'turngate/formats';
+ * const response: GeminiFunctionResponse = { name: 'get_weather', response: { forecast: 'Snow' } };
  * ```
  */
 export interface GeminiFunctionResponse {
@@ -46,8 +46,8 @@ export interface GeminiFunctionResponse {
  *
  * @example
  * ```ts
- * import type { gemini } from 'turngate/formats';
- * const part: gemini.GeminiPart = { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } };
+ * import type { GeminiPart } from 'turngate/formats';
+ * const part: GeminiPart = { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } };
  * ```
  */
 export interface GeminiPart {
@@ -64,8 +64,8 @@ export interface GeminiPart {
  *
  * @example
  * ```ts
- * import type { gemini } from 'turngate/formats';
- * const contents: gemini.GeminiContent[] = [
+ * import type { GeminiContent } from 'turngate/formats';
+ * const contents: GeminiContent[] = [
  *   { role: 'user', parts: [{ text: 'Weather in Oslo?' }] },
  *   { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }] },
  *   { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { forecast: 'Snow' } } }] },
@@ -93,10 +93,10 @@ const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionRespon
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { gemini } from 'turngate/formats';
- * v.is(gemini.GeminiContentSchema, { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] }); //=> true
- * v.is(gemini.GeminiContentSchema, { role: 'model', parts: [{ functionCall: { args: {} } }] }); //=> false
- * v.is(gemini.GeminiContentSchema, { role: 'assistant', parts: [{ text: 'Hi' }] }); //=> false
+ * import { GeminiContentSchema } from 'turngate/formats';
+ * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] }); //=> true
+ * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { args: {} } }] }); //=> false
+ * v.is(GeminiContentSchema, { role: 'assistant', parts: [{ text: 'Hi' }] }); //=> false
  * ```
  */
 export const GeminiContentSchema = v.pipe(
@@ -114,8 +114,8 @@ export const GeminiContentSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { gemini } from 'turngate/formats';
- * v.is(gemini.GeminiContentsSchema, [{ role: 'user', parts: [{ text: 'Hello' }] }]); //=> true
+ * import { GeminiContentsSchema } from 'turngate/formats';
+ * v.is(GeminiContentsSchema, [{ role: 'user', parts: [{ text: 'Hello' }] }]); //=> true
  * ```
  */
 export const GeminiContentsSchema = v.array(GeminiContentSchema);

@@ -19,8 +19,8 @@ import type { LangChainSerializedMessage } from './wire.ts';
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const like: langchain.LangChainMessageInstance = { lc_serializable: true, lc_namespace: ['langchain_core', 'messages'], toJSON: () => ({}) };
+ * import type { LangChainMessageInstance } from 'turngate/formats';
+ * const like: LangChainMessageInstance = { lc_serializable: true, lc_namespace: ['langchain_core', 'messages'], toJSON: () => ({}) };
  * ```
  */
 export interface LangChainMessageInstance {
@@ -36,8 +36,8 @@ export interface LangChainMessageInstance {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const message: langchain.LangChainInstanceForm = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
+ * import type { LangChainInstanceForm } from 'turngate/formats';
+ * const message: LangChainInstanceForm = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
  * ```
  */
 export type LangChainInstanceForm = LangChainSerializedMessage & {

@@ -30,8 +30,8 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const call: langchain.LangChainToolCall = { id: 'call_1', name: 'get_weather', args: { city: 'Oslo' }, type: 'tool_call' };
+ * import type { LangChainToolCall } from 'turngate/formats';
+ * const call: LangChainToolCall = { id: 'call_1', name: 'get_weather', args: { city: 'Oslo' }, type: 'tool_call' };
  * ```
  */
 export interface LangChainToolCall {
@@ -46,8 +46,8 @@ export interface LangChainToolCall {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const block: langchain.LangChainContentBlock = { type: 'text', text: 'Hello' };
+ * import type { LangChainContentBlock } from 'turngate/formats';
+ * const block: LangChainContentBlock = { type: 'text', text: 'Hello' };
  * ```
  */
 export interface LangChainContentBlock {
@@ -61,8 +61,8 @@ export interface LangChainContentBlock {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const fields: langchain.LangChainMessageFields = { content: '', tool_calls: [{ id: 'call_1', name: 'f', args: {} }] };
+ * import type { LangChainMessageFields } from 'turngate/formats';
+ * const fields: LangChainMessageFields = { content: '', tool_calls: [{ id: 'call_1', name: 'f', args: {} }] };
  * ```
  */
 export interface LangChainMessageFields {
@@ -86,8 +86,8 @@ export interface LangChainMessageFields {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const m: langchain.LangChainSerializedMessage = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
+ * import type { LangChainSerializedMessage } from 'turngate/formats';
+ * const m: LangChainSerializedMessage = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
  * ```
  */
 export interface LangChainSerializedMessage {
@@ -102,8 +102,8 @@ export interface LangChainSerializedMessage {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const m: langchain.LangChainStoredMessage = { type: 'tool', data: { content: 'Snow', tool_call_id: 'call_1' } };
+ * import type { LangChainStoredMessage } from 'turngate/formats';
+ * const m: LangChainStoredMessage = { type: 'tool', data: { content: 'Snow', tool_call_id: 'call_1' } };
  * ```
  */
 export interface LangChainStoredMessage {
@@ -117,8 +117,8 @@ export interface LangChainStoredMessage {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const type: langchain.LangChainMessageLikeType = 'human';
+ * import type { LangChainMessageLikeType } from 'turngate/formats';
+ * const type: LangChainMessageLikeType = 'human';
  * ```
  */
 export type LangChainMessageLikeType = 'human' | 'user' | 'ai' | 'assistant' | 'system' | 'developer' | 'tool';
@@ -128,8 +128,8 @@ export type LangChainMessageLikeType = 'human' | 'user' | 'ai' | 'assistant' | '
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const m: langchain.LangChainMessageLike = { type: 'ai', content: '', tool_calls: [{ id: 'call_1', name: 'f', args: {} }] };
+ * import type { LangChainMessageLike } from 'turngate/formats';
+ * const m: LangChainMessageLike = { type: 'ai', content: '', tool_calls: [{ id: 'call_1', name: 'f', args: {} }] };
  * ```
  */
 export interface LangChainMessageLike extends LangChainMessageFields {
@@ -141,8 +141,8 @@ export interface LangChainMessageLike extends LangChainMessageFields {
  *
  * @example
  * ```ts
- * import type { langchain } from 'turngate/formats';
- * const history: langchain.LangChainMessage[] = [
+ * import type { LangChainMessage } from 'turngate/formats';
+ * const history: LangChainMessage[] = [
  *   { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Weather in Oslo?' } },
  *   { type: 'ai', data: { content: '', tool_calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Oslo' } }] } },
  *   { type: 'tool', content: 'Snow', tool_call_id: 'call_1' },
@@ -202,9 +202,9 @@ const content = v.nullish(v.union([v.string(), v.array(v.looseObject({ type: v.s
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { langchain } from 'turngate/formats';
- * v.is(langchain.LangChainToolCallSchema, { id: 'call_1', name: 'f', args: {} }); //=> true
- * v.is(langchain.LangChainToolCallSchema, { id: 'call_1', args: {} }); //=> false
+ * import { LangChainToolCallSchema } from 'turngate/formats';
+ * v.is(LangChainToolCallSchema, { id: 'call_1', name: 'f', args: {} }); //=> true
+ * v.is(LangChainToolCallSchema, { id: 'call_1', args: {} }); //=> false
  * ```
  */
 export const LangChainToolCallSchema = v.looseObject({ name: v.string(), id: v.nullish(v.string()) });
@@ -240,9 +240,9 @@ const record = v.custom<{ readonly [key: string]: unknown }>(isJsonObject, 'an o
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { langchain } from 'turngate/formats';
- * v.is(langchain.LangChainMessageSchema, { type: 'tool', data: { content: 'Snow', tool_call_id: 'call_1' } }); //=> true
- * v.is(langchain.LangChainMessageSchema, { type: 'robot', content: 'Hi' }); //=> false
+ * import { LangChainMessageSchema } from 'turngate/formats';
+ * v.is(LangChainMessageSchema, { type: 'tool', data: { content: 'Snow', tool_call_id: 'call_1' } }); //=> true
+ * v.is(LangChainMessageSchema, { type: 'robot', content: 'Hi' }); //=> false
  * ```
  */
 export const LangChainMessageSchema = v.pipe(
@@ -274,8 +274,8 @@ export const LangChainMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { langchain } from 'turngate/formats';
- * v.is(langchain.LangChainMessagesSchema, [{ type: 'human', content: 'Hello' }]); //=> true
+ * import { LangChainMessagesSchema } from 'turngate/formats';
+ * v.is(LangChainMessagesSchema, [{ type: 'human', content: 'Hello' }]); //=> true
  * ```
  */
 export const LangChainMessagesSchema = v.array(LangChainMessageSchema);

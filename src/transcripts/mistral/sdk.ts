@@ -19,8 +19,8 @@ import type { MistralMessage } from './wire.ts';
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const call: mistral.MistralSdkToolCall = { id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } };
+ * import type { MistralSdkToolCall } from 'turngate/formats';
+ * const call: MistralSdkToolCall = { id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } };
  * ```
  */
 export interface MistralSdkToolCall {
@@ -60,8 +60,8 @@ export type MistralSdkSystemChunk =
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const chunk: mistral.MistralSdkChunk = { type: 'image_url', imageUrl: 'https://example.com/cat.png' };
+ * import type { MistralSdkChunk } from 'turngate/formats';
+ * const chunk: MistralSdkChunk = { type: 'image_url', imageUrl: 'https://example.com/cat.png' };
  * ```
  */
 export type MistralSdkChunk =
@@ -79,8 +79,8 @@ export type MistralSdkChunk =
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const messages: mistral.MistralSdkMessage[] = [
+ * import type { MistralSdkMessage } from 'turngate/formats';
+ * const messages: MistralSdkMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: null, toolCalls: [{ id: 'D681PevKs', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
  *   { role: 'tool', toolCallId: 'D681PevKs', name: 'get_weather', content: 'Snow' },
@@ -112,8 +112,8 @@ type InputContent = string | readonly { readonly type: string }[] | null;
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const reply: mistral.MistralSdkInput = { content: 'Snow in Oslo.' };
+ * import type { MistralSdkInput } from 'turngate/formats';
+ * const reply: MistralSdkInput = { content: 'Snow in Oslo.' };
  * ```
  */
 export type MistralSdkInput =
@@ -227,8 +227,8 @@ function message(
  * @example
  * ```ts
  * import { checkTranscript } from 'turngate/transcripts';
- * import { mistral } from 'turngate/formats';
- * const wire = mistral.fromMistralSdk([
+ * import { fromMistralSdk } from 'turngate/formats';
+ * const wire = fromMistralSdk([
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', toolCalls: [{ id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } }] },
  *   { role: 'tool', toolCallId: 'D681PevKs', name: 'get_weather', content: 'Snow' },
@@ -260,8 +260,8 @@ export function fromMistralSdk(messages: readonly MistralSdkInput[]): MistralMes
  * @returns The SDK's messages (new objects).
  * @example
  * ```ts
- * import { mistral } from 'turngate/formats';
- * mistral.toMistralSdk([{ role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }]);
+ * import { toMistralSdk } from 'turngate/formats';
+ * toMistralSdk([{ role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }]);
  * //=> [{ role: 'tool', toolCallId: 'D681PevKs', content: 'Snow' }]
  * ```
  */

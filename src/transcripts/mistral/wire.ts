@@ -25,8 +25,8 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const call: mistral.MistralToolCall = { id: 'D681PevKs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
+ * import type { MistralToolCall } from 'turngate/formats';
+ * const call: MistralToolCall = { id: 'D681PevKs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
  * ```
  */
 export interface MistralToolCall {
@@ -41,8 +41,8 @@ export interface MistralToolCall {
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const chunk: mistral.MistralContentChunk = { type: 'text' };
+ * import type { MistralContentChunk } from 'turngate/formats';
+ * const chunk: MistralContentChunk = { type: 'text' };
  * ```
  */
 export interface MistralContentChunk {
@@ -54,8 +54,8 @@ export interface MistralContentChunk {
  *
  * @example
  * ```ts
- * import type { mistral } from 'turngate/formats';
- * const messages: mistral.MistralMessage[] = [
+ * import type { MistralMessage } from 'turngate/formats';
+ * const messages: MistralMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: null, tool_calls: [{ id: 'D681PevKs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
  *   { role: 'tool', tool_call_id: 'D681PevKs', name: 'get_weather', content: 'Snow' },
@@ -94,9 +94,9 @@ const content = v.union([v.string(), chunks]);
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { mistral } from 'turngate/formats';
- * v.is(mistral.MistralToolCallSchema, { id: 'D681PevKs', function: { name: 'f', arguments: {} } }); //=> true
- * v.is(mistral.MistralToolCallSchema, { id: 'D681PevKs' }); //=> false (no function object)
+ * import { MistralToolCallSchema } from 'turngate/formats';
+ * v.is(MistralToolCallSchema, { id: 'D681PevKs', function: { name: 'f', arguments: {} } }); //=> true
+ * v.is(MistralToolCallSchema, { id: 'D681PevKs' }); //=> false (no function object)
  * ```
  */
 export const MistralToolCallSchema = v.looseObject({
@@ -119,9 +119,9 @@ export const MistralToolCallSchema = v.looseObject({
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { mistral } from 'turngate/formats';
- * v.is(mistral.MistralMessageSchema, { role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }); //=> true
- * v.is(mistral.MistralMessageSchema, { role: 'developer', content: 'Hi' }); //=> false
+ * import { MistralMessageSchema } from 'turngate/formats';
+ * v.is(MistralMessageSchema, { role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }); //=> true
+ * v.is(MistralMessageSchema, { role: 'developer', content: 'Hi' }); //=> false
  * ```
  */
 export const MistralMessageSchema = v.pipe(
@@ -151,8 +151,8 @@ export const MistralMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { mistral } from 'turngate/formats';
- * v.is(mistral.MistralMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
+ * import { MistralMessagesSchema } from 'turngate/formats';
+ * v.is(MistralMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */
 export const MistralMessagesSchema = v.array(MistralMessageSchema);

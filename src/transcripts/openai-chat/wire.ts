@@ -15,8 +15,8 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { openaiChat } from 'turngate/formats';
- * const call: openaiChat.OpenAIChatToolCall = { id: 'call_8fk2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
+ * import type { OpenAIChatToolCall } from 'turngate/formats';
+ * const call: OpenAIChatToolCall = { id: 'call_8fk2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
  * ```
  */
 export interface OpenAIChatToolCall {
@@ -30,8 +30,8 @@ export interface OpenAIChatToolCall {
  *
  * @example
  * ```ts
- * import type { openaiChat } from 'turngate/formats';
- * const call: openaiChat.OpenAIChatCustomToolCall = { id: 'call_2', type: 'custom', custom: { name: 'run_sql', input: 'select 1' } };
+ * import type { OpenAIChatCustomToolCall } from 'turngate/formats';
+ * const call: OpenAIChatCustomToolCall = { id: 'call_2', type: 'custom', custom: { name: 'run_sql', input: 'select 1' } };
  * ```
  */
 export interface OpenAIChatCustomToolCall {
@@ -45,8 +45,8 @@ export interface OpenAIChatCustomToolCall {
  *
  * @example
  * ```ts
- * import type { openaiChat } from 'turngate/formats';
- * const part: openaiChat.OpenAIChatContentPart = { type: 'text' };
+ * import type { OpenAIChatContentPart } from 'turngate/formats';
+ * const part: OpenAIChatContentPart = { type: 'text' };
  * ```
  */
 export interface OpenAIChatContentPart {
@@ -59,8 +59,8 @@ export interface OpenAIChatContentPart {
  *
  * @example
  * ```ts
- * import type { openaiChat } from 'turngate/formats';
- * const messages: openaiChat.OpenAIChatMessage[] = [
+ * import type { OpenAIChatMessage } from 'turngate/formats';
+ * const messages: OpenAIChatMessage[] = [
  *   { role: 'developer', content: 'Answer briefly.' },
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
@@ -103,9 +103,9 @@ const content = v.union([v.string(), parts]);
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { openaiChat } from 'turngate/formats';
- * v.is(openaiChat.OpenAIChatToolCallSchema, { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }); //=> true
- * v.is(openaiChat.OpenAIChatToolCallSchema, { id: 'call_1', type: 'function' }); //=> false (no function object)
+ * import { OpenAIChatToolCallSchema } from 'turngate/formats';
+ * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }); //=> true
+ * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function' }); //=> false (no function object)
  * ```
  */
 export const OpenAIChatToolCallSchema = v.union([
@@ -133,9 +133,9 @@ export const OpenAIChatToolCallSchema = v.union([
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { openaiChat } from 'turngate/formats';
- * v.is(openaiChat.OpenAIChatMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Snow' }); //=> true
- * v.is(openaiChat.OpenAIChatMessageSchema, { role: 'robot', content: 'Hi' }); //=> false
+ * import { OpenAIChatMessageSchema } from 'turngate/formats';
+ * v.is(OpenAIChatMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Snow' }); //=> true
+ * v.is(OpenAIChatMessageSchema, { role: 'robot', content: 'Hi' }); //=> false
  * ```
  */
 export const OpenAIChatMessageSchema = v.pipe(
@@ -163,8 +163,8 @@ export const OpenAIChatMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { openaiChat } from 'turngate/formats';
- * v.is(openaiChat.OpenAIChatMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
+ * import { OpenAIChatMessagesSchema } from 'turngate/formats';
+ * v.is(OpenAIChatMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */
 export const OpenAIChatMessagesSchema = v.array(OpenAIChatMessageSchema);

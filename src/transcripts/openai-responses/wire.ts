@@ -17,8 +17,8 @@ import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
  *
  * @example
  * ```ts
- * import type { openaiResponses } from 'turngate/formats';
- * const item: openaiResponses.ResponsesMessageItem = { role: 'user', content: 'Weather in Oslo?' };
+ * import type { ResponsesMessageItem } from 'turngate/formats';
+ * const item: ResponsesMessageItem = { role: 'user', content: 'Weather in Oslo?' };
  * ```
  */
 export interface ResponsesMessageItem {
@@ -33,8 +33,8 @@ export interface ResponsesMessageItem {
  *
  * @example
  * ```ts
- * import type { openaiResponses } from 'turngate/formats';
- * const item: openaiResponses.ResponsesFunctionCallItem = { type: 'function_call', id: 'fc_01', call_id: 'call_01', name: 'get_weather', arguments: '{"city":"Oslo"}' };
+ * import type { ResponsesFunctionCallItem } from 'turngate/formats';
+ * const item: ResponsesFunctionCallItem = { type: 'function_call', id: 'fc_01', call_id: 'call_01', name: 'get_weather', arguments: '{"city":"Oslo"}' };
  * ```
  */
 export interface ResponsesFunctionCallItem {
@@ -50,8 +50,8 @@ export interface ResponsesFunctionCallItem {
  *
  * @example
  * ```ts
- * import type { openaiResponses } from 'turngate/formats';
- * const item: openaiResponses.ResponsesFunctionCallOutputItem = { type: 'function_call_output', call_id: 'call_01', output: 'Snow' };
+ * import type { ResponsesFunctionCallOutputItem } from 'turngate/formats';
+ * const item: ResponsesFunctionCallOutputItem = { type: 'function_call_output', call_id: 'call_01', output: 'Snow' };
  * ```
  */
 export interface ResponsesFunctionCallOutputItem {
@@ -66,8 +66,8 @@ export interface ResponsesFunctionCallOutputItem {
  *
  * @example
  * ```ts
- * import type { openaiResponses } from 'turngate/formats';
- * const item: openaiResponses.ResponsesReasoningItem = { type: 'reasoning', id: 'rs_01', summary: [] };
+ * import type { ResponsesReasoningItem } from 'turngate/formats';
+ * const item: ResponsesReasoningItem = { type: 'reasoning', id: 'rs_01', summary: [] };
  * ```
  */
 export interface ResponsesReasoningItem {
@@ -83,8 +83,8 @@ export interface ResponsesReasoningItem {
  *
  * @example
  * ```ts
- * import type { openaiResponses } from 'turngate/formats';
- * const item: openaiResponses.ResponsesOtherItem = { type: 'item_reference', id: 'msg_01' };
+ * import type { ResponsesOtherItem } from 'turngate/formats';
+ * const item: ResponsesOtherItem = { type: 'item_reference', id: 'msg_01' };
  * ```
  */
 export interface ResponsesOtherItem {
@@ -97,8 +97,8 @@ export interface ResponsesOtherItem {
  *
  * @example
  * ```ts
- * import type { openaiResponses } from 'turngate/formats';
- * const input: openaiResponses.ResponsesInputItem[] = [
+ * import type { ResponsesInputItem } from 'turngate/formats';
+ * const input: ResponsesInputItem[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { type: 'function_call', call_id: 'call_01', name: 'get_weather', arguments: '{"city":"Oslo"}' },
  *   { type: 'function_call_output', call_id: 'call_01', output: 'Snow' },
@@ -133,9 +133,9 @@ const isOtherType = (type: string) =>
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { openaiResponses } from 'turngate/formats';
- * v.is(openaiResponses.ResponsesInputItemSchema, { type: 'function_call', call_id: 'call_01', name: 'f', arguments: '{}' }); //=> true
- * v.is(openaiResponses.ResponsesInputItemSchema, { type: 'function_call', call_id: 7, name: 'f', arguments: '{}' }); //=> false
+ * import { ResponsesInputItemSchema } from 'turngate/formats';
+ * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 'call_01', name: 'f', arguments: '{}' }); //=> true
+ * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 7, name: 'f', arguments: '{}' }); //=> false
  * ```
  */
 export const ResponsesInputItemSchema = v.pipe(
@@ -160,8 +160,8 @@ export const ResponsesInputItemSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { openaiResponses } from 'turngate/formats';
- * v.is(openaiResponses.ResponsesInputSchema, [{ role: 'user', content: 'Hello' }]); //=> true
+ * import { ResponsesInputSchema } from 'turngate/formats';
+ * v.is(ResponsesInputSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */
 export const ResponsesInputSchema = v.array(ResponsesInputItemSchema);
