@@ -82,7 +82,14 @@ if (values.moves !== undefined) {
       rows.push([name, entry, to.length === 0 ? '(removed)' : to.join(', ')]);
     }
   }
-  rows.sort((a, b) => a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
+  // One row per name and destination: the five adapters' shared names are one row each.
+  const merged = new Map();
+  for (const [name, from, to] of rows) {
+    const key = `${name}\0${to}`;
+    merged.set(key, [name, [...(merged.get(key)?.[1] ?? []), from], to]);
+  }
+  const table = [...merged.values()].map(([name, froms, to]) => [name, froms.map((f) => `\`${f}\``).join(', '), to]);
+  table.sort((a, b) => a[1].localeCompare(b[1]) || a[2].localeCompare(b[2]) || a[0].localeCompare(b[0]));
   console.log('\n| name | old import | new import |\n| --- | --- | --- |');
-  for (const [name, from, to] of rows) console.log(`| \`${name}\` | \`${from}\` | ${to} |`);
+  for (const [name, from, to] of table) console.log(`| \`${name}\` | ${from} | ${to} |`);
 }
