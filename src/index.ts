@@ -60,7 +60,6 @@ export {
   type ToolResult,
   type ToolResults,
   type ToolUse,
-  type ToolsOf,
   type TypestateErrorCode,
 } from './typestate/index.ts';
 export {

@@ -48,6 +48,7 @@ export type {
   SyncEffectLedger,
   TextAdapterProfile,
   ToolDefinitionsOf,
+  ToolsOf,
   ToolErrorCode,
   ToolErrorEnvelope,
   ToolFailed,

@@ -11,9 +11,9 @@ import {
   type JoinClosed,
   type MutationReady,
   type ToolDefinitions,
-  type ToolsOf,
   type ToolUse,
 } from 'turngate';
+import type { ToolsOf } from 'turngate/types';
 import type {
   AnsweredCalls,
   IsJoinClosed,

@@ -183,7 +183,8 @@ export type ReadToolName<TTools> = Exclude<ToolName<TTools>, MutationToolName<TT
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type JoinClosed, type ToolsOf } from 'turngate';
+ * import { defineTools, type JoinClosed } from 'turngate';
+ * import type { ToolsOf } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * declare const closed: JoinClosed<Tools>;
  * const same: ToolsOf<typeof closed> extends Tools ? true : false = true;
