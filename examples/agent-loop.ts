@@ -26,11 +26,11 @@ import {
   settleMutations,
   useAll,
   type JoinClosed,
-  type RequestedToolCall,
-  type StopReasonOf,
   type ToolHandlers,
   type ToolResult,
 } from 'turngate';
+import type { StopReasonOf } from 'turngate/join-check';
+import type { RequestedToolCall } from 'turngate/types';
 
 /** The tools, as a class: type errors and hovers then say `JoinClosed<Tools>`. */
 export class Tools extends defineTools({

@@ -11,15 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { match } from 'ts-pattern';
-import {
-  createChatHarness,
-  END,
-  sequentialGraph,
-  suspend,
-  type ChatState,
-  type ChatTurnOutcome,
-  type ToolCall,
-} from 'turngate/chat';
+import { createChatHarness, END, sequentialGraph, suspend, type ChatState, type ChatTurnOutcome } from 'turngate/chat';
+import type { ToolCall } from 'turngate/transcripts';
 import { SqliteSessionStore } from 'turngate/chat/sqlite';
 
 const orders: Record<string, { total: number; status: string }> = { 'A-1001': { total: 42.5, status: 'delivered' } };

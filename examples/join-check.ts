@@ -3,7 +3,8 @@
  * Run after `npm run build`: node --experimental-strip-types is not on Node 20, so this file is
  * typechecked by the test command (TypeScript 6 and 7) rather than run.
  */
-import { joinCheck, renderJoinCheckJson, type FailureClass } from 'turngate';
+import type { FailureClass } from 'turngate';
+import { joinCheck, renderJoinCheckJson } from 'turngate/join-check';
 
 const outcome = joinCheck({
   evidence: {

@@ -16,7 +16,7 @@
  * The test suite runs `runOutcomeBoundary()` (test/outcome-example.test.ts).
  */
 import * as v from 'valibot';
-import { joinCheck } from 'turngate';
+import { joinCheck } from 'turngate/join-check';
 import {
   checkUse,
   type ContractedToolResult,

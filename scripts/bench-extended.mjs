@@ -11,7 +11,7 @@
 // premath job in the same rounds (e.g. the commit before the extended profile).
 import { performance } from 'node:perf_hooks';
 import { digest } from '../dist/canonical/index.js';
-import { joinCheckText, renderJoinCheckJson } from '../dist/index.js';
+import { joinCheckText, renderJoinCheckJson } from '../dist/join-check.js';
 
 const baseline = process.env.BENCH_BASELINE ? await import(process.env.BENCH_BASELINE) : undefined;
 const pol = { render: 'sha256:render-v1', queue: 'sha256:queue-v1', view: 'sha256:view-v1' };

@@ -42,7 +42,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { harnessJoinCheck } from '../dist/cli/harness-join-check.js';
 import { parseJson } from '../dist/canonical/index.js';
-import { joinCheck, joinCheckText, renderJoinCheckJson } from '../dist/index.js';
+import { joinCheck, joinCheckText, renderJoinCheckJson } from '../dist/join-check.js';
 import { checkTranscriptJson, repairTranscriptJson } from '../dist/transcripts/index.js';
 import { seedTranscripts, transcriptInput, violations } from '../test/transcript-fuzz.mjs';
 import { harnessKpiCommand } from '../dist/cli/harness-kpi.js';

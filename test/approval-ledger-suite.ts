@@ -21,7 +21,7 @@ import {
   decideApproval,
   readApproval,
   requestApproval,
-} from '../src/index.ts';
+} from '../src/approvals.ts';
 
 /** A request of call `id` (key `approval-<id>`), asked at 1,000 and expiring at 61,000. */
 export function askFor(id: string, overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {

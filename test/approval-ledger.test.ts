@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteSessionStore } from '../src/chat/sqlite.ts';
 import { FileEffectLedger } from '../src/tusk/index.ts';
-import { beginApproved, readApproval, requestApproval } from '../src/index.ts';
+import { beginApproved, readApproval, requestApproval } from '../src/approvals.ts';
 import { approvalContract, approvalsAcrossProcesses, askFor, entryOf } from './approval-ledger-suite.ts';
 
 describe('the approval contract on the durable ledgers', () => {

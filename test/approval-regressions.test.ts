@@ -6,7 +6,9 @@
 import * as v from 'valibot';
 import { digest } from '../src/canonical/index.ts';
 import { describe, expect, it } from 'vitest';
-import { chatApprovals, createChatHarness, END, sequentialGraph, type ChatMessage } from '../src/chat/index.ts';
+import { chatApprovals, createChatHarness, END, sequentialGraph } from '../src/chat/index.ts';
+import type { ChatMessage } from '../src/transcripts/index.ts';
+import { defineTools, MemoryEffectLedger } from '../src/index.ts';
 import {
   type ApprovalLedger,
   type ApprovalPolicy,
@@ -15,11 +17,9 @@ import {
   beginApprovedByToken,
   beginGated,
   decideApproval,
-  defineTools,
-  MemoryEffectLedger,
   requestApproval,
   signApprovalToken,
-} from '../src/index.ts';
+} from '../src/approvals.ts';
 
 class Tools extends defineTools({
   send_email: { input: v.object({ to: v.string() }), output: v.object({ sent: v.boolean() }), mutation: true },

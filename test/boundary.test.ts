@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonNumber } from '../src/canonical/index.ts';
 import { decodeJoinCheckInput, EvidenceInputError } from '../src/evidence/index.ts';
-import { joinCheck, joinCheckText } from '../src/index.ts';
+import { joinCheck, joinCheckText } from '../src/join-check.ts';
 import { callSpec } from './arbitraries.ts';
 
 function withPayload(payload: unknown): unknown {

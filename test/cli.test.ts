@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { joinCheckText, renderJoinCheckJson } from '../src/index.ts';
+import { joinCheckText, renderJoinCheckJson } from '../src/join-check.ts';
 import { callSpec } from './arbitraries.ts';
 import { CLI, EXAMPLES, requireBuiltCli, run } from './cli-run.ts';
 

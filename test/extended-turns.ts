@@ -1,5 +1,6 @@
 /** A closed turn under the extended profile, and a checker that returns its report, for the extended checks' tests. */
-import { joinCheck, type Failure, type JoinCheckReport } from '../src/index.ts';
+import type { Failure } from '../src/index.ts';
+import { joinCheck, type JoinCheckReport } from '../src/join-check.ts';
 import { callSpec } from './arbitraries.ts';
 
 export const PROFILE = 'turngate.harness.extended.v1';

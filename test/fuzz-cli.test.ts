@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { harnessJoinCheck, INVALID_PREFIX } from '../src/cli/harness-join-check.ts';
 import { parseJson } from '../src/canonical/index.ts';
-import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckResult } from '../src/index.ts';
+import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckResult } from '../src/join-check.ts';
 import { evidence } from './arbitraries.ts';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'turngate.js');

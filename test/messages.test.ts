@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { harnessJoinCheck } from '../src/cli/harness-join-check.ts';
-import { joinCheck, joinCheckText } from '../src/index.ts';
+import { joinCheck, joinCheckText } from '../src/join-check.ts';
 import { callSpec } from './arbitraries.ts';
 
 const MB = 1 << 20;

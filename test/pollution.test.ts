@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckResult } from '../src/index.ts';
+import { joinCheck, joinCheckText, renderJoinCheckJson, type JoinCheckResult } from '../src/join-check.ts';
 import { callSpec } from './arbitraries.ts';
 import { jsonKeys } from './turn-fixtures.ts';
 

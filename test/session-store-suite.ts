@@ -13,13 +13,13 @@ import {
   SignalIdInUse,
   suspend,
   type ChatGraph,
-  type ChatMessage,
   type ChatTurnOutcome,
   type SendRecord,
   type SessionRecord,
   type SessionStore,
   type Suspension,
 } from '../src/chat/index.ts';
+import type { ChatMessage } from '../src/transcripts/index.ts';
 
 /** A fresh, empty store, and how to dispose of it. */
 export interface StoreUnderTest {

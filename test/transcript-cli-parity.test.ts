@@ -11,12 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../src/check/index.ts';
 import { transcriptCheck } from '../src/cli/transcript-check.ts';
 import { transcriptConvert } from '../src/cli/transcript-convert.ts';
-import {
-  checkTranscriptJson,
-  convertTranscriptJson,
-  type OpenAIChatDialect,
-  repairTranscriptJson,
-} from '../src/transcripts/index.ts';
+import { checkTranscriptJson, convertTranscriptJson, repairTranscriptJson } from '../src/transcripts/index.ts';
+import type { OpenAIChatDialect } from '../src/formats.ts';
 import { requireBuiltCli, run } from './cli-run.ts';
 
 const CASES = join(import.meta.dirname, '../conformance/transcripts');

@@ -5,14 +5,11 @@ import {
   callSpec,
   defineTools,
   turn,
-  type ActionMode,
   type CallSpec,
-  type CloseContext,
   type JoinClosed,
   type MutationReady,
-  type RequestedToolCall,
-  type ToolUseInputRow,
 } from '../src/index.ts';
+import type { ActionMode, CloseContext, RequestedToolCall, ToolUseInputRow } from '../src/types.ts';
 
 export class Tools extends defineTools({
   read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },

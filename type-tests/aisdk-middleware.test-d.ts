@@ -13,7 +13,8 @@ import {
   type TranscriptRejectedError,
   transcriptGuard,
 } from 'turngate/adapters/aisdk';
-import type { RuleOf, TranscriptFailure, TranscriptRepair } from 'turngate/transcripts';
+import type { TranscriptFailure, TranscriptRepair } from 'turngate/transcripts';
+import type { RuleOf } from 'turngate/types';
 
 // The middleware wrapLanguageModel takes, alone or in a list.
 type Middleware = Parameters<typeof wrapLanguageModel>[0]['middleware'];

@@ -6,17 +6,16 @@
  */
 import { expectAssignable, expectType } from 'tsd';
 import * as v from 'valibot';
+import { defineTools, MemoryEffectLedger } from 'turngate';
 import {
   type ApprovalLedger,
   type ApprovalVerdict,
   approvalPolicy,
   beginGated,
   type Clearance,
-  defineTools,
   expectClearance,
   type GatedClaim,
-  MemoryEffectLedger,
-} from 'turngate';
+} from 'turngate/approvals';
 import { InMemorySessionStore } from 'turngate/chat';
 import type { PostgresSessionStore } from 'turngate/chat/postgres';
 import { SqliteSessionStore } from 'turngate/chat/sqlite';

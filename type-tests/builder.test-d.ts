@@ -14,11 +14,10 @@ import {
   turn,
   type CallSpec,
   type JoinClosed,
-  type JoinIncomplete,
   type Result,
   type ToolResult,
-  type TurnMisuse,
 } from 'turngate';
+import type { JoinIncomplete, TurnMisuse } from 'turngate/types';
 
 class Tools extends defineTools({
   read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },

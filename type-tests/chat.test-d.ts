@@ -5,15 +5,14 @@
 import { match } from 'ts-pattern';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import type {
-  AssistantMessage,
   ChatGraph,
   ChatHarness,
-  ChatMessage,
   ChatTurnOutcome,
   ErrorBucket,
   ListenerErrorHandler,
   SessionStore,
 } from 'turngate/chat';
+import type { AssistantMessage, ChatMessage } from 'turngate/transcripts';
 import { createChatHarness, InMemorySessionStore } from 'turngate/chat';
 
 declare const harness: ChatHarness;

@@ -4,14 +4,9 @@
  * accepted as something it is not. (The type-level queries have their own in queries.test-d.ts.)
  */
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
-import {
-  type ActionMode,
-  type CallSpec,
-  callSpec,
-  type FailureClass,
-  type StopReasonOf,
-  type ToolResult,
-} from 'turngate';
+import { type CallSpec, callSpec, type FailureClass, type ToolResult } from 'turngate';
+import type { StopReasonOf } from 'turngate/join-check';
+import type { ActionMode } from 'turngate/types';
 import type { ToolUseDisposition } from 'turngate/normalize';
 import { Outcome } from 'turngate/outcome';
 import { checkTranscript, type TranscriptFormat } from 'turngate/transcripts';

@@ -14,15 +14,11 @@ import {
   MemoryEffectLedger,
   performMutation,
   settleMutations,
-  type AdmitOptions,
-  type EffectClaim,
   type EffectLedger,
   type EffectRecord,
-  type EffectState,
   type JoinClosed,
-  type MutationRecord,
-  type SyncEffectLedger,
 } from 'turngate';
+import type { AdmitOptions, EffectClaim, EffectState, MutationRecord, SyncEffectLedger } from 'turngate/types';
 import { InMemorySessionStore } from 'turngate/chat';
 import type { PostgresSessionStore } from 'turngate/chat/postgres';
 import { SqliteSessionStore } from 'turngate/chat/sqlite';

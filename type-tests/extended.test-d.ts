@@ -3,7 +3,7 @@
  * tsd and TypeScript 7 check the same file.
  */
 import { expectAssignable, expectType } from 'tsd';
-import { joinCheck, type ExtendedReport, type JoinCheckReport } from 'turngate';
+import { joinCheck, type ExtendedReport, type JoinCheckReport } from 'turngate/join-check';
 import type { ExtendedJoinCheckInputWire } from 'turngate/evidence';
 import type { GuardrailStage } from 'turngate/normalize';
 

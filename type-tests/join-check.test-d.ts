@@ -3,7 +3,8 @@
  * `@ts-expect-error`, so tsd (TypeScript 5.9/6.0) and TypeScript 7 check the same file.
  */
 import { expectAssignable, expectType } from 'tsd';
-import { joinCheck, describeFailureClass, type FailureClass, type JoinCheckReport } from 'turngate';
+import { describeFailureClass, type FailureClass } from 'turngate';
+import { joinCheck, type JoinCheckReport } from 'turngate/join-check';
 import type { EvidenceInputError } from 'turngate/evidence';
 import type { NormalizedToolResult, ToolUseDisposition } from 'turngate/normalize';
 

@@ -7,22 +7,24 @@ import * as v from 'valibot';
 import {
   defineTools,
   turn,
-  type AnsweredCalls,
   type CallSpec,
-  type IsJoinClosed,
   type JoinClosed,
   type MutationReady,
-  type OpenCalls,
-  type RequestedCalls,
-  type StateOf,
   type ToolDefinitions,
-  type ToolInputOf,
-  type ToolOutputOf,
-  type ToolResultOf,
-  type ToolsOf,
   type ToolUse,
-  type UsedCalls,
 } from 'turngate';
+import type { ToolsOf } from 'turngate/types';
+import type {
+  AnsweredCalls,
+  IsJoinClosed,
+  OpenCalls,
+  RequestedCalls,
+  StateOf,
+  ToolInputOf,
+  ToolOutputOf,
+  ToolResultOf,
+  UsedCalls,
+} from 'turngate/types';
 
 class Tools extends defineTools({
   read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },

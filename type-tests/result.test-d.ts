@@ -6,17 +6,9 @@
  */
 import * as v from 'valibot';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
-import {
-  joinCheck,
-  joinCheckText,
-  validateWith,
-  type Failure,
-  type JoinCheckResult,
-  type JoinCheckReport,
-  type Result,
-  type SchemaCheck,
-  type SchemaIssue,
-} from 'turngate';
+import { validateWith, type Failure, type Result } from 'turngate';
+import { joinCheck, joinCheckText, type JoinCheckResult, type JoinCheckReport } from 'turngate/join-check';
+import type { SchemaCheck, SchemaIssue } from 'turngate/types';
 import {
   decodeExtendedInput,
   decodeJoinCheckInput,
@@ -26,7 +18,7 @@ import {
   type ExtendedJoinCheckInput,
   type JoinCheckInput,
 } from 'turngate/evidence';
-import { validateChatMessage, type ChatMessage, type ChatMessageCheck } from 'turngate/chat';
+import { validateChatMessage, type ChatMessage, type ChatMessageCheck } from 'turngate/transcripts';
 import {
   repairTranscript,
   toChatMessages,

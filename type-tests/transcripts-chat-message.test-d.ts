@@ -13,7 +13,7 @@ import {
   type ImageBlock,
   type ToolCall,
   type UserMessage,
-} from 'turngate/chat';
+} from 'turngate/transcripts';
 
 const call: ToolCall = { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } };
 

@@ -14,17 +14,16 @@ import type { ModelMessage } from 'ai';
 import type OpenAI from 'openai';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import {
-  type BedrockWrittenBlock,
   type ConvertResult,
   type ConvertedTranscript,
   convertTranscript,
   convertTranscriptJson,
   type SystemPrompts,
-  toMistralSdk,
   type ToolCallIdPair,
   type TranscriptChange,
   type WrittenMessages,
 } from 'turngate/transcripts';
+import { type BedrockWrittenBlock, toMistralSdk } from 'turngate/formats';
 
 declare const anthropic: Anthropic.MessageParam[];
 declare const openaiChat: OpenAI.ChatCompletionMessageParam[];

@@ -11,17 +11,16 @@ import type { BaseMessage, StoredMessage } from '@langchain/core/messages';
 import type OpenAI from 'openai';
 import { expectAssignable, expectType } from 'tsd';
 import {
-  type InputMessage,
   checkTranscript,
   convertTranscript,
   guardSend,
-  type LangChainInstanceForm,
   repairTranscript,
   toChatMessages,
-  type LangChainMessage,
   type SendableTranscript,
   type TranscriptMessage,
 } from 'turngate/transcripts';
+import type { LangChainInstanceForm, LangChainMessage } from 'turngate/formats';
+import type { InputMessage } from 'turngate/types';
 
 declare const stored: StoredMessage[];
 declare const serialized: SerializedConstructor[];

@@ -17,16 +17,8 @@ import type {
 } from '@mistralai/mistralai/models/components';
 import type OpenAI from 'openai';
 import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
-import {
-  checkTranscript,
-  fromMistralSdk,
-  guardSend,
-  type MistralMessage,
-  type OpenAIChatDialect,
-  repairTranscript,
-  toMistralSdk,
-  type TranscriptMessage,
-} from 'turngate/transcripts';
+import { checkTranscript, guardSend, repairTranscript, type TranscriptMessage } from 'turngate/transcripts';
+import { fromMistralSdk, type MistralMessage, type OpenAIChatDialect, toMistralSdk } from 'turngate/formats';
 
 type Outbound = SystemMessage$Outbound | UserMessage$Outbound | AssistantMessage$Outbound | ToolMessage$Outbound;
 declare const wire: Outbound[];

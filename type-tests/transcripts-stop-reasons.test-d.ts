@@ -8,7 +8,7 @@ import type { FinishReason as GeminiFinishReason } from '@google/genai';
 import type { FinishReason as AISDKFinishReason } from 'ai';
 import type OpenAI from 'openai';
 import { expectAssignable, expectType } from 'tsd';
-import type { ProtocolStopReasonOf, StopReasonOf } from 'turngate';
+import type { ProtocolStopReasonOf, StopReasonOf } from 'turngate/join-check';
 
 declare const anthropic: Anthropic.StopReason;
 declare const chat: NonNullable<OpenAI.ChatCompletion.Choice['finish_reason']>;

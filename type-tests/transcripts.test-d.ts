@@ -15,21 +15,21 @@ import {
   guardSend,
   repairTranscript,
   toChatMessages,
-  type AISDKMessage,
-  type AnthropicMessage,
   type ChatMessage,
-  type Frozen,
-  type FrozenList,
-  type GeminiContent,
-  type OpenAIChatMessage,
-  type ResponsesInputItem,
-  type RuleOf,
   type SendableTranscript,
   type TranscriptMessage,
   type TranscriptReport,
   type TranscriptRuleInfo,
   TRANSCRIPT_RULES,
 } from 'turngate/transcripts';
+import type {
+  AISDKMessage,
+  AnthropicMessage,
+  GeminiContent,
+  OpenAIChatMessage,
+  ResponsesInputItem,
+} from 'turngate/formats';
+import type { Frozen, FrozenList, RuleOf } from 'turngate/types';
 
 // The SDKs' parameter types are assignable to the input types.
 declare const anthropic: Anthropic.MessageParam[];

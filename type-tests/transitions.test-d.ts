@@ -23,14 +23,13 @@ import {
   type CallSpec,
   type JoinClosed,
   type MutationReady,
-  type RequestedToolCall,
   type Result,
   type ToolHandlers,
   type ToolRequests,
   type ToolResults,
   type ToolUse,
-  type TurnProtocolState,
 } from 'turngate';
+import type { RequestedToolCall, TurnProtocolState } from 'turngate/types';
 
 class Tools extends defineTools({
   read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) },

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import {
   ChatError,
-  ChatMessageSchema,
   type ChatHarness,
   createChatHarness,
   InMemorySessionStore,
@@ -22,6 +21,7 @@ import {
   type SessionRecord,
   type SessionStore,
 } from '../../src/chat/index.ts';
+import { ChatMessageSchema } from '../../src/transcripts/index.ts';
 import {
   type ChatCase,
   type ChatExpectation,

@@ -3,7 +3,8 @@
  * `mutation: true` for the one with a side effect), and one handler each.
  */
 import * as v from 'valibot';
-import { defineTools, type MutationWitness } from 'turngate';
+import { defineTools } from 'turngate';
+import type { MutationWitness } from 'turngate/types';
 
 /** The registry: a read tool and a mutating tool. */
 export class Tools extends defineTools({

@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { replyOf } from '../../test/adapters/reply-shapes.ts';
 import { defineTools, MemoryEffectLedger } from '../index.ts';
-import { toolDeclarations as anthropicTools, toolLoop as anthropicLoop, ToolLoopError } from './anthropic/index.ts';
+import { toolDeclarations as anthropicTools, toolLoop as anthropicLoop } from './anthropic/index.ts';
+import { ToolLoopError } from './index.ts';
 import { toolLoop as geminiLoop } from './gemini/index.ts';
 import { toolDeclarations as chatTools, toolLoop as chatLoop } from './openai-chat/index.ts';
 

@@ -17,7 +17,8 @@ type Calls<T> = T extends { readonly '~calls'?: infer TCalls } ? TCalls : never;
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { callSpec, defineTools, turn, type RequestedCalls } from 'turngate';
+ * import { callSpec, defineTools, turn } from 'turngate';
+ * import type { RequestedCalls } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * const spec = callSpec({ callId: 'turn-1', modelRef: 'm', actionMode: 'code' });
  * if (spec.ok) {
@@ -33,7 +34,8 @@ export type RequestedCalls<T> = Calls<T> extends { readonly requested: infer TId
  *
  * @example
  * ```ts
- * import type { AnsweredCalls, TurnBuilder, ToolDefinitions } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { AnsweredCalls, TurnBuilder } from 'turngate/types';
  * const none: [AnsweredCalls<TurnBuilder<ToolDefinitions, 'code', {}, never, never>>] extends [never] ? true : false = true;
  * ```
  */
@@ -44,7 +46,8 @@ export type AnsweredCalls<T> = Calls<T> extends { readonly resulted: infer TIds 
  *
  * @example
  * ```ts
- * import type { UsedCalls, TurnBuilder, ToolDefinitions } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { UsedCalls, TurnBuilder } from 'turngate/types';
  * const used: UsedCalls<TurnBuilder<ToolDefinitions, 'code', { 'tc-1': string }, 'tc-1', 'tc-1'>> = 'tc-1';
  * ```
  */
@@ -57,7 +60,8 @@ export type UsedCalls<T> = Calls<T> extends { readonly used: infer TIds extends 
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { callSpec, defineTools, turn, type OpenCalls } from 'turngate';
+ * import { callSpec, defineTools, turn } from 'turngate';
+ * import type { OpenCalls } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * const spec = callSpec({ callId: 'turn-1', modelRef: 'm', actionMode: 'code' });
  * if (spec.ok) {
@@ -77,7 +81,8 @@ export type OpenCalls<T> = Exclude<RequestedCalls<T>, AnsweredCalls<T>> | Exclud
  *
  * @example
  * ```ts
- * import type { IsJoinClosed, JoinClosed, ToolUse } from 'turngate';
+ * import type { JoinClosed, ToolUse } from 'turngate';
+ * import type { IsJoinClosed } from 'turngate/types';
  * const closed: IsJoinClosed<JoinClosed> = true;
  * const notYet: IsJoinClosed<ToolUse> = false;
  * ```
@@ -98,7 +103,8 @@ export type IsJoinClosed<T> =
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolResultOf } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolResultOf } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
  * const result: ToolResultOf<typeof Tools, 'read_file'> = { toolCallId: 't', toolName: 'read_file', status: 'ok', output: { text: '' }, resultDigest: 'sha256:…' };
  * ```
@@ -114,7 +120,8 @@ export type ToolResultOf<TTools, TName extends ToolName<ToolsOf<TTools>>> =
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolInputOf } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolInputOf } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * const input: ToolInputOf<typeof Tools, 'read_file'> = { path: 'README.md' };
  * ```
@@ -127,7 +134,8 @@ export type ToolInputOf<TTools, TName extends ToolName<ToolsOf<TTools>>> = Parse
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolOutputOf } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolOutputOf } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
  * const output: ToolOutputOf<typeof Tools, 'read_file'> = { text: '# hi' };
  * ```

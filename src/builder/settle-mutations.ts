@@ -50,7 +50,8 @@ export type MutationHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
  *
  * @example
  * ```ts
- * import { MemoryEffectLedger, type SettleMutationsOptions } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import type { SettleMutationsOptions } from 'turngate/types';
  * const options: SettleMutationsOptions = { ledger: new MemoryEffectLedger(), signal: AbortSignal.timeout(30_000) };
  * ```
  */

@@ -32,7 +32,7 @@ import { firstFailure } from '../failures/internal.ts';
  *
  * @example
  * ```ts
- * import type { ToolCallInfo } from 'turngate';
+ * import type { ToolCallInfo } from 'turngate/types';
  * const info: ToolCallInfo = { toolCallId: 'toolu_01', toolName: 'read_file' };
  * ```
  */
@@ -203,7 +203,7 @@ export async function settle(requests: ToolRequests, handlers: object): Promise<
  *
  * @example
  * ```ts
- * import type { UseDecision } from 'turngate';
+ * import type { UseDecision } from 'turngate/types';
  * const decisions: UseDecision[] = ['observed', { disposition: 'consumed', evidence: { summaryRef: 'summary://1' } }];
  * ```
  */

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classes, continuing, defaultSpec, endTurn, specFor, Tools } from '../../test/turn-fixtures.ts';
-import { admitMutation, joinCheck, turn } from '../index.ts';
+import { admitMutation, turn } from '../index.ts';
+import { joinCheck } from '../join-check.ts';
 
 describe('turn', () => {
   it('closes a default-profile turn without any context, and records a pending mutation call', () => {

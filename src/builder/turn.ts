@@ -60,7 +60,8 @@ import type {
  *
  * @example
  * ```ts
- * import type { ResultOutcome, ToolDefinitions } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { ResultOutcome } from 'turngate/types';
  * const failed: ResultOutcome<ToolDefinitions, string> = { status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'slow' } };
  * ```
  */
@@ -74,7 +75,7 @@ export type ResultOutcome<TTools extends ToolDefinitionsOf<TTools>, TName extend
  *
  * @example
  * ```ts
- * import type { UseDetails } from 'turngate';
+ * import type { UseDetails } from 'turngate/types';
  * const details: UseDetails = { evidence: { summaryRef: 'summary://turn-1' } };
  * ```
  */
@@ -179,7 +180,8 @@ type AnyRequestMethod<TRestricted extends string> = [TRestricted] extends [never
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type RestrictedTools } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { RestrictedTools } from 'turngate/types';
  * class Tools extends defineTools({
  *   run_query: { input: v.object({}), output: v.object({}), allowedCallers: ['code_execution'] },
  *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'] },
@@ -244,7 +246,8 @@ type CloseMethod<
  *
  * @example
  * ```ts
- * import type { CallSpec, ToolRegistry, TurnBuilder } from 'turngate';
+ * import type { CallSpec, ToolRegistry } from 'turngate';
+ * import type { TurnBuilder } from 'turngate/types';
  * import { turn } from 'turngate';
  * declare const spec: CallSpec<'code'>;
  * declare const tools: ToolRegistry;

@@ -1,5 +1,7 @@
 /**
- * Canonical JSON and `sha256:` digests, byte-compatible with premath (DIGESTS.md).
+ * Canonical JSON and `sha256:` digests, byte-compatible with premath (DIGESTS.md): `turngate/canonical`,
+ * one of the spec implementers' entry points with `turngate/evidence`, `turngate/normalize` and
+ * `turngate/join-check` (an application needs none of them: `turngate` checks its turns).
  *
  * @module
  */

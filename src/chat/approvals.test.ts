@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { type ApprovalLedger, type ApprovalPolicy, approvalPolicy, defineTools, MemoryEffectLedger } from '../index.ts';
+import { defineTools, MemoryEffectLedger } from '../index.ts';
+import { type ApprovalLedger, type ApprovalPolicy, approvalPolicy } from '../approvals.ts';
 import { checkTranscriptJson } from '../transcripts/index.ts';
 import {
-  type ChatMessage,
   type ChatState,
   type ChatTurnOutcome,
   chatApprovals,
@@ -16,6 +16,7 @@ import {
   type SessionStore,
   sequentialGraph,
 } from './index.ts';
+import type { ChatMessage } from '../transcripts/index.ts';
 import { SqliteSessionStore } from './sqlite.ts';
 
 class Tools extends defineTools({

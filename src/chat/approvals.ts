@@ -33,7 +33,8 @@ import type { ChatState } from './session-records.ts';
  *
  * @example
  * ```ts
- * import { MemoryEffectLedger, approvalPolicy, defineTools } from 'turngate';
+ * import { MemoryEffectLedger, defineTools } from 'turngate';
+ * import { approvalPolicy } from 'turngate/approvals';
  * import type { ChatApprovalOptions } from 'turngate/chat';
  * import * as v from 'valibot';
  * const tools = defineTools({ send_email: { input: v.object({ to: v.string() }), output: v.null(), mutation: true } });
@@ -162,7 +163,8 @@ const text = (value: unknown): string => JSON.stringify(value) ?? 'null';
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { MemoryEffectLedger, approvalPolicy, defineTools } from 'turngate';
+ * import { MemoryEffectLedger, defineTools } from 'turngate';
+ * import { approvalPolicy } from 'turngate/approvals';
  * import { chatApprovals, sequentialGraph } from 'turngate/chat';
  * const tools = defineTools({ send_email: { input: v.object({ to: v.string() }), output: v.null(), mutation: true } });
  * const { propose, wait, run } = chatApprovals({

@@ -6,11 +6,10 @@ import {
   InMemorySessionStore,
   sequentialGraph,
   suspend,
-  type ChatMessage,
   type ChatTurnOutcome,
   type SessionStore,
-  type ToolCall,
 } from './index.ts';
+import type { ChatMessage, ToolCall } from '../transcripts/index.ts';
 
 const text = (m: ChatMessage) =>
   typeof (m as { content?: unknown }).content === 'string' ? (m as { content: string }).content : '';

@@ -14,9 +14,9 @@ import {
   SessionStoreUnavailable,
   sequentialGraph,
   suspend,
-  type ChatMessage,
   type ChatTurnOutcome,
 } from './index.ts';
+import type { ChatMessage } from '../transcripts/index.ts';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const reply = sequentialGraph({

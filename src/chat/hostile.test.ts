@@ -10,12 +10,11 @@ import {
   InMemorySessionStore,
   sequentialGraph,
   suspend,
-  type ChatMessage,
   type ChatState,
   type ChatTurnOutcome,
   type SessionStore,
-  validateChatMessage,
 } from './index.ts';
+import { type ChatMessage, validateChatMessage } from '../transcripts/index.ts';
 import { SqliteSessionStore } from './sqlite.ts';
 
 const echo = sequentialGraph({

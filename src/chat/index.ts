@@ -1,40 +1,13 @@
 /**
- * The chat harness (`turngate/chat`): `ChatMessage`, `send()` -> `ChatTurnOutcome`, session
- * stores with durable suspensions, subscribed listeners, error buckets and classification,
- * closure-checked history, and a small graph runner with conditional edges.
+ * The chat harness (`turngate/chat`): `send()` -> `ChatTurnOutcome`, session stores with durable
+ * suspensions, subscribed listeners, error buckets and classification, closure-checked history,
+ * and a small graph runner with conditional edges. Its messages are `ChatMessage`s, exported once
+ * by `turngate/transcripts` (their home: the format every conversion goes through).
  *
  * Source: OpenArmature harness-chat.
  *
  * @module
  */
-export {
-  AssistantMessageSchema,
-  ChatMessageSchema,
-  ImageBlockSchema,
-  ImageSourceSchema,
-  RedactedThinkingBlockSchema,
-  SystemMessageSchema,
-  TextBlockSchema,
-  ThinkingBlockSchema,
-  ToolCallSchema,
-  ToolMessageSchema,
-  UserMessageSchema,
-  messageText,
-  validateChatMessage,
-  type AssistantContentBlock,
-  type AssistantMessage,
-  type ChatMessage,
-  type ChatMessageCheck,
-  type ContentBlock,
-  type ImageBlock,
-  type RedactedThinkingBlock,
-  type SystemMessage,
-  type TextBlock,
-  type ThinkingBlock,
-  type ToolCall,
-  type ToolMessage,
-  type UserMessage,
-} from './messages.ts';
 export {
   bucketOf,
   ChatError,

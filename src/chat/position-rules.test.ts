@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHAT_RULES } from '../transcripts/chat/rules.ts';
-import {
-  type ChatMessage,
-  type ChatTurnErrored,
-  createChatHarness,
-  InMemorySessionStore,
-  sequentialGraph,
-} from './index.ts';
+import { type ChatTurnErrored, createChatHarness, InMemorySessionStore, sequentialGraph } from './index.ts';
+import type { ChatMessage } from '../transcripts/index.ts';
 
 const call = (id: string) => ({ id, name: 'lookup', arguments: {} });
 const asks = (id: string): ChatMessage => ({ role: 'assistant', tool_calls: [call(id)] });

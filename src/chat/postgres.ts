@@ -398,7 +398,7 @@ export class PostgresSessionStore implements SessionStore {
    * @example
    * ```ts
    * import { PostgresSessionStore } from 'turngate/chat/postgres';
-   * import { readApproval } from 'turngate';
+   * import { readApproval } from 'turngate/approvals';
    * declare const store: PostgresSessionStore;
    * await readApproval(store.approvalLedger(), 'k');
    * ```

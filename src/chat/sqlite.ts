@@ -413,7 +413,7 @@ export class SqliteSessionStore implements SessionStore {
    * @throws TypeError for a negative or non-finite `leaseMs`.
    * @example
    * ```ts
-   * import { requestApproval } from 'turngate';
+   * import { requestApproval } from 'turngate/approvals';
    * import { SqliteSessionStore } from 'turngate/chat/sqlite';
    * const store = new SqliteSessionStore(':memory:');
    * const asked = await requestApproval(store.approvalLedger(), { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', policyVersion: 'v1', schemaDigest: 'sha256:1', reason: '', createdAt: 0, expiresAt: 60_000 });

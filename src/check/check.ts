@@ -46,7 +46,7 @@ import {
  *
  * @example
  * ```ts
- * import { joinCheck, type JoinCheckResult } from 'turngate';
+ * import { joinCheck, type JoinCheckResult } from 'turngate/join-check';
  * declare const input: unknown;
  * const outcome: JoinCheckResult = joinCheck(input);
  * const verdict = outcome.ok ? outcome.value.result : `invalid: ${outcome.failures[0]?.field}`;
@@ -160,7 +160,7 @@ function extendedReport(
  *
  * @example
  * ```ts
- * import { checkDecoded } from 'turngate';
+ * import { checkDecoded } from 'turngate/join-check';
  * import { decodeJoinCheckInput } from 'turngate/evidence';
  * declare const input: unknown;
  * const decoded = decodeJoinCheckInput(input);
@@ -253,7 +253,7 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
  *   with one {@link EvidenceInputError}.
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * const outcome = joinCheck({ evidence: {
  *   callSpec: { callId: 'c', modelRef: 'm', actionMode: 'json', executionPattern: 'single',
  *     normalizerId: 'n', mutationPolicyDigest: 'p', governancePolicyDigest: 'g',
@@ -301,7 +301,7 @@ function checkOwnData(input: unknown): JoinCheckResult {
  *   hold as one string) is `{ ok: false }` with field `''`.
  * @example
  * ```ts
- * import { joinCheckText } from 'turngate';
+ * import { joinCheckText } from 'turngate/join-check';
  * joinCheckText('{"evidence": ').ok; //=> false
  * ```
  */
@@ -333,7 +333,7 @@ export function joinCheckText(text: string | Uint8Array): JoinCheckResult {
  * @returns The JSON text, ending in `\n`.
  * @example
  * ```ts
- * import { joinCheck, renderJoinCheckJson } from 'turngate';
+ * import { joinCheck, renderJoinCheckJson } from 'turngate/join-check';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
  * if (outcome.ok) process.stdout.write(renderJoinCheckJson(outcome.value));

@@ -42,7 +42,7 @@ export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
  *
  * @example
  * ```ts
- * import { PROTOCOL_STOP_REASONS } from 'turngate';
+ * import { PROTOCOL_STOP_REASONS } from 'turngate/join-check';
  * PROTOCOL_STOP_REASONS.length; //=> 9
  * ```
  */
@@ -199,7 +199,7 @@ export type ProtocolStopReasonOf<
  * @returns One of {@link PROTOCOL_STOP_REASONS}.
  * @example
  * ```ts
- * import { protocolStopReason } from 'turngate';
+ * import { protocolStopReason } from 'turngate/join-check';
  * protocolStopReason('openai-chat', 'tool_calls'); //=> 'tool_use'
  * protocolStopReason('gemini', 'STOP', { hasToolCalls: true }); //=> 'tool_use'
  * protocolStopReason('anthropic', 'compaction'); //=> 'unknown'
@@ -247,7 +247,7 @@ export type UnsafeStopKind = 'cut_off' | 'filtered' | 'failed' | 'final' | 'unkn
  * @returns `{ runs: true }`, or `{ runs: false, kind, protocol }` with why.
  * @example
  * ```ts
- * import { mutationStopVerdict } from 'turngate';
+ * import { mutationStopVerdict } from 'turngate/join-check';
  * mutationStopVerdict('openai-chat', 'tool_calls').runs; //=> true
  * mutationStopVerdict('anthropic', 'max_tokens'); //=> { runs: false, kind: 'cut_off', protocol: 'max_tokens' }
  * ```

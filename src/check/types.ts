@@ -18,7 +18,7 @@ import type {
  *
  * @example
  * ```ts
- * import { JOIN_CHECK_WITNESS_KIND, type JoinCheckReport } from 'turngate';
+ * import { JOIN_CHECK_WITNESS_KIND, type JoinCheckReport } from 'turngate/join-check';
  * declare const report: JoinCheckReport;
  * report.witness.witnessKind === JOIN_CHECK_WITNESS_KIND; //=> true
  * ```
@@ -31,7 +31,7 @@ export const JOIN_CHECK_WITNESS_KIND = 'premath.harness.join_check.v1';
  *
  * @example
  * ```ts
- * import { EXTENDED_WITNESS_KIND } from 'turngate';
+ * import { EXTENDED_WITNESS_KIND } from 'turngate/join-check';
  * EXTENDED_WITNESS_KIND; //=> 'turngate.harness.join_check_extended.v1'
  * ```
  */
@@ -42,7 +42,7 @@ export const EXTENDED_WITNESS_KIND = 'turngate.harness.join_check_extended.v1';
  *
  * @example
  * ```ts
- * import { GOVERNANCE_PROFILE_CLAIM_ID, joinCheck } from 'turngate';
+ * import { GOVERNANCE_PROFILE_CLAIM_ID, joinCheck } from 'turngate/join-check';
  * declare const evidence: unknown;
  * joinCheck({ evidence, governanceProfile: { claimId: GOVERNANCE_PROFILE_CLAIM_ID, claimed: false } });
  * ```
@@ -54,7 +54,7 @@ export const GOVERNANCE_PROFILE_CLAIM_ID = 'profile.doctrine_inf_governance.v0';
  *
  * @example
  * ```ts
- * import { HANDLED_STOP_REASONS } from 'turngate';
+ * import { HANDLED_STOP_REASONS } from 'turngate/join-check';
  * HANDLED_STOP_REASONS.includes('end_turn'); //=> true
  * ```
  */
@@ -114,7 +114,7 @@ export interface JoinCheckWitness {
  *
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
  * if (outcome.ok && outcome.value.extended) outcome.value.extended.witness.turnDigest;
@@ -139,7 +139,7 @@ export interface ExtendedWitness {
  *
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
  * if (outcome.ok && outcome.value.extended?.mutationReady === false) outcome.value.failureClasses;
@@ -163,7 +163,7 @@ export interface ExtendedReport {
  *
  * @example
  * ```ts
- * import { joinCheck, type JoinCheckReport } from 'turngate';
+ * import { joinCheck, type JoinCheckReport } from 'turngate/join-check';
  * declare const input: unknown;
  * const outcome = joinCheck(input);
  * const report: JoinCheckReport | undefined = outcome.ok ? outcome.value : undefined;

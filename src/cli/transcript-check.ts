@@ -12,12 +12,8 @@ import { oneLine } from '../internal/display.ts';
 import { idList, parseFlags } from './args.ts';
 import { DEFAULT_MAX_INPUT_BYTES, describeLimit, parseByteLimit, readInput } from './read-input.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/index.ts';
-import {
-  checkTranscriptJson,
-  OPENAI_CHAT_DIALECTS,
-  type OpenAIChatDialect,
-  type TranscriptReport,
-} from '../transcripts/index.ts';
+import { checkTranscriptJson, type TranscriptReport } from '../transcripts/index.ts';
+import { OPENAI_CHAT_DIALECTS, type OpenAIChatDialect } from '../transcripts/internal.ts';
 import { repairTranscriptJson, type RepairResult } from '../transcripts/index.ts';
 import type { CommandOutput } from './harness-join-check.ts';
 import { firstFailure } from '../failures/internal.ts';

@@ -13,15 +13,13 @@ import { TRANSCRIPT_FORMATS } from '../check/index.ts';
 import { firstFailure } from '../failures/internal.ts';
 import { oneLine } from '../internal/display.ts';
 import {
-  OPENAI_CHAT_DIALECTS,
-  type OpenAIChatDialect,
   type ConvertResult,
   convertTranscriptJson,
   type SystemPromptFormat,
   type ToolCallIdPair,
   type TranscriptChange,
 } from '../transcripts/index.ts';
-import { SYSTEM_FIELDS } from '../transcripts/internal.ts';
+import { OPENAI_CHAT_DIALECTS, type OpenAIChatDialect, SYSTEM_FIELDS } from '../transcripts/internal.ts';
 import type { TranscriptFormat } from '../check/index.ts';
 import { parseFlags } from './args.ts';
 import type { CommandOutput } from './harness-join-check.ts';

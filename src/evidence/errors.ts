@@ -19,7 +19,7 @@ const MESSAGE_PART_LIMIT = 500;
  *
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * const outcome = joinCheck({ evidence: {} });
  * if (!outcome.ok) outcome.failures[0]?.field; //=> 'evidence.callSpec'
  * ```

@@ -296,7 +296,7 @@ export type ExtendedJoinCheckInput = v.InferOutput<typeof ExtendedJoinCheckInput
  *
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * import type { ExtendedJoinCheckInputWire } from 'turngate/evidence';
  * declare const evidence: ExtendedJoinCheckInputWire['evidence'];
  * const input: ExtendedJoinCheckInputWire = {

@@ -1,5 +1,7 @@
 /**
- * Wire schemas of the join-check input (valibot), their inferred types, and the input error.
+ * Wire schemas of the join-check input (valibot), their inferred types, and the input error:
+ * `turngate/evidence`, one of the spec implementers' entry points with `turngate/canonical`,
+ * `turngate/normalize` and `turngate/join-check` (an application needs none of them).
  *
  * @module
  */

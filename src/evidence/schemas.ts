@@ -422,7 +422,7 @@ export type JoinCheckInput = v.InferOutput<typeof JoinCheckInputSchema>;
  *
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * import type { JoinCheckInputWire } from 'turngate/evidence';
  * declare const evidence: JoinCheckInputWire['evidence'];
  * const input: JoinCheckInputWire = { evidence, truncationConstraints: { required: true, valid: true } };

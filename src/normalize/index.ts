@@ -1,5 +1,7 @@
 /**
- * Normalization of turn evidence (`premath.harness.typestate_normalized.v1`).
+ * Normalization of turn evidence (`premath.harness.typestate_normalized.v1`): `turngate/normalize`,
+ * one of the spec implementers' entry points with `turngate/canonical`, `turngate/evidence` and
+ * `turngate/join-check` (an application needs none of them).
  *
  * @module
  */

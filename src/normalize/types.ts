@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * import type { JoinCheckReport } from 'turngate';
+ * import type { JoinCheckReport } from 'turngate/join-check';
  * import { NORMALIZED_KIND } from 'turngate/normalize';
  * declare const report: JoinCheckReport;
  * report.normalized.kind === NORMALIZED_KIND; //=> true

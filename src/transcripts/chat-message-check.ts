@@ -17,7 +17,7 @@ import { ChatMessageSchema } from './chat-message-schema.ts';
  *
  * @example
  * ```ts
- * import { validateChatMessage, type ChatMessageCheck } from 'turngate/chat';
+ * import { validateChatMessage, type ChatMessageCheck } from 'turngate/transcripts';
  * const check: ChatMessageCheck = validateChatMessage({ role: 'user', content: '' });
  * check.ok ? check.value.role : check.failures[0]; //=> 'content: expected a non-empty string'
  * ```
@@ -33,7 +33,7 @@ export type ChatMessageCheck = Result<ChatMessage, string>;
  * @returns The message, or `failures` holding a one-line diagnostic naming the field.
  * @example
  * ```ts
- * import { validateChatMessage } from 'turngate/chat';
+ * import { validateChatMessage } from 'turngate/transcripts';
  * validateChatMessage({ role: 'tool', content: 'done' }).ok; //=> false (no tool_call_id)
  * ```
  */
@@ -81,7 +81,7 @@ const DIAGNOSTIC_LIMIT = 400;
  *
  * @example
  * ```ts
- * import { messageText } from 'turngate/chat';
+ * import { messageText } from 'turngate/transcripts';
  * messageText({ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'url', url: 'u' } }] }); //=> 'a'
  * ```
  */

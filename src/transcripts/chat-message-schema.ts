@@ -17,7 +17,7 @@ const nonEmpty = v.pipe(v.string(), v.minLength(1, 'expected a non-empty string'
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { TextBlockSchema } from 'turngate/chat';
+ * import { TextBlockSchema } from 'turngate/transcripts';
  * v.is(TextBlockSchema, { type: 'text', text: 'hi' }); //=> true
  * ```
  */
@@ -30,7 +30,7 @@ export const TextBlockSchema = v.object(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ImageSourceSchema } from 'turngate/chat';
+ * import { ImageSourceSchema } from 'turngate/transcripts';
  * v.is(ImageSourceSchema, { type: 'url', url: 'https://example.com/a.png' }); //=> true
  * ```
  */
@@ -44,7 +44,7 @@ export const ImageSourceSchema = v.variant('type', [
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ImageBlockSchema } from 'turngate/chat';
+ * import { ImageBlockSchema } from 'turngate/transcripts';
  * v.is(ImageBlockSchema, { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0' } }); //=> false (needs media_type)
  * ```
  */
@@ -68,7 +68,7 @@ export const ImageBlockSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ThinkingBlockSchema } from 'turngate/chat';
+ * import { ThinkingBlockSchema } from 'turngate/transcripts';
  * v.is(ThinkingBlockSchema, { type: 'thinking', text: 'Let me check the order first.' }); //=> true
  * ```
  */
@@ -85,7 +85,7 @@ export const ThinkingBlockSchema = v.object(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { RedactedThinkingBlockSchema } from 'turngate/chat';
+ * import { RedactedThinkingBlockSchema } from 'turngate/transcripts';
  * v.is(RedactedThinkingBlockSchema, { type: 'redacted_thinking', data: 'EqQBCgIYAhIM' }); //=> true
  * ```
  */
@@ -99,7 +99,7 @@ export const RedactedThinkingBlockSchema = v.object(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolCallSchema } from 'turngate/chat';
+ * import { ToolCallSchema } from 'turngate/transcripts';
  * v.is(ToolCallSchema, { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }); //=> true
  * ```
  */
@@ -127,7 +127,7 @@ const assistantBlocks = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { SystemMessageSchema } from 'turngate/chat';
+ * import { SystemMessageSchema } from 'turngate/transcripts';
  * v.is(SystemMessageSchema, { role: 'system', content: '' }); //=> false (content must be non-empty)
  * ```
  */
@@ -138,7 +138,7 @@ export const SystemMessageSchema = v.strictObject(ownEntries({ role: v.literal('
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { UserMessageSchema } from 'turngate/chat';
+ * import { UserMessageSchema } from 'turngate/transcripts';
  * v.is(UserMessageSchema, { role: 'user', content: [{ type: 'text', text: 'Hello' }] }); //=> true
  * ```
  */
@@ -152,7 +152,7 @@ export const UserMessageSchema = v.strictObject(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { AssistantMessageSchema } from 'turngate/chat';
+ * import { AssistantMessageSchema } from 'turngate/transcripts';
  * v.is(AssistantMessageSchema, { role: 'assistant', content: [], tool_calls: [{ id: 'c', name: 'n', arguments: {} }] }); //=> true
  * ```
  */
@@ -188,7 +188,7 @@ export const AssistantMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ToolMessageSchema } from 'turngate/chat';
+ * import { ToolMessageSchema } from 'turngate/transcripts';
  * v.is(ToolMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' }); //=> true
  * ```
  */
@@ -206,7 +206,7 @@ export const ToolMessageSchema = v.strictObject(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ChatMessageSchema } from 'turngate/chat';
+ * import { ChatMessageSchema } from 'turngate/transcripts';
  * v.parse(ChatMessageSchema, { role: 'user', content: 'Hello' }).role; //=> 'user'
  * ```
  */

@@ -7,23 +7,25 @@ import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons
 import { loopArbitrary, render } from '../../test/transcript-loops.ts';
 import { BedrockMessagesSchema } from './bedrock-converse/wire.ts';
 import {
-  AISDKMessagesSchema,
-  AnthropicMessagesSchema,
   ChatMessageSchema,
   checkTranscript,
   checkTranscriptJson,
-  GeminiContentsSchema,
   guardSend,
-  LangChainMessagesSchema,
   isSendableTranscript,
-  OpenAIChatMessagesSchema,
   repairTranscriptJson,
-  ResponsesInputSchema,
-  MistralMessagesSchema,
   TRANSCRIPT_RULES,
   UncheckedTranscriptError,
   type SendableTranscript,
 } from './index.ts';
+import {
+  AISDKMessagesSchema,
+  AnthropicMessagesSchema,
+  GeminiContentsSchema,
+  LangChainMessagesSchema,
+  MistralMessagesSchema,
+  OpenAIChatMessagesSchema,
+  ResponsesInputSchema,
+} from './internal.ts';
 
 const SCHEMAS: Record<TranscriptFormat, v.GenericSchema> = {
   anthropic: AnthropicMessagesSchema,

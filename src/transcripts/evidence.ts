@@ -102,7 +102,7 @@ export type TranscriptEvidence = Result<TurnEvidence, TranscriptInputError>;
  * @returns The join-check input and the typestate rows of the turn, or the input error.
  * @example
  * ```ts
- * import { joinCheck } from 'turngate';
+ * import { joinCheck } from 'turngate/join-check';
  * import { toEvidence } from 'turngate/transcripts';
  * const evidence = toEvidence(
  *   [

@@ -10,11 +10,11 @@ import {
   extendTranscript,
   type ExtendTranscriptOptions,
   guardSend,
-  type OpenAIChatMessage,
   type SendableTranscript,
   type TranscriptReport,
   UncheckedTranscriptError,
 } from './index.ts';
+import type { OpenAIChatMessage } from './internal.ts';
 
 const suite = join(import.meta.dirname, '../../conformance/transcripts');
 

@@ -24,7 +24,7 @@ import type { TranscriptField } from './unwrap.ts';
  *
  * @example
  * ```ts
- * import type { WrongFormatMessage } from 'turngate/transcripts';
+ * import type { WrongFormatMessage } from 'turngate/types';
  * type AnthropicTurn = { role: 'assistant'; content: { type: 'tool_use'; id: string; name: string; input: {} }[] };
  * const shown: WrongFormatMessage<'openai-chat', AnthropicTurn> =
  *   'transcript.wrong_format: not openai-chat: messages of format anthropic (they hold tool_use): check and send them as their format';
@@ -42,7 +42,7 @@ export type WrongFormatMessage<F extends TranscriptFormat, M> = [ForeignMarkers<
  *
  * @example
  * ```ts
- * import type { NotFormatMessage } from 'turngate/transcripts';
+ * import type { NotFormatMessage } from 'turngate/types';
  * const shown: NotFormatMessage<'chat', 'these are messages'> =
  *   "transcript.wrong_format: these are messages that are not format chat's: type them with TranscriptMessage<'chat'> or the SDK's chat message type";
  * ```
@@ -59,7 +59,7 @@ export type NotFormatMessage<
  *
  * @example
  * ```ts
- * import type { MessagesIssue } from 'turngate/transcripts';
+ * import type { MessagesIssue } from 'turngate/types';
  * const shown: MessagesIssue<'chat', { role: 'user'; parts: { text: string }[] }> =
  *   'transcript.wrong_format: not chat: messages of format gemini (they hold parts): check and send them as their format';
  * ```
@@ -117,7 +117,7 @@ type InputIssue<F extends TranscriptFormat, I, TJson extends string> = 0 extends
  *
  * @example
  * ```ts
- * import type { TranscriptArgument } from 'turngate/transcripts';
+ * import type { TranscriptArgument } from 'turngate/types';
  * type Own = TranscriptArgument<'chat', { role: 'user'; content: string }[], 'checkTranscriptJson'>; //=> { role: 'user'; content: string }[]
  * const refused: TranscriptArgument<'chat', string, 'checkTranscriptJson'> = 'transcript.invalid: a string is no transcript of format chat: pass its messages, or a request body with messages';
  * ```
@@ -134,7 +134,7 @@ export type TranscriptArgument<F extends TranscriptFormat, I, TJson extends stri
  *
  * @example
  * ```ts
- * import type { InputMessage } from 'turngate/transcripts';
+ * import type { InputMessage } from 'turngate/types';
  * type M = InputMessage<'chat', { messages: { role: 'user'; content: string }[] }>; //=> { role: 'user'; content: string }
  * ```
  */
@@ -156,7 +156,7 @@ export type InputMessage<F extends TranscriptFormat, I> = 0 extends 1 & I
  *
  * @example
  * ```ts
- * import type { AnyTranscriptInput } from 'turngate/transcripts';
+ * import type { AnyTranscriptInput } from 'turngate/types';
  * const messages: AnyTranscriptInput<'chat'> = [{ role: 'user', content: 'Hello' }];
  * const body: AnyTranscriptInput<'chat'> = { messages: [] };
  * ```
@@ -176,7 +176,7 @@ export type AnyTranscriptInput<F extends TranscriptFormat> =
  *
  * @example
  * ```ts
- * import type { OptionMessage } from 'turngate/transcripts';
+ * import type { OptionMessage } from 'turngate/types';
  * const shown: OptionMessage<'dialect', 'openai-chat'> = 'transcript.invalid: dialect is an option of format openai-chat only';
  * ```
  */
@@ -194,7 +194,7 @@ export type OptionMessage<
  *
  * @example
  * ```ts
- * import type { SenderIssue } from 'turngate/transcripts';
+ * import type { SenderIssue } from 'turngate/types';
  * const shown: SenderIssue<'chat', { role: 'user'; parts: { text: string }[] }> =
  *   'transcript.wrong_format: not chat: messages of format gemini (they hold parts): check and send them as their format';
  * ```
@@ -210,7 +210,7 @@ export type SenderIssue<F extends TranscriptFormat, M> = unknown extends M
  *
  * @example
  * ```ts
- * import type { SenderFormat } from 'turngate/transcripts';
+ * import type { SenderFormat } from 'turngate/types';
  * const format: SenderFormat<'chat', { role: 'user'; content: string }> = 'chat';
  * ```
  */

@@ -43,7 +43,8 @@ export type SendableTranscript<
  *
  * @example
  * ```ts
- * import { checkTranscript, type FrozenList } from 'turngate/transcripts';
+ * import { checkTranscript } from 'turngate/transcripts';
+ * import type { FrozenList } from 'turngate/types';
  * const report = checkTranscript([{ role: 'user', content: 'Hello' }], { format: 'chat' });
  * if (report.result === 'accepted') {
  *   const messages: FrozenList<{ role: 'user'; content: string }> = report.transcript.messages;
@@ -61,7 +62,7 @@ export interface FrozenList<M> extends ReadonlyArray<Frozen<M>> {}
  *
  * @example
  * ```ts
- * import type { Frozen } from 'turngate/transcripts';
+ * import type { Frozen } from 'turngate/types';
  * const message: Frozen<{ role: 'user'; content: { type: 'text'; text: string }[] }> = { role: 'user', content: [{ type: 'text', text: 'Hi' }] };
  * message.content.length; //=> 1
  * ```
@@ -254,8 +255,8 @@ export function isSendableTranscript<F extends TranscriptFormat = TranscriptForm
  *
  * @example
  * ```ts
- * import type { TurnMisuse } from 'turngate';
- * import type { SenderMisuse } from 'turngate/transcripts';
+ * import type { TurnMisuse } from 'turngate/types';
+ * import type { SenderMisuse } from 'turngate/types';
  * type Own = SenderMisuse<'chat', { role: 'user'; content: string }>; //=> unknown
  * const refused: SenderMisuse<'chat', string> extends TurnMisuse<string> ? true : false = true;
  * ```

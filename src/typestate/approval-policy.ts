@@ -27,7 +27,7 @@ import {
  *
  * @example
  * ```ts
- * import type { ApprovalVerdict } from 'turngate';
+ * import type { ApprovalVerdict } from 'turngate/approvals';
  * const verdicts: ApprovalVerdict[] = ['required', 'not_required', { denied: 'over the limit' }];
  * ```
  */
@@ -38,7 +38,7 @@ export type ApprovalVerdict = 'required' | 'not_required' | { readonly denied: s
  *
  * @example
  * ```ts
- * import type { ApprovalContext } from 'turngate';
+ * import type { ApprovalContext } from 'turngate/approvals';
  * const context: ApprovalContext = { toolCallId: 'toolu_05', toolName: 'send_email', sessionId: 's-1' };
  * ```
  */
@@ -54,7 +54,7 @@ export interface ApprovalContext {
  *
  * @example
  * ```ts
- * import type { ApprovalRule } from 'turngate';
+ * import type { ApprovalRule } from 'turngate/approvals';
  * const rule: ApprovalRule<{ amount: number }> = (input) => (input.amount > 100 ? 'required' : 'not_required');
  * ```
  */
@@ -69,7 +69,8 @@ export type ApprovalRule<TInput = never> = 'always' | ((input: TInput, context: 
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ApprovalRules } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ApprovalRules } from 'turngate/approvals';
  * const tools = defineTools({ send_email: { input: v.object({ to: v.string() }), output: v.null(), mutation: true } });
  * const rules: ApprovalRules<typeof tools.definitions, { send_email: 'always' }> = { send_email: 'always' };
  * ```
@@ -91,7 +92,8 @@ export type ApprovalRules<TTools extends ToolDefinitionsOf<TTools>, TRules> = {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { approvalPolicy, defineTools } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import { approvalPolicy } from 'turngate/approvals';
  * const tools = defineTools({ send_email: { input: v.object({ to: v.string() }), output: v.null(), mutation: true } });
  * approvalPolicy(tools, 'v1', { send_email: 'always' }).version; //=> 'v1'
  * ```
@@ -119,7 +121,8 @@ export interface ApprovalPolicy<TTools = unknown, TRules = unknown> {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { approvalPolicy, defineTools } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import { approvalPolicy } from 'turngate/approvals';
  * class Tools extends defineTools({
  *   read_file: { input: v.object({ path: v.string() }), output: v.string() },
  *   transfer: { input: v.object({ amount: v.number() }), output: v.null(), mutation: true },
@@ -164,7 +167,8 @@ export function approvalPolicy<TRegistry, const TRules extends object>(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { approvalPolicy, defineTools, evaluateApproval } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import { approvalPolicy, evaluateApproval } from 'turngate/approvals';
  * const tools = defineTools({ transfer: { input: v.object({ amount: v.number() }), output: v.null(), mutation: true } });
  * const policy = approvalPolicy(tools, 'v1', { transfer: (input) => (input.amount > 100 ? 'required' : 'not_required') });
  * evaluateApproval(policy, 'transfer', { amount: 500 }, { toolCallId: 'c1', toolName: 'transfer' }); //=> 'required'
@@ -200,7 +204,7 @@ export function evaluateApproval(
  *
  * @example
  * ```ts
- * import type { Clearance } from 'turngate';
+ * import type { Clearance } from 'turngate/approvals';
  * declare const clearance: Clearance<'send_email', 'approved'>;
  * clearance.approval?.decision?.decidedBy;
  * ```
@@ -267,7 +271,8 @@ export type GatedClaim<TName extends string, TKind extends 'approved' | 'not_req
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { MemoryEffectLedger, approvalPolicy, beginGated, defineTools } from 'turngate';
+ * import { MemoryEffectLedger, defineTools } from 'turngate';
+ * import { approvalPolicy, beginGated } from 'turngate/approvals';
  * const tools = defineTools({ transfer: { input: v.object({ amount: v.number() }), output: v.null(), mutation: true } });
  * const policy = approvalPolicy(tools, 'v1', { transfer: (input) => (input.amount > 100 ? 'required' : 'not_required') });
  * const entry = { key: 'k', toolCallId: 'c1', toolName: 'transfer', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' };
@@ -323,7 +328,8 @@ export async function beginGated<TTools, TRules, TName extends GatedToolName<TTo
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { MemoryEffectLedger, approvalPolicy, beginGated, defineTools, expectClearance } from 'turngate';
+ * import { MemoryEffectLedger, defineTools } from 'turngate';
+ * import { approvalPolicy, beginGated, expectClearance } from 'turngate/approvals';
  * const tools = defineTools({ transfer: { input: v.object({ amount: v.number() }), output: v.null(), mutation: true } });
  * const policy = approvalPolicy(tools, 'v1', { transfer: () => 'not_required' as const });
  * const entry = { key: 'k', toolCallId: 'c1', toolName: 'transfer', inputDigest: 'sha256:0', joinSetDigest: 'sha256:1' };

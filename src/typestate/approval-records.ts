@@ -16,7 +16,7 @@ import type { EffectLedger } from './ledger.ts';
  *
  * @example
  * ```ts
- * import type { ApprovalRequest } from 'turngate';
+ * import type { ApprovalRequest } from 'turngate/approvals';
  * const request: ApprovalRequest = { key: 'sha256:…', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:…', policyVersion: 'v1', schemaDigest: 'sha256:…', reason: 'sends mail', createdAt: 0, expiresAt: 3_600_000 };
  * ```
  */
@@ -46,7 +46,7 @@ export interface ApprovalRequest {
  *
  * @example
  * ```ts
- * import type { ApprovalDecision } from 'turngate';
+ * import type { ApprovalDecision } from 'turngate/approvals';
  * const decision: ApprovalDecision = { verdict: 'deny', reason: 'wrong recipient', decidedBy: 'ada', decidedAt: 60_000 };
  * ```
  */
@@ -67,7 +67,7 @@ export interface ApprovalDecision {
  *
  * @example
  * ```ts
- * import type { ApprovalState } from 'turngate';
+ * import type { ApprovalState } from 'turngate/approvals';
  * const states: ApprovalState[] = ['awaiting_approval', 'approved', 'denied'];
  * ```
  */
@@ -79,7 +79,7 @@ export type ApprovalState = 'awaiting_approval' | 'approved' | 'denied';
  *
  * @example
  * ```ts
- * import type { ApprovalRecord } from 'turngate';
+ * import type { ApprovalRecord } from 'turngate/approvals';
  * declare const record: ApprovalRecord;
  * if (record.state === 'denied') record.decision?.reason;
  * ```
@@ -111,7 +111,8 @@ export interface StoredApproval {
  *
  * @example
  * ```ts
- * import { MemoryEffectLedger, type ApprovalLedger } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import type { ApprovalLedger } from 'turngate/approvals';
  * const ledger: ApprovalLedger = new MemoryEffectLedger();
  * ledger.readApproval('k'); //=> undefined
  * ```
@@ -209,7 +210,7 @@ export function decisionJson(d: ApprovalDecision): JsonValue {
  * @throws TypeError naming the first field that is missing or of the wrong type.
  * @example
  * ```ts
- * import { approvalRequestDigest } from 'turngate';
+ * import { approvalRequestDigest } from 'turngate/approvals';
  * approvalRequestDigest({ key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', policyVersion: 'v1', schemaDigest: 'sha256:1', reason: '', createdAt: 0, expiresAt: 1 }).startsWith('sha256:'); //=> true
  * ```
  */

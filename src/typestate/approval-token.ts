@@ -48,7 +48,7 @@ const mac = (key: Uint8Array, payload: string): Buffer => createHmac('sha256', k
  * @throws TypeError naming the field of a short secret, a malformed request or decision.
  * @example
  * ```ts
- * import { signApprovalToken } from 'turngate';
+ * import { signApprovalToken } from 'turngate/approvals';
  * const request = { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', policyVersion: 'v1', schemaDigest: 'sha256:1', reason: '', createdAt: 0, expiresAt: 60_000 };
  * signApprovalToken('an application key of 32 bytes or more', request, { verdict: 'approve', reason: '', decidedBy: 'ada', decidedAt: 1_000 }).split('.').length; //=> 2
  * ```
@@ -82,7 +82,7 @@ export function signApprovalToken(
  *   `approval.expired`.
  * @example
  * ```ts
- * import { verifyApprovalToken } from 'turngate';
+ * import { verifyApprovalToken } from 'turngate/approvals';
  * const entry = { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:2' };
  * const checked = verifyApprovalToken('an application key of 32 bytes or more', 'forged.token', entry, { policyVersion: 'v1', schemaDigest: 'sha256:1', now: 0 });
  * !checked.ok && checked.failures[0]?.class; //=> 'approval.token_invalid'
@@ -134,7 +134,8 @@ export function verifyApprovalToken(
  * @returns The claim (with the token's record as `approval`), the effect's record, or the refusal.
  * @example
  * ```ts
- * import { MemoryEffectLedger, beginApprovedByToken } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import { beginApprovedByToken } from 'turngate/approvals';
  * const entry = { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:2' };
  * const claim = await beginApprovedByToken(new MemoryEffectLedger(), entry, { secret: 'an application key of 32 bytes or more', token: 'x.y' }, { policyVersion: 'v1', schemaDigest: 'sha256:1', now: 0 });
  * claim.claimed; //=> false

@@ -41,7 +41,8 @@ import type { ToolErrorEnvelope } from './results.ts';
  * @returns The record, or why it cannot be read.
  * @example
  * ```ts
- * import { MemoryEffectLedger, readApproval } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import { readApproval } from 'turngate/approvals';
  * await readApproval(new MemoryEffectLedger(), 'k'); //=> undefined
  * ```
  */
@@ -67,7 +68,8 @@ export async function readApproval(
  * @throws TypeError naming the field of a malformed request.
  * @example
  * ```ts
- * import { MemoryEffectLedger, requestApproval } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import { requestApproval } from 'turngate/approvals';
  * const ledger = new MemoryEffectLedger();
  * const asked = await requestApproval(ledger, { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', policyVersion: 'v1', schemaDigest: 'sha256:1', reason: 'sends mail', createdAt: 0, expiresAt: 60_000 });
  * asked.ok && asked.value.state; //=> 'awaiting_approval'
@@ -128,7 +130,8 @@ function drift(record: ApprovalRecord, seen: ApprovalRequest): ApprovalFailure['
  * @throws TypeError naming the field of a malformed request or decision.
  * @example
  * ```ts
- * import { MemoryEffectLedger, decideApproval, requestApproval } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import { decideApproval, requestApproval } from 'turngate/approvals';
  * const ledger = new MemoryEffectLedger();
  * const asked = await requestApproval(ledger, { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', policyVersion: 'v1', schemaDigest: 'sha256:1', reason: '', createdAt: 0, expiresAt: 60_000 });
  * if (!asked.ok) throw new Error('not asked');
@@ -184,7 +187,7 @@ export async function decideApproval(
  *
  * @example
  * ```ts
- * import type { ApprovalCheck } from 'turngate';
+ * import type { ApprovalCheck } from 'turngate/approvals';
  * const check: ApprovalCheck = { policyVersion: 'v1', schemaDigest: 'sha256:…', now: Date.now() };
  * ```
  */
@@ -202,7 +205,7 @@ export interface ApprovalCheck {
  *
  * @example
  * ```ts
- * import type { ApprovedClaim } from 'turngate';
+ * import type { ApprovedClaim } from 'turngate/approvals';
  * declare const claim: ApprovedClaim;
  * if (!claim.claimed && 'refused' in claim) claim.refused.class;
  * ```
@@ -260,7 +263,8 @@ export function approvalVerdict(
  *   `approval.expired`).
  * @example
  * ```ts
- * import { MemoryEffectLedger, beginApproved } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import { beginApproved } from 'turngate/approvals';
  * const entry = { key: 'k', toolCallId: 'c1', toolName: 'send_email', inputDigest: 'sha256:0', joinSetDigest: 'sha256:2' };
  * const claim = await beginApproved(new MemoryEffectLedger(), entry, { policyVersion: 'v1', schemaDigest: 'sha256:1', now: 0 });
  * !claim.claimed && 'refused' in claim && claim.refused.class; //=> 'approval.missing'
@@ -338,7 +342,7 @@ const NOT_RUN: Readonly<Record<ApprovalFailure['class'], string>> = {
  * @returns The error envelope of the call's tool result.
  * @example
  * ```ts
- * import { approvalAnswer } from 'turngate';
+ * import { approvalAnswer } from 'turngate/approvals';
  * approvalAnswer({ class: 'approval.expired', detail: 'the approval expired' }).errorMessage; //=> 'not run: the approval expired'
  * approvalAnswer({ class: 'approval.denied', detail: 'declined by ada: wrong recipient' }).errorMessage; //=> 'not run: declined by ada: wrong recipient'
  * ```

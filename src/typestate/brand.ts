@@ -35,7 +35,8 @@ declare class StateBrand<TState extends BrandName> {
  *
  * @example
  * ```ts
- * import type { Branded, JoinClosed } from 'turngate';
+ * import type { JoinClosed } from 'turngate';
+ * import type { Branded } from 'turngate/types';
  * type IsBranded = JoinClosed extends Branded<'JoinClosed', object> ? true : false; //=> true
  * declare const closed: JoinClosed;
  * // @ts-expect-error -- a copy loses the brand: Property '#brand' is missing
@@ -49,7 +50,8 @@ export type Branded<TState extends BrandName, TData> = TData & StateBrand<TState
  *
  * @example
  * ```ts
- * import type { JoinClosed, StateOf } from 'turngate';
+ * import type { JoinClosed } from 'turngate';
+ * import type { StateOf } from 'turngate/types';
  * const state: StateOf<JoinClosed> = 'JoinClosed';
  * ```
  */

@@ -23,7 +23,8 @@ export type { ActionMode } from './states.ts';
  *
  * @example
  * ```ts
- * import type { CallSpec, ModeOf } from 'turngate';
+ * import type { CallSpec } from 'turngate';
+ * import type { ModeOf } from 'turngate/types';
  * const mode: ModeOf<CallSpec<'json'>> = 'json';
  * ```
  */
@@ -61,7 +62,7 @@ export type CallSpec<TMode extends ActionMode = ActionMode> = Branded<
  *
  * @example
  * ```ts
- * import type { CallSpecFields } from 'turngate';
+ * import type { CallSpecFields } from 'turngate/types';
  * const fields: CallSpecFields = { callId: 'turn-1', modelRef: 'gpt-5', actionMode: 'code', sessionId: 'support/4711' };
  * ```
  */

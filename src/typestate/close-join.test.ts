@@ -21,8 +21,8 @@ import {
   requestTools,
   TypestateError,
   type CallSpec,
-  type CloseContext,
 } from '../index.ts';
+import type { CloseContext } from '../types.ts';
 
 function used(spec: CallSpec, ids: readonly string[] = ['a', 'b']) {
   const requested = requestTools(

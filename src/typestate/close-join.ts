@@ -38,7 +38,7 @@ type EvidenceWire = JoinCheckInputWire['evidence'];
  *
  * @example
  * ```ts
- * import type { CloseContext } from 'turngate';
+ * import type { CloseContext } from 'turngate/types';
  * const context: CloseContext = {
  *   protocolState: { format: 'anthropic', stopReason: 'tool_use' },
  *   sessionRefs: ['session://support/4711'],

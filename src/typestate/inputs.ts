@@ -11,7 +11,7 @@ import type { ToolUseDisposition } from '../normalize/index.ts';
  *
  * @example
  * ```ts
- * import type { RequestedToolCall } from 'turngate';
+ * import type { RequestedToolCall } from 'turngate/types';
  * const call: RequestedToolCall = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' } };
  * const viaAlias: RequestedToolCall = { toolCallId: 'toolu_02', toolName: 'web_fetcher', method: 'fetch', input: { url: 'https://news.example/rss' } };
  * ```
@@ -41,7 +41,7 @@ export interface RequestedToolCall {
  *
  * @example
  * ```ts
- * import type { UseEvidence } from 'turngate';
+ * import type { UseEvidence } from 'turngate/types';
  * const evidence: UseEvidence = { mutationInputRef: 'mutation://issues/BILL-7', mutationInput: { id: 'BILL-7', status: 'closed' } };
  * ```
  */
@@ -61,7 +61,7 @@ export interface UseEvidence {
  *
  * @example
  * ```ts
- * import type { ToolUseInputRow } from 'turngate';
+ * import type { ToolUseInputRow } from 'turngate/types';
  * const rows: ToolUseInputRow[] = [
  *   { toolCallId: 'toolu_01', disposition: 'consumed', evidence: { summaryRef: 'summary://turn-1' } },
  *   { toolCallId: 'toolu_02', disposition: 'discarded_with_reason', reasonCode: 'stale' },
@@ -85,7 +85,7 @@ export interface ToolUseInputRow {
  *
  * @example
  * ```ts
- * import type { UseDecisionRow } from 'turngate';
+ * import type { UseDecisionRow } from 'turngate/types';
  * const row: UseDecisionRow = { disposition: 'discarded_with_reason', reasonCode: 'stale' };
  * ```
  */

@@ -40,7 +40,7 @@ import type { ToolDefinitionsOf } from './tools.ts';
  *
  * @example
  * ```ts
- * import type { IntentTarget } from 'turngate';
+ * import type { IntentTarget } from 'turngate/types';
  * const byCall: IntentTarget = { toolCallId: 'toolu_05', input: { id: 'BILL-7', status: 'closed' } };
  * const byRef: IntentTarget = { mutationInputRef: 'mutation://issues/BILL-7', input: { id: 'BILL-7', status: 'closed' } };
  * ```

@@ -22,7 +22,7 @@ import { isPendingMutation } from './results.ts';
  *
  * @example
  * ```ts
- * import type { MutationIntent } from 'turngate';
+ * import type { MutationIntent } from 'turngate/types';
  * declare const intent: MutationIntent;
  * const target = intent.kind === 'tool_call' ? intent.toolName : intent.mutationInputRef;
  * ```

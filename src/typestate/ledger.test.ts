@@ -16,11 +16,11 @@ import {
   turn,
   TypestateError,
   useAll,
-  type EffectEntry,
   type EffectLedger,
   type JoinClosed,
   type ToolUse,
 } from '../index.ts';
+import type { EffectEntry } from '../types.ts';
 
 const bound = { id: '7', status: 'closed' };
 

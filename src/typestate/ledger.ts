@@ -24,7 +24,7 @@ import type { ToolErrorEnvelope } from './results.ts';
  *
  * @example
  * ```ts
- * import type { EffectState } from 'turngate';
+ * import type { EffectState } from 'turngate/types';
  * const settled: EffectState[] = ['completed', 'failed'];
  * ```
  */
@@ -35,7 +35,7 @@ export type EffectState = 'started' | 'completed' | 'failed' | 'unknown_after_cr
  *
  * @example
  * ```ts
- * import type { EffectEntry } from 'turngate';
+ * import type { EffectEntry } from 'turngate/types';
  * const entry: EffectEntry = { key: 'sha256:…', toolCallId: 'toolu_05', toolName: 'send_email', inputDigest: 'sha256:…', joinSetDigest: 'sha256:…' };
  * ```
  */
@@ -76,7 +76,7 @@ export interface EffectRecord extends EffectEntry {
  *
  * @example
  * ```ts
- * import type { EffectEnd } from 'turngate';
+ * import type { EffectEnd } from 'turngate/types';
  * const end: EffectEnd = { state: 'completed', output: { sent: true } };
  * ```
  */
@@ -91,7 +91,7 @@ export type EffectEnd =
  *
  * @example
  * ```ts
- * import type { EffectClaim } from 'turngate';
+ * import type { EffectClaim } from 'turngate/types';
  * declare const claim: EffectClaim;
  * const runIt = claim.claimed;
  * ```
@@ -137,7 +137,8 @@ export interface EffectLedger {
  *
  * @example
  * ```ts
- * import { MemoryEffectLedger, type SyncEffectLedger } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import type { SyncEffectLedger } from 'turngate/types';
  * const ledger: SyncEffectLedger = new MemoryEffectLedger();
  * ledger.read('k'); //=> undefined
  * ```
@@ -257,7 +258,8 @@ export class MemoryEffectLedger implements SyncEffectLedger, ApprovalLedger {
  *
  * @example
  * ```ts
- * import { MemoryEffectLedger, type AdmitOptions } from 'turngate';
+ * import { MemoryEffectLedger } from 'turngate';
+ * import type { AdmitOptions } from 'turngate/types';
  * const options: AdmitOptions = { ledger: new MemoryEffectLedger(), idempotencyKey: (intent) => `email:${intent.toolCallId}` };
  * ```
  */
@@ -288,7 +290,7 @@ export interface AdmitOptions {
  *
  * @example
  * ```ts
- * import type { AdmissionApprovals } from 'turngate';
+ * import type { AdmissionApprovals } from 'turngate/types';
  * const approvals: AdmissionApprovals = { policy: { version: 'v1', rules: {} }, now: () => Date.now(), schemaDigest: () => 'sha256:0' };
  * ```
  */
@@ -321,7 +323,7 @@ export function admissionOf(ready: object): AdmitOptions {
  *
  * @example
  * ```ts
- * import type { EffectLedgerOptions } from 'turngate';
+ * import type { EffectLedgerOptions } from 'turngate/types';
  * const options: EffectLedgerOptions = { leaseMs: 60_000 };
  * ```
  */

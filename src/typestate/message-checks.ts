@@ -26,7 +26,8 @@ import type { ToolMethodAlias, ToolName } from './tools.ts';
  *
  * @example
  * ```ts
- * import type { HandlerMapCheck, ToolDefinitions } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { HandlerMapCheck } from 'turngate/types';
  * type Shown = HandlerMapCheck<{ nope: () => 1 }, { read_file: ToolDefinitions[string] }>;
  * ```
  */
@@ -143,7 +144,8 @@ type ModeIssue<TCalls extends readonly RequestedToolCall[], TMode extends Action
  *
  * @example
  * ```ts
- * import type { CallsCheck, ToolDefinitions } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { CallsCheck } from 'turngate/types';
  * type Shown = CallsCheck<[{ toolCallId: 'a'; toolName: 'x'; input: {} }, { toolCallId: 'b'; toolName: 'x'; input: {} }], ToolDefinitions, 'json'>;
  * ```
  */
@@ -168,7 +170,7 @@ type Trimmed<T extends string> = T extends ` ${infer R}` | `\n${infer R}` | `\t$
  *
  * @example
  * ```ts
- * import type { ModeNamed } from 'turngate';
+ * import type { ModeNamed } from 'turngate/types';
  * const mode: ModeNamed<' JSON'> = 'json';
  * ```
  */
@@ -183,7 +185,7 @@ export type ModeNamed<TMode extends string> = string extends TMode
  *
  * @example
  * ```ts
- * import type { ActionModeCheck } from 'turngate';
+ * import type { ActionModeCheck } from 'turngate/types';
  * type Shown = ActionModeCheck<'cod'>;
  * //=> 'tool.schema_invalid: actionMode must be code, json or text (any case), not cod'
  * ```
@@ -222,7 +224,7 @@ type UseRowIssue<TRow> = TRow extends {
  *
  * @example
  * ```ts
- * import type { UseRowsCheck } from 'turngate';
+ * import type { UseRowsCheck } from 'turngate/types';
  * type Shown = UseRowsCheck<[{ toolCallId: 'tc-1'; disposition: 'consumed' }]>;
  * ```
  */
@@ -248,7 +250,7 @@ type DecisionIssue<TDecision> = TDecision extends 'consumed'
  *
  * @example
  * ```ts
- * import type { UseDecisionCheck } from 'turngate';
+ * import type { UseDecisionCheck } from 'turngate/types';
  * type Shown = UseDecisionCheck<'consumed' | 'observed'>;
  * ```
  */

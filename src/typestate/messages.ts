@@ -18,7 +18,7 @@ import type { MutationToolName } from './tools.ts';
  *
  * @example
  * ```ts
- * import type { TurnMisuse } from 'turngate';
+ * import type { TurnMisuse } from 'turngate/types';
  * type Shown = TurnMisuse<'tool.parallel_policy_violation: json mode allows one tool call per action; tc-1 is already requested'>;
  * ```
  */
@@ -35,7 +35,8 @@ export interface TurnMisuse<TMessage extends string> {
  *
  * @example
  * ```ts
- * import type { JoinClosed, StateArgument } from 'turngate';
+ * import type { JoinClosed } from 'turngate';
+ * import type { StateArgument } from 'turngate/types';
  * type Shown = StateArgument<{ ok: false }, 'JoinClosed', 'call closeJoin(use, context) first'>;
  * //=> 'JoinClosed expected, got a Result: check .ok first, then pass .value'
  * ```
@@ -57,7 +58,7 @@ export type StateArgument<T, TState extends BrandName, TNext extends string> =
  *
  * @example
  * ```ts
- * import type { UnknownToolMessage } from 'turngate';
+ * import type { UnknownToolMessage } from 'turngate/types';
  * const shown: UnknownToolMessage<'delete_file'> = 'tool.unknown_or_disallowed: delete_file is not in the registry';
  * ```
  */
@@ -75,7 +76,8 @@ export type NamedEvidence =
  *
  * @example
  * ```ts
- * import type { MutationToolCheck, ToolDefinitions } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { MutationToolCheck } from 'turngate/types';
  * type Shown = MutationToolCheck<ToolDefinitions, 'read_file'>;
  * ```
  */
@@ -114,7 +116,7 @@ type LastOf<TUnion> = (TUnion extends unknown ? (x: () => TUnion) => void : neve
  *
  * @example
  * ```ts
- * import type { IdList } from 'turngate';
+ * import type { IdList } from 'turngate/types';
  * const ids: IdList<'tc-1'> = 'tc-1';
  * ```
  */
@@ -135,7 +137,7 @@ type JoinIds<TIds extends string, TText extends string, TSeen extends unknown[]>
  *
  * @example
  * ```ts
- * import type { NextStep } from 'turngate';
+ * import type { NextStep } from 'turngate/types';
  * const step: NextStep<'tool.use_missing'> = 'call .use(id, disposition) for each id';
  * ```
  */
@@ -152,7 +154,7 @@ export type NextStep<TFailureClass extends FailureClass> = TFailureClass extends
  *
  * @example
  * ```ts
- * import type { JoinIncomplete } from 'turngate';
+ * import type { JoinIncomplete } from 'turngate/types';
  * // What the editor shows for .close on a turn whose call tc-2 has no result:
  * type Shown = JoinIncomplete<'tool.result_missing', 'tc-2'>;
  * ```
@@ -175,7 +177,7 @@ export interface JoinIncomplete<
  *
  * @example
  * ```ts
- * import type { NonLiteralIdMessage } from 'turngate';
+ * import type { NonLiteralIdMessage } from 'turngate/types';
  * type Shown = NonLiteralIdMessage;
  * ```
  */
@@ -187,7 +189,7 @@ export type NonLiteralIdMessage =
  *
  * @example
  * ```ts
- * import type { ResultOrphanMessage } from 'turngate';
+ * import type { ResultOrphanMessage } from 'turngate/types';
  * const shown: ResultOrphanMessage<'tc-9'> = 'tool.result_orphan: tc-9 was never requested';
  * ```
  */
@@ -198,7 +200,7 @@ export type ResultOrphanMessage<TId extends string> = `tool.result_orphan: ${TId
  *
  * @example
  * ```ts
- * import type { UseWithoutResultMessage } from 'turngate';
+ * import type { UseWithoutResultMessage } from 'turngate/types';
  * const shown: UseWithoutResultMessage<'tc-2'> = 'tool.use_without_result: tc-2 has no result';
  * ```
  */
@@ -209,7 +211,7 @@ export type UseWithoutResultMessage<TId extends string> = `tool.use_without_resu
  *
  * @example
  * ```ts
- * import type { RepeatedIdMessage } from 'turngate';
+ * import type { RepeatedIdMessage } from 'turngate/types';
  * const shown: RepeatedIdMessage<'tc-1', 'a result'> = 'tool.schema_invalid: tc-1 already has a result (one per id)';
  * ```
  */
@@ -271,7 +273,7 @@ export type DiscardedWithoutReasonMessage = 'tool.schema_invalid: discarded_with
  *
  * @example
  * ```ts
- * import type { ApprovalRuleKeyMessage } from 'turngate';
+ * import type { ApprovalRuleKeyMessage } from 'turngate/types';
  * const shown: ApprovalRuleKeyMessage<'read_file'> = 'tool.unknown_or_disallowed: read_file is not a mutation tool of the registry; approvals gate mutations';
  * ```
  */
@@ -284,7 +286,7 @@ export type ApprovalRuleKeyMessage<TName extends string> =
  *
  * @example
  * ```ts
- * import type { ApprovalClearanceMessage } from 'turngate';
+ * import type { ApprovalClearanceMessage } from 'turngate/types';
  * const shown: ApprovalClearanceMessage<'send_email'> = "approval.missing: send_email needs the approved clearance beginGated returns (policy 'always')";
  * ```
  */

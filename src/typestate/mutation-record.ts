@@ -15,7 +15,7 @@ import type { ToolErrorEnvelope } from './results.ts';
  *
  * @example
  * ```ts
- * import type { MutationWitness } from 'turngate';
+ * import type { MutationWitness } from 'turngate/types';
  * declare const witness: MutationWitness;
  * witness.intents.map((i) => i.inputDigest);
  * ```
@@ -45,7 +45,7 @@ export interface MutationWitness {
  *
  * @example
  * ```ts
- * import type { MutationRecord } from 'turngate';
+ * import type { MutationRecord } from 'turngate/types';
  * declare const record: MutationRecord;
  * if (record.outcome === 'not_admitted') record.failures.map((f) => f.class);
  * ```

@@ -17,7 +17,6 @@ import {
 import { digest } from '../canonical/index.ts';
 import {
   admitMutation,
-  joinCheck,
   performMutation,
   performMutationTool,
   recordMutations,
@@ -26,6 +25,7 @@ import {
   TypestateError,
   type MutationReady,
 } from '../index.ts';
+import { joinCheck } from '../join-check.ts';
 
 const bound = { id: '7', status: 'closed' };
 

@@ -25,7 +25,7 @@ import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
  *
  * @example
  * ```ts
- * import type { MutationPolicy } from 'turngate';
+ * import type { MutationPolicy } from 'turngate/types';
  * const policy: MutationPolicy = { mutationPolicyDigest: 'pol.issues-write.v2', requiredCapabilities: ['issues:write'], capabilityClaims: ['issues:write'] };
  * ```
  */

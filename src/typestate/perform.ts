@@ -35,7 +35,7 @@ export type { IntentTarget } from './intent-claim.ts';
  *
  * @example
  * ```ts
- * import type { PerformedMutation } from 'turngate';
+ * import type { PerformedMutation } from 'turngate/types';
  * declare const performed: PerformedMutation<{ ok: boolean }>;
  * performed.intent.inputDigest;
  * ```
@@ -196,7 +196,8 @@ function toolOutcome<TTools extends ToolDefinitionsOf<TTools>>(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type MutationToolCall } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { MutationToolCall } from 'turngate/types';
  * class Tools extends defineTools({ update_issue: { input: v.object({ id: v.string() }), output: v.object({ ok: v.boolean() }), mutation: true } }) {}
  * const call: MutationToolCall<Tools, 'update_issue'> = { toolCallId: 'toolu_05', toolName: 'update_issue', input: { id: 'BILL-7' } };
  * ```

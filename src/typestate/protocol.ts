@@ -20,7 +20,7 @@ import type { Result } from '../failures/index.ts';
  *
  * @example
  * ```ts
- * import type { ProviderStopReason } from 'turngate';
+ * import type { ProviderStopReason } from 'turngate/types';
  * const stop: ProviderStopReason = { format: 'aisdk', stopReason: 'tool-calls' };
  * ```
  */
@@ -50,7 +50,7 @@ export type ProviderStopReason = {
  *
  * @example
  * ```ts
- * import type { TurnProtocolState } from 'turngate';
+ * import type { TurnProtocolState } from 'turngate/types';
  * const states: TurnProtocolState[] = [
  *   { stopReason: 'end_turn' },
  *   { format: 'anthropic', stopReason: 'tool_use' },

@@ -27,7 +27,7 @@ import { firstFailure, fail } from '../failures/internal.ts';
  *
  * @example
  * ```ts
- * import type { RecordMutationsOptions } from 'turngate';
+ * import type { RecordMutationsOptions } from 'turngate/types';
  * const options: RecordMutationsOptions = { refused: [{ class: 'mutation.policy_digest_mismatch', detail: 'stale policy' }] };
  * ```
  */

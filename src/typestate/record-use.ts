@@ -22,7 +22,7 @@ import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
  *
  * @example
  * ```ts
- * import type { ToolUseRow } from 'turngate';
+ * import type { ToolUseRow } from 'turngate/types';
  * declare const row: ToolUseRow;
  * row.resultDigest;
  * ```

@@ -267,7 +267,8 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { callSpec, defineTools, requestTools, type RequestedToolCall } from 'turngate';
+ * import { callSpec, defineTools, requestTools } from 'turngate';
+ * import type { RequestedToolCall } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
  * const spec = callSpec({ callId: 'turn-1', modelRef: 'claude-sonnet-4-5', actionMode: 'code' });
  * // What the model sent: names are strings, so the run-time check decides.

@@ -24,7 +24,8 @@ import type {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolRequest } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolRequest } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * const request: ToolRequest<Tools, 'read_file'> = { toolCallId: 'toolu_01', toolName: 'read_file', input: { path: 'README.md' }, inputDigest: 'sha256:…' };
  * ```
@@ -58,7 +59,8 @@ export interface ToolRequest<
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type AnyToolRequest } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { AnyToolRequest } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * declare const request: AnyToolRequest<Tools>;
  * if (request.toolName === 'read_file') request.input.path;
@@ -74,7 +76,7 @@ export type AnyToolRequest<TTools extends ToolDefinitionsOf<TTools>> = {
  *
  * @example
  * ```ts
- * import type { RefusedToolCall } from 'turngate';
+ * import type { RefusedToolCall } from 'turngate/types';
  * declare const refused: RefusedToolCall;
  * `${refused.toolCallId}: ${refused.failure.class}`;
  * ```
@@ -111,7 +113,7 @@ export interface RefusedToolCall {
  *
  * @example
  * ```ts
- * import type { TurnCalls } from 'turngate';
+ * import type { TurnCalls } from 'turngate/types';
  * declare const calls: TurnCalls;
  * calls.requests.length + calls.refused.length;
  * ```
@@ -154,7 +156,7 @@ export type ToolRequests<TTools extends ToolDefinitionsOf<TTools> = ToolDefiniti
  *
  * @example
  * ```ts
- * import type { TextAdapterProfile } from 'turngate';
+ * import type { TextAdapterProfile } from 'turngate/types';
  * const profile: TextAdapterProfile = {
  *   profileId: 'json-line.v1',
  *   parse: (text) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { toolCallId: string; toolName: string; input: unknown }),

@@ -152,7 +152,7 @@ export const TOOL_ERROR_CODES = {
  *
  * @example
  * ```ts
- * import type { ToolErrorCode } from 'turngate';
+ * import type { ToolErrorCode } from 'turngate/types';
  * const code: ToolErrorCode = 'invalid_output';
  * ```
  */
@@ -163,7 +163,7 @@ export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
  *
  * @example
  * ```ts
- * import type { ToolErrorEnvelope } from 'turngate';
+ * import type { ToolErrorEnvelope } from 'turngate/types';
  * const error: ToolErrorEnvelope = { errorCode: 'timeout', retryable: true, errorMessage: 'no answer in 5 s' };
  * ```
  */
@@ -182,7 +182,8 @@ export interface ToolErrorEnvelope {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolOk } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolOk } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
  * declare const result: ToolOk<Tools, 'read_file'>;
  * result.output.text;
@@ -213,7 +214,8 @@ export interface ToolOk<TTools extends ToolDefinitionsOf<TTools>, TName extends 
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolFailed } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolFailed } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.object({ text: v.string() }) } }) {}
  * declare const result: ToolFailed<Tools, 'read_file'>;
  * result.error.errorCode;
@@ -266,7 +268,8 @@ export type ToolResult<TTools extends ToolDefinitionsOf<TTools>> = [TTools] exte
  *
  * @example
  * ```ts
- * import type { ToolDefinitions, ToolResultHandlers } from 'turngate';
+ * import type { ToolDefinitions } from 'turngate';
+ * import type { ToolResultHandlers } from 'turngate/types';
  * const handlers: ToolResultHandlers<ToolDefinitions, string> = {};
  * ```
  */
@@ -320,7 +323,7 @@ export function matchToolResult<
  *
  * @example
  * ```ts
- * import type { ReportedToolResult } from 'turngate';
+ * import type { ReportedToolResult } from 'turngate/types';
  * const rows: ReportedToolResult[] = [
  *   { toolCallId: 'toolu_01', status: 'ok', output: { text: '# turngate' } },
  *   { toolCallId: 'toolu_02', status: 'error', error: { errorCode: 'timeout', retryable: true, errorMessage: 'no answer in 5 s' } },

@@ -25,7 +25,7 @@ export function isSchema(value: unknown): value is StandardSchemaV1 {
  *
  * @example
  * ```ts
- * import type { SchemaIssue } from 'turngate';
+ * import type { SchemaIssue } from 'turngate/types';
  * const issue: SchemaIssue = { path: 'path', message: 'Invalid type: Expected string but received 3' };
  * ```
  */
@@ -43,7 +43,8 @@ export interface SchemaIssue {
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { validateWith, type SchemaCheck } from 'turngate';
+ * import { validateWith } from 'turngate';
+ * import type { SchemaCheck } from 'turngate/types';
  * const checked: SchemaCheck = validateWith(v.string(), 'a');
  * checked.ok; //=> true
  * ```

@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * import type { TurnStateName } from 'turngate';
+ * import type { TurnStateName } from 'turngate/types';
  * const chain: TurnStateName[] = ['CallSpec', 'ToolRequests', 'ToolResults', 'ToolUse', 'JoinClosed', 'MutationReady'];
  * ```
  */
@@ -23,7 +23,7 @@ export type TurnStateName = 'CallSpec' | 'ToolRequests' | 'ToolResults' | 'ToolU
  *
  * @example
  * ```ts
- * import type { BrandName } from 'turngate';
+ * import type { BrandName } from 'turngate/types';
  * const names: BrandName[] = ['JoinClosed', 'SendableTranscript'];
  * ```
  */
@@ -34,7 +34,7 @@ export type BrandName = TurnStateName | 'SendableTranscript' | 'Clearance';
  *
  * @example
  * ```ts
- * import type { ActionMode } from 'turngate';
+ * import type { ActionMode } from 'turngate/types';
  * const modes: ActionMode[] = ['code', 'json', 'text'];
  * ```
  */

@@ -69,7 +69,8 @@ export type ToolDefinitions = { readonly [name: string]: ToolDefinition };
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolDefinitionsOf } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolDefinitionsOf } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * const ok: Tools extends ToolDefinitionsOf<Tools> ? true : false = true;
  * ```
@@ -112,7 +113,8 @@ export type ToolInput<
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ParsedToolInput } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ParsedToolInput } from 'turngate/types';
  * const tools = defineTools({ wait: { input: v.object({ ms: v.pipe(v.string(), v.transform(Number)) }), output: v.null() } });
  * const parsed: ParsedToolInput<typeof tools.definitions, 'wait'> = { ms: 250 };
  * ```
@@ -181,7 +183,8 @@ export type ReadToolName<TTools> = Exclude<ToolName<TTools>, MutationToolName<TT
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type JoinClosed, type ToolsOf } from 'turngate';
+ * import { defineTools, type JoinClosed } from 'turngate';
+ * import type { ToolsOf } from 'turngate/types';
  * class Tools extends defineTools({ read_file: { input: v.object({ path: v.string() }), output: v.string() } }) {}
  * declare const closed: JoinClosed<Tools>;
  * const same: ToolsOf<typeof closed> extends Tools ? true : false = true;
@@ -204,7 +207,8 @@ type ToolsIn<T> = T extends { readonly '~tools'?: infer TTools }
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolMethod } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolMethod } from 'turngate/types';
  * class Tools extends defineTools({
  *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url', 'head_url'], aliases: { fetch: 'fetch_url' } },
  * }) {}
@@ -225,7 +229,8 @@ export type ToolMethod<TTools, TName extends keyof TTools> = TTools[TName] exten
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { defineTools, type ToolMethodAlias } from 'turngate';
+ * import { defineTools } from 'turngate';
+ * import type { ToolMethodAlias } from 'turngate/types';
  * class Tools extends defineTools({
  *   web_fetcher: { input: v.object({ url: v.string() }), output: v.string(), methods: ['fetch_url'], aliases: { fetch: 'fetch_url' } },
  * }) {}

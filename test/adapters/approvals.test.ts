@@ -6,7 +6,8 @@
  * the format's check accepts.
  */
 import { describe, expect, it } from 'vitest';
-import { approvalPolicy, MemoryEffectLedger } from 'turngate';
+import { MemoryEffectLedger } from 'turngate';
+import { approvalPolicy } from 'turngate/approvals';
 import { checkTranscriptJson } from 'turngate/transcripts';
 import { ADAPTERS, type AdapterName, type AnyStep, FORMAT, historyOf, loopOf, replyOf, Tools } from './reply-shapes.ts';
 

@@ -4,8 +4,10 @@
  * handler ran) and checks that a returned history is one the provider's format accepts.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryEffectLedger, STOP_REASON_TABLE, type EffectEntry, type EffectLedger } from 'turngate';
-import { ToolLoopError } from 'turngate/adapters/anthropic';
+import { MemoryEffectLedger, type EffectLedger } from 'turngate';
+import { STOP_REASON_TABLE } from 'turngate/join-check';
+import type { EffectEntry } from 'turngate/types';
+import { ToolLoopError } from 'turngate/adapters';
 import { checkTranscriptJson } from 'turngate/transcripts';
 import {
   ADAPTERS,

@@ -309,7 +309,7 @@ describe('the tool loop with MCP handlers', () => {
 
 describe('approvals on MCP tools, through the loop', () => {
   it('an approvalPolicy over the MCP registry holds a refund for a yes, then runs it once on the server', async () => {
-    const { approvalPolicy } = await import('turngate');
+    const { approvalPolicy } = await import('turngate/approvals');
     const { client, effects } = await shop();
     const mcp = await mcpTools([{ name: 'shop', client, reads: ['get_order'] }]);
     const approvals = approvalPolicy(mcp.tools, 'v1', { shop__refund: 'always' });

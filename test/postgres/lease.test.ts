@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  type ChatMessage,
   createChatHarness,
   SessionLockTimeout,
   SessionStoreUnavailable,
   SessionWriteConflict,
   sequentialGraph,
 } from '../../src/chat/index.ts';
+import type { ChatMessage } from '../../src/transcripts/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
 import { startProxy } from './proxy.ts';
 import { admin, connection, freshPrefix as prefixOf } from './database.ts';

@@ -10,8 +10,8 @@ import {
   sequentialGraph,
   SessionStoreUnavailable,
   SessionWriteConflict,
-  type ChatMessage,
 } from '../../src/chat/index.ts';
+import type { ChatMessage } from '../../src/transcripts/index.ts';
 import { PostgresSessionStore } from '../../src/chat/postgres.ts';
 import { restartAndResume } from '../restart.ts';
 import { sessionStoreSuite } from '../session-store-suite.ts';

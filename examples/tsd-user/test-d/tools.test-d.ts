@@ -1,14 +1,6 @@
 import { expectType } from 'tsd';
-import type {
-  CallSpec,
-  IsJoinClosed,
-  JoinClosed,
-  MutationToolName,
-  OpenCalls,
-  Result,
-  ToolOutputOf,
-  ToolResultOf,
-} from 'turngate';
+import type { CallSpec, JoinClosed, MutationToolName, Result } from 'turngate';
+import type { IsJoinClosed, OpenCalls, ToolOutputOf, ToolResultOf } from 'turngate/types';
 import { type Tools, triageTurn } from '../tools.js';
 
 declare const spec: CallSpec<'code'>;

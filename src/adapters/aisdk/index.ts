@@ -18,24 +18,9 @@ import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions, type ToolSchema } from '../core/declarations.ts';
 import { createToolLoop, errorText, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
 
-export { ToolLoopError } from '../core/loop.ts';
 export { transcriptGuard } from './middleware.ts';
 export type { GuardedCallOptions, OnReject, TranscriptGuardMiddleware, TranscriptGuardOptions } from './middleware.ts';
 export { TranscriptRejectedError } from './errors.ts';
-export type {
-  AnswerOptions,
-  ApprovalAnswer,
-  LoopHandlers,
-  LoopStep,
-  ReadFailurePolicy,
-  RecordedReply,
-  StepContext,
-  ToolLoop,
-  ToolLoopErrorCode,
-  ToolLoopOptions,
-  WaitingState,
-} from '../core/loop.ts';
-export type { DeclarationOptions } from '../core/declarations.ts';
 
 /**
  * What the loop reads of a `generateText` result: its response messages (`responseMessages`),

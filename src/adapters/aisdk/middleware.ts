@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { AISDKMessage, TranscriptFailure, TranscriptRepair } from '../../transcripts/index.ts';
-import { runCheck, runRepair } from '../../transcripts/internal.ts';
+import type { TranscriptFailure, TranscriptRepair } from '../../transcripts/index.ts';
+import { type AISDKMessage, runCheck, runRepair } from '../../transcripts/internal.ts';
 import { TranscriptRejectedError } from './errors.ts';
 
 /** What `transcriptGuard` does with a prompt the check rejects. */

@@ -22,22 +22,6 @@ import {
   type ToolLoopOptions,
 } from '../core/loop.ts';
 
-export { ToolLoopError } from '../core/loop.ts';
-export type {
-  AnswerOptions,
-  ApprovalAnswer,
-  LoopHandlers,
-  LoopStep,
-  ReadFailurePolicy,
-  RecordedReply,
-  StepContext,
-  ToolLoop,
-  ToolLoopErrorCode,
-  ToolLoopOptions,
-  WaitingState,
-} from '../core/loop.ts';
-export type { DeclarationOptions } from '../core/declarations.ts';
-
 /**
  * A tool loop over the Anthropic Messages API: replies are `Anthropic.Message`, the history is
  * `Anthropic.MessageParam[]`, the declarations `Anthropic.Tool[]`.

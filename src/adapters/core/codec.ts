@@ -17,7 +17,7 @@ import type { TranscriptFailure } from '../../transcripts/index.ts';
  *
  * @example
  * ```ts
- * import type { RecordedReply } from 'turngate/adapters/anthropic';
+ * import type { RecordedReply } from 'turngate/adapters';
  * const recorded: RecordedReply = { kind: 'turngate.recorded-reply', messages: [], stopReason: 'tool_use', id: 'msg_1', model: 'claude-sonnet-4-6' };
  * ```
  */
@@ -53,7 +53,7 @@ export type ToolLoopErrorCode = 'reply_refused' | 'turn_in_progress' | 'history_
  *
  * @example
  * ```ts
- * import { ToolLoopError } from 'turngate/adapters/anthropic';
+ * import { ToolLoopError } from 'turngate/adapters';
  * const error = new ToolLoopError('the history is not a transcript anthropic accepts', [], 'reply_refused');
  * error.code; //=> 'reply_refused'
  * ```

@@ -21,7 +21,7 @@ export interface ToolSchema {
  *
  * @example
  * ```ts
- * import type { DeclarationOptions } from 'turngate/adapters/anthropic';
+ * import type { DeclarationOptions } from 'turngate/adapters';
  * const options: DeclarationOptions = { ignoreActions: ['check'] };
  * ```
  */

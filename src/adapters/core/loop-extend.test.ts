@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { replyOf } from '../../../test/adapters/reply-shapes.ts';
 import { defineTools } from '../../index.ts';
 import { checkTranscriptJson } from '../../transcripts/index.ts';
-import { type OpenAIChatToolLoop, toolLoop, ToolLoopError } from '../openai-chat/index.ts';
+import { type OpenAIChatToolLoop, toolLoop } from '../openai-chat/index.ts';
+import { ToolLoopError } from '../index.ts';
 
 class Tools extends defineTools({
   get_weather: { input: v.object({ city: v.string() }), output: v.string() },

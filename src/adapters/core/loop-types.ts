@@ -36,7 +36,7 @@ import type { ProviderCodec, RecordedReply } from './codec.ts';
  *
  * @example
  * ```ts
- * import type { StepContext } from 'turngate/adapters/anthropic';
+ * import type { StepContext } from 'turngate/adapters';
  * const fetchWeather = async (city: string, { signal }: StepContext) => (await fetch(`https://example.com/${city}`, { signal })).text();
  * ```
  */
@@ -56,7 +56,7 @@ export interface StepContext {
  * ```ts
  * import * as v from 'valibot';
  * import { defineTools } from 'turngate';
- * import type { LoopHandlers } from 'turngate/adapters/anthropic';
+ * import type { LoopHandlers } from 'turngate/adapters';
  * class Tools extends defineTools({
  *   get_weather: { input: v.object({ city: v.string() }), output: v.object({ sky: v.string() }) },
  *   send_email: { input: v.object({ to: v.string() }), output: v.object({ sent: v.boolean() }), mutation: true },
@@ -92,7 +92,7 @@ export type LoopHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
  *
  * @example
  * ```ts
- * import type { ReadFailurePolicy } from 'turngate/adapters/anthropic';
+ * import type { ReadFailurePolicy } from 'turngate/adapters';
  * const policy: ReadFailurePolicy = 'block_mutations';
  * ```
  */
@@ -147,7 +147,7 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
  * ```ts
  * import * as v from 'valibot';
  * import { defineTools } from 'turngate';
- * import type { ToolLoopOptions } from 'turngate/adapters/openai-chat';
+ * import type { ToolLoopOptions } from 'turngate/adapters';
  * class Tools extends defineTools({ get_weather: { input: v.object({ city: v.string() }), output: v.string() } }) {}
  * const options: ToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } };
  * ```
@@ -184,7 +184,7 @@ export type ToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = LoopSett
  *
  * @example
  * ```ts
- * import type { LoopStep } from 'turngate/adapters/anthropic';
+ * import type { LoopStep } from 'turngate/adapters';
  * import type { ToolDefinitions } from 'turngate';
  * declare const step: LoopStep<ToolDefinitions, unknown>;
  * step.mutations.map((m) => `${m.intent.kind === 'tool_call' ? m.intent.toolName : ''} ${m.outcome}`);
@@ -238,7 +238,7 @@ export interface LoopStep<TTools extends ToolDefinitionsOf<TTools>, TMessage> {
  *
  * @example
  * ```ts
- * import type { WaitingState } from 'turngate/adapters/anthropic';
+ * import type { WaitingState } from 'turngate/adapters';
  * declare const state: WaitingState;
  * state.approvals.map((a) => `${a.toolName}: ${a.reason}`);
  * ```
@@ -255,7 +255,7 @@ export type WaitingState = {
  *
  * @example
  * ```ts
- * import type { ApprovalAnswer } from 'turngate/adapters/anthropic';
+ * import type { ApprovalAnswer } from 'turngate/adapters';
  * const yes: ApprovalAnswer = { toolCallId: 'toolu_02', verdict: 'approve', reason: 'expected', decidedBy: 'ada' };
  * ```
  */
@@ -274,7 +274,7 @@ export interface ApprovalAnswer {
  *
  * @example
  * ```ts
- * import type { AnswerOptions } from 'turngate/adapters/anthropic';
+ * import type { AnswerOptions } from 'turngate/adapters';
  * const options: AnswerOptions = { signal: AbortSignal.timeout(60_000) };
  * ```
  */
@@ -297,7 +297,7 @@ export interface AnswerOptions {
  * ```ts
  * import type Anthropic from '@anthropic-ai/sdk';
  * import type { ToolDefinitions } from 'turngate';
- * import type { ToolLoop } from 'turngate/adapters/anthropic';
+ * import type { ToolLoop } from 'turngate/adapters';
  * declare const loop: ToolLoop<ToolDefinitions, Anthropic.Message, Anthropic.MessageParam, Anthropic.Tool[]>;
  * loop.tools.map((tool) => tool.name);
  * ```

@@ -16,22 +16,6 @@ import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import { createToolLoop, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
 
-export { ToolLoopError } from '../core/loop.ts';
-export type {
-  AnswerOptions,
-  ApprovalAnswer,
-  LoopHandlers,
-  LoopStep,
-  ReadFailurePolicy,
-  RecordedReply,
-  StepContext,
-  ToolLoop,
-  ToolLoopErrorCode,
-  ToolLoopOptions,
-  WaitingState,
-} from '../core/loop.ts';
-export type { DeclarationOptions } from '../core/declarations.ts';
-
 /**
  * A tool loop over Gemini: replies are `GenerateContentResponse`, the history is `Content[]`
  * (the request's `contents`), the declarations one `Tool` holding every function declaration.

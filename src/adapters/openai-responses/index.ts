@@ -23,22 +23,6 @@ import {
   type ToolLoopOptions,
 } from '../core/loop.ts';
 
-export { ToolLoopError } from '../core/loop.ts';
-export type {
-  AnswerOptions,
-  ApprovalAnswer,
-  LoopHandlers,
-  LoopStep,
-  ReadFailurePolicy,
-  RecordedReply,
-  StepContext,
-  ToolLoop,
-  ToolLoopErrorCode,
-  ToolLoopOptions,
-  WaitingState,
-} from '../core/loop.ts';
-export type { DeclarationOptions } from '../core/declarations.ts';
-
 /**
  * A tool loop over the Responses API: replies are `Response`, the history is
  * `ResponseInputItem[]` (the request's `input`), the declarations `FunctionTool[]`.

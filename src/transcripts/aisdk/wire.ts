@@ -16,7 +16,7 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { AISDKToolCallPart } from 'turngate/transcripts';
+ * import type { AISDKToolCallPart } from 'turngate/formats';
  * const part: AISDKToolCallPart = { type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } };
  * ```
  */
@@ -34,7 +34,7 @@ export interface AISDKToolCallPart {
  *
  * @example
  * ```ts
- * import type { AISDKToolResultPart } from 'turngate/transcripts';
+ * import type { AISDKToolResultPart } from 'turngate/formats';
  * const part: AISDKToolResultPart = { type: 'tool-result', toolCallId: 'call_1', toolName: 'getWeather', output: { type: 'text', value: 'Snow' } };
  * ```
  */
@@ -51,7 +51,7 @@ export interface AISDKToolResultPart {
  *
  * @example
  * ```ts
- * import type { AISDKToolApprovalRequestPart } from 'turngate/transcripts';
+ * import type { AISDKToolApprovalRequestPart } from 'turngate/formats';
  * const part: AISDKToolApprovalRequestPart = { type: 'tool-approval-request', approvalId: 'appr_1', toolCallId: 'call_1' };
  * ```
  */
@@ -66,7 +66,7 @@ export interface AISDKToolApprovalRequestPart {
  *
  * @example
  * ```ts
- * import type { AISDKToolApprovalResponsePart } from 'turngate/transcripts';
+ * import type { AISDKToolApprovalResponsePart } from 'turngate/formats';
  * const part: AISDKToolApprovalResponsePart = { type: 'tool-approval-response', approvalId: 'appr_1', approved: true };
  * ```
  */
@@ -82,7 +82,7 @@ export interface AISDKToolApprovalResponsePart {
  *
  * @example
  * ```ts
- * import type { AISDKOtherPart } from 'turngate/transcripts';
+ * import type { AISDKOtherPart } from 'turngate/formats';
  * const part: AISDKOtherPart = { type: 'reasoning' };
  * ```
  */
@@ -95,7 +95,7 @@ export interface AISDKOtherPart {
  *
  * @example
  * ```ts
- * import type { AISDKMessage } from 'turngate/transcripts';
+ * import type { AISDKMessage } from 'turngate/formats';
  * const messages: AISDKMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'getWeather', input: { city: 'Oslo' } }] },
@@ -153,7 +153,7 @@ const Content = v.union([
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { AISDKMessageSchema } from 'turngate/transcripts';
+ * import { AISDKMessageSchema } from 'turngate/formats';
  * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'ok' } }] }); //=> true
  * v.is(AISDKMessageSchema, { role: 'tool', content: [{ type: 'tool-result', output: { type: 'text', value: 'ok' } }] }); //=> false
  * ```
@@ -169,7 +169,7 @@ export const AISDKMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { AISDKMessagesSchema } from 'turngate/transcripts';
+ * import { AISDKMessagesSchema } from 'turngate/formats';
  * v.is(AISDKMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */

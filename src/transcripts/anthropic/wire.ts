@@ -17,7 +17,7 @@ import { ANTHROPIC_SERVER_CALL_TYPES, isAnthropicServerResultType } from './kind
  *
  * @example
  * ```ts
- * import type { AnthropicTextBlock } from 'turngate/transcripts';
+ * import type { AnthropicTextBlock } from 'turngate/formats';
  * const block: AnthropicTextBlock = { type: 'text', text: 'Checking the forecast.' };
  * ```
  */
@@ -31,7 +31,7 @@ export interface AnthropicTextBlock {
  *
  * @example
  * ```ts
- * import type { AnthropicToolUseBlock } from 'turngate/transcripts';
+ * import type { AnthropicToolUseBlock } from 'turngate/formats';
  * const block: AnthropicToolUseBlock = { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } };
  * ```
  */
@@ -48,7 +48,7 @@ export interface AnthropicToolUseBlock {
  *
  * @example
  * ```ts
- * import type { AnthropicToolResultBlock } from 'turngate/transcripts';
+ * import type { AnthropicToolResultBlock } from 'turngate/formats';
  * const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: 'toolu_01A', content: 'Snow, -3 °C' };
  * ```
  */
@@ -68,7 +68,7 @@ export interface AnthropicToolResultBlock {
  *
  * @example
  * ```ts
- * import type { AnthropicServerToolUseBlock } from 'turngate/transcripts';
+ * import type { AnthropicServerToolUseBlock } from 'turngate/formats';
  * const block: AnthropicServerToolUseBlock = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'Oslo weather' } };
  * ```
  */
@@ -84,7 +84,7 @@ export interface AnthropicServerToolUseBlock {
  *
  * @example
  * ```ts
- * import type { AnthropicThinkingBlock } from 'turngate/transcripts';
+ * import type { AnthropicThinkingBlock } from 'turngate/formats';
  * const block: AnthropicThinkingBlock = { type: 'thinking', thinking: 'The user wants Oslo.', signature: 'EqQBCkgIARAB' };
  * ```
  */
@@ -100,7 +100,7 @@ export interface AnthropicThinkingBlock {
  *
  * @example
  * ```ts
- * import type { AnthropicOtherBlock } from 'turngate/transcripts';
+ * import type { AnthropicOtherBlock } from 'turngate/formats';
  * const block: AnthropicOtherBlock = { type: 'redacted_thinking' };
  * ```
  */
@@ -113,7 +113,7 @@ export interface AnthropicOtherBlock {
  *
  * @example
  * ```ts
- * import type { AnthropicContentBlock } from 'turngate/transcripts';
+ * import type { AnthropicContentBlock } from 'turngate/formats';
  * const blocks: AnthropicContentBlock[] = [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'toolu_01A', name: 'read_file', input: { path: 'a.txt' } }];
  * ```
  */
@@ -131,7 +131,7 @@ export type AnthropicContentBlock =
  *
  * @example
  * ```ts
- * import type { AnthropicMessage } from 'turngate/transcripts';
+ * import type { AnthropicMessage } from 'turngate/formats';
  * const messages: AnthropicMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Oslo' } }] },
@@ -195,7 +195,7 @@ const userBlocks = v.array(v.variant('type', [TextBlock, ToolResultBlock, OtherB
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { AnthropicMessageSchema } from 'turngate/transcripts';
+ * import { AnthropicMessageSchema } from 'turngate/formats';
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A' }] }); //=> true
  * v.is(AnthropicMessageSchema, { role: 'user', content: [{ type: 'tool_result' }] }); //=> false
  * ```
@@ -218,7 +218,7 @@ export const AnthropicMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { AnthropicMessagesSchema } from 'turngate/transcripts';
+ * import { AnthropicMessagesSchema } from 'turngate/formats';
  * v.is(AnthropicMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */

@@ -39,7 +39,7 @@ export interface BedrockToolUse {
  *
  * @example
  * ```ts
- * import type { BedrockToolResult } from 'turngate/transcripts';
+ * import type { BedrockToolResult } from 'turngate/formats';
  * const result: BedrockToolResult = { toolUseId: 'tooluse_01', content: [{ json: { temperature: 4 } }], status: 'success' };
  * ```
  */
@@ -55,7 +55,7 @@ export interface BedrockToolResult {
  *
  * @example
  * ```ts
- * import type { BedrockContentBlock } from 'turngate/transcripts';
+ * import type { BedrockContentBlock } from 'turngate/formats';
  * const blocks: BedrockContentBlock[] = [{ text: 'Checking.' }, { toolUse: { toolUseId: 'tooluse_01', name: 'get_weather', input: {} } }];
  * ```
  */
@@ -111,7 +111,7 @@ const Block = jsonObject({
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { BedrockMessageSchema } from 'turngate/transcripts';
+ * import { BedrockMessageSchema } from 'turngate/formats';
  * v.is(BedrockMessageSchema, { role: 'assistant', content: [{ text: 'Sunny.' }] }); //=> true
  * v.is(BedrockMessageSchema, { role: 'user', content: [{ toolUse: { toolUseId: 'tooluse_01', name: 'x', input: {} } }] }); //=> false
  * ```
@@ -136,7 +136,7 @@ export const BedrockMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { BedrockMessagesSchema } from 'turngate/transcripts';
+ * import { BedrockMessagesSchema } from 'turngate/formats';
  * v.is(BedrockMessagesSchema, [{ role: 'user', content: [{ text: 'Weather in Oslo?' }] }]); //=> true
  * v.is(BedrockMessagesSchema, [{ role: 'user', content: 'Weather in Oslo?' }]); //=> false
  * ```

@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * import type { TextBlock } from 'turngate/chat';
+ * import type { TextBlock } from 'turngate/transcripts';
  * const block: TextBlock = { type: 'text', text: 'The forecast for Oslo is snow.' };
  * ```
  */
@@ -32,7 +32,7 @@ export interface TextBlock {
  *
  * @example
  * ```ts
- * import type { ImageBlock } from 'turngate/chat';
+ * import type { ImageBlock } from 'turngate/transcripts';
  * const inline: ImageBlock = { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0KGgo=' }, media_type: 'image/png' };
  * // @ts-expect-error -- an inline image needs media_type
  * const broken: ImageBlock = { type: 'image', source: { type: 'inline', base64_data: 'iVBORw0KGgo=' } };
@@ -78,7 +78,7 @@ export type InlineImageBlock = {
  *
  * @example
  * ```ts
- * import type { ThinkingBlock } from 'turngate/chat';
+ * import type { ThinkingBlock } from 'turngate/transcripts';
  * const block: ThinkingBlock = { type: 'thinking', text: 'Check the order first.', signature: 'EuYBCkQYAiJA' };
  * ```
  */
@@ -95,7 +95,7 @@ export interface ThinkingBlock {
  *
  * @example
  * ```ts
- * import type { RedactedThinkingBlock } from 'turngate/chat';
+ * import type { RedactedThinkingBlock } from 'turngate/transcripts';
  * const block: RedactedThinkingBlock = { type: 'redacted_thinking', data: 'EqQBCgIYAhIM' };
  * ```
  */
@@ -110,7 +110,7 @@ export interface RedactedThinkingBlock {
  *
  * @example
  * ```ts
- * import type { ToolCall } from 'turngate/chat';
+ * import type { ToolCall } from 'turngate/transcripts';
  * const call: ToolCall = { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } };
  * ```
  */
@@ -130,7 +130,7 @@ export interface ToolCall {
  *
  * @example
  * ```ts
- * import type { ContentBlock } from 'turngate/chat';
+ * import type { ContentBlock } from 'turngate/transcripts';
  * const blocks: ContentBlock[] = [{ type: 'thinking', text: 'Look it up.' }, { type: 'text', text: 'Snow in Oslo.' }];
  * ```
  */
@@ -141,7 +141,7 @@ export type ContentBlock = TextBlock | ImageBlock | ThinkingBlock | RedactedThin
  *
  * @example
  * ```ts
- * import type { AssistantContentBlock } from 'turngate/chat';
+ * import type { AssistantContentBlock } from 'turngate/transcripts';
  * const block: AssistantContentBlock = { type: 'redacted_thinking', data: 'EqQBCgIYAhIM' };
  * ```
  */
@@ -152,7 +152,7 @@ export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinking
  *
  * @example
  * ```ts
- * import type { SystemMessage } from 'turngate/chat';
+ * import type { SystemMessage } from 'turngate/transcripts';
  * const message: SystemMessage = { role: 'system', content: 'You answer in one sentence.' };
  * ```
  */
@@ -167,7 +167,7 @@ export interface SystemMessage {
  *
  * @example
  * ```ts
- * import type { UserMessage } from 'turngate/chat';
+ * import type { UserMessage } from 'turngate/transcripts';
  * const message: UserMessage = { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }] };
  * ```
  */
@@ -183,7 +183,7 @@ export interface UserMessage {
  *
  * @example
  * ```ts
- * import type { AssistantMessage } from 'turngate/chat';
+ * import type { AssistantMessage } from 'turngate/transcripts';
  * const calling: AssistantMessage = { role: 'assistant', tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] };
  * const answering: AssistantMessage = { role: 'assistant', content: 'Snow in Oslo.' };
  * // @ts-expect-error -- neither content nor tool calls
@@ -231,7 +231,7 @@ export type AssistantReply = {
  *
  * @example
  * ```ts
- * import type { ToolMessage } from 'turngate/chat';
+ * import type { ToolMessage } from 'turngate/transcripts';
  * const message: ToolMessage = { role: 'tool', tool_call_id: 'call_1', content: 'Snow, -3 °C' };
  * ```
  */
@@ -248,7 +248,7 @@ export interface ToolMessage {
  *
  * @example
  * ```ts
- * import type { ChatMessage } from 'turngate/chat';
+ * import type { ChatMessage } from 'turngate/transcripts';
  * const loop: ChatMessage[] = [
  *   { role: 'assistant', content: [], tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
  *   { role: 'tool', tool_call_id: 'call_1', content: 'Snow' },

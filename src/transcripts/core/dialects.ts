@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import { OPENAI_CHAT_DIALECTS } from 'turngate/transcripts';
+ * import { OPENAI_CHAT_DIALECTS } from 'turngate/formats';
  * OPENAI_CHAT_DIALECTS.includes('deepseek'); //=> true
  * ```
  */
@@ -25,7 +25,8 @@ export const OPENAI_CHAT_DIALECTS = ['deepseek', 'kimi', 'groq', 'xai'] as const
  *
  * @example
  * ```ts
- * import { checkTranscript, type OpenAIChatDialect } from 'turngate/transcripts';
+ * import { checkTranscript } from 'turngate/transcripts';
+ * import type { OpenAIChatDialect } from 'turngate/formats';
  * const dialect: OpenAIChatDialect = 'deepseek';
  * checkTranscript([{ role: 'user', content: 'Hi' }], { format: 'openai-chat', dialect }).result; //=> 'accepted'
  * ```

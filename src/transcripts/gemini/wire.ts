@@ -16,7 +16,7 @@ import { jsonObject, ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { GeminiFunctionCall } from 'turngate/transcripts';
+ * import type { GeminiFunctionCall } from 'turngate/formats';
  * const call: GeminiFunctionCall = { name: 'get_weather', args: { city: 'Oslo' } };
  * ```
  */
@@ -31,7 +31,7 @@ export interface GeminiFunctionCall {
  *
  * @example
  * ```ts
- * import type { GeminiFunctionResponse } from 'turngate/transcripts';
+ * import type { GeminiFunctionResponse } from 'turngate/formats';
  * const response: GeminiFunctionResponse = { name: 'get_weather', response: { forecast: 'Snow' } };
  * ```
  */
@@ -46,7 +46,7 @@ export interface GeminiFunctionResponse {
  *
  * @example
  * ```ts
- * import type { GeminiPart } from 'turngate/transcripts';
+ * import type { GeminiPart } from 'turngate/formats';
  * const part: GeminiPart = { functionCall: { name: 'get_weather', args: { city: 'Oslo' } } };
  * ```
  */
@@ -64,7 +64,7 @@ export interface GeminiPart {
  *
  * @example
  * ```ts
- * import type { GeminiContent } from 'turngate/transcripts';
+ * import type { GeminiContent } from 'turngate/formats';
  * const contents: GeminiContent[] = [
  *   { role: 'user', parts: [{ text: 'Weather in Oslo?' }] },
  *   { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }] },
@@ -93,7 +93,7 @@ const Part = jsonObject({ functionCall: v.optional(FunctionCall), functionRespon
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { GeminiContentSchema } from 'turngate/transcripts';
+ * import { GeminiContentSchema } from 'turngate/formats';
  * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: {} } }] }); //=> true
  * v.is(GeminiContentSchema, { role: 'model', parts: [{ functionCall: { args: {} } }] }); //=> false
  * v.is(GeminiContentSchema, { role: 'assistant', parts: [{ text: 'Hi' }] }); //=> false
@@ -114,7 +114,7 @@ export const GeminiContentSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { GeminiContentsSchema } from 'turngate/transcripts';
+ * import { GeminiContentsSchema } from 'turngate/formats';
  * v.is(GeminiContentsSchema, [{ role: 'user', parts: [{ text: 'Hello' }] }]); //=> true
  * ```
  */

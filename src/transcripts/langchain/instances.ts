@@ -19,7 +19,7 @@ import type { LangChainSerializedMessage } from './wire.ts';
  *
  * @example
  * ```ts
- * import type { LangChainMessageInstance } from 'turngate/transcripts';
+ * import type { LangChainMessageInstance } from 'turngate/formats';
  * const like: LangChainMessageInstance = { lc_serializable: true, lc_namespace: ['langchain_core', 'messages'], toJSON: () => ({}) };
  * ```
  */
@@ -36,7 +36,7 @@ export interface LangChainMessageInstance {
  *
  * @example
  * ```ts
- * import type { LangChainInstanceForm } from 'turngate/transcripts';
+ * import type { LangChainInstanceForm } from 'turngate/formats';
  * const message: LangChainInstanceForm = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
  * ```
  */

@@ -30,7 +30,7 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { LangChainToolCall } from 'turngate/transcripts';
+ * import type { LangChainToolCall } from 'turngate/formats';
  * const call: LangChainToolCall = { id: 'call_1', name: 'get_weather', args: { city: 'Oslo' }, type: 'tool_call' };
  * ```
  */
@@ -46,7 +46,7 @@ export interface LangChainToolCall {
  *
  * @example
  * ```ts
- * import type { LangChainContentBlock } from 'turngate/transcripts';
+ * import type { LangChainContentBlock } from 'turngate/formats';
  * const block: LangChainContentBlock = { type: 'text', text: 'Hello' };
  * ```
  */
@@ -61,7 +61,7 @@ export interface LangChainContentBlock {
  *
  * @example
  * ```ts
- * import type { LangChainMessageFields } from 'turngate/transcripts';
+ * import type { LangChainMessageFields } from 'turngate/formats';
  * const fields: LangChainMessageFields = { content: '', tool_calls: [{ id: 'call_1', name: 'f', args: {} }] };
  * ```
  */
@@ -86,7 +86,7 @@ export interface LangChainMessageFields {
  *
  * @example
  * ```ts
- * import type { LangChainSerializedMessage } from 'turngate/transcripts';
+ * import type { LangChainSerializedMessage } from 'turngate/formats';
  * const m: LangChainSerializedMessage = { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Hi' } };
  * ```
  */
@@ -102,7 +102,7 @@ export interface LangChainSerializedMessage {
  *
  * @example
  * ```ts
- * import type { LangChainStoredMessage } from 'turngate/transcripts';
+ * import type { LangChainStoredMessage } from 'turngate/formats';
  * const m: LangChainStoredMessage = { type: 'tool', data: { content: 'Snow', tool_call_id: 'call_1' } };
  * ```
  */
@@ -117,7 +117,7 @@ export interface LangChainStoredMessage {
  *
  * @example
  * ```ts
- * import type { LangChainMessageLikeType } from 'turngate/transcripts';
+ * import type { LangChainMessageLikeType } from 'turngate/formats';
  * const type: LangChainMessageLikeType = 'human';
  * ```
  */
@@ -128,7 +128,7 @@ export type LangChainMessageLikeType = 'human' | 'user' | 'ai' | 'assistant' | '
  *
  * @example
  * ```ts
- * import type { LangChainMessageLike } from 'turngate/transcripts';
+ * import type { LangChainMessageLike } from 'turngate/formats';
  * const m: LangChainMessageLike = { type: 'ai', content: '', tool_calls: [{ id: 'call_1', name: 'f', args: {} }] };
  * ```
  */
@@ -141,7 +141,7 @@ export interface LangChainMessageLike extends LangChainMessageFields {
  *
  * @example
  * ```ts
- * import type { LangChainMessage } from 'turngate/transcripts';
+ * import type { LangChainMessage } from 'turngate/formats';
  * const history: LangChainMessage[] = [
  *   { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', 'HumanMessage'], kwargs: { content: 'Weather in Oslo?' } },
  *   { type: 'ai', data: { content: '', tool_calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Oslo' } }] } },
@@ -202,7 +202,7 @@ const content = v.nullish(v.union([v.string(), v.array(v.looseObject({ type: v.s
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { LangChainToolCallSchema } from 'turngate/transcripts';
+ * import { LangChainToolCallSchema } from 'turngate/formats';
  * v.is(LangChainToolCallSchema, { id: 'call_1', name: 'f', args: {} }); //=> true
  * v.is(LangChainToolCallSchema, { id: 'call_1', args: {} }); //=> false
  * ```
@@ -240,7 +240,7 @@ const record = v.custom<{ readonly [key: string]: unknown }>(isJsonObject, 'an o
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { LangChainMessageSchema } from 'turngate/transcripts';
+ * import { LangChainMessageSchema } from 'turngate/formats';
  * v.is(LangChainMessageSchema, { type: 'tool', data: { content: 'Snow', tool_call_id: 'call_1' } }); //=> true
  * v.is(LangChainMessageSchema, { type: 'robot', content: 'Hi' }); //=> false
  * ```
@@ -274,7 +274,7 @@ export const LangChainMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { LangChainMessagesSchema } from 'turngate/transcripts';
+ * import { LangChainMessagesSchema } from 'turngate/formats';
  * v.is(LangChainMessagesSchema, [{ type: 'human', content: 'Hello' }]); //=> true
  * ```
  */

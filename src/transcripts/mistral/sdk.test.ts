@@ -5,13 +5,8 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loopArbitrary, render } from '../../../test/transcript-loops.ts';
-import {
-  checkTranscriptJson,
-  convertTranscriptJson,
-  fromMistralSdk,
-  type MistralSdkInput,
-  toMistralSdk,
-} from '../index.ts';
+import { checkTranscriptJson, convertTranscriptJson } from '../index.ts';
+import { fromMistralSdk, type MistralSdkInput, toMistralSdk } from '../internal.ts';
 
 /** What the SDK itself sends for `messages` (its own serializer). */
 const sent = (messages: readonly MistralSdkInput[]): unknown =>

@@ -19,7 +19,7 @@ import type { MistralMessage } from './wire.ts';
  *
  * @example
  * ```ts
- * import type { MistralSdkToolCall } from 'turngate/transcripts';
+ * import type { MistralSdkToolCall } from 'turngate/formats';
  * const call: MistralSdkToolCall = { id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } };
  * ```
  */
@@ -60,7 +60,7 @@ export type MistralSdkSystemChunk =
  *
  * @example
  * ```ts
- * import type { MistralSdkChunk } from 'turngate/transcripts';
+ * import type { MistralSdkChunk } from 'turngate/formats';
  * const chunk: MistralSdkChunk = { type: 'image_url', imageUrl: 'https://example.com/cat.png' };
  * ```
  */
@@ -79,7 +79,7 @@ export type MistralSdkChunk =
  *
  * @example
  * ```ts
- * import type { MistralSdkMessage } from 'turngate/transcripts';
+ * import type { MistralSdkMessage } from 'turngate/formats';
  * const messages: MistralSdkMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: null, toolCalls: [{ id: 'D681PevKs', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
@@ -112,7 +112,7 @@ type InputContent = string | readonly { readonly type: string }[] | null;
  *
  * @example
  * ```ts
- * import type { MistralSdkInput } from 'turngate/transcripts';
+ * import type { MistralSdkInput } from 'turngate/formats';
  * const reply: MistralSdkInput = { content: 'Snow in Oslo.' };
  * ```
  */
@@ -226,7 +226,8 @@ function message(
  * @returns The wire messages (new objects; `arguments` objects shared with the input).
  * @example
  * ```ts
- * import { checkTranscript, fromMistralSdk } from 'turngate/transcripts';
+ * import { checkTranscript } from 'turngate/transcripts';
+ * import { fromMistralSdk } from 'turngate/formats';
  * const wire = fromMistralSdk([
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', toolCalls: [{ id: 'D681PevKs', function: { name: 'get_weather', arguments: { city: 'Oslo' } } }] },
@@ -259,7 +260,7 @@ export function fromMistralSdk(messages: readonly MistralSdkInput[]): MistralMes
  * @returns The SDK's messages (new objects).
  * @example
  * ```ts
- * import { toMistralSdk } from 'turngate/transcripts';
+ * import { toMistralSdk } from 'turngate/formats';
  * toMistralSdk([{ role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }]);
  * //=> [{ role: 'tool', toolCallId: 'D681PevKs', content: 'Snow' }]
  * ```

@@ -25,7 +25,7 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { MistralToolCall } from 'turngate/transcripts';
+ * import type { MistralToolCall } from 'turngate/formats';
  * const call: MistralToolCall = { id: 'D681PevKs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
  * ```
  */
@@ -41,7 +41,7 @@ export interface MistralToolCall {
  *
  * @example
  * ```ts
- * import type { MistralContentChunk } from 'turngate/transcripts';
+ * import type { MistralContentChunk } from 'turngate/formats';
  * const chunk: MistralContentChunk = { type: 'text' };
  * ```
  */
@@ -54,7 +54,7 @@ export interface MistralContentChunk {
  *
  * @example
  * ```ts
- * import type { MistralMessage } from 'turngate/transcripts';
+ * import type { MistralMessage } from 'turngate/formats';
  * const messages: MistralMessage[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { role: 'assistant', content: null, tool_calls: [{ id: 'D681PevKs', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
@@ -94,7 +94,7 @@ const content = v.union([v.string(), chunks]);
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { MistralToolCallSchema } from 'turngate/transcripts';
+ * import { MistralToolCallSchema } from 'turngate/formats';
  * v.is(MistralToolCallSchema, { id: 'D681PevKs', function: { name: 'f', arguments: {} } }); //=> true
  * v.is(MistralToolCallSchema, { id: 'D681PevKs' }); //=> false (no function object)
  * ```
@@ -119,7 +119,7 @@ export const MistralToolCallSchema = v.looseObject({
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { MistralMessageSchema } from 'turngate/transcripts';
+ * import { MistralMessageSchema } from 'turngate/formats';
  * v.is(MistralMessageSchema, { role: 'tool', tool_call_id: 'D681PevKs', content: 'Snow' }); //=> true
  * v.is(MistralMessageSchema, { role: 'developer', content: 'Hi' }); //=> false
  * ```
@@ -151,7 +151,7 @@ export const MistralMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { MistralMessagesSchema } from 'turngate/transcripts';
+ * import { MistralMessagesSchema } from 'turngate/formats';
  * v.is(MistralMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */

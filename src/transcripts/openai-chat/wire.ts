@@ -15,7 +15,7 @@ import { ownStructureOf } from '../core/wire-check.ts';
  *
  * @example
  * ```ts
- * import type { OpenAIChatToolCall } from 'turngate/transcripts';
+ * import type { OpenAIChatToolCall } from 'turngate/formats';
  * const call: OpenAIChatToolCall = { id: 'call_8fk2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
  * ```
  */
@@ -30,7 +30,7 @@ export interface OpenAIChatToolCall {
  *
  * @example
  * ```ts
- * import type { OpenAIChatCustomToolCall } from 'turngate/transcripts';
+ * import type { OpenAIChatCustomToolCall } from 'turngate/formats';
  * const call: OpenAIChatCustomToolCall = { id: 'call_2', type: 'custom', custom: { name: 'run_sql', input: 'select 1' } };
  * ```
  */
@@ -45,7 +45,7 @@ export interface OpenAIChatCustomToolCall {
  *
  * @example
  * ```ts
- * import type { OpenAIChatContentPart } from 'turngate/transcripts';
+ * import type { OpenAIChatContentPart } from 'turngate/formats';
  * const part: OpenAIChatContentPart = { type: 'text' };
  * ```
  */
@@ -59,7 +59,7 @@ export interface OpenAIChatContentPart {
  *
  * @example
  * ```ts
- * import type { OpenAIChatMessage } from 'turngate/transcripts';
+ * import type { OpenAIChatMessage } from 'turngate/formats';
  * const messages: OpenAIChatMessage[] = [
  *   { role: 'developer', content: 'Answer briefly.' },
  *   { role: 'user', content: 'Weather in Oslo?' },
@@ -103,7 +103,7 @@ const content = v.union([v.string(), parts]);
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { OpenAIChatToolCallSchema } from 'turngate/transcripts';
+ * import { OpenAIChatToolCallSchema } from 'turngate/formats';
  * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }); //=> true
  * v.is(OpenAIChatToolCallSchema, { id: 'call_1', type: 'function' }); //=> false (no function object)
  * ```
@@ -133,7 +133,7 @@ export const OpenAIChatToolCallSchema = v.union([
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { OpenAIChatMessageSchema } from 'turngate/transcripts';
+ * import { OpenAIChatMessageSchema } from 'turngate/formats';
  * v.is(OpenAIChatMessageSchema, { role: 'tool', tool_call_id: 'call_1', content: 'Snow' }); //=> true
  * v.is(OpenAIChatMessageSchema, { role: 'robot', content: 'Hi' }); //=> false
  * ```
@@ -163,7 +163,7 @@ export const OpenAIChatMessageSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { OpenAIChatMessagesSchema } from 'turngate/transcripts';
+ * import { OpenAIChatMessagesSchema } from 'turngate/formats';
  * v.is(OpenAIChatMessagesSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */

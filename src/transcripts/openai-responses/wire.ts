@@ -17,7 +17,7 @@ import { RESPONSES_CALL_TYPES, RESPONSES_OUTPUT_TYPES } from './kinds.ts';
  *
  * @example
  * ```ts
- * import type { ResponsesMessageItem } from 'turngate/transcripts';
+ * import type { ResponsesMessageItem } from 'turngate/formats';
  * const item: ResponsesMessageItem = { role: 'user', content: 'Weather in Oslo?' };
  * ```
  */
@@ -33,7 +33,7 @@ export interface ResponsesMessageItem {
  *
  * @example
  * ```ts
- * import type { ResponsesFunctionCallItem } from 'turngate/transcripts';
+ * import type { ResponsesFunctionCallItem } from 'turngate/formats';
  * const item: ResponsesFunctionCallItem = { type: 'function_call', id: 'fc_01', call_id: 'call_01', name: 'get_weather', arguments: '{"city":"Oslo"}' };
  * ```
  */
@@ -50,7 +50,7 @@ export interface ResponsesFunctionCallItem {
  *
  * @example
  * ```ts
- * import type { ResponsesFunctionCallOutputItem } from 'turngate/transcripts';
+ * import type { ResponsesFunctionCallOutputItem } from 'turngate/formats';
  * const item: ResponsesFunctionCallOutputItem = { type: 'function_call_output', call_id: 'call_01', output: 'Snow' };
  * ```
  */
@@ -66,7 +66,7 @@ export interface ResponsesFunctionCallOutputItem {
  *
  * @example
  * ```ts
- * import type { ResponsesReasoningItem } from 'turngate/transcripts';
+ * import type { ResponsesReasoningItem } from 'turngate/formats';
  * const item: ResponsesReasoningItem = { type: 'reasoning', id: 'rs_01', summary: [] };
  * ```
  */
@@ -83,7 +83,7 @@ export interface ResponsesReasoningItem {
  *
  * @example
  * ```ts
- * import type { ResponsesOtherItem } from 'turngate/transcripts';
+ * import type { ResponsesOtherItem } from 'turngate/formats';
  * const item: ResponsesOtherItem = { type: 'item_reference', id: 'msg_01' };
  * ```
  */
@@ -97,7 +97,7 @@ export interface ResponsesOtherItem {
  *
  * @example
  * ```ts
- * import type { ResponsesInputItem } from 'turngate/transcripts';
+ * import type { ResponsesInputItem } from 'turngate/formats';
  * const input: ResponsesInputItem[] = [
  *   { role: 'user', content: 'Weather in Oslo?' },
  *   { type: 'function_call', call_id: 'call_01', name: 'get_weather', arguments: '{"city":"Oslo"}' },
@@ -133,7 +133,7 @@ const isOtherType = (type: string) =>
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ResponsesInputItemSchema } from 'turngate/transcripts';
+ * import { ResponsesInputItemSchema } from 'turngate/formats';
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 'call_01', name: 'f', arguments: '{}' }); //=> true
  * v.is(ResponsesInputItemSchema, { type: 'function_call', call_id: 7, name: 'f', arguments: '{}' }); //=> false
  * ```
@@ -160,7 +160,7 @@ export const ResponsesInputItemSchema = v.pipe(
  * @example
  * ```ts
  * import * as v from 'valibot';
- * import { ResponsesInputSchema } from 'turngate/transcripts';
+ * import { ResponsesInputSchema } from 'turngate/formats';
  * v.is(ResponsesInputSchema, [{ role: 'user', content: 'Hello' }]); //=> true
  * ```
  */
