@@ -97,7 +97,7 @@ export type {
   ResponsesWrittenItem,
 } from './written.ts';
 // The type-level misuse sentences and helpers, published by the `turngate/types` entry.
-export type { RuleOf } from './core/report.ts';
+export type { RuleOf } from './rules.ts';
 export type { Frozen, FrozenList, SenderMisuse } from './sendable.ts';
 export type {
   AnyTranscriptInput,

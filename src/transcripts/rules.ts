@@ -29,7 +29,7 @@ export type TranscriptRule = keyof typeof TRANSCRIPT_RULES;
  *
  * @example
  * ```ts
- * import type { RuleOf } from 'turngate/transcripts';
+ * import type { RuleOf } from 'turngate/types';
  * const rule: RuleOf<'openai-chat'> = 'openai-chat.tool_message_not_adjacent';
  * ```
  */
