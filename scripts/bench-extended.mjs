@@ -13,7 +13,12 @@ import { performance } from 'node:perf_hooks';
 import { digest } from '../dist/canonical/index.js';
 import { joinCheckText, renderJoinCheckJson } from '../dist/join-check.js';
 
-const baseline = process.env.BENCH_BASELINE ? await import(process.env.BENCH_BASELINE) : undefined;
+// From 0.3.0 on a build exports the join check from join-check.js beside its index.js.
+const baselineRoot = process.env.BENCH_BASELINE ? await import(process.env.BENCH_BASELINE) : undefined;
+const baseline =
+  baselineRoot === undefined || typeof baselineRoot.joinCheckText === 'function'
+    ? baselineRoot
+    : await import(new URL('join-check.js', new URL(process.env.BENCH_BASELINE, 'file:///')).href);
 const pol = { render: 'sha256:render-v1', queue: 'sha256:queue-v1', view: 'sha256:view-v1' };
 const TOOLS = ['fs.read', 'shell.exec', 'apply_patch'];
 

@@ -10,7 +10,7 @@ import { callSpec } from './arbitraries.ts';
 describe('the canonical layer’s memory', () => {
   it('keeps no key lists of large objects: 50 checks of 20,000-key payloads leave the heap as it was', () => {
     const script = `
-      const { joinCheckText } = await import(${JSON.stringify(join(import.meta.dirname, '..', 'dist', 'index.js'))});
+      const { joinCheckText } = await import(${JSON.stringify(join(import.meta.dirname, '..', 'dist', 'join-check.js'))});
       const callSpec = ${JSON.stringify(callSpec)};
       gc(); gc();
       const before = process.memoryUsage().heapUsed;

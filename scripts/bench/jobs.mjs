@@ -9,7 +9,7 @@
 //          and one SHA-256 over the report bytes (the job hashes at least that much canonical
 //          text to digest the normalized evidence).
 import * as crypto from 'node:crypto';
-import * as turngate from '../../dist/index.js';
+import * as turngate from '../../dist/join-check.js';
 import { jobWith } from './job.mjs';
 
 /**

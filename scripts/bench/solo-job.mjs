@@ -11,13 +11,19 @@
 // and the SHA-256 of the report text, so the caller can check that both builds print the same.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { jobWith } from './job.mjs';
 
 const [buildPath, inputPath, warmArg = '300'] = process.argv.slice(2);
 const warmMs = Number(warmArg);
-const build = await import(pathToFileURL(resolve(buildPath)).href);
+// A build from 0.3.0 on exports the join check from join-check.js beside its index.js; an
+// older build from index.js itself.
+const root = await import(pathToFileURL(resolve(buildPath)).href);
+const build =
+  typeof root.joinCheckText === 'function'
+    ? root
+    : await import(pathToFileURL(resolve(dirname(buildPath), 'join-check.js')).href);
 const bytes = readFileSync(inputPath);
 const job = jobWith(build, bytes);
 const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
