@@ -55,7 +55,12 @@ export interface DurableSession {
  * options.maxTurns;
  * ```
  */
-export interface DurableLoopOptions<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage> {
+export interface DurableLoopOptions<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TReply,
+  TMessage,
+  TDeclarations = unknown,
+> {
   /**
    * Where effects, recorded replies and approvals are kept across processes: a store's
    * `approvalLedger()` (`turngate/chat/postgres`, on the engine's database for DBOS). A ledger
@@ -63,9 +68,15 @@ export interface DurableLoopOptions<TTools extends ToolDefinitionsOf<TTools>, TR
    */
   readonly ledger: EffectLedger;
   /** Builds the workflow's tool loop (any adapter's `toolLoop`) with the session's ledger and id. */
-  readonly loop: (session: DurableSession) => ToolLoop<TTools, TReply, TMessage, unknown>;
-  /** Calls the model with the history (run once per turn inside a step; its reply must be JSON data). */
-  readonly model: (history: readonly TMessage[], turn: number) => Promise<TReply>;
+  readonly loop: (session: DurableSession) => ToolLoop<TTools, TReply, TMessage, TDeclarations>;
+  /**
+   * Calls the model with the history and the loop's tool declarations (`loop.tools`), once per
+   * turn inside a step (1 for the first); its reply must be JSON data (an SDK's reply is).
+   */
+  readonly model: (
+    history: readonly TMessage[],
+    call: { readonly turn: number; readonly tools: TDeclarations },
+  ) => Promise<TReply>;
   /** The conversation so far (the workflow's input): the first model call is sent it. */
   readonly history: readonly TMessage[];
   /** How many model calls at most (default 16); then the result's status is `max_turns`. */
@@ -249,15 +260,15 @@ function positive(name: string, value: unknown, fallback: number): number {
  * const result = await durableToolLoop(engine, {
  *   ledger: new MemoryEffectLedger(),
  *   loop: (session) => toolLoop({ tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` }, ...session }),
- *   model: (history) => client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: [...history] }),
+ *   model: (history, { tools }) => client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, tools, messages: [...history] }),
  *   history: [{ role: 'user', content: 'Weather in Oslo?' }],
  * });
  * result.status;
  * ```
  */
-export async function durableToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage>(
+export async function durableToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations>(
   engine: DurableEngine,
-  options: DurableLoopOptions<TTools, TReply, TMessage>,
+  options: DurableLoopOptions<TTools, TReply, TMessage, TDeclarations>,
 ): Promise<DurableLoopResult<TMessage>> {
   const maxTurns = positive('maxTurns', options.maxTurns, DEFAULT_MAX_TURNS);
   const waitMs = positive('approvalTimeoutMs', options.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS);
@@ -286,7 +297,7 @@ export async function durableToolLoop<TTools extends ToolDefinitionsOf<TTools>, 
       }
       // A reply the loop recorded for this history (before its effects) is the turn's reply.
       const recorded = await loop.recorded(sent);
-      return json(recorded ?? (await options.model(sent, turn)));
+      return json(recorded ?? (await options.model(sent, { turn, tools: loop.tools })));
     });
     // biome-ignore lint/plugin: the reply the step recorded is the model's (JSON data), or the loop's recorded reply, which `answer` takes in its place
     const given = reply as never as TReply;

@@ -85,11 +85,12 @@ async function killPoint(point: string) {
 }
 
 it('recovers a workflow killed at each point of a turn: each model call recorded once, each effect once or answered unknown, no refused history', async () => {
-  // The first worker creates DBOS's schema and the tables; the others then run at once.
+  // One point at a time: DBOS hands a recovered workflow to any worker of the application.
   const model = await killPoint('model');
-  const [read, mutation, afterMutation, approval] = await Promise.all(
-    ['read', 'mutation', 'after-mutation', 'approval'].map(killPoint),
-  );
+  const read = await killPoint('read');
+  const mutation = await killPoint('mutation');
+  const afterMutation = await killPoint('after-mutation');
+  const approval = await killPoint('approval');
   const table = { model, read, mutation, afterMutation, approval };
   expect(table).toEqual({
     // Killed before the step recorded the reply: the model is asked once more (nothing ran yet).
@@ -112,7 +113,11 @@ it('runs many workflows on three queue workers, one killed mid-run and replaced:
   try {
     const enqueued = start('enqueue', String(total), {});
     // Kill q1 once some effects ran, then start its replacement (same executor id: it recovers q1's workflows).
-    for (;;) {
+    let finished = false;
+    void enqueued.ended.then(() => {
+      finished = true;
+    });
+    while (!finished) {
       const { rows } = await admin.query<{ n: string }>(
         `SELECT count(*) AS n FROM ${prefix}_counts WHERE what = 'effect' AND workflow_id LIKE $1`,
         [`${prefix}-wf-%`],
