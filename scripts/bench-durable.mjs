@@ -6,9 +6,12 @@
 // round by round, CONVERSATIONS conversations of each:
 // - plain: `toolLoop` with the store's ledger (`approvalLedger()`), `answer` per reply;
 // - durable: the same loop through `durableToolLoop` in a DBOS workflow (`dbosEngine`), each
-//   model call and each answer a checkpointed step, started and awaited one at a time.
-// Printed: the median over rounds of the milliseconds per conversation, and the difference per
-// step ((durable - plain) / 4). Wall clock, one process; PostgreSQL on this machine.
+//   model call and each answer a checkpointed step, started and awaited one at a time;
+// - empty workflow: a DBOS workflow that returns at once, started and awaited the same way (what
+//   a workflow costs whatever it does: its status rows, the result's wait).
+// Printed: the median over rounds of the milliseconds per conversation, the difference per step
+// ((durable - plain) / 4), and per step without the workflow's own cost ((durable - plain -
+// empty) / 4). Wall clock, one process; PostgreSQL on this machine.
 //
 // usage: TURNGATE_PG_URL=... node scripts/bench-durable.mjs [--rounds 7] [--conversations 10]
 import { randomBytes } from 'node:crypto';
@@ -83,6 +86,11 @@ const agent = DBOS.registerWorkflow(
     }),
   { name: 'bench-agent' },
 );
+const nothing = DBOS.registerWorkflow(async () => 'done', { name: 'bench-empty' });
+async function empty() {
+  const handle = await DBOS.startWorkflow(nothing, { workflowID: `${prefix}-${sessions++}` })();
+  await handle.getResult();
+}
 async function durable() {
   const handle = await DBOS.startWorkflow(agent, { workflowID: `${prefix}-${sessions++}` })(input);
   const result = await handle.getResult();
@@ -98,28 +106,34 @@ DBOS.setConfig({
 });
 await DBOS.launch();
 
-const times = { plain: [], durable: [] };
+const times = { plain: [], durable: [], empty: [] };
 const run = async (name, fn) => {
   const start = performance.now();
   for (let i = 0; i < CONVERSATIONS; i++) await fn();
   times[name].push((performance.now() - start) / CONVERSATIONS);
 };
-await run('plain', plain); // warm-up (tables, schema, JIT), not counted
-await run('durable', durable);
-times.plain.length = 0;
-times.durable.length = 0;
+const sides = { plain, durable, empty };
+for (const name of Object.keys(sides)) await run(name, sides[name]); // warm-up (tables, schema, JIT)
+for (const name of Object.keys(sides)) times[name].length = 0;
+const names = Object.keys(sides);
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 === 0 ? ['plain', 'durable'] : ['durable', 'plain'];
-  for (const name of order) await run(name, name === 'plain' ? plain : durable);
+  // Each side first, second and third in turn.
+  const order = names.map((_, i) => names[(i + round) % names.length]);
+  for (const name of order) await run(name, sides[name]);
 }
 const p = median(times.plain);
 const d = median(times.durable);
+const e = median(times.empty);
 console.log(
   `bench-durable: ${ROUNDS} rounds x ${CONVERSATIONS} conversations of ${STEPS} steps (2 model calls, 2 answers)`,
 );
 console.log(`  plain toolLoop (PostgreSQL ledger): ${p.toFixed(2)} ms per conversation`);
 console.log(`  durableToolLoop on DBOS:            ${d.toFixed(2)} ms per conversation`);
+console.log(`  empty DBOS workflow:                ${e.toFixed(2)} ms`);
 console.log(`  cost per step: ${((d - p) / STEPS).toFixed(2)} ms (durable - plain) / ${STEPS}`);
+console.log(
+  `  cost per step without the workflow's own: ${((d - p - e) / STEPS).toFixed(2)} ms (durable - plain - empty) / ${STEPS}`,
+);
 
 await DBOS.shutdown();
 const admin = new pg.Pool({ connectionString: url, max: 1 });
