@@ -11,18 +11,20 @@
  */
 import type { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ApprovalAnswer } from '../adapters/internal.ts';
+import type { ApprovalRecord } from '../typestate/index.ts';
 import type { DurableEngine } from './engine.ts';
-import { APPROVALS_TOPIC } from './loop.ts';
+import { APPROVALS_TOPIC, WAITING_EVENT } from './loop.ts';
 
 /** The `DBOS` class of `@dbos-inc/dbos-sdk` (the calls the binding makes of it). */
-export type DBOSClass = Pick<typeof DBOS, 'workflowID' | 'runStep' | 'recv' | 'send'>;
+export type DBOSClass = Pick<typeof DBOS, 'workflowID' | 'runStep' | 'recv' | 'send' | 'setEvent' | 'getEvent'>;
 
 /**
  * The engine of the DBOS workflow this is called in, for `durableToolLoop`. Steps are not
  * retried by DBOS (a model call or an answer that threw is recorded as thrown).
  *
  * @param dbos - The SDK's `DBOS` class (`import { DBOS } from '@dbos-inc/dbos-sdk'`).
- * @returns The engine: `DBOS.workflowID`, `DBOS.runStep` by name, `DBOS.recv` with a timeout.
+ * @returns The engine: `DBOS.workflowID`, `DBOS.runStep` by name, `DBOS.recv` with a timeout,
+ *   `DBOS.setEvent` to publish.
  * @throws TypeError outside a DBOS workflow (no `DBOS.workflowID`).
  * @example
  * ```ts
@@ -40,6 +42,7 @@ export function dbosEngine(dbos: DBOSClass): DurableEngine {
     step: (name, run) => dbos.runStep(run, { name }),
     receive: async (topic, timeoutMs) =>
       (await dbos.recv(topic, { timeoutSeconds: Math.max(timeoutMs / 1000, 0.001) })) ?? undefined,
+    publish: (key, value) => dbos.setEvent(key, value),
   };
 }
 
@@ -67,4 +70,32 @@ export function sendApprovals(
   idempotencyKey?: string,
 ): Promise<void> {
   return dbos.send(workflowId, decisions, APPROVALS_TOPIC, idempotencyKey);
+}
+
+/**
+ * The approval requests a workflow waits for (as `durableToolLoop` published them): each names
+ * the `toolCallId` to decide, the tool, its input's digest and the `requestDigest` the person
+ * decides on. `[]` when it waits for none; `undefined` when it published nothing within
+ * `timeoutMs` (it has not waited yet).
+ *
+ * @param dbos - The SDK's `DBOS` class.
+ * @param workflowId - The workflow.
+ * @param timeoutMs - How long to wait for a first value, in milliseconds (default 0: read it now).
+ * @example
+ * ```ts
+ * import { DBOS } from '@dbos-inc/dbos-sdk';
+ * import { waitingApprovals } from 'turngate/durable/dbos';
+ * const requests = await waitingApprovals(DBOS, 'wf-1', 5_000);
+ * requests?.map((r) => `${r.toolName}: ${r.reason}`);
+ * ```
+ */
+export async function waitingApprovals(
+  dbos: DBOSClass,
+  workflowId: string,
+  timeoutMs = 0,
+): Promise<ApprovalRecord[] | undefined> {
+  const value = await dbos.getEvent<ApprovalRecord[]>(workflowId, WAITING_EVENT, {
+    timeoutSeconds: Math.max(timeoutMs / 1000, 0.001),
+  });
+  return value ?? undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * What a durable execution engine gives a turngate workflow: its id, a step whose result is
- * recorded and replayed on recovery, and a durable receive. A binding (`turngate/durable/dbos`)
+ * recorded and replayed on recovery, a durable receive, and (optionally) a value published for
+ * readers outside the workflow. A binding (`turngate/durable/dbos`)
  * is one small file mapping these to the engine's own calls.
  *
  * @module
@@ -41,4 +42,10 @@ export interface DurableEngine {
    * once `timeoutMs` milliseconds passed without one. A message received is not received again.
    */
   receive(topic: string, timeoutMs: number): Promise<unknown>;
+  /**
+   * Makes `value` readable outside the workflow under `key`, the latest value winning (DBOS:
+   * `DBOS.setEvent`): the loop announces the approvals it waits for. Optional: an engine without
+   * it announces nothing (the ledger's approval records still hold the requests).
+   */
+  publish?(key: string, value: JsonValue): Promise<void>;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 export type { DurableEngine } from './engine.ts';
-export { APPROVALS_TOPIC, DurableLoopError, durableToolLoop } from './loop.ts';
+export { APPROVALS_TOPIC, DurableLoopError, durableToolLoop, WAITING_EVENT } from './loop.ts';
 export type {
   DurableCall,
   DurableLoopOptions,

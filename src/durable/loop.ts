@@ -18,6 +18,13 @@ import type { DurableEngine } from './engine.ts';
 /** The topic a workflow receives its approval decisions on (`sendApprovals` sends to it). */
 export const APPROVALS_TOPIC = 'turngate.approvals';
 
+/**
+ * The key under which a workflow publishes the approval requests it waits for (`ApprovalRecord`s,
+ * each with the `toolCallId` to decide and the `requestDigest` shown to the person), and `[]` once
+ * its turn goes on. DBOS: read it with `waitingApprovals` (`DBOS.getEvent`).
+ */
+export const WAITING_EVENT = 'turngate.waiting';
+
 /** How long a workflow waits for approval decisions by default: 24 hours (the loop's default approval expiry). */
 const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
@@ -71,14 +78,15 @@ export interface DurableLoopOptions<
   readonly loop: (session: DurableSession) => ToolLoop<TTools, TReply, TMessage, TDeclarations>;
   /**
    * Calls the model with the history and the loop's tool declarations (`loop.tools`), once per
-   * turn inside a step (1 for the first); its reply must be JSON data (an SDK's reply is).
+   * turn inside a step (1 for the first); its reply must be JSON data (an SDK's reply is). Give
+   * `loop` before it: its parameters are typed by the loop's message and reply types.
    */
   readonly model: (
-    history: readonly TMessage[],
+    history: readonly NoInfer<TMessage>[],
     call: { readonly turn: number; readonly tools: TDeclarations },
-  ) => Promise<TReply>;
+  ) => Promise<NoInfer<TReply>>;
   /** The conversation so far (the workflow's input): the first model call is sent it. */
-  readonly history: readonly TMessage[];
+  readonly history: readonly NoInfer<TMessage>[];
   /** How many model calls at most (default 16); then the result's status is `max_turns`. */
   readonly maxTurns?: number;
   /** How long to wait for approval decisions, in milliseconds (default 24 hours); then `approval_timed_out`. */
@@ -237,7 +245,8 @@ function positive(name: string, value: unknown, fallback: number): number {
  * with the loop (reads, then each mutation through the gate, claimed in the ledger under the
  * workflow id and the intent: re-run after a crash, it replays the recorded outcome or answers
  * `effect_outcome_unknown`, never runs the effect again). A turn waiting for approvals receives
- * decisions on {@link APPROVALS_TOPIC} (a list of `{ toolCallId, verdict, reason, decidedBy }`),
+ * decisions on {@link APPROVALS_TOPIC} (a list of `{ toolCallId, verdict, reason, decidedBy }`;
+ * the requests it waits for are published under {@link WAITING_EVENT} when the engine publishes),
  * and one step per message records them with the loop's `resume` (the ledger's approval rules
  * decide: first decision final, bound to the call, input, policy and schema).
  *
@@ -309,6 +318,7 @@ export async function durableToolLoop<TTools extends ToolDefinitionsOf<TTools>, 
     while (step.state !== null) {
       // biome-ignore lint/plugin: a waiting step's state as the loop gave it (JSON data)
       const state = step.state as unknown as WaitingState;
+      await engine.publish?.(WAITING_EVENT, json(state.approvals));
       const message = await engine.receive(APPROVALS_TOPIC, waitMs);
       if (message === undefined || message === null) {
         turns.push({ turn, resumed: step.resumed, calls: step.calls, mutations: step.mutations, waits });
@@ -322,6 +332,7 @@ export async function durableToolLoop<TTools extends ToolDefinitionsOf<TTools>, 
         json(recordStep(await loop.resume(state, decisions))),
       )) as unknown as RecordedStep;
     }
+    if (waits > 0) await engine.publish?.(WAITING_EVENT, []);
     turns.push({ turn, resumed: step.resumed, calls: step.calls, mutations: step.mutations, waits });
     // biome-ignore lint/plugin: the messages the loop gave, as JSON data: the provider's own messages
     history = [...history, ...(step.messages as unknown as TMessage[])];

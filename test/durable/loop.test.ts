@@ -9,7 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { approvalPolicy, defineTools, MemoryEffectLedger } from 'turngate';
 import { toolLoop } from 'turngate/adapters/anthropic';
 import { checkTranscript } from 'turngate/transcripts';
-import { DurableLoopError, durableToolLoop, type DurableEngine } from 'turngate/durable';
+import {
+  DurableLoopError,
+  durableToolLoop,
+  type DurableEngine,
+  type DurableSession,
+  WAITING_EVENT,
+} from 'turngate/durable';
 import { anthropicReply } from '../fixtures/anthropic-reply.mjs';
 
 class Tools extends defineTools({
@@ -46,19 +52,7 @@ async function killedAt(point: string) {
     durableToolLoop(memoryEngine(records, inbox), {
       ledger,
       history: input,
-      model: async (history, { turn }) => {
-        const at = turn === 1 ? 0 : 1;
-        n.model[at] += 1;
-        const calls = n.model[at];
-        if (checkTranscript(history, { format: 'anthropic' }).result !== 'accepted') n.rejected++;
-        if (killing && point === 'model') return death();
-        return turn === 1
-          ? anthropicReply(`msg_${calls}`, [
-              [`toolu_${calls}_1`, 'get_weather', { city: 'Oslo' }],
-              [`toolu_${calls}_2`, 'send_email', { to: 'ada@example.com' }],
-            ])
-          : anthropicReply(`msg_2_${calls}`, [], { stop: 'end_turn', content: [{ type: 'text', text: 'Sent.' }] });
-      },
+      // The loop first: the message and reply types are inferred from it.
       loop: (session) =>
         toolLoop({
           tools: Tools,
@@ -78,6 +72,19 @@ async function killedAt(point: string) {
             },
           },
         }),
+      model: async (history, { turn }) => {
+        const at = turn === 1 ? 0 : 1;
+        n.model[at] += 1;
+        const calls = n.model[at];
+        if (checkTranscript(history, { format: 'anthropic' }).result !== 'accepted') n.rejected++;
+        if (killing && point === 'model') return death();
+        return turn === 1
+          ? anthropicReply(`msg_${calls}`, [
+              [`toolu_${calls}_1`, 'get_weather', { city: 'Oslo' }],
+              [`toolu_${calls}_2`, 'send_email', { to: 'ada@example.com' }],
+            ])
+          : anthropicReply(`msg_2_${calls}`, [], { stop: 'end_turn', content: [{ type: 'text', text: 'Sent.' }] });
+      },
     });
   // The first run dies at the point (killed while waiting: its receive never returns).
   void run(point === 'approval' ? 'dies' : []);
@@ -102,8 +109,15 @@ describe('durableToolLoop on an engine in memory', () => {
     expect(await killedAt('approval')).toEqual({ ...done, model: [1, 1], reads: 2, effects: 1, unknown: 0, waits: 2 });
   });
 
-  it('ends approval_timed_out with the waiting state when no decision comes', async () => {
-    const result = await durableToolLoop(memoryEngine(new Map(), []), {
+  it('ends approval_timed_out with the waiting state when no decision comes, having published the requests', async () => {
+    const published: unknown[] = [];
+    const engine: DurableEngine = {
+      ...memoryEngine(new Map(), []),
+      publish: async (key, value) => {
+        published.push([key, value]);
+      },
+    };
+    const result = await durableToolLoop(engine, {
       ledger: new MemoryEffectLedger(),
       history: input,
       model: async () => anthropicReply('msg_1', [['toolu_1', 'send_email', { to: 'ada@example.com' }]]),
@@ -118,6 +132,7 @@ describe('durableToolLoop on an engine in memory', () => {
     expect(result.status).toBe('approval_timed_out');
     expect(result.waiting?.approvals.map((a) => a.toolCallId)).toEqual(['toolu_1']);
     expect(result.history).toEqual(input);
+    expect(published).toEqual([[WAITING_EVENT, result.waiting?.approvals]]);
   });
 
   it('sends no history the format refuses: the model is not called', async () => {
@@ -150,7 +165,7 @@ describe('durableToolLoop on an engine in memory', () => {
       ledger,
       history: input,
       model: async () => anthropicReply('msg_1', []),
-      loop: (session: { readonly ledger: typeof ledger; readonly sessionId: string }) =>
+      loop: (session: DurableSession) =>
         toolLoop({
           tools: Tools,
           ...session,
