@@ -6,7 +6,7 @@
  * killed. The worker is test/fixtures/durable-worker.mjs (needs dist/); it counts model calls,
  * reads, effects and rejected histories in PostgreSQL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
 import { admin, connection, freshPrefix } from './database.ts';
 
@@ -26,15 +26,21 @@ interface Ended {
 }
 
 /** Starts a worker process (`mode`, `arg`) with its own executor id and environment. */
-function start(mode: string, arg: string, env: Record<string, string>): { child: ChildProcess; ended: Promise<Ended> } {
+function start(mode: string, arg: string, env: Record<string, string>) {
   const child = spawn(process.execPath, [worker, mode, arg], {
     env: { ...process.env, TURNGATE_PG_URL: connection, DURABLE_PREFIX: prefix, NODE_NO_WARNINGS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
+  let launched: () => void = () => {};
+  // Resolves once a `serve` worker printed `ready` (launched).
+  const ready = new Promise<void>((resolve) => {
+    launched = resolve;
+  });
   child.stdout?.on('data', (chunk) => {
     stdout += chunk;
+    if (stdout.startsWith('ready')) launched();
   });
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
@@ -42,7 +48,7 @@ function start(mode: string, arg: string, env: Record<string, string>): { child:
   const ended = new Promise<Ended>((resolve) =>
     child.on('exit', (code, signal) => resolve({ signal, code, stdout, stderr })),
   );
-  return { child, ended };
+  return { child, ended, ready };
 }
 
 /** The counts of one workflow (`model.1`, `read`, `effect`, `rejected`...), 0 when never counted. */
@@ -109,21 +115,30 @@ it('recovers a workflow killed at each point of a turn: each model call recorded
 
 it('runs many workflows on three queue workers, one killed mid-run and replaced: none lost, no effect twice', async () => {
   const total = 24;
-  const workers = ['q1', 'q2', 'q3'].map((name) => start('serve', '300', { DURABLE_EXECUTOR: name }));
+  // The first worker migrates DBOS's schema and makes the tables alone (launched at once on a
+  // fresh schema, DBOS's migrations of two processes can deadlock); then the others.
+  const workers = [start('serve', '300', { DURABLE_EXECUTOR: 'q1' })];
   try {
+    await workers[0]?.ready;
+    workers.push(start('serve', '300', { DURABLE_EXECUTOR: 'q2' }), start('serve', '300', { DURABLE_EXECUTOR: 'q3' }));
+    await Promise.all(workers.map((w) => w.ready));
     const enqueued = start('enqueue', String(total), {});
-    // Kill q1 once some effects ran, then start its replacement (same executor id: it recovers q1's workflows).
+    // Kill q1 once some effects ran and while it runs workflows (PENDING under its executor id),
+    // then start its replacement (same executor id: its launch hands q1's workflows to the queue).
     let finished = false;
     void enqueued.ended.then(() => {
       finished = true;
     });
+    let inFlight = 0;
     while (!finished) {
-      const { rows } = await admin.query<{ n: string }>(
-        `SELECT count(*) AS n FROM ${prefix}_counts WHERE what = 'effect' AND workflow_id LIKE $1`,
+      const { rows } = await admin.query<{ effects: string; pending: string }>(
+        `SELECT (SELECT count(*) FROM ${prefix}_counts WHERE what = 'effect' AND workflow_id LIKE $1) AS effects, ` +
+          `(SELECT count(*) FROM ${prefix}_dbos.workflow_status WHERE executor_id = 'q1' AND status = 'PENDING') AS pending`,
         [`${prefix}-wf-%`],
       );
-      if (Number(rows[0]?.n) >= 4) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      inFlight = Number(rows[0]?.pending);
+      if (Number(rows[0]?.effects) >= 4 && inFlight > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     workers[0]?.child.kill('SIGKILL');
     expect((await workers[0]?.ended)?.signal).toBe('SIGKILL');
@@ -131,6 +146,7 @@ it('runs many workflows on three queue workers, one killed mid-run and replaced:
     const done = await enqueued.ended;
     expect(done.code, done.stderr).toBe(0);
     const results = JSON.parse(done.stdout) as { id: string; status: string; unknown: number }[];
+    expect(inFlight).toBeGreaterThan(0);
     expect(results.filter((r) => r.status === 'done')).toHaveLength(total);
     const { rows } = await admin.query<{ workflow_id: string; n: number }>(
       `SELECT workflow_id, n FROM ${prefix}_counts WHERE what = 'effect' AND workflow_id LIKE $1`,
