@@ -28,13 +28,14 @@ const input = [{ role: 'user' as const, content: 'Weather in Oslo, and email it 
 const death = () => new Promise<never>(() => {});
 
 /** An engine whose steps and inbox outlive a run (the engine's database). */
-function memoryEngine(records: Map<string, unknown>, inbox: unknown[] | 'dies'): DurableEngine {
+function memoryEngine(records: Map<string, unknown>, inbox: unknown[] | 'dies', diesAfter?: string): DurableEngine {
   return {
     workflowId: 'wf-1',
     step: async (name, run) => {
       // biome-ignore lint/plugin: what this step recorded, by its name: the step's own result type
       if (records.has(name)) return structuredClone(records.get(name)) as never;
       const value = await run();
+      if (name === diesAfter) await death(); // ran, not recorded
       records.set(name, structuredClone(value));
       return value;
     },
@@ -49,7 +50,7 @@ async function killedAt(point: string) {
   const n = { model: [0, 0] as [number, number], reads: 0, effects: 0, rejected: 0 };
   let killing = true;
   const run = (inbox: unknown[] | 'dies') =>
-    durableToolLoop(memoryEngine(records, inbox), {
+    durableToolLoop(memoryEngine(records, inbox, killing && point === 'answered' ? 'turngate.answer.1' : undefined), {
       ledger,
       history: input,
       // The loop first: the message and reply types are inferred from it.
@@ -104,6 +105,8 @@ describe('durableToolLoop on an engine in memory', () => {
     expect(await killedAt('read')).toEqual({ ...done, model: [1, 1], reads: 2, effects: 1, unknown: 0 });
     expect(await killedAt('mutation')).toEqual({ ...done, model: [1, 1], reads: 2, effects: 0, unknown: 1 });
     expect(await killedAt('after-mutation')).toEqual({ ...done, model: [1, 1], reads: 2, effects: 1, unknown: 1 });
+    // Killed after the answer ran (the ledger holds the effect) and before the step was recorded.
+    expect(await killedAt('answered')).toEqual({ ...done, model: [1, 1], reads: 2, effects: 1, unknown: 0 });
     // Killed while waiting: the recovery waits again; the message that is not decisions is one
     // wait, the decisions another. The reads run again when the approved reply is answered (resume).
     expect(await killedAt('approval')).toEqual({ ...done, model: [1, 1], reads: 2, effects: 1, unknown: 0, waits: 2 });

@@ -1,7 +1,8 @@
 /**
  * The durable tool loop on DBOS and PostgreSQL, across processes: a worker killed with SIGKILL at
  * each point of a turn (after the model call and before its record, during a read, during a
- * mutation, after a mutation and before its record, while waiting for an approval) and a second
+ * mutation, after a mutation and before its record, after the ledger's record and before the
+ * step's checkpoint, while waiting for an approval) and a second
  * worker that recovers the workflow; then many workflows on several queue workers, one of them
  * killed. The worker is test/fixtures/durable-worker.mjs (needs dist/); it counts model calls,
  * reads, effects and rejected histories in PostgreSQL.
@@ -96,8 +97,9 @@ it('recovers a workflow killed at each point of a turn: each model call recorded
   const read = await killPoint('read');
   const mutation = await killPoint('mutation');
   const afterMutation = await killPoint('after-mutation');
+  const answered = await killPoint('answered');
   const approval = await killPoint('approval');
-  const table = { model, read, mutation, afterMutation, approval };
+  const table = { model, read, mutation, afterMutation, answered, approval };
   expect(table).toEqual({
     // Killed before the step recorded the reply: the model is asked once more (nothing ran yet).
     model: { status: 'done', modelCalls: [2, 1], effects: 1, unknown: 0, rejected: 0, waits: 0 },
@@ -106,11 +108,15 @@ it('recovers a workflow killed at each point of a turn: each model call recorded
     mutation: { status: 'done', modelCalls: [1, 1], effects: 0, unknown: 1, rejected: 0, waits: 0 },
     // Killed after the effect and before its record: not run again, answered unknown.
     afterMutation: { status: 'done', modelCalls: [1, 1], effects: 1, unknown: 1, rejected: 0, waits: 0 },
+    // Killed after the ledger recorded the effect and before DBOS checkpointed the step: the
+    // re-run step replays the recorded outcome (the read runs again; the effect does not).
+    answered: { status: 'done', modelCalls: [1, 1], effects: 1, unknown: 0, rejected: 0, waits: 0 },
     approval: { status: 'done', modelCalls: [1, 1], effects: 1, unknown: 0, rejected: 0, waits: 1 },
   });
   // The reads ran again where the answer step did not finish (reads are safe to repeat).
   expect((await counts(`${prefix}-read`))['read']).toBe(2);
   expect((await counts(`${prefix}-model`))['read']).toBe(1);
+  expect((await counts(`${prefix}-answered`))['read']).toBe(2);
 }, 180_000);
 
 it('runs many workflows on three queue workers, one killed mid-run and replaced: none lost, no effect twice', async () => {
