@@ -1,6 +1,7 @@
 /**
  * The durable tool loop on DBOS and PostgreSQL, across processes: a worker killed with SIGKILL at
- * each point of a turn (after the model call and before its record, during a read, during a
+ * each point of a turn (after the model call and before its record, inside the write-ahead of the
+ * reply, during a read, during a
  * mutation, after a mutation and before its record, after the ledger's record and before the
  * step's checkpoint, while waiting for an approval) and a second
  * worker that recovers the workflow; then many workflows on several queue workers, one of them
@@ -74,7 +75,10 @@ function unknowns(result: Result): number {
 /** One kill point: a worker killed there, a second one (same executor) recovering the workflow. */
 async function killPoint(point: string) {
   const id = `${prefix}-${point}`;
-  const env = { DURABLE_EXECUTOR: `x-${point}`, ...(point === 'approval' ? { DURABLE_APPROVAL: '1' } : {}) };
+  const env = {
+    DURABLE_EXECUTOR: `x-${point}`,
+    ...(point === 'approval' ? { DURABLE_APPROVAL: '1' } : {}),
+  };
   const killed = await start('run', id, { ...env, DURABLE_CRASH: point }).ended;
   expect(killed.signal, killed.stderr).toBe('SIGKILL');
   const second = await start(point === 'approval' ? 'approve' : 'run', id, env).ended;
@@ -94,15 +98,19 @@ async function killPoint(point: string) {
 it('recovers a workflow killed at each point of a turn: each model call recorded once, each effect once or answered unknown, no refused history', async () => {
   // One point at a time: DBOS hands a recovered workflow to any worker of the application.
   const model = await killPoint('model');
+  const replyRecord = await killPoint('reply-record');
   const read = await killPoint('read');
   const mutation = await killPoint('mutation');
   const afterMutation = await killPoint('after-mutation');
   const answered = await killPoint('answered');
   const approval = await killPoint('approval');
-  const table = { model, read, mutation, afterMutation, answered, approval };
+  const table = { model, replyRecord, read, mutation, afterMutation, answered, approval };
   expect(table).toEqual({
     // Killed before the step recorded the reply: the model is asked once more (nothing ran yet).
     model: { status: 'done', modelCalls: [2, 1], effects: 1, unknown: 0, rejected: 0, waits: 0 },
+    // Killed between the two writes of the reply's write-ahead (the record left `started`): the
+    // replayed model step gives the same reply, which the loop's write-ahead lets through.
+    replyRecord: { status: 'done', modelCalls: [1, 1], effects: 1, unknown: 0, rejected: 0, waits: 0 },
     read: { status: 'done', modelCalls: [1, 1], effects: 1, unknown: 0, rejected: 0, waits: 0 },
     // Killed after the claim and before the effect: not run again, answered unknown.
     mutation: { status: 'done', modelCalls: [1, 1], effects: 0, unknown: 1, rejected: 0, waits: 0 },
@@ -116,6 +124,7 @@ it('recovers a workflow killed at each point of a turn: each model call recorded
   // The reads ran again where the answer step did not finish (reads are safe to repeat).
   expect((await counts(`${prefix}-read`))['read']).toBe(2);
   expect((await counts(`${prefix}-model`))['read']).toBe(1);
+  expect((await counts(`${prefix}-reply-record`))['read']).toBe(1);
   expect((await counts(`${prefix}-answered`))['read']).toBe(2);
 }, 180_000);
 
