@@ -122,6 +122,9 @@ describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
     expect(violation(map, at('chat/turn.ts'), '../transcripts/index.ts')).toBeUndefined();
     expect(violation(map, at('chat/turn.ts'), '../internal/own-field.ts')).toBeUndefined();
     expect(violation(map, at('chat/turn.ts'), './store.ts')).toBeUndefined();
+    // The durable loop sits above the adapters: it drives their loop, never the other way.
+    expect(violation(map, at('durable/loop.ts'), '../adapters/internal.ts')).toBeUndefined();
+    expect(violation(map, at('adapters/core/loop.ts'), '../../durable/index.ts')).toMatch(/floor 8.*floor 9.*above/);
   });
 
   it('reads type-only imports, re-exports and dynamic imports', () => {

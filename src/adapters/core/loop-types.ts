@@ -25,7 +25,7 @@ import type {
 } from '../../typestate/index.ts';
 import type { ToolCallInfo } from '../../builder/index.ts';
 import type { JsonValue } from '../../canonical/index.ts';
-import type { SendableTranscript } from '../../transcripts/index.ts';
+import type { SendableTranscript, TranscriptFormat, TranscriptReport } from '../../transcripts/index.ts';
 import type { DeclarationOptions } from './declarations.ts';
 import type { ProviderCodec, RecordedReply } from './codec.ts';
 
@@ -343,6 +343,17 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
    * @param history - The messages the next model call would be sent.
    */
   recorded(history: readonly TMessage[]): Promise<RecordedReply | undefined>;
+  /**
+   * The format's transcript check of `history` as the next model call would send it: the same
+   * check `answer` runs on each step (the format's rules, ids unique across the history, limits).
+   * A caller that keeps the history itself (a durable workflow replaying recorded steps) calls it
+   * before each model call, so a history the provider refuses is never sent.
+   *
+   * @param history - The messages the next model call would be sent.
+   * @returns The check's report: `result` is `accepted`, `rejected` (with `failures`, each with
+   *   `rule`, `at` and `fix`) or `invalid`.
+   */
+  check(history: readonly TMessage[]): TranscriptReport<TranscriptFormat>;
   /**
    * Goes on with a step that waited for approvals: records each decision (the first decision of a
    * request is final; the same one again is idempotent; another is refused, and the request keeps

@@ -400,6 +400,7 @@ export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply,
         signal === undefined ? {} : { signal },
       ) as never as Promise<LoopStep<TTools, TMessage>>;
     },
+    check: (history) => checkStep(ctx, history, [], false),
     async recorded(history) {
       const record = await ctx.ledger.read(turnKey(ctx.scope, history));
       return record?.state === 'completed' && record.toolName === REPLY_RECORD && isRecordedReply(record.output)
