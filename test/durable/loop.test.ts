@@ -6,7 +6,8 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { approvalPolicy, defineTools, MemoryEffectLedger } from 'turngate';
+import { defineTools, MemoryEffectLedger } from 'turngate';
+import { approvalPolicy } from 'turngate/approvals';
 import { toolLoop } from 'turngate/adapters/anthropic';
 import { checkTranscript } from 'turngate/transcripts';
 import {
