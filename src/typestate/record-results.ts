@@ -13,7 +13,7 @@ import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument } from './messages.ts';
 import type { ToolRequests } from './requests.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
-import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
+import { callRows, checkStage, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
 import { formatIssues, validateWith } from './schema.ts';
 import {
   registryDefinitions,
@@ -164,7 +164,7 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
   requests: ToolRequests<TTools>,
   typed: readonly TypedRow[],
 ): Result<ToolResults<TTools>> {
-  const checked = check({
+  const checked = checkStage({
     evidence: {
       callSpec: requests.callSpec.spec,
       toolRequests: callRows([...requests.requests, ...requests.refused]),
@@ -177,7 +177,7 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
     (f) => f.class === 'tool.result_orphan' || f.class === 'tool.schema_invalid',
   );
   if (stage.length > 0) return failedWith(stage);
-  const digests = new Map((checked.value.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
+  const digests = new Map(checked.value.toolResults.map((r) => [r.toolCallId, r.resultDigest]));
   // Each ok output passed its tool's output schema (checkOutput): this is where the rows become typed.
   const bound = typed.map(
     (r) => (r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) ?? '' } : r) as ToolResult<TTools>,

@@ -14,7 +14,7 @@ import type { UseRowsCheck } from './message-checks.ts';
 import type { StateArgument } from './messages.ts';
 import type { ToolResults } from './record-results.ts';
 import { failedWith, failure, FailureCollector } from '../failures/internal.ts';
-import { callRows, check, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
+import { callRows, checkStage, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
 import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
 
 /**
@@ -223,7 +223,7 @@ export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]
     return resultDigest === undefined ? row : { ...row, resultDigest };
   });
   const requests = results.requests;
-  const checked = check({
+  const checked = checkStage({
     evidence: {
       callSpec: requests.callSpec.spec,
       toolRequests: callRows([...requests.requests, ...requests.refused]),
