@@ -23,9 +23,10 @@ import {
   normalizeEvidence,
   normalizeExtended,
   type NormalizedEvidence,
+  type NormalizedToolRequest,
   type NormalizedToolResult,
 } from '../normalize/index.ts';
-import { normalizeJoin } from '../normalize/internal.ts';
+import { normalizeJoin, type CarriedRows } from '../normalize/internal.ts';
 import { checkExtended, extendedContext } from './extended/index.ts';
 import {
   checkContext,
@@ -296,10 +297,12 @@ function checkOwnData(input: unknown): JoinCheckResult {
   }
 }
 
-/** What {@link checkJoinRows} finds: the join's failures and the normalized result rows. Internal. */
+/** What {@link checkJoinRows} finds: the join's failures and the normalized call and result rows. Internal. */
 export interface JoinRowsReport {
   /** The join's failure classes with their ids, then error rows without an envelope (`tool.schema_invalid`). */
   readonly failures: readonly Failure[];
+  /** The call rows as normalized (sorted by id). */
+  readonly toolRequests: readonly NormalizedToolRequest[];
   /** The result rows as normalized (sorted by id), each ok one with its digest. */
   readonly toolResults: readonly NormalizedToolResult[];
 }
@@ -311,23 +314,29 @@ export interface JoinRowsReport {
  * `tool.use_without_result`, `tool.join_incomplete`) and the error-envelope rule
  * (`tool.schema_invalid`) applied. No set digest, no context, no stop reason: those belong to
  * the closed turn, which `closeJoin` checks whole. Internal: the typestate transitions before
- * `closeJoin` call it, so a turn's digests are taken once, when it closes.
+ * `closeJoin` call it, so a turn's digests are taken once, when it closes, and each row set is
+ * normalized once before it: a step hands the sets an earlier step normalized as `carried`
+ * (and leaves them out of `input`).
  *
  * @param input - A join-check input (without the extended profile).
- * @returns The failures and the normalized result rows, or one {@link EvidenceInputError} as
+ * @param carried - Call or result rows normalized by an earlier step of the same turn.
+ * @returns The failures and the normalized rows, or one {@link EvidenceInputError} as
  *   {@link joinCheck} gives it.
  */
-export function checkJoinRows(input: unknown): Result<JoinRowsReport, EvidenceInputError> {
+export function checkJoinRows(input: unknown, carried: CarriedRows = {}): Result<JoinRowsReport, EvidenceInputError> {
   const own = ownJoinCheckInput(input);
   if (!own.ok) return own;
   const decoded = decodeOwnData(own.value);
   if (!decoded.ok) return decoded;
   try {
-    const join = shielded(normalizeJoin(decoded.value.evidence));
+    const join = shielded(normalizeJoin(decoded.value.evidence, carried));
     const failures = new FailureCollector();
     checkJoin(join.joinState, failures);
     checkErrorEnvelopes(decoded.value.evidence, failures);
-    return { ok: true, value: { failures: failures.list(), toolResults: join.toolResults } };
+    return {
+      ok: true,
+      value: { failures: failures.list(), toolRequests: join.toolRequests, toolResults: join.toolResults },
+    };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
     if (error instanceof JsonInputError)

@@ -228,28 +228,31 @@ export interface NormalizedJoin {
 }
 
 /**
+ * Row sets of a turn normalized already (by {@link normalizeJoin}, in an earlier step of the same
+ * turn), taken as they are instead of the evidence's rows of that set. Internal.
+ */
+export interface CarriedRows {
+  readonly toolRequests?: readonly NormalizedToolRequest[];
+  readonly toolResults?: readonly NormalizedToolResult[];
+}
+
+/**
  * The first part of {@link normalizeEvidence}: the CallSpec, the call, result and use rows and
  * the join state, read and refused in the same order. Internal: `normalizeEvidence` goes on from
- * it, and the check's join rules for a turn not yet closed (`checkJoinRows`) stop at it.
+ * it, and the check's join rules for a turn not yet closed (`checkJoinRows`) stop at it, with the
+ * row sets an earlier step normalized (`carried`) in place of the evidence's.
  *
  * @throws {@link EvidenceInputError} and {@link JsonInputError} as {@link normalizeEvidence}, for those rows.
  */
-export function normalizeJoin(evidence: EvidenceInput): NormalizedJoin {
+export function normalizeJoin(evidence: EvidenceInput, carried: CarriedRows = {}): NormalizedJoin {
   const callSpec = normalizeCallSpec(evidence.callSpec);
-  const toolRequests = keyedRowsAt(
-    evidence.toolRequests,
-    'toolRequests',
-    'toolCallId',
-    normalizeRequest,
-    (r) => r.toolCallId,
-  );
-  const toolResults = keyedRowsAt(
-    evidence.toolResults,
-    'toolResults',
-    'toolCallId',
-    normalizeResult,
-    (r) => r.toolCallId,
-  );
+  // Own fields only: a set not carried is never read from a polluted Object.prototype.
+  const toolRequests =
+    (Object.hasOwn(carried, 'toolRequests') ? carried.toolRequests : undefined) ??
+    keyedRowsAt(evidence.toolRequests, 'toolRequests', 'toolCallId', normalizeRequest, (r) => r.toolCallId);
+  const toolResults =
+    (Object.hasOwn(carried, 'toolResults') ? carried.toolResults : undefined) ??
+    keyedRowsAt(evidence.toolResults, 'toolResults', 'toolCallId', normalizeResult, (r) => r.toolCallId);
   const toolUse = keyedRowsAt(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
   const requestedCallIds = toolRequests.map((r) => r.toolCallId);
   const resultCallIds = toolResults.map((r) => r.toolCallId);

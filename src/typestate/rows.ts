@@ -6,6 +6,7 @@
  */
 import { joinCheck } from '../check/index.ts';
 import { checkJoinRows, type JoinRowsReport } from '../check/internal.ts';
+import type { CarriedRows } from '../normalize/internal.ts';
 import type { JoinCheckReport } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { Result } from '../failures/index.ts';
@@ -72,13 +73,31 @@ export function check(input: JoinCheckInputWire): Result<JoinCheckReport> {
 /**
  * Runs the join rules alone (`checkJoinRows`) over the rows of a turn not yet closed, read as
  * {@link check} reads them: the transitions before `closeJoin` need the join's failures and the
- * result digests, not the closed turn's set digests, which `closeJoin` takes once.
+ * result digests, not the closed turn's set digests, which `closeJoin` takes once. `carried`:
+ * the row sets the state before normalized (see {@link carriedRows}), left out of `input`.
  */
-export function checkStage(input: JoinCheckInputWire): Result<JoinRowsReport> {
+export function checkStage(input: JoinCheckInputWire, carried: CarriedRows = {}): Result<JoinRowsReport> {
   const snapshot = snapshotOwnData(input);
   if (!snapshot.ok) return notData(firstFailure(snapshot));
-  const outcome = checkJoinRows(snapshot.value);
+  const outcome = checkJoinRows(snapshot.value, carried);
   return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
+}
+
+/**
+ * The call and result rows each minted `ToolRequests` and `ToolResults` was checked with,
+ * normalized: the next step of the turn checks only its own rows against them.
+ */
+const NORMALIZED_ROWS = new WeakMap<object, JoinRowsReport>();
+
+/** Keeps the rows `state` (just minted) was checked with, for the next step of its turn. */
+export function carryRows<T extends object>(state: T, report: JoinRowsReport): T {
+  NORMALIZED_ROWS.set(state, report);
+  return state;
+}
+
+/** The rows `state` was checked with, when it was minted by a step that keeps them. */
+export function carriedRows(state: object): JoinRowsReport | undefined {
+  return NORMALIZED_ROWS.get(state);
 }
 
 /** The protocol state of a stage check (before `closeJoin`): only the join rows matter. */
