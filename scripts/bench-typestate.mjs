@@ -83,15 +83,19 @@ const rows = [];
 for (const [name, turn] of builds)
   for (const tool of TOOLS) for (const n of SIZES) rows.push({ name, tool, n, turn, us: [] });
 
-/** Repeats the row's turn until the sample lasts SAMPLE_US; CPU microseconds per turn. */
+/**
+ * Repeats the row's turn until the sample lasts SAMPLE_US; CPU microseconds per turn. The clock
+ * is read once per batch (doubling), not per turn: reading it costs a system call, which at one
+ * call per turn was a fifth of a small turn's measure.
+ */
 async function sample(row) {
   const given = calls.get(`${row.tool}:${row.n}`);
   let reps = 0;
   const start = cpu();
   let used = 0;
-  while (used < SAMPLE_US || reps < 1) {
-    await row.turn(row.tool, given);
-    reps++;
+  for (let batch = 1; used < SAMPLE_US; batch *= 2) {
+    for (let i = 0; i < batch; i++) await row.turn(row.tool, given);
+    reps += batch;
     used = cpu() - start;
   }
   return used / reps;

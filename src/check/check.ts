@@ -22,6 +22,7 @@ import { setList, setOptional, type Mutable } from '../internal/fields.ts';
 import {
   normalizeEvidence,
   normalizeExtended,
+  type NormalizedCallSpec,
   type NormalizedEvidence,
   type NormalizedToolRequest,
   type NormalizedToolResult,
@@ -299,6 +300,8 @@ function checkOwnData(input: unknown): JoinCheckResult {
 
 /** What {@link checkJoinRows} finds: the join's failures and the normalized call and result rows. Internal. */
 export interface JoinRowsReport {
+  /** The CallSpec as normalized. */
+  readonly callSpec: NormalizedCallSpec;
   /** The join's failure classes with their ids, then error rows without an envelope (`tool.schema_invalid`). */
   readonly failures: readonly Failure[];
   /** The call rows as normalized (sorted by id). */
@@ -313,14 +316,14 @@ export interface JoinRowsReport {
  * failure classes (`tool.result_missing`, `tool.result_orphan`, `tool.use_missing`,
  * `tool.use_without_result`, `tool.join_incomplete`) and the error-envelope rule
  * (`tool.schema_invalid`) applied. No set digest, no context, no stop reason: those belong to
- * the closed turn, which `closeJoin` checks whole. Internal: the typestate transitions before
- * `closeJoin` call it, so a turn's digests are taken once, when it closes, and each row set is
+ * the closed turn, which `closeJoin` checks whole. Internal: `callSpec` and the typestate
+ * transitions before `closeJoin` call it, so a turn's digests are taken once, when it closes, and each row set is
  * normalized once before it: a step hands the sets an earlier step normalized as `carried`
  * (and leaves them out of `input`).
  *
  * @param input - A join-check input (without the extended profile).
  * @param carried - Call or result rows normalized by an earlier step of the same turn.
- * @returns The failures and the normalized rows, or one {@link EvidenceInputError} as
+ * @returns The failures, the normalized CallSpec and rows, or one {@link EvidenceInputError} as
  *   {@link joinCheck} gives it.
  */
 export function checkJoinRows(input: unknown, carried: CarriedRows = {}): Result<JoinRowsReport, EvidenceInputError> {
@@ -335,7 +338,12 @@ export function checkJoinRows(input: unknown, carried: CarriedRows = {}): Result
     checkErrorEnvelopes(decoded.value.evidence, failures);
     return {
       ok: true,
-      value: { failures: failures.list(), toolRequests: join.toolRequests, toolResults: join.toolResults },
+      value: {
+        callSpec: join.callSpec,
+        failures: failures.list(),
+        toolRequests: join.toolRequests,
+        toolResults: join.toolResults,
+      },
     };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
