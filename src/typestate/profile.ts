@@ -161,17 +161,8 @@ interface RenderDigests {
   readonly reminderRenderDigest: string;
 }
 
-/**
- * The render digests of each frozen result (a minted turn's results are), taken once: a turn's
- * result is rendered at `closeJoin` and again when `recordMutations` re-closes the turn, which
- * keeps every result the gate did not answer as the same object.
- */
-const renderDigestsByResult = new WeakMap<object, RenderDigests>();
-
 /** The render digests of one result (see {@link DEFAULT_POLICIES}): its payload's, and its render's. */
 function renderDigestsOf(r: ContextSource['results'][number]): RenderDigests {
-  const known = renderDigestsByResult.get(r);
-  if (known !== undefined) return known;
   const operatorPayloadDigest =
     r.status === 'ok' && r.resultDigest !== undefined
       ? r.resultDigest
@@ -180,7 +171,7 @@ function renderDigestsOf(r: ContextSource['results'][number]): RenderDigests {
           retryable: r.error?.retryable ?? false,
           errorMessage: r.error?.errorMessage ?? '',
         });
-  const digests = {
+  return {
     operatorPayloadDigest,
     reminderRenderDigest: digest({
       toolCallId: r.toolCallId,
@@ -189,8 +180,6 @@ function renderDigestsOf(r: ContextSource['results'][number]): RenderDigests {
       operatorPayloadDigest,
     }),
   };
-  if (Object.isFrozen(r) && (r.error === undefined || Object.isFrozen(r.error))) renderDigestsByResult.set(r, digests);
-  return digests;
 }
 
 /**
