@@ -6,6 +6,8 @@ import {
   closeJoin,
   defineTools,
   joinCheck,
+  recordResults,
+  recordUse,
   renderJoinCheckJson,
   requestTools,
   settle,
@@ -87,11 +89,10 @@ describe('a turn digested once: transitions carry the result digests they took',
     );
   });
 
-  it('keeps the stage failures: an orphan result and a use without a result are refused by their class', async () => {
+  it('keeps the stage failures: an orphan result and a use without a result are refused by their class', () => {
     if (!spec.ok) throw new Error('setup');
     const requested = requestTools(spec.value, Tools, [{ toolCallId: 'a', toolName: 'read', input: { key: 'a' } }]);
     if (!requested.ok) throw new Error('setup');
-    const { recordResults, recordUse } = await import('../index.ts');
     const orphan = recordResults(requested.value, [
       { toolCallId: 'a', status: 'ok', output: 1 },
       { toolCallId: 'b', status: 'ok', output: 2 },
