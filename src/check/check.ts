@@ -14,12 +14,20 @@ import {
   type ExtendedJoinCheckInput,
   type JoinCheckInput,
 } from '../evidence/index.ts';
-import type { Result } from '../failures/index.ts';
+import type { Failure, Result } from '../failures/index.ts';
 import { FailureCollector } from '../failures/internal.ts';
 import { objectPrototypeIsClean, shielded } from '../internal/detach.ts';
 import { excerpt } from '../internal/display.ts';
 import { setList, setOptional, type Mutable } from '../internal/fields.ts';
-import { normalizeEvidence, normalizeExtended, type NormalizedEvidence } from '../normalize/index.ts';
+import {
+  normalizeEvidence,
+  normalizeExtended,
+  type NormalizedCallSpec,
+  type NormalizedEvidence,
+  type NormalizedToolRequest,
+  type NormalizedToolResult,
+} from '../normalize/index.ts';
+import { normalizeJoin, type CarriedRows } from '../normalize/internal.ts';
 import { checkExtended, extendedContext } from './extended/index.ts';
 import {
   checkContext,
@@ -171,7 +179,7 @@ export function checkDecoded(input: JoinCheckInput, extended?: ExtendedJoinCheck
   // Shielded from a polluted prototype: an absent optional field (`handoff`, an empty id list) reads as absent.
   const normalized = shielded(normalizeEvidence(input.evidence));
   const failures = new FailureCollector();
-  checkJoin(normalized, failures);
+  checkJoin(normalized.joinState, failures);
   checkStopReason(normalized, failures);
   if (input.protocolConstraints?.parallelTransportOrderValid === false) {
     failures.add(
@@ -282,6 +290,61 @@ function checkOwnData(input: unknown): JoinCheckResult {
   if (!extended.ok) return extended;
   try {
     return { ok: true, value: shielded(checkDecoded(decoded.value, extended.value)) };
+  } catch (error) {
+    if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
+    if (error instanceof JsonInputError)
+      return { ok: false, failures: [new EvidenceInputError('evidence', error.message)] };
+    throw error;
+  }
+}
+
+/** What {@link checkJoinRows} finds: the join's failures and the normalized call and result rows. Internal. */
+export interface JoinRowsReport {
+  /** The CallSpec as normalized. */
+  readonly callSpec: NormalizedCallSpec;
+  /** The join's failure classes with their ids, then error rows without an envelope (`tool.schema_invalid`). */
+  readonly failures: readonly Failure[];
+  /** The call rows as normalized (sorted by id). */
+  readonly toolRequests: readonly NormalizedToolRequest[];
+  /** The result rows as normalized (sorted by id), each ok one with its digest. */
+  readonly toolResults: readonly NormalizedToolResult[];
+}
+
+/**
+ * The join rules alone over a turn not yet closed: the input read and decoded as by
+ * {@link joinCheck}, then only the CallSpec, call, result and use rows normalized, and the join's
+ * failure classes (`tool.result_missing`, `tool.result_orphan`, `tool.use_missing`,
+ * `tool.use_without_result`, `tool.join_incomplete`) and the error-envelope rule
+ * (`tool.schema_invalid`) applied. No set digest, no context, no stop reason: those belong to
+ * the closed turn, which `closeJoin` checks whole. Internal: `callSpec` and the typestate
+ * transitions before `closeJoin` call it, so a turn's digests are taken once, when it closes, and each row set is
+ * normalized once before it: a step hands the sets an earlier step normalized as `carried`
+ * (and leaves them out of `input`).
+ *
+ * @param input - A join-check input (without the extended profile).
+ * @param carried - Call or result rows normalized by an earlier step of the same turn.
+ * @returns The failures, the normalized CallSpec and rows, or one {@link EvidenceInputError} as
+ *   {@link joinCheck} gives it.
+ */
+export function checkJoinRows(input: unknown, carried: CarriedRows = {}): Result<JoinRowsReport, EvidenceInputError> {
+  const own = ownJoinCheckInput(input);
+  if (!own.ok) return own;
+  const decoded = decodeOwnData(own.value);
+  if (!decoded.ok) return decoded;
+  try {
+    const join = shielded(normalizeJoin(decoded.value.evidence, carried));
+    const failures = new FailureCollector();
+    checkJoin(join.joinState, failures);
+    checkErrorEnvelopes(decoded.value.evidence, failures);
+    return {
+      ok: true,
+      value: {
+        callSpec: join.callSpec,
+        failures: failures.list(),
+        toolRequests: join.toolRequests,
+        toolResults: join.toolResults,
+      },
+    };
   } catch (error) {
     if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
     if (error instanceof JsonInputError)

@@ -17,7 +17,7 @@ import type {
   ToolResultInput,
 } from '../evidence/index.ts';
 import type { FailureCollector } from '../failures/internal.ts';
-import { normalizeRefs, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
+import { normalizeRefs, type JoinState, type NormalizedEvidence, type NormalizedHandoff } from '../normalize/index.ts';
 import { GOVERNANCE_PROFILE_CLAIM_ID, HANDLED_STOP_REASONS } from './types.ts';
 
 /**
@@ -29,8 +29,7 @@ export function optionalText(value: string | null | undefined, field: string): s
 }
 
 /** The join: `tool.result_missing`, `tool.result_orphan`, `tool.use_missing`, `tool.use_without_result` with their call ids, and `tool.join_incomplete` (all of them) unless the join is closed. */
-export function checkJoin(normalized: NormalizedEvidence, out: FailureCollector): void {
-  const join = normalized.joinState;
+export function checkJoin(join: JoinState, out: FailureCollector): void {
   const missing = join.missingResultCallIds ?? [];
   const orphan = join.orphanResultCallIds ?? [];
   const useMissing = join.missingUseCallIds ?? [];

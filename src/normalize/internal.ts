@@ -6,3 +6,4 @@
  */
 export { optional, required } from './rows.ts';
 export { rawErrorCovers } from './raw-error.ts';
+export { normalizeJoin, type CarriedRows, type NormalizedJoin } from './normalize.ts';

@@ -208,6 +208,92 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
 }
 
 /**
+ * A turn's call, result and use rows normalized (as {@link normalizeEvidence} normalizes them,
+ * result digests taken from payloads included) with the join state they give, and no set
+ * digest: what a typestate transition before `closeJoin` checks. Internal.
+ */
+export interface NormalizedJoin {
+  readonly callSpec: NormalizedCallSpec;
+  readonly toolRequests: readonly NormalizedToolRequest[];
+  readonly toolResults: readonly NormalizedToolResult[];
+  readonly toolUse: readonly NormalizedToolUse[];
+  readonly requestedCallIds: string[];
+  readonly resultCallIds: string[];
+  readonly usedCallIds: string[];
+  readonly missingResultCallIds: string[];
+  readonly orphanResultCallIds: string[];
+  readonly missingUseCallIds: string[];
+  readonly unknownUseCallIds: string[];
+  readonly joinState: JoinState;
+}
+
+/**
+ * Row sets of a turn normalized already (by {@link normalizeJoin}, in an earlier step of the same
+ * turn), taken as they are instead of the evidence's rows of that set. Internal.
+ */
+export interface CarriedRows {
+  readonly toolRequests?: readonly NormalizedToolRequest[];
+  readonly toolResults?: readonly NormalizedToolResult[];
+}
+
+/**
+ * The first part of {@link normalizeEvidence}: the CallSpec, the call, result and use rows and
+ * the join state, read and refused in the same order. Internal: `normalizeEvidence` goes on from
+ * it, and the check's join rules for a turn not yet closed (`checkJoinRows`) stop at it, with the
+ * row sets an earlier step normalized (`carried`) in place of the evidence's.
+ *
+ * @throws {@link EvidenceInputError} and {@link JsonInputError} as {@link normalizeEvidence}, for those rows.
+ */
+export function normalizeJoin(evidence: EvidenceInput, carried: CarriedRows = {}): NormalizedJoin {
+  const callSpec = normalizeCallSpec(evidence.callSpec);
+  // Own fields only: a set not carried is never read from a polluted Object.prototype.
+  const toolRequests =
+    (Object.hasOwn(carried, 'toolRequests') ? carried.toolRequests : undefined) ??
+    keyedRowsAt(evidence.toolRequests, 'toolRequests', 'toolCallId', normalizeRequest, (r) => r.toolCallId);
+  const toolResults =
+    (Object.hasOwn(carried, 'toolResults') ? carried.toolResults : undefined) ??
+    keyedRowsAt(evidence.toolResults, 'toolResults', 'toolCallId', normalizeResult, (r) => r.toolCallId);
+  const toolUse = keyedRowsAt(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
+  const requestedCallIds = toolRequests.map((r) => r.toolCallId);
+  const resultCallIds = toolResults.map((r) => r.toolCallId);
+  const usedCallIds = toolUse.map((r) => r.toolCallId);
+  const requestedSet = new Set(requestedCallIds);
+  const resultSet = new Set(resultCallIds);
+  const usedSet = new Set(usedCallIds);
+  const missingResultCallIds = difference(requestedCallIds, resultSet);
+  const orphanResultCallIds = difference(resultCallIds, requestedSet);
+  const missingUseCallIds = difference(resultCallIds, usedSet);
+  const unknownUseCallIds = difference(usedCallIds, resultSet);
+  const joinClosed =
+    missingResultCallIds.length === 0 &&
+    orphanResultCallIds.length === 0 &&
+    missingUseCallIds.length === 0 &&
+    unknownUseCallIds.length === 0;
+  const joinState: Mutable<JoinState> = { joinClosed };
+  setList(joinState, 'missingResultCallIds', missingResultCallIds);
+  setList(joinState, 'missingUseCallIds', missingUseCallIds);
+  setList(joinState, 'orphanResultCallIds', orphanResultCallIds);
+  setList(joinState, 'requestedCallIds', requestedCallIds);
+  setList(joinState, 'resultCallIds', resultCallIds);
+  setList(joinState, 'unknownUseCallIds', unknownUseCallIds);
+  setList(joinState, 'usedCallIds', usedCallIds);
+  return {
+    callSpec,
+    toolRequests,
+    toolResults,
+    toolUse,
+    requestedCallIds,
+    resultCallIds,
+    usedCallIds,
+    missingResultCallIds,
+    orphanResultCallIds,
+    missingUseCallIds,
+    unknownUseCallIds,
+    joinState,
+  };
+}
+
+/**
  * Normalizes one turn's evidence into `premath.harness.typestate_normalized.v1`: trims and
  * lowercases as premath does, deduplicates and sorts every keyed row set, computes result
  * digests from payloads, derives the join and context state, and binds every surface with a
@@ -238,22 +324,22 @@ function difference(left: readonly string[], right: ReadonlySet<string>): string
  * ```
  */
 export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
-  const callSpec = normalizeCallSpec(evidence.callSpec);
-  const toolRequests = keyedRowsAt(
-    evidence.toolRequests,
-    'toolRequests',
-    'toolCallId',
-    normalizeRequest,
-    (r) => r.toolCallId,
-  );
-  const toolResults = keyedRowsAt(
-    evidence.toolResults,
-    'toolResults',
-    'toolCallId',
-    normalizeResult,
-    (r) => r.toolCallId,
-  );
-  const toolUse = keyedRowsAt(evidence.toolUse, 'toolUse', 'toolCallId', normalizeUse, (r) => r.toolCallId);
+  // Each list read from the join's own fields, never from `joinState` (a list it leaves out
+  // would be read from a polluted Object.prototype).
+  const {
+    callSpec,
+    toolRequests,
+    toolResults,
+    toolUse,
+    requestedCallIds,
+    resultCallIds,
+    usedCallIds,
+    missingResultCallIds,
+    orphanResultCallIds,
+    missingUseCallIds,
+    unknownUseCallIds,
+    joinState,
+  } = normalizeJoin(evidence);
   const toolRender = keyedRowsAt(evidence.toolRender, 'toolRender', 'toolCallId', normalizeRender, (r) => r.toolCallId);
   const reminderQueue = keyedRowsAt(
     evidence.reminderQueue,
@@ -270,28 +356,12 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   const handoff =
     evidence.handoff === undefined || evidence.handoff === null ? undefined : normalizeHandoff(evidence.handoff);
 
-  const requestedCallIds = toolRequests.map((r) => r.toolCallId);
-  const resultCallIds = toolResults.map((r) => r.toolCallId);
-  const usedCallIds = toolUse.map((r) => r.toolCallId);
   const renderCallIds = toolRender.map((r) => r.toolCallId);
   const queueIds = reminderQueue.map((r) => r.queueId);
   const stateViewIds = stateViews.map((r) => r.viewId);
-
-  const requestedSet = new Set(requestedCallIds);
-  const resultSet = new Set(resultCallIds);
-  const usedSet = new Set(usedCallIds);
   const renderSet = new Set(renderCallIds);
-  const missingResultCallIds = difference(requestedCallIds, resultSet);
-  const orphanResultCallIds = difference(resultCallIds, requestedSet);
-  const missingUseCallIds = difference(resultCallIds, usedSet);
-  const unknownUseCallIds = difference(usedCallIds, resultSet);
   const missingRenderCallIds = difference(resultCallIds, renderSet);
 
-  const joinClosed =
-    missingResultCallIds.length === 0 &&
-    orphanResultCallIds.length === 0 &&
-    missingUseCallIds.length === 0 &&
-    unknownUseCallIds.length === 0;
   const renderPolicyValid = toolRender.every((r) => r.policyDigest === callSpec.toolRenderProtocolDigest);
   const queuePolicyValid = reminderQueue.every((r) => r.policyDigest === callSpec.reminderQueuePolicyDigest);
   const stateViewPolicyValid = stateViews.every((r) => r.policyDigest === callSpec.stateViewPolicyDigest);
@@ -354,15 +424,6 @@ export function normalizeEvidence(evidence: EvidenceInput): NormalizedEvidence {
   digests.stateViewSetDigest = stateViewSetDigest;
   digests.toolRenderSetDigest = toolRenderSetDigest;
   digests.useSetDigest = useSetDigest;
-
-  const joinState: Mutable<JoinState> = { joinClosed };
-  setList(joinState, 'missingResultCallIds', missingResultCallIds);
-  setList(joinState, 'missingUseCallIds', missingUseCallIds);
-  setList(joinState, 'orphanResultCallIds', orphanResultCallIds);
-  setList(joinState, 'requestedCallIds', requestedCallIds);
-  setList(joinState, 'resultCallIds', resultCallIds);
-  setList(joinState, 'unknownUseCallIds', unknownUseCallIds);
-  setList(joinState, 'usedCallIds', usedCallIds);
 
   const contextState = { continuationContextReady } as Mutable<ContextState>;
   setList(contextState, 'missingRenderCallIds', missingRenderCallIds);

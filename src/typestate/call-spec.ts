@@ -13,7 +13,7 @@ import { deepFreeze, mint, type Branded } from './brand.ts';
 import type { ActionModeCheck, ModeNamed } from './message-checks.ts';
 import { DEFAULT_CALL_SPEC_FIELDS } from './profile.ts';
 import { fail } from '../failures/internal.ts';
-import { check, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
+import { checkStage, parseOwnData, STAGE_PROTOCOL } from './rows.ts';
 import type { ActionMode } from './states.ts';
 
 export type { ActionMode } from './states.ts';
@@ -138,7 +138,8 @@ export function callSpec<const TMode extends string>(
   const parsed = parseOwnData(FieldsSchema, input, { root: 'callSpec' });
   if (!parsed.ok) return parsed;
   const { sessionId, ...fields } = parsed.value;
-  const checked = check({
+  // The CallSpec alone: its fields normalized and refused as the join check does, no digest.
+  const checked = checkStage({
     evidence: {
       callSpec: {
         ...DEFAULT_CALL_SPEC_FIELDS,
@@ -151,7 +152,7 @@ export function callSpec<const TMode extends string>(
     },
   });
   if (!checked.ok) return checked;
-  const spec = checked.value.normalized.callSpec;
+  const spec = checked.value.callSpec;
   if (spec.actionMode !== 'code' && spec.actionMode !== 'json' && spec.actionMode !== 'text') {
     return fail('tool.schema_invalid', `callSpec.actionMode must be code, json or text, not \`${spec.actionMode}\``);
   }

@@ -143,15 +143,10 @@ export function closeTurn<TTools extends ToolDefinitionsOf<TTools>>(
   const refs = defaultRefs(callSpec.sessionId, spec.callId);
   const sessionRefs = (context['sessionRefs'] ?? refs.sessionRefs) as readonly string[];
   const trajectoryRefs = (context['trajectoryRefs'] ?? refs.trajectoryRefs) as readonly string[];
-  const results = parts.results.map((r) =>
-    r.status === 'ok'
-      ? { toolCallId: r.toolCallId, toolName: r.toolName, status: r.status, resultDigest: r.resultDigest }
-      : { toolCallId: r.toolCallId, toolName: r.toolName, status: r.status, error: r.error },
-  );
   const derived = deriveContext({
     spec,
     calls,
-    results,
+    results: parts.results,
     uses: parts.uses,
     sessionRefs: Array.isArray(sessionRefs) ? sessionRefs.filter((r) => typeof r === 'string') : [],
   });

@@ -155,6 +155,33 @@ export interface DerivedContext {
 const byId = <T extends { readonly toolCallId: string }>(rows: readonly T[]): T[] =>
   [...rows].sort((a, b) => compareUtf8(a.toolCallId, b.toolCallId));
 
+/** A result's two render digests under the default profile. */
+interface RenderDigests {
+  readonly operatorPayloadDigest: string;
+  readonly reminderRenderDigest: string;
+}
+
+/** The render digests of one result (see {@link DEFAULT_POLICIES}): its payload's, and its render's. */
+function renderDigestsOf(r: ContextSource['results'][number]): RenderDigests {
+  const operatorPayloadDigest =
+    r.status === 'ok' && r.resultDigest !== undefined
+      ? r.resultDigest
+      : digest({
+          errorCode: r.error?.errorCode ?? '',
+          retryable: r.error?.retryable ?? false,
+          errorMessage: r.error?.errorMessage ?? '',
+        });
+  return {
+    operatorPayloadDigest,
+    reminderRenderDigest: digest({
+      toolCallId: r.toolCallId,
+      toolName: r.toolName,
+      isError: r.status !== 'ok',
+      operatorPayloadDigest,
+    }),
+  };
+}
+
 /**
  * Derives the context evidence of a turn under the default profile's render, reminder-queue and
  * state-view policies (each only when the CallSpec's digest for it is the default one), as
@@ -164,28 +191,21 @@ const byId = <T extends { readonly toolCallId: string }>(rows: readonly T[]): T[
 export function deriveContext(source: ContextSource): DerivedContext {
   const { spec } = source;
   const out: { -readonly [K in keyof DerivedContext]: DerivedContext[K] } = {};
-  const renders = byId(source.results).map((r) => {
-    const operatorPayloadDigest =
-      r.status === 'ok' && r.resultDigest !== undefined
-        ? r.resultDigest
-        : digest({
-            errorCode: r.error?.errorCode ?? '',
-            retryable: r.error?.retryable ?? false,
-            errorMessage: r.error?.errorMessage ?? '',
-          });
-    return {
-      toolCallId: r.toolCallId,
-      operatorPayloadDigest,
-      reminderRenderDigest: digest({
-        toolCallId: r.toolCallId,
-        toolName: r.toolName,
-        isError: r.status !== 'ok',
-        operatorPayloadDigest,
-      }),
-      injectionPoint: DEFAULT_POLICIES.toolRender.injectionPoint,
-      policyDigest: spec.toolRenderProtocolDigest,
-    };
-  });
+  const rendered =
+    spec.toolRenderProtocolDigest === DEFAULT_CALL_SPEC_FIELDS.toolRenderProtocolDigest ||
+    spec.reminderQueuePolicyDigest === DEFAULT_CALL_SPEC_FIELDS.reminderQueuePolicyDigest;
+  const renders = rendered
+    ? byId(source.results).map((r) => {
+        const { operatorPayloadDigest, reminderRenderDigest } = renderDigestsOf(r);
+        return {
+          toolCallId: r.toolCallId,
+          operatorPayloadDigest,
+          reminderRenderDigest,
+          injectionPoint: DEFAULT_POLICIES.toolRender.injectionPoint,
+          policyDigest: spec.toolRenderProtocolDigest,
+        };
+      })
+    : [];
   if (spec.toolRenderProtocolDigest === DEFAULT_CALL_SPEC_FIELDS.toolRenderProtocolDigest) out.toolRender = renders;
   if (spec.reminderQueuePolicyDigest === DEFAULT_CALL_SPEC_FIELDS.reminderQueuePolicyDigest) {
     out.reminderQueue = [

@@ -13,7 +13,16 @@ import { deepFreeze, expectMinted, mint, type Branded } from './brand.ts';
 import type { StateArgument } from './messages.ts';
 import type { ToolRequests } from './requests.ts';
 import { ownError, type ReportedToolResult, type ToolErrorEnvelope, type ToolResult } from './results.ts';
-import { callRows, check, PAYLOAD_MAX_DEPTH, parseOwnData, resultRows, STAGE_PROTOCOL } from './rows.ts';
+import {
+  callRows,
+  carriedRows,
+  carryRows,
+  checkStage,
+  PAYLOAD_MAX_DEPTH,
+  parseOwnData,
+  resultRows,
+  STAGE_PROTOCOL,
+} from './rows.ts';
 import { formatIssues, validateWith } from './schema.ts';
 import {
   registryDefinitions,
@@ -164,25 +173,30 @@ export function mintResults<TTools extends ToolDefinitionsOf<TTools>>(
   requests: ToolRequests<TTools>,
   typed: readonly TypedRow[],
 ): Result<ToolResults<TTools>> {
-  const checked = check({
-    evidence: {
-      callSpec: requests.callSpec.spec,
-      toolRequests: callRows([...requests.requests, ...requests.refused]),
-      toolResults: resultRows(typed),
-      protocolState: STAGE_PROTOCOL,
+  // The call rows as requestTools normalized them, when it kept them.
+  const carried = carriedRows(requests)?.toolRequests;
+  const checked = checkStage(
+    {
+      evidence: {
+        callSpec: requests.callSpec.spec,
+        ...(carried === undefined ? { toolRequests: callRows([...requests.requests, ...requests.refused]) } : {}),
+        toolResults: resultRows(typed),
+        protocolState: STAGE_PROTOCOL,
+      },
     },
-  });
+    carried === undefined ? {} : { toolRequests: carried },
+  );
   if (!checked.ok) return checked;
   const stage = checked.value.failures.filter(
     (f) => f.class === 'tool.result_orphan' || f.class === 'tool.schema_invalid',
   );
   if (stage.length > 0) return failedWith(stage);
-  const digests = new Map((checked.value.normalized.toolResults ?? []).map((r) => [r.toolCallId, r.resultDigest]));
+  const digests = new Map(checked.value.toolResults.map((r) => [r.toolCallId, r.resultDigest]));
   // Each ok output passed its tool's output schema (checkOutput): this is where the rows become typed.
   const bound = typed.map(
     (r) => (r.status === 'ok' ? { ...r, resultDigest: digests.get(r.toolCallId) ?? '' } : r) as ToolResult<TTools>,
   );
-  return { ok: true, value: mint('ToolResults', { requests, results: deepFreeze(bound) }) };
+  return { ok: true, value: carryRows(mint('ToolResults', { requests, results: deepFreeze(bound) }), checked.value) };
 }
 
 /**

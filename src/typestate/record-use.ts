@@ -14,7 +14,7 @@ import type { UseRowsCheck } from './message-checks.ts';
 import type { StateArgument } from './messages.ts';
 import type { ToolResults } from './record-results.ts';
 import { failedWith, failure, FailureCollector } from '../failures/internal.ts';
-import { callRows, check, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
+import { callRows, carriedRows, checkStage, parseOwnData, resultRows, STAGE_PROTOCOL, useRows } from './rows.ts';
 import type { ToolDefinitions, ToolDefinitionsOf, ToolsOf } from './tools.ts';
 
 /**
@@ -223,15 +223,24 @@ export function recordUse(results: ToolResults, uses: readonly ToolUseInputRow[]
     return resultDigest === undefined ? row : { ...row, resultDigest };
   });
   const requests = results.requests;
-  const checked = check({
-    evidence: {
-      callSpec: requests.callSpec.spec,
-      toolRequests: callRows([...requests.requests, ...requests.refused]),
-      toolResults: resultRows(results.results),
-      toolUse: useRows(rows),
-      protocolState: STAGE_PROTOCOL,
+  // The call and result rows as the step that minted `results` normalized them, when it kept them.
+  const carried = carriedRows(results);
+  const checked = checkStage(
+    {
+      evidence: {
+        callSpec: requests.callSpec.spec,
+        ...(carried === undefined
+          ? {
+              toolRequests: callRows([...requests.requests, ...requests.refused]),
+              toolResults: resultRows(results.results),
+            }
+          : {}),
+        toolUse: useRows(rows),
+        protocolState: STAGE_PROTOCOL,
+      },
     },
-  });
+    carried === undefined ? {} : { toolRequests: carried.toolRequests, toolResults: carried.toolResults },
+  );
   if (!checked.ok) return checked;
   const stage = checked.value.failures.filter((f) => f.class === 'tool.use_without_result');
   if (stage.length > 0) return failedWith(stage);

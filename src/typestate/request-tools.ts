@@ -34,7 +34,7 @@ import type { CallsCheck } from './message-checks.ts';
 import type { StateArgument } from './messages.ts';
 import type { AnyToolRequest, RefusedToolCall, TextAdapterProfile, ToolRequest, ToolRequests } from './requests.ts';
 import { TOOL_ERROR_CODES } from './results.ts';
-import { callRows, check, STAGE_PROTOCOL } from './rows.ts';
+import { callRows, carryRows, checkStage, STAGE_PROTOCOL } from './rows.ts';
 import { resolveMethod, unknownMethodDetail } from './methods.ts';
 import { formatIssues, validateWith } from './schema.ts';
 import { registryDefinitions, type ToolDefinitions, type ToolDefinitionsOf, type ToolRegistry } from './tools.ts';
@@ -219,20 +219,18 @@ function validateCalls<TTools extends ToolDefinitionsOf<TTools>>(
     );
   }
   if (!failures.empty) return failures.failed();
-  const checked = check({
+  const checked = checkStage({
     evidence: { callSpec: spec.spec, toolRequests: callRows(rows), protocolState: STAGE_PROTOCOL },
   });
   if (!checked.ok) return checked;
-  return {
-    ok: true,
-    value: mint('ToolRequests', {
-      callSpec: spec,
-      tools,
-      requests: deepFreeze(requests),
-      refused: deepFreeze(refused),
-      callIds: Object.freeze(callIds),
-    }),
-  };
+  const minted = mint('ToolRequests', {
+    callSpec: spec,
+    tools,
+    requests: deepFreeze(requests),
+    refused: deepFreeze(refused),
+    callIds: Object.freeze(callIds),
+  });
+  return { ok: true, value: carryRows(minted, checked.value) };
 }
 
 /**

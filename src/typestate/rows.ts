@@ -5,6 +5,8 @@
  * @module
  */
 import { joinCheck } from '../check/index.ts';
+import { checkJoinRows, type JoinRowsReport } from '../check/internal.ts';
+import type { CarriedRows } from '../normalize/internal.ts';
 import type { JoinCheckReport } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
 import type { Result } from '../failures/index.ts';
@@ -68,6 +70,36 @@ export function check(input: JoinCheckInputWire): Result<JoinCheckReport> {
   return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
 }
 
+/**
+ * Runs the join rules alone (`checkJoinRows`) over the rows of a turn not yet closed, read as
+ * {@link check} reads them: the transitions before `closeJoin` need the join's failures and the
+ * result digests, not the closed turn's set digests, which `closeJoin` takes once. `carried`:
+ * the row sets the state before normalized (see {@link carriedRows}), left out of `input`.
+ */
+export function checkStage(input: JoinCheckInputWire, carried: CarriedRows = {}): Result<JoinRowsReport> {
+  const snapshot = snapshotOwnData(input);
+  if (!snapshot.ok) return notData(firstFailure(snapshot));
+  const outcome = checkJoinRows(snapshot.value, carried);
+  return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
+}
+
+/**
+ * The call and result rows each minted `ToolRequests` and `ToolResults` was checked with,
+ * normalized: the next step of the turn checks only its own rows against them.
+ */
+const NORMALIZED_ROWS = new WeakMap<object, JoinRowsReport>();
+
+/** Keeps the rows `state` (just minted) was checked with, for the next step of its turn. */
+export function carryRows<T extends object>(state: T, report: JoinRowsReport): T {
+  NORMALIZED_ROWS.set(state, report);
+  return state;
+}
+
+/** The rows `state` was checked with, when it was minted by a step that keeps them. */
+export function carriedRows(state: object): JoinRowsReport | undefined {
+  return NORMALIZED_ROWS.get(state);
+}
+
 /** The protocol state of a stage check (before `closeJoin`): only the join rows matter. */
 export const STAGE_PROTOCOL = { stopReason: 'tool_use', continuationAllowed: false } as const;
 
@@ -82,16 +114,32 @@ export function callRows(
   );
 }
 
-/** A result as the rows need it: the output of an ok result, the envelope of an error. */
+/**
+ * A result as the rows need it: the output of an ok result (with its digest once the join check
+ * has taken it), the envelope of an error.
+ */
 export type RowResult =
-  | { readonly toolCallId: string; readonly status: 'ok'; readonly output: unknown }
+  | {
+      readonly toolCallId: string;
+      readonly status: 'ok';
+      readonly output: unknown;
+      readonly resultDigest?: string;
+    }
   | { readonly toolCallId: string; readonly status: 'error'; readonly error: ToolErrorEnvelope };
 
-/** The `toolResults` rows: an ok result's output is the payload (its digest is the result digest). */
+/**
+ * The `toolResults` rows. An ok result's digest is its output's: a result that holds it already
+ * (every typed result does: `mintResults` took it from the join check, `recordMutations` computed
+ * it) gives the digest, so a later transition neither copies nor digests the output again; a
+ * result without one, or with a `null` output (a `null` payload has no digest in the evidence),
+ * gives its output as the payload.
+ */
 export function resultRows(results: readonly RowResult[]): ResultRow[] {
   return results.map((r) =>
     r.status === 'ok'
-      ? { toolCallId: r.toolCallId, status: 'ok', payload: r.output }
+      ? r.resultDigest === undefined || r.output === null || r.output === undefined
+        ? { toolCallId: r.toolCallId, status: 'ok', payload: r.output }
+        : { toolCallId: r.toolCallId, status: 'ok', resultDigest: r.resultDigest }
       : {
           toolCallId: r.toolCallId,
           status: 'error',
