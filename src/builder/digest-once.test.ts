@@ -5,10 +5,8 @@ import {
   callSpec,
   closeJoin,
   defineTools,
-  joinCheck,
   recordResults,
   recordUse,
-  renderJoinCheckJson,
   requestTools,
   settle,
   settleMutations,
@@ -16,6 +14,7 @@ import {
   type JoinClosed,
   type ToolResult,
 } from '../index.ts';
+import { joinCheck, renderJoinCheckJson } from '../join-check.ts';
 
 class Tools extends defineTools({
   read: { input: v.object({ key: v.string() }), output: v.unknown() },
