@@ -20,7 +20,7 @@ import { type ChatListener, type ChatTurnOutcome, ErroredOutcomes } from './outc
 import { SessionQueue } from './queue.ts';
 import { type ListenerErrorHandler, Listeners, ResumeFeed, SignalCoordinator, warnListenerError } from './signals.ts';
 import { InMemorySessionStore } from './memory-store.ts';
-import { type SendContext, sendMessage } from './send.ts';
+import { type SendContext, type SendOptions, sendMessage } from './send.ts';
 import type { ListSuspendedOptions, SessionStore } from './store.ts';
 import type { ResumeEntry, SuspensionRecord } from './session-records.ts';
 import { holdSessions, type TurnRunnerDeps } from './turn.ts';
@@ -65,27 +65,6 @@ export interface ChatHarnessOptions {
    * while it has listeners (the timer does not keep the process alive; `close()` stops it).
    */
   readonly pollResumesEveryMs?: number;
-}
-
-/**
- * Options of one `send`.
- *
- * @example
- * ```ts
- * import type { SendOptions } from 'turngate/chat';
- * const options: SendOptions = { idempotencyKey: 'msg-7f3a' };
- * ```
- */
-export interface SendOptions {
-  /**
-   * Makes the send safe to retry: the store keeps the turn's outcome under this key (per
-   * session, in the same atomic save as the turn), and a send with the same key and the same
-   * message returns that outcome (`replayed: true`) instead of running the turn again. Use the
-   * id your client gives the message (a request id, a message id). The same key with another
-   * message is refused (`harness_idempotency_key_reused`). A non-empty string of well-formed
-   * text, at most 256 UTF-16 code units. An errored turn saved nothing, so its retry runs.
-   */
-  readonly idempotencyKey?: string;
 }
 
 /**

@@ -54,7 +54,8 @@ export type {
   SequentialGraphDefinition,
 } from './graph.ts';
 export { createChatHarness } from './harness.ts';
-export type { ChatHarness, ChatHarnessOptions, SendOptions } from './harness.ts';
+export type { ChatHarness, ChatHarnessOptions } from './harness.ts';
+export type { SendOptions } from './send.ts';
 export type { ListenerErrorHandler } from './signals.ts';
 export type {
   ChatListener,

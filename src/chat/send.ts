@@ -13,12 +13,32 @@ import { deepFreeze } from '../internal/freeze.ts';
 import { own } from '../internal/own-field.ts';
 import { acceptMessage, chatState, unusableId } from './boundary.ts';
 import type { RecordCache } from './cache.ts';
-import type { SendOptions } from './harness.ts';
 import type { ChatMessage } from './messages.ts';
 import type { ChatTurnOutcome, DispatchPath, ErroredOutcomes } from './outcome.ts';
 import type { Suspension } from './session-records.ts';
 import { type LockedSession, type SendRecord, suspensionOf } from './store.ts';
 import { type Hold, outcomeOf, runTurn, type TurnRunnerDeps } from './turn.ts';
+
+/**
+ * Options of one `send`.
+ *
+ * @example
+ * ```ts
+ * import type { SendOptions } from 'turngate/chat';
+ * const options: SendOptions = { idempotencyKey: 'msg-7f3a' };
+ * ```
+ */
+export interface SendOptions {
+  /**
+   * Makes the send safe to retry: the store keeps the turn's outcome under this key (per
+   * session, in the same atomic save as the turn), and a send with the same key and the same
+   * message returns that outcome (`replayed: true`) instead of running the turn again. Use the
+   * id your client gives the message (a request id, a message id). The same key with another
+   * message is refused (`harness_idempotency_key_reused`). A non-empty string of well-formed
+   * text, at most 256 UTF-16 code units. An errored turn saved nothing, so its retry runs.
+   */
+  readonly idempotencyKey?: string;
+}
 
 /** What every send of one harness shares. */
 export interface SendContext {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { approvalPolicy, beginGated, evaluateApproval, expectClearance } from './approval-policy.ts';
 import { decideApproval, requestApproval } from './approvals.ts';
-import { MemoryEffectLedger } from './ledger.ts';
+import { MemoryEffectLedger } from './memory-ledger.ts';
 import { defineTools } from './tools.ts';
 import { TypestateError } from './errors.ts';
 

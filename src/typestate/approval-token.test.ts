@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { beginApprovedByToken, signApprovalToken, verifyApprovalToken } from './approval-token.ts';
-import { MemoryEffectLedger } from './ledger.ts';
+import { MemoryEffectLedger } from './memory-ledger.ts';
 
 const secret = 'an application key of 32 bytes or more';
 const request = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalContract } from '../../test/approval-ledger-suite.ts';
-import { MemoryEffectLedger } from './ledger.ts';
+import { MemoryEffectLedger } from './memory-ledger.ts';
 
 describe('the approval contract on MemoryEffectLedger', () => {
   it('keeps it: every attack runs its effect at most once', async () => {

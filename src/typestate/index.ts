@@ -85,7 +85,8 @@ export { admitMutation } from './mutation.ts';
 export type { MutationPolicy, MutationReady } from './mutation.ts';
 export type { MutationWitness, MutationRecord } from './mutation-record.ts';
 export { performMutation, performMutationTool, EffectAlreadyRecorded } from './perform.ts';
-export { MemoryEffectLedger, effectKey } from './ledger.ts';
+export { effectKey } from './ledger.ts';
+export { MemoryEffectLedger } from './memory-ledger.ts';
 export type { AdmissionApprovals } from './ledger.ts';
 export type {
   AdmitOptions,
