@@ -79,7 +79,7 @@ anthropicLoop({
   handlers: { ...handlers, send_email: async (email: { to: number }) => ({ sent: email.to > 0 }) },
 });
 // A handler with the wrong output shape does not compile.
-// @ts-expect-error -- "Type 'Promise<{ sky: number; }>' is not assignable to type"
+// @ts-expect-error -- "Type 'Promise<{ sky: 3; }>' is not assignable to type"
 geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ sky: 3 }) } });
 
 // A reply of another SDK's type does not compile.
@@ -134,6 +134,157 @@ chatLoop({
   tools: Lights,
   // @ts-expect-error -- "Type '"blue"' is not assignable to type '"green" | "red""
   handlers: { light: () => 'blue' as const, send_email: async ({ to }) => ({ id: to }) },
+});
+
+// A handler written without parameters keeps its literal, sync or async, at any depth: the
+// registry's output type is what it is compared with (the loop's first pass over the options
+// types these handlers before it reads `tools`).
+class Palette extends defineTools({
+  light: { input: v.object({ room: v.string() }), output: v.picklist(['green', 'red']) },
+  level: { input: v.object({}), output: v.union([v.literal(1), v.literal(2)]) },
+  lamp: { input: v.object({}), output: v.object({ state: v.picklist(['on', 'off']), lit: v.literal(true) }) },
+  lamps: { input: v.object({}), output: v.array(v.object({ state: v.picklist(['on', 'off']) })) },
+  send_email: {
+    input: v.object({ to: v.string() }),
+    output: v.object({ status: v.literal('queued') }),
+    mutation: true,
+  },
+}) {}
+const palette = chatLoop({
+  tools: Palette,
+  handlers: {
+    light: () => 'green',
+    level: () => 2,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [{ state: 'off' }],
+    send_email: () => ({ status: 'queued' }),
+  },
+});
+expectType<OpenAI.ChatCompletionFunctionTool[]>(palette.tools);
+for (const loop of [anthropicLoop, geminiLoop, aisdkLoop, responsesLoop] as const) {
+  loop({
+    tools: Palette,
+    handlers: {
+      light: async () => 'red',
+      level: async () => 1,
+      lamp: async () => ({ state: 'off', lit: true }),
+      lamps: async () => [],
+      send_email: async () => ({ status: 'queued' }),
+    },
+  });
+}
+// With parameters the handler is typed once the registry is known: the literal is kept too.
+chatLoop({
+  tools: Palette,
+  handlers: {
+    light: ({ room }) => (room === 'hall' ? 'green' : 'red'),
+    level: (_input, call) => (call.toolCallId === '' ? 1 : 2),
+    lamp: async (_input, call) => ({ state: call.toolName === 'lamp' ? 'on' : 'off', lit: true }),
+    lamps: () => [],
+    send_email: async ({ to }, witness) => ({ status: to === witness.callId ? 'queued' : 'queued' }),
+  },
+});
+// A literal the output does not allow still fails, with the handler written either way.
+chatLoop({
+  tools: Palette,
+  handlers: {
+    // @ts-expect-error -- "Type '"blue"' is not assignable to type '"green" | "red" | Promise<"green" | "red">'"
+    light: () => 'blue',
+    level: () => 1,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    send_email: () => ({ status: 'queued' }),
+  },
+});
+chatLoop({
+  tools: Palette,
+  handlers: {
+    light: () => 'green',
+    // @ts-expect-error -- "Type 'Promise<3>' is not assignable to type"
+    level: async () => 3,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    send_email: () => ({ status: 'queued' }),
+  },
+});
+chatLoop({
+  tools: Palette,
+  handlers: {
+    light: () => 'green',
+    level: () => 1,
+    // @ts-expect-error -- "Type '"dim"' is not assignable to type"
+    lamp: () => ({ state: 'dim', lit: true }),
+    lamps: () => [],
+    send_email: () => ({ status: 'queued' }),
+  },
+});
+// A handler returning what its type says is `string` is not narrowed to a literal, nor is `unknown`;
+// `any` and `never` pass (as everywhere).
+declare const someText: string;
+chatLoop({
+  tools: Palette,
+  handlers: {
+    // @ts-expect-error -- "Type 'string' is not assignable to type '"green" | "red" | Promise<"green" | "red">'"
+    light: () => someText,
+    level: () => 1,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    send_email: () => ({ status: 'queued' }),
+  },
+});
+chatLoop({
+  tools: Palette,
+  handlers: {
+    // @ts-expect-error -- "Type 'unknown' is not assignable to type '"green" | "red" | Promise<"green" | "red">'"
+    light: () => opaque,
+    level: () => 1,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    send_email: () => ({ status: 'queued' }),
+  },
+});
+chatLoop({
+  tools: Palette,
+  handlers: {
+    light: () => loose,
+    level: () => none,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    send_email: () => loose,
+  },
+});
+// A tool whose output is `any`, `unknown` or `string` takes what its type takes.
+class Loose extends defineTools({
+  anything: { input: v.object({}), output: v.any() },
+  whatever: { input: v.object({}), output: v.unknown() },
+  text: { input: v.object({}), output: v.string() },
+}) {}
+chatLoop({ tools: Loose, handlers: { anything: () => 'green', whatever: async () => 1n, text: () => 'green' } });
+// @ts-expect-error -- "Type 'number' is not assignable to type 'string | Promise<string>'"
+chatLoop({ tools: Loose, handlers: { anything: () => 1, whatever: () => 1, text: () => 1 } });
+
+// The second argument is what the handler's tool gets: a read's handler the call, a mutation's the witness.
+chatLoop({
+  tools: Palette,
+  handlers: {
+    light: (_input, call) => (call.toolCallId.length > 0 ? 'green' : 'red'),
+    level: () => 1,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    // @ts-expect-error -- "Property 'toolCallId' does not exist on type 'MutationWitness'"
+    send_email: (_input, witness) => ({ status: witness.toolCallId === '' ? 'queued' : 'queued' }),
+  },
+});
+chatLoop({
+  tools: Palette,
+  handlers: {
+    // @ts-expect-error -- "Property 'joinSetDigest' does not exist on type 'ToolCallInfo'"
+    light: (_input, call) => (call.joinSetDigest === '' ? 'green' : 'red'),
+    level: () => 1,
+    lamp: () => ({ state: 'on', lit: true }),
+    lamps: () => [],
+    send_email: () => ({ status: 'queued' }),
+  },
 });
 
 // A ledger shared beyond the loop needs the session every key in it is scoped by.

@@ -16,7 +16,14 @@ import type { AssistantModelMessage, FinishReason, ModelMessage, Tool, ToolModel
 import { aisdkToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions, type ToolSchema } from '../core/declarations.ts';
-import { createToolLoop, errorText, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
+import {
+  createToolLoop,
+  errorText,
+  type ProviderCodec,
+  type ToolLoop,
+  type ToolLoopOptions,
+  type ToolsBeingInferred,
+} from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
 export { transcriptGuard } from './middleware.ts';
@@ -197,7 +204,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.messages[1]; //=> { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'get_weather', output: { type: 'text', value: 'snow in Oslo' } }] }
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
+export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
   options: ToolLoopOptions<TTools>,
 ): AISDKToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);

@@ -20,6 +20,7 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type ToolsBeingInferred,
 } from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
@@ -151,7 +152,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.messages[1]; //=> { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'snow in Oslo' }] }
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
+export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
   options: ToolLoopOptions<TTools>,
 ): AnthropicToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Failure } from '../../failures/index.ts';
 import type {
   AdmitOptions,
@@ -18,6 +19,7 @@ import type {
   ParsedToolInput,
   ReadToolName,
   ToolDefinitions,
+  ToolDefinition,
   ToolDefinitionsOf,
   ToolOutput,
   ToolRegistry,
@@ -72,13 +74,60 @@ export type LoopHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
     input: ParsedToolInput<TTools, TName>,
     call: ToolCallInfo,
     step: StepContext,
-  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+  ) => HandlerReturn<ToolOutput<TTools, TName>>;
 } & {
   readonly [TName in MutationToolName<TTools>]: (
     input: ParsedToolInput<TTools, TName>,
     witness: MutationWitness,
     step: StepContext,
-  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+  ) => HandlerReturn<ToolOutput<TTools, TName>>;
+};
+
+/**
+ * JSON data whose leaves are literal types: as the type a value is written for, it keeps a
+ * literal (`'green'`, `3`, `true`, at any depth of an object or array) as written.
+ */
+type LiteralJson = '' | 0 | true | null | { readonly [key: string]: LiteralJson } | readonly LiteralJson[];
+
+/** The output of every tool of {@link ToolsBeingInferred}: a type no tool's output schema gives. */
+interface OutputBeingInferred {
+  readonly 'turngate.output-being-inferred': true;
+}
+
+/**
+ * What a loop handler returns (or resolves to) for a tool whose output is `TOutput`: `TOutput |
+ * Promise<TOutput>`; while the registry is still being inferred ({@link ToolsBeingInferred}),
+ * JSON data of literals that is also a promise of it, so that a handler written without
+ * parameters (`() => 'green'`, `async () => 'green'`, typed in that first pass) keeps its literal
+ * for the registry's output type it is then compared with. (TypeScript finds the awaited type a
+ * handler is written for only when every member of its return type has a `then`.)
+ */
+type HandlerReturn<TOutput> = 0 extends 1 & TOutput
+  ? TOutput | Promise<TOutput>
+  : [TOutput] extends [never]
+    ? Promise<never>
+    : [TOutput] extends [OutputBeingInferred]
+      ? LiteralJson & Promise<LiteralJson>
+      : TOutput | Promise<TOutput>;
+
+/**
+ * The registry type of a `toolLoop` call while TypeScript infers it: the default of its type
+ * parameter, which TypeScript reads only in the first pass over the options (the handlers that
+ * take no parameters are typed there, before `tools` is read); `tools` then gives the registry.
+ * Its tools' output is one a handler's literal is kept for (see {@link LoopHandlers}).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import { toolLoop } from 'turngate/adapters/openai-chat';
+ * class Lights extends defineTools({ light: { input: v.object({}), output: v.picklist(['green', 'red']) } }) {}
+ * // `() => 'green'` keeps its literal: the light's output is 'green' | 'red'.
+ * toolLoop({ tools: Lights, handlers: { light: async () => 'green' } });
+ * ```
+ */
+export type ToolsBeingInferred = {
+  readonly [name: string]: ToolDefinition<StandardSchemaV1, StandardSchemaV1<OutputBeingInferred>>;
 };
 
 /**

@@ -62,6 +62,7 @@ export type {
   StepContext,
   ToolLoop,
   ToolLoopOptions,
+  ToolsBeingInferred,
   WaitingState,
 } from './loop-types.ts';
 

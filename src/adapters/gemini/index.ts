@@ -14,7 +14,13 @@ import type { Content, FunctionDeclaration, GenerateContentResponse, Part, Tool 
 import { geminiToolResult } from '../../transcripts/internal.ts';
 import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
-import { createToolLoop, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
+import {
+  createToolLoop,
+  type ProviderCodec,
+  type ToolLoop,
+  type ToolLoopOptions,
+  type ToolsBeingInferred,
+} from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
 export type {
@@ -151,7 +157,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * loop.start().done; //=> false
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
+export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
   options: ToolLoopOptions<TTools>,
 ): GeminiToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);

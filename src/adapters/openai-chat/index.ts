@@ -20,6 +20,7 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type ToolsBeingInferred,
 } from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
@@ -142,7 +143,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.results[0]?.status; //=> 'error'
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
+export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
   options: ToolLoopOptions<TTools>,
 ): OpenAIChatToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);

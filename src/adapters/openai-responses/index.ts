@@ -21,6 +21,7 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type ToolsBeingInferred,
 } from '../core/loop.ts';
 
 export { ToolLoopError } from '../core/loop.ts';
@@ -185,7 +186,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * loop.tools.map((tool) => tool.name); //=> ['get_weather']
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
+export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
   options: ResponsesToolLoopOptions<TTools>,
 ): ResponsesToolLoop<TTools> {
   return createToolLoop(responsesCodec(options.store), toolDeclarations(options.tools, options), options);
