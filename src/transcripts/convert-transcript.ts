@@ -130,8 +130,11 @@ export interface ConvertedTranscript<G extends TranscriptFormat, M = WrittenMess
   readonly toolCallIds: readonly ToolCallIdPair[];
   /** Failures of the target's rules no repair fixes (empty when `transcript` is set). */
   readonly remaining: readonly TranscriptFailure<G>[];
-  /** Under `sendable`, the checked target transcript a guarded call takes. */
-  readonly transcript: SendableTranscript<G> | undefined;
+  /**
+   * Under `sendable`, the checked target transcript a guarded call takes, typed by the written
+   * messages (`M`), so a `guardSend` typed with the target SDK's message type takes it.
+   */
+  readonly transcript: SendableTranscript<G, [M] extends [TranscriptMessage<G>] ? M : TranscriptMessage<G>> | undefined;
 }
 
 /**
