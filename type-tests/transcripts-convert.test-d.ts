@@ -63,6 +63,11 @@ convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat', dialect: 'k
 convertTranscript(anthropic, { from: 'anthropic', to: 'gemini', dialect: 'kimi' });
 // @ts-expect-error -- "Property 'to' is missing"
 convertTranscript(openaiChat, { from: 'openai-chat' });
+// `format` (what checkTranscript takes) written for `from` names the option to write.
+// @ts-expect-error -- "transcript.invalid: convertTranscript takes from (the source format) and to, not format"
+convertTranscript(openaiChat, { format: 'openai-chat', to: 'anthropic' });
+// @ts-expect-error -- "transcript.invalid: convertTranscript takes from (the source format) and to, not format"
+convertTranscript(openaiChat, { from: 'openai-chat', format: 'openai-chat', to: 'anthropic' });
 
 // any, never, unknown and string.
 // biome-ignore lint/suspicious/noExplicitAny: the any input is under test

@@ -68,6 +68,7 @@ export type {
   AnyTranscriptInput,
   InputMessage,
   MessagesIssue,
+  MisnamedOptionMessage,
   NotFormatMessage,
   OptionMessage,
   SenderFormat,
