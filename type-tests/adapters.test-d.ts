@@ -12,7 +12,12 @@ import { expectAssignable, expectType } from 'tsd';
 import * as v from 'valibot';
 import { defineTools, type JoinClosed } from 'turngate';
 import { toolLoop as aisdkLoop, type AISDKReply } from 'turngate/adapters/aisdk';
-import { toolLoop as anthropicLoop, type LoopHandlers, type LoopStep } from 'turngate/adapters/anthropic';
+import {
+  toolLoop as anthropicLoop,
+  type LoopHandlers,
+  type LoopStep,
+  type ToolLoopOptions,
+} from 'turngate/adapters/anthropic';
 import { toolLoop as geminiLoop } from 'turngate/adapters/gemini';
 import { toolLoop as chatLoop } from 'turngate/adapters/openai-chat';
 import { toolLoop as responsesLoop } from 'turngate/adapters/openai-responses';
@@ -290,8 +295,25 @@ chatLoop({
 // A ledger shared beyond the loop needs the session every key in it is scoped by.
 declare const ledger: import('turngate').EffectLedger;
 anthropicLoop({ tools: Tools, handlers, ledger, sessionId: 'alice' });
-// @ts-expect-error -- "Property 'sessionId' is missing" (past the limit: TypeScript prints the options object's whole type before the property it misses; the run-time TypeError names options.sessionId first)
+// @ts-expect-error -- "options.sessionId is required with options.ledger"
 anthropicLoop({ tools: Tools, handlers, ledger });
+// @ts-expect-error -- "options.sessionId is required with options.ledger"
+responsesLoop({ tools: Tools, handlers, store: false, ledger });
+// A session that may be undefined is no session for the ledger; `ledger: undefined` is no ledger.
+declare const maybeSession: string | undefined;
+// @ts-expect-error -- "options.sessionId is required with options.ledger"
+chatLoop({ tools: Tools, handlers, ledger, sessionId: maybeSession });
+chatLoop({ tools: Tools, handlers, ledger: undefined, sessionId: maybeSession });
+chatLoop({ tools: Tools, handlers, sessionId: undefined });
+chatLoop({ tools: Tools, handlers, ledger, sessionId: maybeSession ?? 'default' });
+geminiLoop({ tools: Tools, handlers, sessionId: 'alice' });
+aisdkLoop({ tools: Tools, handlers, ledger, sessionId: 'alice' });
+// Options typed ahead of the call take a ledger with its session, or no ledger.
+const typedOptions: ToolLoopOptions<Tools> = { tools: Tools, handlers, ledger, sessionId: 'alice' };
+anthropicLoop(typedOptions);
+// @ts-expect-error -- "Property 'sessionId' is missing" (past the limit: options typed ahead of the call have no session type to infer, and TypeScript prints the object's whole type first; the call itself names the rule)
+const untypedSession: ToolLoopOptions<Tools> = { tools: Tools, handlers, ledger };
+void untypedSession;
 // The loop's gate options, and answer's signal.
 chatLoop({ tools: Tools, handlers, readFailures: 'refused_calls_only', mutationStopReasons: ['stop', null] });
 // @ts-expect-error -- "Type '"never"' is not assignable to type 'ReadFailurePolicy'"

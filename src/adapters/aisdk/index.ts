@@ -204,8 +204,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.messages[1]; //=> { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'get_weather', output: { type: 'text', value: 'snow in Oslo' } }] }
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
-  options: ToolLoopOptions<TTools>,
-): AISDKToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+>(options: ToolLoopOptions<TTools, TSession>): AISDKToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -152,8 +152,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.messages[1]; //=> { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'snow in Oslo' }] }
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
-  options: ToolLoopOptions<TTools>,
-): AnthropicToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+>(options: ToolLoopOptions<TTools, TSession>): AnthropicToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

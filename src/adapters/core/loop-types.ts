@@ -26,6 +26,7 @@ import type {
   ToolResult,
 } from '../../typestate/index.ts';
 import type { ToolCallInfo } from '../../builder/index.ts';
+import type { TurnMisuse } from '../../typestate/index.ts';
 import type { JsonValue } from '../../canonical/index.ts';
 import type { SendableTranscript } from '../../transcripts/index.ts';
 import type { DeclarationOptions } from './declarations.ts';
@@ -190,7 +191,10 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
  * What a tool loop is made of: the registry, one handler per tool, the gate's policy, and where
  * effects are recorded. A `ledger` shared beyond this loop (a store's, another loop's) needs the
  * `sessionId` its turns belong to: every effect key and every recorded reply is scoped by it, so
- * one session is never answered with another's result.
+ * one session is never answered with another's result. `TSession` is the session's type as a
+ * `toolLoop` call infers it from `sessionId` (`undefined` without one, when a `ledger` is the
+ * {@link LedgerSessionMessage}); written without it (`ToolLoopOptions<Tools>`), the type takes a
+ * ledger with a session, or no ledger.
  *
  * @example
  * ```ts
@@ -201,31 +205,58 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
  * const options: ToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } };
  * ```
  */
-export type ToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = LoopSettings<TTools> &
-  (
-    | {
-        /**
-         * Where each mutating call's effect is claimed before it runs and recorded after, and each
-         * reply with a mutating call is recorded before any effect: default one
-         * `MemoryEffectLedger` per loop (this process only).
-         */
-        readonly ledger?: undefined;
-        /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key). */
-        readonly sessionId?: string;
-      }
-    | {
-        /**
-         * Where each mutating call's effect is claimed before it runs and recorded after, so that
-         * a replayed reply never runs it twice, and where each reply with a mutating call is
-         * recorded before any effect, so that a loop restarted after a crash answers the recorded
-         * reply (see {@link ToolLoop.answer}). A store's ledger (`turngate/chat/sqlite`,
-         * `turngate/chat/postgres`) keeps them across restarts.
-         */
-        readonly ledger: EffectLedger;
-        /** The session the turns belong to: required with a ledger, it scopes every key in it. */
-        readonly sessionId: string;
-      }
-  );
+export type ToolLoopOptions<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TSession extends string | undefined | NoSessionType = NoSessionType,
+> = LoopSettings<TTools> &
+  ([TSession] extends [NoSessionType] ? LedgerOptions : SessionLedger<Exclude<TSession, NoSessionType>>);
+
+/**
+ * The session type of options written ahead of a `toolLoop` call (`ToolLoopOptions<Tools>`), where
+ * none is inferred: the default of {@link ToolLoopOptions}' `TSession`.
+ */
+export interface NoSessionType {
+  readonly 'turngate.no-session-type': true;
+}
+
+/**
+ * What a ledger without a session shows in a `toolLoop` call: the type of `ledger` when the
+ * options have no `sessionId` (the run-time check throws a `TypeError` naming the same option).
+ * E.g. `toolLoop({ tools, handlers, ledger })` shows, at `ledger`, `Property ''not allowed'' is
+ * missing in type 'EffectLedger' but required in type 'TurnMisuse<"options.sessionId is required
+ * with options.ledger: ...">'`.
+ */
+export type LedgerSessionMessage =
+  'options.sessionId is required with options.ledger: every effect key in a shared ledger is scoped by the session';
+
+/** The ledger and session of a `toolLoop` call whose `sessionId` is of type `TSession`. */
+interface SessionLedger<TSession extends string | undefined> {
+  /**
+   * Where each mutating call's effect is claimed before it runs and recorded after, so that a
+   * replayed reply never runs it twice, and where each reply with a mutating call is recorded
+   * before any effect, so that a loop restarted after a crash answers the recorded reply (see
+   * {@link ToolLoop.answer}): default one `MemoryEffectLedger` per loop (this process only). A
+   * store's ledger (`turngate/chat/sqlite`, `turngate/chat/postgres`) keeps them across
+   * restarts. Given, it needs `sessionId`.
+   */
+  readonly ledger?: ([TSession] extends [string] ? EffectLedger : TurnMisuse<LedgerSessionMessage>) | undefined;
+  /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key in the ledger). */
+  readonly sessionId?: TSession;
+}
+
+/** The ledger and session of options typed without a session type: a ledger with a session, or no ledger. */
+type LedgerOptions =
+  | {
+      readonly ledger?: undefined;
+      /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key). */
+      readonly sessionId?: string;
+    }
+  | {
+      /** The ledger (see `SessionLedger`). */
+      readonly ledger: EffectLedger;
+      /** The session the turns belong to: required with a ledger, it scopes every key in it. */
+      readonly sessionId: string;
+    };
 
 /**
  * One step of the loop: the messages to append to the history, whether the model has answered

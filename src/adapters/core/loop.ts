@@ -58,6 +58,7 @@ export type {
   ApprovalAnswer,
   LoopHandlers,
   LoopStep,
+  NoSessionType,
   ReadFailurePolicy,
   StepContext,
   ToolLoop,
@@ -340,10 +341,16 @@ function ownSettings(given: ToolLoopOptions<ToolDefinitions>): LoopSettings<Tool
  * @throws TypeError when `options.ledger` is given without `options.sessionId` (every key in a
  *   shared ledger is scoped by the session).
  */
-export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations>(
+export function createToolLoop<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TReply,
+  TMessage,
+  TDeclarations,
+  TSession extends string | undefined,
+>(
   codec: ProviderCodec<TReply, TMessage>,
   declarations: TDeclarations,
-  options: ToolLoopOptions<TTools>,
+  options: ToolLoopOptions<TTools, TSession>,
 ): ToolLoop<TTools, TReply, TMessage, TDeclarations> {
   // Every option is read from the caller's own fields: a polluted Object.prototype (a `ledger`, a
   // `policy`, a `sessionId` planted there) never becomes the loop's.

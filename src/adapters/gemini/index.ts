@@ -157,8 +157,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * loop.start().done; //=> false
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
-  options: ToolLoopOptions<TTools>,
-): GeminiToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+>(options: ToolLoopOptions<TTools, TSession>): GeminiToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

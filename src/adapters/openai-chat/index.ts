@@ -143,8 +143,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.results[0]?.status; //=> 'error'
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
-  options: ToolLoopOptions<TTools>,
-): OpenAIChatToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+>(options: ToolLoopOptions<TTools, TSession>): OpenAIChatToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -21,6 +21,7 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type NoSessionType,
   type ToolsBeingInferred,
 } from '../core/loop.ts';
 
@@ -124,7 +125,10 @@ function responsesCodec(
  * const options: ResponsesToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` }, store: false };
  * ```
  */
-export type ResponsesToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = ToolLoopOptions<TTools> & {
+export type ResponsesToolLoopOptions<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TSession extends string | undefined | NoSessionType = NoSessionType,
+> = ToolLoopOptions<TTools, TSession> & {
   /** The `store` the requests send (default: the API's, `true`). */
   readonly store?: boolean;
 };
@@ -186,8 +190,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * loop.tools.map((tool) => tool.name); //=> ['get_weather']
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred>(
-  options: ResponsesToolLoopOptions<TTools>,
-): ResponsesToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+>(options: ResponsesToolLoopOptions<TTools, TSession>): ResponsesToolLoop<TTools> {
   return createToolLoop(responsesCodec(options.store), toolDeclarations(options.tools, options), options);
 }
