@@ -16,6 +16,7 @@ import {
   toolLoop as anthropicLoop,
   type LoopHandlers,
   type LoopStep,
+  type RecordedReply,
   type ToolLoopOptions,
 } from 'turngate/adapters/anthropic';
 import { toolLoop as geminiLoop } from 'turngate/adapters/gemini';
@@ -72,6 +73,12 @@ expectType<ModelMessage[]>((await aisdk.answer(messages, result)).messages);
 anthropicLoop({ tools: Tools, handlers: { get_weather: handlers.get_weather } });
 // @ts-expect-error -- "Property 'get_weather' is missing"
 chatLoop({ tools: Tools, handlers: { send_email: handlers.send_email } });
+// A handler for a tool the registry does not have does not compile; nor does a map missing a
+// mutating tool's handler whose read handlers take no parameters.
+// @ts-expect-error -- "'nope' does not exist in type 'LoopHandlers<Tools>'"
+chatLoop({ tools: Tools, handlers: { ...handlers, nope: () => 1 } });
+// @ts-expect-error -- "Property 'send_email' is missing"
+chatLoop({ tools: Tools, handlers: { get_weather: () => ({ sky: 'snow' }) } });
 // A handler with the wrong input type does not compile.
 anthropicLoop({
   tools: Tools,
@@ -87,17 +94,21 @@ anthropicLoop({
 // @ts-expect-error -- "Type 'Promise<{ sky: 3; }>' is not assignable to type"
 geminiLoop({ tools: Tools, handlers: { ...handlers, get_weather: async () => ({ sky: 3 }) } });
 
-// A reply of another SDK's type does not compile.
-// @ts-expect-error -- "Type 'ChatCompletion' is missing the following properties from type 'Message'"
+// A reply of another SDK's type does not compile: the error names the class and the loop's format.
+// @ts-expect-error -- "transcript.wrong_format: not a reply of anthropic"
 await anthropic.answer(anthropicHistory, completion);
-// @ts-expect-error -- "Type 'Message' is missing the following properties from type 'ChatCompletion'"
+// @ts-expect-error -- "transcript.wrong_format: not a reply of openai-chat"
 await chat.answer(chatHistory, message);
-// @ts-expect-error -- "Type 'ChatCompletion' is missing the following properties from type 'Response'" (past the limit: TypeScript 6 puts its exactOptionalPropertyTypes hint first; TypeScript 7 names the missing properties first)
+// @ts-expect-error -- "transcript.wrong_format: not a reply of openai-responses"
 await responses.answer(input, completion);
-// @ts-expect-error -- "Type 'Message' is missing the following properties from type 'GenerateContentResponse'"
+// @ts-expect-error -- "transcript.wrong_format: not a reply of gemini"
 await gemini.answer(contents, message);
-// @ts-expect-error -- "Type 'Response' is missing the following properties from type 'AISDKReply'"
+// @ts-expect-error -- "transcript.wrong_format: not a reply of aisdk"
 await aisdk.answer(messages, response);
+// The reply recorded for the turn is taken in place of the SDK's (`loop.recorded(history)`).
+declare const recordedReply: RecordedReply;
+await chat.answer(chatHistory, recordedReply);
+await gemini.answer(contents, recordedReply);
 // A history of another SDK's type does not compile.
 // @ts-expect-error -- "Type 'Content' is not assignable to type 'MessageParam'"
 await anthropic.answer(contents, message);
@@ -109,9 +120,9 @@ await anthropic.answer(anthropicHistory, loose);
 declare const none: never;
 await chat.answer(chatHistory, none);
 declare const opaque: unknown;
-// @ts-expect-error -- "Argument of type 'unknown' is not assignable to parameter of type 'Message'"
+// @ts-expect-error -- "transcript.wrong_format: not a reply of anthropic"
 await anthropic.answer(anthropicHistory, opaque);
-// @ts-expect-error -- "Argument of type 'string' is not assignable to parameter of type 'GenerateContentResponse'"
+// @ts-expect-error -- "transcript.wrong_format: not a reply of gemini"
 await gemini.answer(contents, 'STOP');
 // A registry typed `any` takes any handler map; handlers typed `unknown` or `string` do not compile.
 // @ts-expect-error -- "Type 'unknown' is not assignable to type 'LoopHandlers<Tools>'"

@@ -83,10 +83,11 @@ export type AISDKToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLoop<
   TTools,
   AISDKReply,
   ModelMessage,
-  AISDKTools<TTools>
+  AISDKTools<TTools>,
+  'aisdk'
 >;
 
-const codec: ProviderCodec<AISDKReply, ModelMessage> = {
+const codec: ProviderCodec<AISDKReply, ModelMessage, 'aisdk'> = {
   format: 'aisdk',
   // generateText answers a call it found invalid (an unknown tool, arguments that do not parse) with
   // an error result in its own response messages: that result is the call's answer.

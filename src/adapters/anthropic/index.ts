@@ -56,10 +56,11 @@ export type AnthropicToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLo
   TTools,
   Anthropic.Message,
   Anthropic.MessageParam,
-  Anthropic.Tool[]
+  Anthropic.Tool[],
+  'anthropic'
 >;
 
-const codec: ProviderCodec<Anthropic.Message, Anthropic.MessageParam> = {
+const codec: ProviderCodec<Anthropic.Message, Anthropic.MessageParam, 'anthropic'> = {
   format: 'anthropic',
   read(reply) {
     if (reply === null || typeof reply !== 'object' || !Array.isArray(reply.content)) {

@@ -382,7 +382,13 @@ export interface AnswerOptions {
  * loop.tools.map((tool) => tool.name);
  * ```
  */
-export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations> {
+export interface ToolLoop<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TReply,
+  TMessage,
+  TDeclarations,
+  TFormat extends string = string,
+> {
   /** The tool declarations to send with each model call, in the SDK's own shape. */
   readonly tools: TDeclarations;
   /** The step before the first model call: not done, nothing to append. */
@@ -403,7 +409,8 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
    * new call ids. {@link ToolLoop.recorded} gives it before the model is called.
    *
    * @param history - The messages sent with the model call that produced `reply`.
-   * @param reply - The SDK's reply, as its client returned it.
+   * @param reply - The SDK's reply, as its client returned it, or the one `recorded` gave. (A
+   *   reply of another SDK is a `tsc` error naming the loop's format: see {@link WrongReplyMessage}.)
    * @param options - `signal`: aborts the step (see {@link AnswerOptions}).
    * @returns The step; `messages` go at the end of `history`.
    * @throws {@link ToolLoopError} before any handler runs: `reply_refused` when `history`, the
@@ -414,7 +421,11 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
    *   history one the provider refuses (the effects are recorded in the ledger: a retry replays them).
    * @throws TypeError when `reply` is not a reply of the SDK (no candidates, no choices, ...).
    */
-  answer(history: readonly TMessage[], reply: TReply, options?: AnswerOptions): Promise<LoopStep<TTools, TMessage>>;
+  answer(
+    history: readonly TMessage[],
+    reply: TReply | RecordedReply | TurnMisuse<WrongReplyMessage<TFormat>>,
+    options?: AnswerOptions,
+  ): Promise<LoopStep<TTools, TMessage>>;
   /**
    * The reply recorded for the turn that `history` ends at, when a reply with a mutating call was
    * recorded for it (by this loop, or one before a restart sharing its ledger and session): give
@@ -444,6 +455,17 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
     options?: AnswerOptions,
   ): Promise<LoopStep<TTools, TMessage>>;
 }
+
+/**
+ * What a tool loop's `answer` shows for a reply of another SDK (an Anthropic `Message` given to
+ * the OpenAI Chat loop): the type its `reply` takes besides the loop's own, naming the format
+ * the loop answers (`TFormat`) and what to give instead, e.g. `'transcript.wrong_format: not a
+ * reply of openai-chat: answer takes what its SDK client returned, or loop.recorded(history)'`;
+ * `string` for a loop typed without its format.
+ */
+export type WrongReplyMessage<TFormat extends string> = string extends TFormat
+  ? string
+  : `transcript.wrong_format: not a reply of ${TFormat}: answer takes what its SDK client returned, or loop.recorded(history)`;
 
 /** A step without its messages and `done`, for the widest registry: what the loop builds before placing the results. Internal. */
 export type WideStep = Omit<LoopStep<ToolDefinitions, unknown>, 'messages' | 'done'>;

@@ -25,7 +25,7 @@ import {
   type ToolRegistry,
 } from '../../typestate/index.ts';
 import { settle, useAll, settleMutations } from '../../builder/index.ts';
-import { toEvidence } from '../../transcripts/index.ts';
+import { toEvidence, type TranscriptFormat } from '../../transcripts/index.ts';
 import { checkStep, refusal, refusalText } from './step-check.ts';
 import { ownError, registryDefinitions } from '../../typestate/internal.ts';
 import { own } from '../../internal/own-field.ts';
@@ -347,11 +347,12 @@ export function createToolLoop<
   TMessage,
   TDeclarations,
   TSession extends string | undefined,
+  TFormat extends Exclude<TranscriptFormat, 'chat'>,
 >(
-  codec: ProviderCodec<TReply, TMessage>,
+  codec: ProviderCodec<TReply, TMessage, TFormat>,
   declarations: TDeclarations,
   options: ToolLoopOptions<TTools, TSession>,
-): ToolLoop<TTools, TReply, TMessage, TDeclarations> {
+): ToolLoop<TTools, TReply, TMessage, TDeclarations, TFormat> {
   // Every option is read from the caller's own fields: a polluted Object.prototype (a `ledger`, a
   // `policy`, a `sessionId` planted there) never becomes the loop's.
   // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers, typed for the caller by TTools

@@ -55,10 +55,11 @@ export type GeminiToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLoop<
   TTools,
   GenerateContentResponse,
   Content,
-  Tool[]
+  Tool[],
+  'gemini'
 >;
 
-const codec: ProviderCodec<GenerateContentResponse, Content> = {
+const codec: ProviderCodec<GenerateContentResponse, Content, 'gemini'> = {
   format: 'gemini',
   read(reply) {
     const candidate =

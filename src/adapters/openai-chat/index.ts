@@ -56,10 +56,11 @@ export type OpenAIChatToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolL
   TTools,
   OpenAI.ChatCompletion,
   OpenAI.ChatCompletionMessageParam,
-  OpenAI.ChatCompletionFunctionTool[]
+  OpenAI.ChatCompletionFunctionTool[],
+  'openai-chat'
 >;
 
-const codec: ProviderCodec<OpenAI.ChatCompletion, OpenAI.ChatCompletionMessageParam> = {
+const codec: ProviderCodec<OpenAI.ChatCompletion, OpenAI.ChatCompletionMessageParam, 'openai-chat'> = {
   format: 'openai-chat',
   read(reply) {
     const choice =

@@ -58,7 +58,8 @@ export type ResponsesToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLo
   TTools,
   OpenAI.Responses.Response,
   OpenAI.Responses.ResponseInputItem,
-  OpenAI.Responses.FunctionTool[]
+  OpenAI.Responses.FunctionTool[],
+  'openai-responses'
 >;
 
 /**
@@ -76,7 +77,7 @@ function stopReasonOf(reply: OpenAI.Responses.Response, calls: boolean): string 
 /** The Responses codec; under `store: false` the check reads the request body, which needs each reasoning item's `encrypted_content`. */
 function responsesCodec(
   store: boolean | undefined,
-): ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem> {
+): ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem, 'openai-responses'> {
   return {
     format: 'openai-responses',
     read(reply) {
