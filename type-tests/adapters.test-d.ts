@@ -312,7 +312,7 @@ anthropicLoop({ tools: Tools, handlers, ledger });
 responsesLoop({ tools: Tools, handlers, store: false, ledger });
 // A session that may be undefined is no session for the ledger; `ledger: undefined` is no ledger.
 declare const maybeSession: string | undefined;
-// @ts-expect-error -- "options.sessionId is required with options.ledger"
+// @ts-expect-error -- "Type 'string | undefined' is not assignable to type 'string'" (past the limit: a session typed string | undefined leaves the options' type as written ahead of the call, whose error TypeScript prints after the object's whole type)
 chatLoop({ tools: Tools, handlers, ledger, sessionId: maybeSession });
 chatLoop({ tools: Tools, handlers, ledger: undefined, sessionId: maybeSession });
 chatLoop({ tools: Tools, handlers, sessionId: undefined });

@@ -90,6 +90,17 @@ export type LoopHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
  */
 type LiteralJson = '' | 0 | true | null | { readonly [key: string]: LiteralJson } | readonly LiteralJson[];
 
+/**
+ * A thenable of {@link LiteralJson}: what an async handler's awaited return is typed by while the
+ * registry is inferred. Its last `then` (for a `this` no value has, so the awaited type does not
+ * read it) resolves to `never`: a generic call in the handler infers from that one
+ * (`Promise.reject(error)` stays `Promise<never>`, not a promise of JSON data).
+ */
+interface LiteralThenable {
+  then(onfulfilled: (value: LiteralJson) => unknown): unknown;
+  then(this: { readonly 'turngate.never': true }, onfulfilled: (value: never) => unknown): unknown;
+}
+
 /** The output of every tool of {@link ToolsBeingInferred}: a type no tool's output schema gives. */
 interface OutputBeingInferred {
   readonly 'turngate.output-being-inferred': true;
@@ -108,7 +119,7 @@ type HandlerReturn<TOutput> = 0 extends 1 & TOutput
   : [TOutput] extends [never]
     ? Promise<never>
     : [TOutput] extends [OutputBeingInferred]
-      ? LiteralJson & Promise<LiteralJson>
+      ? LiteralJson & LiteralThenable
       : TOutput | Promise<TOutput>;
 
 /**
@@ -193,8 +204,8 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
  * `sessionId` its turns belong to: every effect key and every recorded reply is scoped by it, so
  * one session is never answered with another's result. `TSession` is the session's type as a
  * `toolLoop` call infers it from `sessionId` (`undefined` without one, when a `ledger` is the
- * {@link LedgerSessionMessage}); written without it (`ToolLoopOptions<Tools>`), the type takes a
- * ledger with a session, or no ledger.
+ * {@link LedgerSessionMessage}); written without it (`ToolLoopOptions<Tools>`), or as `string`,
+ * the type takes a ledger with a session, or no ledger.
  *
  * @example
  * ```ts
@@ -209,7 +220,11 @@ export type ToolLoopOptions<
   TTools extends ToolDefinitionsOf<TTools>,
   TSession extends string | undefined | NoSessionType = NoSessionType,
 > = LoopSettings<TTools> &
-  ([TSession] extends [NoSessionType] ? LedgerOptions : SessionLedger<Exclude<TSession, NoSessionType>>);
+  ([TSession] extends [NoSessionType]
+    ? LedgerOptions
+    : string extends TSession
+      ? LedgerOptions
+      : SessionLedger<Exclude<TSession, NoSessionType>>);
 
 /**
  * The session type of options written ahead of a `toolLoop` call (`ToolLoopOptions<Tools>`), where
@@ -249,7 +264,7 @@ type LedgerOptions =
   | {
       readonly ledger?: undefined;
       /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key). */
-      readonly sessionId?: string;
+      readonly sessionId?: string | undefined;
     }
   | {
       /** The ledger (see `SessionLedger`). */
