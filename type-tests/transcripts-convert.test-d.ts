@@ -165,6 +165,11 @@ if (toGemini.ok && toGemini.value.transcript !== undefined) void sendGemini(toGe
 if (toAISDK.ok && toAISDK.value.transcript !== undefined) void sendAISDK(toAISDK.value.transcript);
 // Within one format the transcript is typed by the input's messages as well.
 if (same.ok && same.value.transcript !== undefined) void sendAnthropic(same.value.transcript);
+// From an `any` or `never` history too.
+const fromAny = convertTranscript(anyValue, { from: 'anthropic', to: 'openai-chat' });
+if (fromAny.ok && fromAny.value.transcript !== undefined) void sendChat(fromAny.value.transcript);
+const fromNever = convertTranscript(neverValue, { from: 'anthropic', to: 'openai-chat' });
+if (fromNever.ok && fromNever.value.transcript !== undefined) void sendChat(fromNever.value.transcript);
 // The messages type of an `unknown` conversion is the format's own.
 declare const unknownConverted: ConvertedTranscript<'openai-chat', unknown>;
 expectType<SendableTranscript<'openai-chat'> | undefined>(unknownConverted.transcript);
