@@ -68,16 +68,20 @@ expectType<OpenAI.Responses.ResponseInputItem[]>((await responses.answer(input, 
 expectType<Content[]>((await gemini.answer(contents, generated)).messages);
 expectType<ModelMessage[]>((await aisdk.answer(messages, result)).messages);
 
-// A handler map missing a tool does not compile (the mutating one included).
-// @ts-expect-error -- "Property 'send_email' is missing"
+// A handler map missing a tool does not compile (the mutating one included): the error at
+// `tools` names the tool without a handler.
+// @ts-expect-error -- "no_handler: send_email has no handler in options.handlers"
 anthropicLoop({ tools: Tools, handlers: { get_weather: handlers.get_weather } });
-// @ts-expect-error -- "Property 'get_weather' is missing"
+// @ts-expect-error -- "no_handler: get_weather has no handler in options.handlers"
 chatLoop({ tools: Tools, handlers: { send_email: handlers.send_email } });
+// (both tools are named, in the order the compiler lists them)
+// @ts-expect-error -- "no_handler:"
+geminiLoop({ tools: Tools, handlers: {} });
 // A handler for a tool the registry does not have does not compile; nor does a map missing a
 // mutating tool's handler whose read handlers take no parameters.
-// @ts-expect-error -- "'nope' does not exist in type 'LoopHandlers<Tools>'"
+// @ts-expect-error -- "'nope' does not exist in type 'NoInfer<LoopHandlers<Tools>>"
 chatLoop({ tools: Tools, handlers: { ...handlers, nope: () => 1 } });
-// @ts-expect-error -- "Property 'send_email' is missing"
+// @ts-expect-error -- "no_handler: send_email has no handler in options.handlers"
 chatLoop({ tools: Tools, handlers: { get_weather: () => ({ sky: 'snow' }) } });
 // A handler with the wrong input type does not compile.
 anthropicLoop({
@@ -125,9 +129,9 @@ await anthropic.answer(anthropicHistory, opaque);
 // @ts-expect-error -- "transcript.wrong_format: not a reply of gemini"
 await gemini.answer(contents, 'STOP');
 // A registry typed `any` takes any handler map; handlers typed `unknown` or `string` do not compile.
-// @ts-expect-error -- "Type 'unknown' is not assignable to type 'LoopHandlers<Tools>'"
+// @ts-expect-error -- "Type 'unknown' is not assignable to type 'NoInfer<LoopHandlers<Tools>>"
 anthropicLoop({ tools: Tools, handlers: opaque });
-// @ts-expect-error -- "Type 'string' is not assignable to type 'LoopHandlers<Tools>'"
+// @ts-expect-error -- "Type 'string' is not assignable to type 'NoInfer<LoopHandlers<Tools>>"
 anthropicLoop({ tools: Tools, handlers: 'get_weather' });
 anthropicLoop({ tools: Tools, handlers: loose });
 

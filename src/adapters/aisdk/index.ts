@@ -14,7 +14,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AssistantModelMessage, FinishReason, ModelMessage, Tool, ToolModelMessage } from 'ai';
 import { aisdkToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions, type ToolSchema } from '../core/declarations.ts';
 import {
   createToolLoop,
@@ -22,6 +22,7 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type HandlerNamesCheck,
   type ToolsBeingInferred,
 } from '../core/loop.ts';
 
@@ -208,6 +209,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
 export function toolLoop<
   TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
   TSession extends string | undefined = undefined,
->(options: ToolLoopOptions<TTools, TSession>): AISDKToolLoop<TTools> {
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): AISDKToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -11,7 +11,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
   createToolLoop,
@@ -20,6 +20,7 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type HandlerNamesCheck,
   type ToolsBeingInferred,
 } from '../core/loop.ts';
 
@@ -156,6 +157,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
 export function toolLoop<
   TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
   TSession extends string | undefined = undefined,
->(options: ToolLoopOptions<TTools, TSession>): AnthropicToolLoop<TTools> {
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): AnthropicToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -26,7 +26,7 @@ import type {
   ToolResult,
 } from '../../typestate/index.ts';
 import type { ToolCallInfo } from '../../builder/index.ts';
-import type { TurnMisuse } from '../../typestate/index.ts';
+import type { IdList, ToolName, TurnMisuse } from '../../typestate/index.ts';
 import type { JsonValue } from '../../canonical/index.ts';
 import type { SendableTranscript } from '../../transcripts/index.ts';
 import type { DeclarationOptions } from './declarations.ts';
@@ -233,6 +233,23 @@ export type ToolLoopOptions<
 export interface NoSessionType {
   readonly 'turngate.no-session-type': true;
 }
+
+/**
+ * The handler map's first rule as a `toolLoop` call checks it, on `tools`: one handler per tool of
+ * the registry. `THandled` is the names the call's `handlers` has; a missing handler shows
+ * `no_handler: send_email has no handler in options.handlers` at `tools`, besides TypeScript's
+ * own error at `handlers` (which prints the whole map first). A handler for a name the registry
+ * lacks stays TypeScript's excess-property error, naming it: `'nope' does not exist in type
+ * 'LoopHandlers<Tools>'`.
+ */
+export type HandlerNamesCheck<TTools extends ToolDefinitionsOf<TTools>, THandled extends string> = {
+  readonly tools: NoInfer<
+    [Exclude<ToolName<TTools>, THandled>] extends [never]
+      ? unknown
+      : TurnMisuse<`no_handler: ${IdList<Exclude<ToolName<TTools>, THandled>>} has no handler in options.handlers`>
+  >;
+  readonly handlers: { readonly [TName in THandled & ToolName<TTools>]: unknown };
+};
 
 /**
  * What a ledger without a session shows in a `toolLoop` call: the type of `ledger` when the

@@ -56,6 +56,7 @@ export type { CallAnswer, ProviderCodec, ReadReply, RecordedReply, ToolLoopError
 export type {
   AnswerOptions,
   ApprovalAnswer,
+  HandlerNamesCheck,
   LoopHandlers,
   LoopStep,
   NoSessionType,

@@ -12,13 +12,14 @@
  */
 import type { Content, FunctionDeclaration, GenerateContentResponse, Part, Tool } from '@google/genai';
 import { geminiToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
   createToolLoop,
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type HandlerNamesCheck,
   type ToolsBeingInferred,
 } from '../core/loop.ts';
 
@@ -161,6 +162,7 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
 export function toolLoop<
   TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
   TSession extends string | undefined = undefined,
->(options: ToolLoopOptions<TTools, TSession>): GeminiToolLoop<TTools> {
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): GeminiToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -12,7 +12,7 @@
  */
 import type OpenAI from 'openai';
 import { responsesToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
   createToolLoop,
@@ -22,6 +22,7 @@ import {
   type ToolLoop,
   type ToolLoopOptions,
   type NoSessionType,
+  type HandlerNamesCheck,
   type ToolsBeingInferred,
 } from '../core/loop.ts';
 
@@ -194,6 +195,9 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
 export function toolLoop<
   TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
   TSession extends string | undefined = undefined,
->(options: ResponsesToolLoopOptions<TTools, TSession>): ResponsesToolLoop<TTools> {
+  THandled extends string = ToolName<TTools>,
+>(
+  options: ResponsesToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>,
+): ResponsesToolLoop<TTools> {
   return createToolLoop(responsesCodec(options.store), toolDeclarations(options.tools, options), options);
 }
