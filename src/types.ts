@@ -102,6 +102,7 @@ export type {
   InputMessage,
   MessagesIssue,
   NotFormatMessage,
+  MisnamedOptionMessage,
   OptionMessage,
   RuleOf,
   SenderFormat,

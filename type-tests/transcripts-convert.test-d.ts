@@ -16,8 +16,11 @@ import { expectAssignable, expectNotAssignable, expectType } from 'tsd';
 import {
   type ConvertResult,
   type ConvertedTranscript,
+  checkTranscript,
   convertTranscript,
   convertTranscriptJson,
+  guardSend,
+  type SendableTranscript,
   type SystemPrompts,
   type ToolCallIdPair,
   type TranscriptChange,
@@ -59,6 +62,11 @@ convertTranscript(anthropic, { from: 'anthropic', to: 'openai-chat', dialect: 'k
 convertTranscript(anthropic, { from: 'anthropic', to: 'gemini', dialect: 'kimi' });
 // @ts-expect-error -- "Property 'to' is missing"
 convertTranscript(openaiChat, { from: 'openai-chat' });
+// `format` (what checkTranscript takes) written for `from` names the option to write.
+// @ts-expect-error -- "transcript.invalid: convertTranscript takes from (the source format) and to, not format"
+convertTranscript(openaiChat, { format: 'openai-chat', to: 'anthropic' });
+// @ts-expect-error -- "transcript.invalid: convertTranscript takes from (the source format) and to, not format"
+convertTranscript(openaiChat, { from: 'openai-chat', format: 'openai-chat', to: 'anthropic' });
 
 // any, never, unknown and string.
 // biome-ignore lint/suspicious/noExplicitAny: the any input is under test
@@ -126,3 +134,41 @@ expectAssignable<Content[]>([] as WrittenMessages['gemini'][]);
 const written = (message: WrittenMessages['anthropic']) => message;
 // @ts-expect-error -- "Type '"system"' is not assignable to type"
 written({ role: 'system', content: 'Be brief.' });
+
+// A converted history, and the same history checked again, go to a send typed with the target
+// SDK's own message type, without a cast; another format's send does not take them.
+const sendChat = guardSend('openai-chat', (m: OpenAI.ChatCompletionMessageParam[]) =>
+  openaiClient.chat.completions.create({ model: 'gpt-5', messages: m }),
+);
+const sendAnthropic = guardSend('anthropic', (m: Anthropic.MessageParam[]) =>
+  anthropicClient.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: m }),
+);
+const sendResponses = guardSend('openai-responses', (m: OpenAI.Responses.ResponseInputItem[]) =>
+  openaiClient.responses.create({ model: 'gpt-5', input: m }),
+);
+const sendGemini = guardSend('gemini', (m: Content[]) =>
+  gemini.models.generateContent({ model: 'gemini-2.5-pro', contents: m }),
+);
+const sendAISDK = guardSend('aisdk', (m: ModelMessage[]) => m.length);
+if (toChat.ok && toChat.value.transcript !== undefined) {
+  expectType<SendableTranscript<'openai-chat', WrittenMessages['openai-chat']>>(toChat.value.transcript);
+  void sendChat(toChat.value.transcript);
+  const again = checkTranscript(toChat.value.messages, { format: 'openai-chat' });
+  if (again.result === 'accepted') void sendChat(again.transcript);
+  // @ts-expect-error -- "Argument of type 'SendableTranscript<"openai-chat", OpenAIChatWrittenMessage>' is not assignable to parameter of type 'SendableTranscript<"anthropic", MessageParam>'"
+  void sendAnthropic(toChat.value.transcript);
+}
+if (toAnthropic.ok && toAnthropic.value.transcript !== undefined) void sendAnthropic(toAnthropic.value.transcript);
+if (toResponses.ok && toResponses.value.transcript !== undefined) void sendResponses(toResponses.value.transcript);
+if (toGemini.ok && toGemini.value.transcript !== undefined) void sendGemini(toGemini.value.transcript);
+if (toAISDK.ok && toAISDK.value.transcript !== undefined) void sendAISDK(toAISDK.value.transcript);
+// Within one format the transcript is typed by the input's messages as well.
+if (same.ok && same.value.transcript !== undefined) void sendAnthropic(same.value.transcript);
+// From an `any` or `never` history too.
+const fromAny = convertTranscript(anyValue, { from: 'anthropic', to: 'openai-chat' });
+if (fromAny.ok && fromAny.value.transcript !== undefined) void sendChat(fromAny.value.transcript);
+const fromNever = convertTranscript(neverValue, { from: 'anthropic', to: 'openai-chat' });
+if (fromNever.ok && fromNever.value.transcript !== undefined) void sendChat(fromNever.value.transcript);
+// The messages type of an `unknown` conversion is the format's own.
+declare const unknownConverted: ConvertedTranscript<'openai-chat', unknown>;
+expectType<SendableTranscript<'openai-chat'> | undefined>(unknownConverted.transcript);

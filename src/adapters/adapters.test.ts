@@ -145,7 +145,12 @@ describe('the loop', () => {
     const { handlers } = counting();
     const step = await anthropicLoop({
       tools: Tools,
-      handlers: { ...handlers, get_weather: async () => Promise.reject(new Error('upstream timeout')) },
+      handlers: {
+        ...handlers,
+        get_weather: async () => {
+          throw new Error('upstream timeout');
+        },
+      },
     }).answer(
       user,
       anthropicReply([

@@ -30,7 +30,13 @@ import {
 
 import type { OpenAIChatDialect } from './core/dialects.ts';
 import type { TurnMisuse } from '../typestate/index.ts';
-import type { AnyTranscriptInput, InputMessage, OptionMessage, TranscriptArgument } from './misuse.ts';
+import type {
+  AnyTranscriptInput,
+  InputMessage,
+  MisnamedOptionMessage,
+  OptionMessage,
+  TranscriptArgument,
+} from './misuse.ts';
 import type { WrittenMessages } from './written.ts';
 import type { TranscriptMessage } from './messages.ts';
 import { runRepair } from './repair.ts';
@@ -64,6 +70,11 @@ export interface ConvertTranscriptOptions<F extends TranscriptFormat, G extends 
   readonly from: F;
   /** The target format. */
   readonly to: G;
+  /**
+   * Not an option here (`checkTranscript` and `repairTranscript` take `format`): a conversion
+   * names its source format `from`; its type is the sentence saying so.
+   */
+  readonly format?: TurnMisuse<MisnamedOptionMessage<'convertTranscript', 'format', 'from (the source format) and to'>>;
   /** The target model, for the target's model-specific rules (Gemini 3's thought signatures). */
   readonly model?: string;
   /**
@@ -131,8 +142,11 @@ export interface ConvertedTranscript<G extends TranscriptFormat, M = WrittenMess
   readonly toolCallIds: readonly ToolCallIdPair[];
   /** Failures of the target's rules no repair fixes (empty when `transcript` is set). */
   readonly remaining: readonly TranscriptFailure<G>[];
-  /** Under `sendable`, the checked target transcript a guarded call takes. */
-  readonly transcript: SendableTranscript<G> | undefined;
+  /**
+   * Under `sendable`, the checked target transcript a guarded call takes, typed by the written
+   * messages (`M`), so a `guardSend` typed with the target SDK's message type takes it.
+   */
+  readonly transcript: SendableTranscript<G, [M] extends [TranscriptMessage<G>] ? M : TranscriptMessage<G>> | undefined;
 }
 
 /**

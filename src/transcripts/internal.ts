@@ -104,6 +104,7 @@ export type {
   InputMessage,
   MessagesIssue,
   NotFormatMessage,
+  MisnamedOptionMessage,
   OptionMessage,
   SenderFormat,
   SenderIssue,

@@ -186,6 +186,24 @@ export type OptionMessage<
 > = `transcript.invalid: ${TOption} is an option of format ${TOwner} only`;
 
 /**
+ * The sentence of an option a function does not take, written for the one it does: the type of
+ * `format` in `convertTranscript`'s options (it takes `from` and `to`), so the error names the
+ * option to write instead of "Type 'string' is not assignable to type 'never'".
+ *
+ * @example
+ * ```ts
+ * import type { MisnamedOptionMessage } from 'turngate/transcripts';
+ * const shown: MisnamedOptionMessage<'convertTranscript', 'format', 'from (the source format) and to'> =
+ *   'transcript.invalid: convertTranscript takes from (the source format) and to, not format';
+ * ```
+ */
+export type MisnamedOptionMessage<
+  TFunction extends string,
+  TOption extends string,
+  TInstead extends string,
+> = `transcript.invalid: ${TFunction} takes ${TInstead}, not ${TOption}`;
+
+/**
  * The problem with a `send` whose messages are `M`, guarded as format `F`: the sentence naming
  * it ({@link MessagesIssue}), or `never` when `M` is a message type of `F` holding no other
  * format's structure, or `any`, `unknown` or `never`. (`send` is checked by what it takes, not

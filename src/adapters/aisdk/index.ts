@@ -14,9 +14,17 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AssistantModelMessage, FinishReason, ModelMessage, Tool, ToolModelMessage } from 'ai';
 import { aisdkToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions, type ToolSchema } from '../core/declarations.ts';
-import { createToolLoop, errorText, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
+import {
+  createToolLoop,
+  errorText,
+  type ProviderCodec,
+  type ToolLoop,
+  type ToolLoopOptions,
+  type HandlerNamesCheck,
+  type ToolsBeingInferred,
+} from '../core/loop.ts';
 
 export { transcriptGuard } from './middleware.ts';
 export type { GuardedCallOptions, OnReject, TranscriptGuardMiddleware, TranscriptGuardOptions } from './middleware.ts';
@@ -61,10 +69,11 @@ export type AISDKToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLoop<
   TTools,
   AISDKReply,
   ModelMessage,
-  AISDKTools<TTools>
+  AISDKTools<TTools>,
+  'aisdk'
 >;
 
-const codec: ProviderCodec<AISDKReply, ModelMessage> = {
+const codec: ProviderCodec<AISDKReply, ModelMessage, 'aisdk'> = {
   format: 'aisdk',
   // generateText answers a call it found invalid (an unknown tool, arguments that do not parse) with
   // an error result in its own response messages: that result is the call's answer.
@@ -182,8 +191,10 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.messages[1]; //=> { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'get_weather', output: { type: 'text', value: 'snow in Oslo' } }] }
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
-  options: ToolLoopOptions<TTools>,
-): AISDKToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): AISDKToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -11,7 +11,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
   createToolLoop,
@@ -20,6 +20,8 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type HandlerNamesCheck,
+  type ToolsBeingInferred,
 } from '../core/loop.ts';
 
 /**
@@ -39,10 +41,11 @@ export type AnthropicToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLo
   TTools,
   Anthropic.Message,
   Anthropic.MessageParam,
-  Anthropic.Tool[]
+  Anthropic.Tool[],
+  'anthropic'
 >;
 
-const codec: ProviderCodec<Anthropic.Message, Anthropic.MessageParam> = {
+const codec: ProviderCodec<Anthropic.Message, Anthropic.MessageParam, 'anthropic'> = {
   format: 'anthropic',
   read(reply) {
     if (reply === null || typeof reply !== 'object' || !Array.isArray(reply.content)) {
@@ -135,8 +138,10 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.messages[1]; //=> { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'snow in Oslo' }] }
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
-  options: ToolLoopOptions<TTools>,
-): AnthropicToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): AnthropicToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -98,8 +98,12 @@ export interface CallAnswer {
 }
 
 /** What an adapter supplies: its format, the reading of its reply, the writing of its results. */
-export interface ProviderCodec<TReply, TMessage> {
-  readonly format: Exclude<TranscriptFormat, 'chat'>;
+export interface ProviderCodec<
+  TReply,
+  TMessage,
+  TFormat extends Exclude<TranscriptFormat, 'chat'> = Exclude<TranscriptFormat, 'chat'>,
+> {
+  readonly format: TFormat;
   /** Reads the SDK's reply; throws TypeError for a value that is not one. */
   read(reply: TReply): ReadReply<TMessage>;
   /** The messages carrying the results, placed as the provider requires (after `reply.messages`). */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Failure } from '../../failures/index.ts';
 import type {
   AdmitOptions,
@@ -18,12 +19,14 @@ import type {
   ParsedToolInput,
   ReadToolName,
   ToolDefinitions,
+  ToolDefinition,
   ToolDefinitionsOf,
   ToolOutput,
   ToolRegistry,
   ToolResult,
 } from '../../typestate/index.ts';
 import type { ToolCallInfo } from '../../builder/index.ts';
+import type { IdList, ToolName, TurnMisuse } from '../../typestate/index.ts';
 import type { JsonValue } from '../../canonical/index.ts';
 import type { SendableTranscript, TranscriptFormat, TranscriptReport } from '../../transcripts/index.ts';
 import type { DeclarationOptions } from './declarations.ts';
@@ -72,13 +75,71 @@ export type LoopHandlers<TTools extends ToolDefinitionsOf<TTools>> = {
     input: ParsedToolInput<TTools, TName>,
     call: ToolCallInfo,
     step: StepContext,
-  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+  ) => HandlerReturn<ToolOutput<TTools, TName>>;
 } & {
   readonly [TName in MutationToolName<TTools>]: (
     input: ParsedToolInput<TTools, TName>,
     witness: MutationWitness,
     step: StepContext,
-  ) => ToolOutput<TTools, TName> | Promise<ToolOutput<TTools, TName>>;
+  ) => HandlerReturn<ToolOutput<TTools, TName>>;
+};
+
+/**
+ * JSON data whose leaves are literal types: as the type a value is written for, it keeps a
+ * literal (`'green'`, `3`, `true`, at any depth of an object or array) as written.
+ */
+type LiteralJson = '' | 0 | true | null | { readonly [key: string]: LiteralJson } | readonly LiteralJson[];
+
+/**
+ * A thenable of {@link LiteralJson}: what an async handler's awaited return is typed by while the
+ * registry is inferred. Its last `then` (for a `this` no value has, so the awaited type does not
+ * read it) resolves to `never`: a generic call in the handler infers from that one
+ * (`Promise.reject(error)` stays `Promise<never>`, not a promise of JSON data).
+ */
+interface LiteralThenable {
+  then(onfulfilled: (value: LiteralJson) => unknown): unknown;
+  then(this: { readonly 'turngate.never': true }, onfulfilled: (value: never) => unknown): unknown;
+}
+
+/** The output of every tool of {@link ToolsBeingInferred}: a type no tool's output schema gives. */
+interface OutputBeingInferred {
+  readonly 'turngate.output-being-inferred': true;
+}
+
+/**
+ * What a loop handler returns (or resolves to) for a tool whose output is `TOutput`: `TOutput |
+ * Promise<TOutput>`; while the registry is still being inferred ({@link ToolsBeingInferred}),
+ * JSON data of literals that is also a promise of it, so that a handler written without
+ * parameters (`() => 'green'`, `async () => 'green'`, typed in that first pass) keeps its literal
+ * for the registry's output type it is then compared with. (TypeScript finds the awaited type a
+ * handler is written for only when every member of its return type has a `then`.)
+ */
+type HandlerReturn<TOutput> = 0 extends 1 & TOutput
+  ? TOutput | Promise<TOutput>
+  : [TOutput] extends [never]
+    ? Promise<never>
+    : [TOutput] extends [OutputBeingInferred]
+      ? LiteralJson & LiteralThenable
+      : TOutput | Promise<TOutput>;
+
+/**
+ * The registry type of a `toolLoop` call while TypeScript infers it: the default of its type
+ * parameter, which TypeScript reads only in the first pass over the options (the handlers that
+ * take no parameters are typed there, before `tools` is read); `tools` then gives the registry.
+ * Its tools' output is one a handler's literal is kept for (see {@link LoopHandlers}).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { defineTools } from 'turngate';
+ * import { toolLoop } from 'turngate/adapters/openai-chat';
+ * class Lights extends defineTools({ light: { input: v.object({}), output: v.picklist(['green', 'red']) } }) {}
+ * // `() => 'green'` keeps its literal: the light's output is 'green' | 'red'.
+ * toolLoop({ tools: Lights, handlers: { light: async () => 'green' } });
+ * ```
+ */
+export type ToolsBeingInferred = {
+  readonly [name: string]: ToolDefinition<StandardSchemaV1, StandardSchemaV1<OutputBeingInferred>>;
 };
 
 /**
@@ -141,7 +202,10 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
  * What a tool loop is made of: the registry, one handler per tool, the gate's policy, and where
  * effects are recorded. A `ledger` shared beyond this loop (a store's, another loop's) needs the
  * `sessionId` its turns belong to: every effect key and every recorded reply is scoped by it, so
- * one session is never answered with another's result.
+ * one session is never answered with another's result. `TSession` is the session's type as a
+ * `toolLoop` call infers it from `sessionId` (`undefined` without one, when a `ledger` is the
+ * {@link LedgerSessionMessage}); written without it (`ToolLoopOptions<Tools>`), or as `string`,
+ * the type takes a ledger with a session, or no ledger.
  *
  * @example
  * ```ts
@@ -152,31 +216,79 @@ export interface LoopSettings<TTools extends ToolDefinitionsOf<TTools>> extends 
  * const options: ToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` } };
  * ```
  */
-export type ToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = LoopSettings<TTools> &
-  (
-    | {
-        /**
-         * Where each mutating call's effect is claimed before it runs and recorded after, and each
-         * reply with a mutating call is recorded before any effect: default one
-         * `MemoryEffectLedger` per loop (this process only).
-         */
-        readonly ledger?: undefined;
-        /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key). */
-        readonly sessionId?: string;
-      }
-    | {
-        /**
-         * Where each mutating call's effect is claimed before it runs and recorded after, so that
-         * a replayed reply never runs it twice, and where each reply with a mutating call is
-         * recorded before any effect, so that a loop restarted after a crash answers the recorded
-         * reply (see {@link ToolLoop.answer}). A store's ledger (`turngate/chat/sqlite`,
-         * `turngate/chat/postgres`) keeps them across restarts.
-         */
-        readonly ledger: EffectLedger;
-        /** The session the turns belong to: required with a ledger, it scopes every key in it. */
-        readonly sessionId: string;
-      }
-  );
+export type ToolLoopOptions<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TSession extends string | undefined | NoSessionType = NoSessionType,
+> = LoopSettings<TTools> &
+  ([TSession] extends [NoSessionType]
+    ? LedgerOptions
+    : string extends TSession
+      ? LedgerOptions
+      : SessionLedger<Exclude<TSession, NoSessionType>>);
+
+/**
+ * The session type of options written ahead of a `toolLoop` call (`ToolLoopOptions<Tools>`), where
+ * none is inferred: the default of {@link ToolLoopOptions}' `TSession`.
+ */
+export interface NoSessionType {
+  readonly 'turngate.no-session-type': true;
+}
+
+/**
+ * The handler map's first rule as a `toolLoop` call checks it, on `tools`: one handler per tool of
+ * the registry. `THandled` is the names the call's `handlers` has; a missing handler shows
+ * `no_handler: send_email has no handler in options.handlers` at `tools`, besides TypeScript's
+ * own error at `handlers` (which prints the whole map first). A handler for a name the registry
+ * lacks stays TypeScript's excess-property error, naming it: `'nope' does not exist in type
+ * 'LoopHandlers<Tools>'`.
+ */
+export type HandlerNamesCheck<TTools extends ToolDefinitionsOf<TTools>, THandled extends string> = {
+  readonly tools: NoInfer<
+    [Exclude<ToolName<TTools>, THandled>] extends [never]
+      ? unknown
+      : TurnMisuse<`no_handler: ${IdList<Exclude<ToolName<TTools>, THandled>>} has no handler in options.handlers`>
+  >;
+  readonly handlers: { readonly [TName in THandled & ToolName<TTools>]: unknown };
+};
+
+/**
+ * What a ledger without a session shows in a `toolLoop` call: the type of `ledger` when the
+ * options have no `sessionId` (the run-time check throws a `TypeError` naming the same option).
+ * E.g. `toolLoop({ tools, handlers, ledger })` shows, at `ledger`, `Property ''not allowed'' is
+ * missing in type 'EffectLedger' but required in type 'TurnMisuse<"options.sessionId is required
+ * with options.ledger: ...">'`.
+ */
+export type LedgerSessionMessage =
+  'options.sessionId is required with options.ledger: every effect key in a shared ledger is scoped by the session';
+
+/** The ledger and session of a `toolLoop` call whose `sessionId` is of type `TSession`. */
+interface SessionLedger<TSession extends string | undefined> {
+  /**
+   * Where each mutating call's effect is claimed before it runs and recorded after, so that a
+   * replayed reply never runs it twice, and where each reply with a mutating call is recorded
+   * before any effect, so that a loop restarted after a crash answers the recorded reply (see
+   * {@link ToolLoop.answer}): default one `MemoryEffectLedger` per loop (this process only). A
+   * store's ledger (`turngate/chat/sqlite`, `turngate/chat/postgres`) keeps them across
+   * restarts. Given, it needs `sessionId`.
+   */
+  readonly ledger?: ([TSession] extends [string] ? EffectLedger : TurnMisuse<LedgerSessionMessage>) | undefined;
+  /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key in the ledger). */
+  readonly sessionId?: TSession;
+}
+
+/** The ledger and session of options typed without a session type: a ledger with a session, or no ledger. */
+type LedgerOptions =
+  | {
+      readonly ledger?: undefined;
+      /** The session the turns belong to (their CallSpec's `sessionId`, and the scope of every key). */
+      readonly sessionId?: string | undefined;
+    }
+  | {
+      /** The ledger (see `SessionLedger`). */
+      readonly ledger: EffectLedger;
+      /** The session the turns belong to: required with a ledger, it scopes every key in it. */
+      readonly sessionId: string;
+    };
 
 /**
  * One step of the loop: the messages to append to the history, whether the model has answered
@@ -302,7 +414,13 @@ export interface AnswerOptions {
  * loop.tools.map((tool) => tool.name);
  * ```
  */
-export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations> {
+export interface ToolLoop<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TReply,
+  TMessage,
+  TDeclarations,
+  TFormat extends string = string,
+> {
   /** The tool declarations to send with each model call, in the SDK's own shape. */
   readonly tools: TDeclarations;
   /** The step before the first model call: not done, nothing to append. */
@@ -323,7 +441,8 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
    * new call ids. {@link ToolLoop.recorded} gives it before the model is called.
    *
    * @param history - The messages sent with the model call that produced `reply`.
-   * @param reply - The SDK's reply, as its client returned it.
+   * @param reply - The SDK's reply, as its client returned it, or the one `recorded` gave. (A
+   *   reply of another SDK is a `tsc` error naming the loop's format: see {@link WrongReplyMessage}.)
    * @param options - `signal`: aborts the step (see {@link AnswerOptions}).
    * @returns The step; `messages` go at the end of `history`.
    * @throws {@link ToolLoopError} before any handler runs: `reply_refused` when `history`, the
@@ -334,7 +453,11 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
    *   history one the provider refuses (the effects are recorded in the ledger: a retry replays them).
    * @throws TypeError when `reply` is not a reply of the SDK (no candidates, no choices, ...).
    */
-  answer(history: readonly TMessage[], reply: TReply, options?: AnswerOptions): Promise<LoopStep<TTools, TMessage>>;
+  answer(
+    history: readonly TMessage[],
+    reply: TReply | RecordedReply | TurnMisuse<WrongReplyMessage<TFormat>>,
+    options?: AnswerOptions,
+  ): Promise<LoopStep<TTools, TMessage>>;
   /**
    * The reply recorded for the turn that `history` ends at, when a reply with a mutating call was
    * recorded for it (by this loop, or one before a restart sharing its ledger and session): give
@@ -375,6 +498,17 @@ export interface ToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMes
     options?: AnswerOptions,
   ): Promise<LoopStep<TTools, TMessage>>;
 }
+
+/**
+ * What a tool loop's `answer` shows for a reply of another SDK (an Anthropic `Message` given to
+ * the OpenAI Chat loop): the type its `reply` takes besides the loop's own, naming the format
+ * the loop answers (`TFormat`) and what to give instead, e.g. `'transcript.wrong_format: not a
+ * reply of openai-chat: answer takes what its SDK client returned, or loop.recorded(history)'`;
+ * `string` for a loop typed without its format.
+ */
+export type WrongReplyMessage<TFormat extends string> = string extends TFormat
+  ? string
+  : `transcript.wrong_format: not a reply of ${TFormat}: answer takes what its SDK client returned, or loop.recorded(history)`;
 
 /** A step without its messages and `done`, for the widest registry: what the loop builds before placing the results. Internal. */
 export type WideStep = Omit<LoopStep<ToolDefinitions, unknown>, 'messages' | 'done'>;

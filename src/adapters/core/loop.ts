@@ -25,7 +25,7 @@ import {
   type ToolRegistry,
 } from '../../typestate/index.ts';
 import { settle, useAll, settleMutations } from '../../builder/index.ts';
-import { toEvidence } from '../../transcripts/index.ts';
+import { toEvidence, type TranscriptFormat } from '../../transcripts/index.ts';
 import { checkStep, refusal, refusalText } from './step-check.ts';
 import { ownError, registryDefinitions } from '../../typestate/internal.ts';
 import { own } from '../../internal/own-field.ts';
@@ -56,12 +56,15 @@ export type { CallAnswer, ProviderCodec, ReadReply, RecordedReply, ToolLoopError
 export type {
   AnswerOptions,
   ApprovalAnswer,
+  HandlerNamesCheck,
   LoopHandlers,
   LoopStep,
+  NoSessionType,
   ReadFailurePolicy,
   StepContext,
   ToolLoop,
   ToolLoopOptions,
+  ToolsBeingInferred,
   WaitingState,
 } from './loop-types.ts';
 
@@ -339,11 +342,18 @@ function ownSettings(given: ToolLoopOptions<ToolDefinitions>): LoopSettings<Tool
  * @throws TypeError when `options.ledger` is given without `options.sessionId` (every key in a
  *   shared ledger is scoped by the session).
  */
-export function createToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations>(
-  codec: ProviderCodec<TReply, TMessage>,
+export function createToolLoop<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TReply,
+  TMessage,
+  TDeclarations,
+  TSession extends string | undefined,
+  TFormat extends Exclude<TranscriptFormat, 'chat'>,
+>(
+  codec: ProviderCodec<TReply, TMessage, TFormat>,
   declarations: TDeclarations,
-  options: ToolLoopOptions<TTools>,
-): ToolLoop<TTools, TReply, TMessage, TDeclarations> {
+  options: ToolLoopOptions<TTools, TSession>,
+): ToolLoop<TTools, TReply, TMessage, TDeclarations, TFormat> {
   // Every option is read from the caller's own fields: a polluted Object.prototype (a `ledger`, a
   // `policy`, a `sessionId` planted there) never becomes the loop's.
   // biome-ignore lint/plugin: the loop runs on the registry's own definitions and handlers, typed for the caller by TTools

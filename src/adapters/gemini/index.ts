@@ -12,9 +12,16 @@
  */
 import type { Content, FunctionDeclaration, GenerateContentResponse, Part, Tool } from '@google/genai';
 import { geminiToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
-import { createToolLoop, type ProviderCodec, type ToolLoop, type ToolLoopOptions } from '../core/loop.ts';
+import {
+  createToolLoop,
+  type ProviderCodec,
+  type ToolLoop,
+  type ToolLoopOptions,
+  type HandlerNamesCheck,
+  type ToolsBeingInferred,
+} from '../core/loop.ts';
 
 /**
  * A tool loop over Gemini: replies are `GenerateContentResponse`, the history is `Content[]`
@@ -33,10 +40,11 @@ export type GeminiToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLoop<
   TTools,
   GenerateContentResponse,
   Content,
-  Tool[]
+  Tool[],
+  'gemini'
 >;
 
-const codec: ProviderCodec<GenerateContentResponse, Content> = {
+const codec: ProviderCodec<GenerateContentResponse, Content, 'gemini'> = {
   format: 'gemini',
   read(reply) {
     const candidate =
@@ -135,8 +143,10 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * loop.start().done; //=> false
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
-  options: ToolLoopOptions<TTools>,
-): GeminiToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): GeminiToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

@@ -11,7 +11,7 @@
  */
 import type OpenAI from 'openai';
 import { openAIChatToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
   createToolLoop,
@@ -20,6 +20,8 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type HandlerNamesCheck,
+  type ToolsBeingInferred,
 } from '../core/loop.ts';
 
 /**
@@ -39,10 +41,11 @@ export type OpenAIChatToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolL
   TTools,
   OpenAI.ChatCompletion,
   OpenAI.ChatCompletionMessageParam,
-  OpenAI.ChatCompletionFunctionTool[]
+  OpenAI.ChatCompletionFunctionTool[],
+  'openai-chat'
 >;
 
-const codec: ProviderCodec<OpenAI.ChatCompletion, OpenAI.ChatCompletionMessageParam> = {
+const codec: ProviderCodec<OpenAI.ChatCompletion, OpenAI.ChatCompletionMessageParam, 'openai-chat'> = {
   format: 'openai-chat',
   read(reply) {
     const choice =
@@ -126,8 +129,10 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * step.results[0]?.status; //=> 'error'
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
-  options: ToolLoopOptions<TTools>,
-): OpenAIChatToolLoop<TTools> {
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+  THandled extends string = ToolName<TTools>,
+>(options: ToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>): OpenAIChatToolLoop<TTools> {
   return createToolLoop(codec, toolDeclarations(options.tools, options), options);
 }

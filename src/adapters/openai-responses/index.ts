@@ -12,7 +12,7 @@
  */
 import type OpenAI from 'openai';
 import { responsesToolResult } from '../../transcripts/internal.ts';
-import type { ToolDefinitionsOf, ToolRegistry } from '../../typestate/index.ts';
+import type { ToolDefinitionsOf, ToolName, ToolRegistry } from '../../typestate/index.ts';
 import { describedBy, toolSchemas, type DeclarationOptions } from '../core/declarations.ts';
 import {
   createToolLoop,
@@ -21,6 +21,9 @@ import {
   type ProviderCodec,
   type ToolLoop,
   type ToolLoopOptions,
+  type NoSessionType,
+  type HandlerNamesCheck,
+  type ToolsBeingInferred,
 } from '../core/loop.ts';
 
 /**
@@ -40,7 +43,8 @@ export type ResponsesToolLoop<TTools extends ToolDefinitionsOf<TTools>> = ToolLo
   TTools,
   OpenAI.Responses.Response,
   OpenAI.Responses.ResponseInputItem,
-  OpenAI.Responses.FunctionTool[]
+  OpenAI.Responses.FunctionTool[],
+  'openai-responses'
 >;
 
 /**
@@ -58,7 +62,7 @@ function stopReasonOf(reply: OpenAI.Responses.Response, calls: boolean): string 
 /** The Responses codec; under `store: false` the check reads the request body, which needs each reasoning item's `encrypted_content`. */
 function responsesCodec(
   store: boolean | undefined,
-): ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem> {
+): ProviderCodec<OpenAI.Responses.Response, OpenAI.Responses.ResponseInputItem, 'openai-responses'> {
   return {
     format: 'openai-responses',
     read(reply) {
@@ -107,7 +111,10 @@ function responsesCodec(
  * const options: ResponsesToolLoopOptions<Tools> = { tools: Tools, handlers: { get_weather: async ({ city }) => `snow in ${city}` }, store: false };
  * ```
  */
-export type ResponsesToolLoopOptions<TTools extends ToolDefinitionsOf<TTools>> = ToolLoopOptions<TTools> & {
+export type ResponsesToolLoopOptions<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TSession extends string | undefined | NoSessionType = NoSessionType,
+> = ToolLoopOptions<TTools, TSession> & {
   /** The `store` the requests send (default: the API's, `true`). */
   readonly store?: boolean;
 };
@@ -169,8 +176,12 @@ export function toolDeclarations<TTools extends ToolDefinitionsOf<TTools>>(
  * loop.tools.map((tool) => tool.name); //=> ['get_weather']
  * ```
  */
-export function toolLoop<TTools extends ToolDefinitionsOf<TTools>>(
-  options: ResponsesToolLoopOptions<TTools>,
+export function toolLoop<
+  TTools extends ToolDefinitionsOf<TTools> = ToolsBeingInferred,
+  TSession extends string | undefined = undefined,
+  THandled extends string = ToolName<TTools>,
+>(
+  options: ResponsesToolLoopOptions<TTools, TSession> & HandlerNamesCheck<TTools, THandled>,
 ): ResponsesToolLoop<TTools> {
   return createToolLoop(responsesCodec(options.store), toolDeclarations(options.tools, options), options);
 }
