@@ -67,6 +67,7 @@ export interface DurableLoopOptions<
   TReply,
   TMessage,
   TDeclarations = unknown,
+  TFormat extends string = string,
 > {
   /**
    * Where effects, recorded replies and approvals are kept across processes: a store's
@@ -75,7 +76,7 @@ export interface DurableLoopOptions<
    */
   readonly ledger: EffectLedger;
   /** Builds the workflow's tool loop (any adapter's `toolLoop`) with the session's ledger and id. */
-  readonly loop: (session: DurableSession) => ToolLoop<TTools, TReply, TMessage, TDeclarations>;
+  readonly loop: (session: DurableSession) => ToolLoop<TTools, TReply, TMessage, TDeclarations, TFormat>;
   /**
    * Calls the model with the history and the loop's tool declarations (`loop.tools`), once per
    * turn inside a step (1 for the first); its reply must be JSON data (an SDK's reply is). Give
@@ -275,9 +276,15 @@ function positive(name: string, value: unknown, fallback: number): number {
  * result.status;
  * ```
  */
-export async function durableToolLoop<TTools extends ToolDefinitionsOf<TTools>, TReply, TMessage, TDeclarations>(
+export async function durableToolLoop<
+  TTools extends ToolDefinitionsOf<TTools>,
+  TReply,
+  TMessage,
+  TDeclarations,
+  TFormat extends string = string,
+>(
   engine: DurableEngine,
-  options: DurableLoopOptions<TTools, TReply, TMessage, TDeclarations>,
+  options: DurableLoopOptions<TTools, TReply, TMessage, TDeclarations, TFormat>,
 ): Promise<DurableLoopResult<TMessage>> {
   const maxTurns = positive('maxTurns', options.maxTurns, DEFAULT_MAX_TURNS);
   const waitMs = positive('approvalTimeoutMs', options.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS);

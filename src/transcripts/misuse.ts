@@ -192,7 +192,7 @@ export type OptionMessage<
  *
  * @example
  * ```ts
- * import type { MisnamedOptionMessage } from 'turngate/transcripts';
+ * import type { MisnamedOptionMessage } from 'turngate/types';
  * const shown: MisnamedOptionMessage<'convertTranscript', 'format', 'from (the source format) and to'> =
  *   'transcript.invalid: convertTranscript takes from (the source format) and to, not format';
  * ```
