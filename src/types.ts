@@ -111,3 +111,4 @@ export type {
   TranscriptArgument,
   WrongFormatMessage,
 } from './transcripts/internal.ts';
+export type { AliasTargets } from './typestate/internal.ts';

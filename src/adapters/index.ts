@@ -23,3 +23,5 @@ export type {
   WaitingState,
 } from './core/loop.ts';
 export type { DeclarationOptions } from './core/declarations.ts';
+/** Type-level names the loops' signatures use (the inference pass's registry, the handler-name check, the absent session); exported so declaration emit can name them. */
+export type { HandlerNamesCheck, NoSessionType, ToolsBeingInferred } from './core/loop.ts';
