@@ -36,8 +36,25 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
     throw new Error(`package.json exports["${subpath}"]["@turngate/source"]: expected ./src/<name>.ts, got ${source}`);
   entryPoints[bundled[1]] = join(root, source);
 }
+// The evidence decoder's valibot calls are bundled in (tree-shaken: the few functions it uses,
+// about a tenth of valibot's module): the join check's path (`turngate harness-join-check`,
+// `turngate/join-check`) then neither resolves nor compiles valibot's 200 KB module, most of the
+// CLI's start-up over bare Node. Its schemas are plain objects, so they mix with the user's own
+// valibot; every other import of valibot stays an import of the installed package.
+const valibotInEvidence = {
+  name: 'valibot-in-evidence',
+  setup(builder) {
+    const evidence = `${join(src, 'evidence')}/`;
+    builder.onResolve({ filter: /^valibot$/ }, (args) =>
+      args.importer.startsWith(evidence)
+        ? { path: join(root, 'node_modules/valibot/dist/index.mjs') }
+        : { path: args.path, external: true },
+    );
+  },
+};
 rmSync(join(dist, 'esm'), { recursive: true, force: true });
 await build({
+  plugins: [valibotInEvidence],
   ...common,
   entryPoints,
   outdir: join(dist, 'esm'),
