@@ -5,9 +5,11 @@
 // - every entry point of package.json's `exports` (dist/esm/<entry>.js) and the CLI
 //   (dist/esm/cli.js), with the code two of them share in common chunks (dist/esm/chunks/), so a
 //   class or a WeakMap has one copy whichever entries a program imports, and the CLI carries no
-//   second copy of the library. Dependencies stay imports. `import 'turngate'` then reads a few
-//   files instead of about a hundred modules, each resolved, read and compiled on its own:
-//   docs/BENCHMARKS.md ("import cost") measures the difference;
+//   second copy of the library. Dependencies stay imports, but for the evidence decoder's few
+//   valibot calls (bundled in, so the join check's path does not load valibot's module).
+//   `import 'turngate'` then reads a few files instead of about a hundred modules, each
+//   resolved, read and compiled on its own: docs/BENCHMARKS.md ("import cost") measures the
+//   difference;
 // - dist/cli/turngate.js, the `bin`: a two-line file that imports dist/esm/cli.js;
 // - one module per source file (dist/<path>.js, tsc's layout), not published: the tests' child
 //   processes and the benchmarks load internals from it.
