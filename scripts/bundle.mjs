@@ -5,9 +5,11 @@
 // - every entry point of package.json's `exports` (dist/esm/<entry>.js) and the CLI
 //   (dist/esm/cli.js), with the code two of them share in common chunks (dist/esm/chunks/), so a
 //   class or a WeakMap has one copy whichever entries a program imports, and the CLI carries no
-//   second copy of the library. Dependencies stay imports. `import 'turngate'` then reads a few
-//   files instead of about a hundred modules, each resolved, read and compiled on its own:
-//   docs/BENCHMARKS.md ("import cost") measures the difference;
+//   second copy of the library. Dependencies stay imports, but for the evidence decoder's few
+//   valibot calls (bundled in, so the join check's path does not load valibot's module).
+//   `import 'turngate'` then reads a few files instead of about a hundred modules, each
+//   resolved, read and compiled on its own: docs/BENCHMARKS.md ("import cost") measures the
+//   difference;
 // - dist/cli/turngate.js, the `bin`: a two-line file that imports dist/esm/cli.js;
 // - one module per source file (dist/<path>.js, tsc's layout), not published: the tests' child
 //   processes and the benchmarks load internals from it.
@@ -36,8 +38,25 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
     throw new Error(`package.json exports["${subpath}"]["@turngate/source"]: expected ./src/<name>.ts, got ${source}`);
   entryPoints[bundled[1]] = join(root, source);
 }
+// The evidence decoder's valibot calls are bundled in (tree-shaken: the few functions it uses,
+// about a tenth of valibot's module): the join check's path (`turngate harness-join-check`,
+// `turngate/join-check`) then neither resolves nor compiles valibot's 200 KB module, most of the
+// CLI's start-up over bare Node. Its schemas are plain objects, so they mix with the user's own
+// valibot; every other import of valibot stays an import of the installed package.
+const valibotInEvidence = {
+  name: 'valibot-in-evidence',
+  setup(builder) {
+    const evidence = `${join(src, 'evidence')}/`;
+    builder.onResolve({ filter: /^valibot$/ }, (args) =>
+      args.importer.startsWith(evidence)
+        ? { path: join(root, 'node_modules/valibot/dist/index.mjs') }
+        : { path: args.path, external: true },
+    );
+  },
+};
 rmSync(join(dist, 'esm'), { recursive: true, force: true });
 await build({
+  plugins: [valibotInEvidence],
   ...common,
   entryPoints,
   outdir: join(dist, 'esm'),
