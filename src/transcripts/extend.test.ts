@@ -58,6 +58,9 @@ function said(report: TranscriptReport<TranscriptFormat>) {
   };
 }
 
+/** The formats whose drivers extend a checked history by its tail read alone. */
+const EXTENDABLE = ['openai-chat', 'chat', 'anthropic', 'openai-responses'] as const;
+
 /** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
 const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>
   (format === 'openai-chat' && options.dialect === undefined) || format === 'chat';
@@ -111,10 +114,10 @@ describe('extendTranscript', () => {
     expect(prefixes).toBeGreaterThan(0);
   });
 
-  it('openai-chat and chat read an accepted tail alone after every accepted prefix; anthropic after most', () => {
+  it('openai-chat and chat read an accepted tail alone after every accepted prefix; the other extendable formats after most', () => {
     const counts = new Map<TranscriptFormat, { accepted: number; tailOnly: number }>();
     for (const c of CASES) {
-      if (!full(c) || !['openai-chat', 'chat', 'anthropic'].includes(c.format) || c.options.dialect !== undefined)
+      if (!full(c) || !(EXTENDABLE as readonly string[]).includes(c.format) || c.options.dialect !== undefined)
         continue;
       const { prefixes, tailOnly } = holdsAtEverySplit(c.format, c.input, c.options);
       const count = counts.get(c.format) ?? { accepted: 0, tailOnly: 0 };
@@ -122,14 +125,14 @@ describe('extendTranscript', () => {
       if (alwaysTailOnly(c.format, c.options)) expect(tailOnly, c.name).toBe(prefixes - 1);
     }
     expect(new Set(CASES.map((c) => c.format)).size).toBe(9);
-    for (const format of ['openai-chat', 'chat', 'anthropic'] as const) {
+    for (const format of EXTENDABLE) {
       const count = counts.get(format);
       expect(count?.accepted).toBeGreaterThan(10);
       expect(count?.tailOnly).toBeGreaterThan((count?.accepted ?? 0) / 2);
     }
   });
 
-  it.each(['openai-chat', 'chat', 'anthropic', 'mistral'] as const)(
+  it.each([...EXTENDABLE, 'mistral'] as const)(
     '%s: generated loops and their single mutations, split at every index, give the full check’s report',
     (format) => {
       fc.assert(
@@ -147,6 +150,61 @@ describe('extendTranscript', () => {
       );
     },
   );
+
+  it('openai-responses: what its rules read across the boundary (reasoning, item ids, outputs by key) gives the full check’s report', () => {
+    const call = (n: number, id?: string) => ({
+      type: 'function_call',
+      call_id: `call_${n}`,
+      name: 'get_weather',
+      arguments: '{}',
+      ...(id === undefined ? {} : { id }),
+    });
+    const output = (n: number) => ({ type: 'function_call_output', call_id: `call_${n}`, output: 'Snow' });
+    const reasoning = (id: string) => ({ type: 'reasoning', id, summary: [], encrypted_content: 'e' });
+    const user = { role: 'user', content: 'Oslo?' };
+    const cases: { history: unknown[]; tail: unknown[]; rule?: string }[] = [
+      // The reasoning rule runs over the tail's call because the history reasons.
+      {
+        history: [user, reasoning('rs_1'), call(1, 'fc_1'), output(1)],
+        tail: [call(2, 'fc_2'), output(2)],
+        rule: 'openai-responses.function_call_without_reasoning',
+      },
+      // ... and over the history's call because the tail reasons.
+      {
+        history: [user, call(1, 'fc_1'), output(1)],
+        tail: [reasoning('rs_2'), call(2, 'fc_2'), output(2)],
+        rule: 'openai-responses.function_call_without_reasoning',
+      },
+      // A tail's call reads its reasoning back into the history.
+      {
+        history: [user, reasoning('rs_1'), { role: 'assistant', content: 'Checking.' }],
+        tail: [call(2, 'fc_2'), output(2)],
+      },
+      // Item ids are unique over the whole input.
+      {
+        history: [user, reasoning('rs_1'), call(1, 'fc_1'), output(1)],
+        tail: [reasoning('rs_1'), call(2, 'fc_2'), output(2)],
+        rule: 'openai-responses.duplicate_item_id',
+      },
+      // An item reference waives orphans on either side of the boundary; an output pairs by key across it.
+      { history: [{ type: 'item_reference', id: 'msg_1' }, user], tail: [output(7)] },
+      {
+        history: [{ type: 'item_reference', id: 'msg_1' }, call(1), output(1)],
+        tail: [output(1)],
+        rule: 'openai-responses.duplicate_function_call_output',
+      },
+      { history: [user, output(3)].slice(0, 1), tail: [{ type: 'item_reference', id: 'msg_1' }, output(3)] },
+    ];
+    for (const { history, tail, rule } of cases) {
+      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'openai-responses' }));
+      expect(whole.failures.map((f) => f.rule)).toEqual(rule === undefined ? [] : [rule]);
+      const first = checkTranscriptJson(history, { format: 'openai-responses' });
+      expect(first.result).toBe('accepted');
+      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
+      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
+    }
+  });
 
   it('a tail repeating a call id of the history is checked whole, with the history’s paths', () => {
     const call: OpenAIChatMessage = {

@@ -14,7 +14,7 @@ import { own } from '../internal/own-field.ts';
 import { checkInput, contextOf, refuseBadSettings, type TranscriptReport } from './check.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
-import type { ExtendedCall, FormatDriver } from './core/driver.ts';
+import type { ExtendedCall, Extension, FormatDriver } from './core/driver.ts';
 import { scanMessages } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { TranscriptMessage } from './messages.ts';
@@ -55,6 +55,8 @@ export interface ExtendTranscriptOptions {
 interface Carried {
   readonly ids: Map<string, number>;
   readonly length: number;
+  /** The format's boundary state after this history (`Extension.state`). */
+  readonly state: unknown;
   readonly model: string | undefined;
   readonly dialect: OpenAIChatDialect | undefined;
 }
@@ -78,11 +80,17 @@ function record(ids: Map<string, number>, calls: readonly ExtendedCall[], base: 
 
 /** Carries the calls of an accepted history's check (`analysis`) for its extension, when the format allows it. */
 function carry(transcript: SendableTranscript, analysis: unknown, length: number, settings: CheckSettings): void {
-  const calls = extendableOf(settings.format)?.(analysis, contextOf(undefined, settings));
-  if (calls === undefined) return;
+  const extension = extendableOf(settings.format)?.(analysis, contextOf(undefined, settings), undefined);
+  if (extension === undefined) return;
   const ids = new Map<string, number>();
-  record(ids, calls, 0);
-  CARRIED.set(transcript, { ids, length, model: settings.model, dialect: settings.dialect });
+  record(ids, extension.calls, 0);
+  CARRIED.set(transcript, {
+    ids,
+    length,
+    state: extension.state,
+    model: settings.model,
+    dialect: settings.dialect,
+  });
 }
 
 /** The full check of `messages`, carrying its calls for the next extension when the format allows it. */
@@ -108,23 +116,24 @@ function tailCheck(
 ): TranscriptReport<TranscriptFormat> | undefined {
   const { format } = settings;
   const context = contextOf(undefined, settings);
-  let calls: readonly ExtendedCall[] | undefined;
+  let extension: Extension | undefined;
   try {
     const outcome = FORMAT_DRIVERS[format].check(copy, context, []);
     if (outcome.failures.length > 0) return undefined;
-    calls = extendableOf(format)?.(outcome.analysis, context);
+    extension = extendableOf(format)?.(outcome.analysis, context, carried.state);
   } catch {
     return undefined;
   }
-  if (calls === undefined) return undefined;
+  if (extension === undefined) return undefined;
   const { ids, length } = carried;
+  const { calls } = extension;
   for (const call of calls) {
     const at = ids.get(call.key);
     if (at !== undefined && at < length) return undefined;
   }
   record(ids, calls, length);
   const extended = mintExtended(format, transcript, copy);
-  CARRIED.set(extended, { ...carried, length: length + copy.length });
+  CARRIED.set(extended, { ...carried, length: length + copy.length, state: extension.state });
   return { result: 'accepted', format, failures: [], openToolCalls: [], transcript: extended };
 }
 
@@ -161,13 +170,14 @@ function rulesCheck(
  * snapshot), without reading the history's messages again where it can:
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
- * - for `openai-chat` (without a dialect), `chat` and `anthropic`, whose rules pair calls and
- *   results by id within a turn or read one message, the rules run over the tail only, in time
- *   proportional to it, when the history was itself minted by `extendTranscript` (its check
- *   carries the call ids seen), the tail's own check accepts it and repeats none of them (and,
- *   for `anthropic`, the history leaves no server call open and does not end in an empty
- *   assistant message); the new transcript then shares the history's frozen messages (its list
- *   is made when first read);
+ * - for `openai-chat` (without a dialect), `chat`, `anthropic` and `openai-responses`, whose
+ *   rules pair calls and results by id or read one message, the rules run over the tail only, in
+ *   time proportional to it, when the history was itself minted by `extendTranscript` (its check
+ *   carries the call ids seen, and what the format's rules read across the boundary), the tail's
+ *   own check accepts it and repeats none of them (and, for `anthropic`, the history leaves no
+ *   server call open and does not end in an empty assistant message; for `openai-responses`,
+ *   no item id repeats and the reasoning rule runs on both sides or on neither); the new
+ *   transcript then shares the history's frozen messages (its list is made when first read);
  * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
  *   (reasoning items, thought signatures, a turn's roles), the rules run over the whole history.
  * An input error in the tail is worded by the full check. Values the check kept as they are
