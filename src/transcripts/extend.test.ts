@@ -59,7 +59,7 @@ function said(report: TranscriptReport<TranscriptFormat>) {
 }
 
 /** The formats whose drivers extend a checked history by its tail read alone. */
-const EXTENDABLE = ['openai-chat', 'chat', 'anthropic', 'openai-responses'] as const;
+const EXTENDABLE = ['openai-chat', 'chat', 'anthropic', 'openai-responses', 'gemini'] as const;
 
 /** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
 const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>
@@ -103,7 +103,8 @@ function holdsAtEverySplit(format: TranscriptFormat, input: readonly unknown[], 
     if (next.result !== 'accepted') continue;
     // The new transcript holds the prefix's frozen messages themselves.
     expect(next.transcript.messages.slice(0, k).every((m, i) => m === transcript.messages[i])).toBe(true);
-    if (k > 0 && reads.length === 1 && reads[0] === tail.length) tailOnly++;
+    // Gemini's check reads one content standing for the history's last before the tail.
+    if (k > 0 && reads.length === 1 && reads[0] === tail.length + (format === 'gemini' ? 1 : 0)) tailOnly++;
   }
   return { prefixes, tailOnly };
 }
@@ -150,6 +151,73 @@ describe('extendTranscript', () => {
       );
     },
   );
+
+  it.each([
+    ['gemini', { ids: true }],
+    ['openai-responses', { bare: true }],
+  ] as const)(
+    '%s %o: generated loops and their single mutations, split at every index, give the full check’s report',
+    (format, options) => {
+      fc.assert(
+        fc.property(
+          loopArbitrary().chain((steps) =>
+            fc
+              .option(fc.constantFrom(...mutationsOf(steps)), { nil: undefined })
+              .map((mutation) => ({ steps, mutation })),
+          ),
+          ({ steps, mutation }) => {
+            holdsAtEverySplit(
+              format,
+              render(format, mutation === undefined ? steps : mutate(steps, mutation), options),
+              {},
+            );
+          },
+        ),
+        { numRuns: 40, seed: 12 },
+      );
+    },
+  );
+
+  it('gemini: a call turn after the history’s model content, and responses split over the boundary, give the full check’s report', () => {
+    const call = (id: string) => ({ functionCall: { id, name: 'get_weather', args: {} } });
+    const response = (id: string) => ({ functionResponse: { id, name: 'get_weather', response: { text: 'Snow' } } });
+    const user = { role: 'user', parts: [{ text: 'Oslo?' }] };
+    const cases: { history: unknown[]; tail: unknown[]; rule?: string }[] = [
+      {
+        history: [user, { role: 'model', parts: [{ text: 'Let me look.' }] }],
+        tail: [
+          { role: 'model', parts: [call('a')] },
+          { role: 'user', parts: [response('a')] },
+        ],
+        rule: 'gemini.function_call_turn_misplaced',
+      },
+      {
+        history: [
+          user,
+          { role: 'model', parts: [call('a'), call('b')] },
+          { role: 'user', parts: [response('a')] },
+        ].slice(0, 1),
+        tail: [
+          { role: 'model', parts: [call('a')] },
+          { role: 'user', parts: [response('a')] },
+        ],
+      },
+      {
+        history: [user, { role: 'model', parts: [call('a')] }, { role: 'user', parts: [response('a')] }],
+        tail: [{ role: 'user', parts: [response('a')] }],
+        rule: 'gemini.duplicate_function_response',
+      },
+    ];
+    for (const { history, tail, rule } of cases) {
+      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'gemini' }));
+      expect(whole.failures.map((f) => f.rule)).toEqual(rule === undefined ? [] : [rule]);
+      const first = checkTranscriptJson(history, { format: 'gemini' });
+      expect(first.result).toBe('accepted');
+      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
+      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
+    }
+  });
 
   it('openai-responses: what its rules read across the boundary (reasoning, item ids, outputs by key) gives the full check’s report', () => {
     const call = (n: number, id?: string) => ({

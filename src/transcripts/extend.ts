@@ -57,9 +57,13 @@ interface Carried {
   readonly length: number;
   /** The format's boundary state after this history (`Extension.state`). */
   readonly state: unknown;
+  /** The messages the next tail's check reads before it (`Extension.lead`). */
+  readonly lead: readonly unknown[];
   readonly model: string | undefined;
   readonly dialect: OpenAIChatDialect | undefined;
 }
+
+const NO_LEAD: readonly unknown[] = [];
 
 /** What each extendable transcript carries, by transcript (only those minted here). */
 const CARRIED = new WeakMap<object, Carried>();
@@ -88,6 +92,7 @@ function carry(transcript: SendableTranscript, analysis: unknown, length: number
     ids,
     length,
     state: extension.state,
+    lead: extension.lead ?? NO_LEAD,
     model: settings.model,
     dialect: settings.dialect,
   });
@@ -118,7 +123,8 @@ function tailCheck(
   const context = contextOf(undefined, settings);
   let extension: Extension | undefined;
   try {
-    const outcome = FORMAT_DRIVERS[format].check(copy, context, []);
+    const { lead } = carried;
+    const outcome = FORMAT_DRIVERS[format].check(lead.length === 0 ? copy : [...lead, ...copy], context, []);
     if (outcome.failures.length > 0) return undefined;
     extension = extendableOf(format)?.(outcome.analysis, context, carried.state);
   } catch {
@@ -131,9 +137,14 @@ function tailCheck(
     const at = ids.get(call.key);
     if (at !== undefined && at < length) return undefined;
   }
-  record(ids, calls, length);
+  record(ids, calls, length - carried.lead.length);
   const extended = mintExtended(format, transcript, copy);
-  CARRIED.set(extended, { ...carried, length: length + copy.length, state: extension.state });
+  CARRIED.set(extended, {
+    ...carried,
+    length: length + copy.length,
+    state: extension.state,
+    lead: extension.lead ?? NO_LEAD,
+  });
   return { result: 'accepted', format, failures: [], openToolCalls: [], transcript: extended };
 }
 
@@ -170,13 +181,15 @@ function rulesCheck(
  * snapshot), without reading the history's messages again where it can:
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
- * - for `openai-chat` (without a dialect), `chat`, `anthropic` and `openai-responses`, whose
- *   rules pair calls and results by id or read one message, the rules run over the tail only, in
+ * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses` and
+ *   `gemini`, whose rules pair calls and results by id or position or read one message, the rules
+ *   run over the tail only (for `gemini`, after one content of the history's last role), in
  *   time proportional to it, when the history was itself minted by `extendTranscript` (its check
  *   carries the call ids seen, and what the format's rules read across the boundary), the tail's
  *   own check accepts it and repeats none of them (and, for `anthropic`, the history leaves no
  *   server call open and does not end in an empty assistant message; for `openai-responses`,
- *   no item id repeats and the reasoning rule runs on both sides or on neither); the new
+ *   no item id repeats and the reasoning rule runs on both sides or on neither; for `gemini`, no
+ *   content leaves its role out); the new
  *   transcript then shares the history's frozen messages (its list is made when first read);
  * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
  *   (reasoning items, thought signatures, a turn's roles), the rules run over the whole history.

@@ -31,6 +31,13 @@ export type ExtendedCall = Pick<CallSite, 'key' | 'message'>;
 export interface Extension {
   readonly calls: readonly ExtendedCall[];
   readonly state?: unknown;
+  /**
+   * Messages standing for the history's end (a message of its last role, for rules that read a
+   * message's predecessor): the next tail's check reads them before the tail, and the tail is
+   * accepted only when that check has no failure. The indexes of the next extension's `calls`
+   * count them. Absent: none.
+   */
+  readonly lead?: readonly unknown[];
 }
 
 /** One format's driver (`R`: its rule ids, the keys of its `<format>/rules.ts`). */
