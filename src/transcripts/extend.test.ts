@@ -59,7 +59,7 @@ function said(report: TranscriptReport<TranscriptFormat>) {
 }
 
 /** The formats whose drivers extend a checked history by its tail read alone. */
-const EXTENDABLE = ['openai-chat', 'chat', 'anthropic', 'openai-responses', 'gemini'] as const;
+const EXTENDABLE = ['openai-chat', 'chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk'] as const;
 
 /** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
 const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>

@@ -181,15 +181,16 @@ function rulesCheck(
  * snapshot), without reading the history's messages again where it can:
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
- * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses` and
- *   `gemini`, whose rules pair calls and results by id or position or read one message, the rules
+ * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses`, `gemini`
+ *   and `aisdk`, whose rules pair calls and results by id or position or read one message, the rules
  *   run over the tail only (for `gemini`, after one content of the history's last role), in
  *   time proportional to it, when the history was itself minted by `extendTranscript` (its check
  *   carries the call ids seen, and what the format's rules read across the boundary), the tail's
  *   own check accepts it and repeats none of them (and, for `anthropic`, the history leaves no
  *   server call open and does not end in an empty assistant message; for `openai-responses`,
  *   no item id repeats and the reasoning rule runs on both sides or on neither; for `gemini`, no
- *   content leaves its role out); the new
+ *   content leaves its role out; for `aisdk`, no approval id repeats and the history's final
+ *   message settles no call by an approval response); the new
  *   transcript then shares the history's frozen messages (its list is made when first read);
  * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
  *   (reasoning items, thought signatures, a turn's roles), the rules run over the whole history.
