@@ -14,7 +14,7 @@ import {
   type TranscriptReport,
   UncheckedTranscriptError,
 } from './index.ts';
-import type { OpenAIChatMessage } from './internal.ts';
+import { checkExtendable, extendChecked, type OpenAIChatMessage } from './internal.ts';
 
 const suite = join(import.meta.dirname, '../../conformance/transcripts');
 
@@ -217,6 +217,28 @@ describe('extendTranscript', () => {
       const transcript = (base as { transcript: SendableTranscript }).transcript;
       expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
     }
+  });
+
+  it('aisdk in the prompt stage (the middleware’s check): every split of every transcript gives the full check’s report', () => {
+    let tailOnly = 0;
+    for (const c of CASES.filter((c) => c.format === 'aisdk')) {
+      const full = said(checkExtendable(c.input, 'aisdk', { stage: 'prompt' }));
+      for (let k = 0; k <= c.input.length; k++) {
+        const prefix = checkExtendable(c.input.slice(0, k), 'aisdk', { stage: 'prompt' });
+        if (prefix.result !== 'accepted') continue;
+        const tail = c.input.slice(k);
+        expect(said(extendChecked(prefix.transcript, tail, { stage: 'prompt' })), c.name).toEqual(full);
+        const base = extendChecked(prefix.transcript, [], { stage: 'prompt' });
+        const transcript = (base as { transcript: SendableTranscript<'aisdk'> }).transcript;
+        let next = base;
+        const reads = ruleReads('aisdk', () => {
+          next = extendChecked(transcript, tail, { stage: 'prompt' });
+        });
+        expect(said(next), c.name).toEqual(full);
+        if (k > 0 && reads.length === 1 && reads[0] === tail.length) tailOnly++;
+      }
+    }
+    expect(tailOnly).toBeGreaterThan(20);
   });
 
   it('openai-responses: what its rules read across the boundary (reasoning, item ids, outputs by key) gives the full check’s report', () => {

@@ -61,6 +61,7 @@ interface Carried {
   readonly lead: readonly unknown[];
   readonly model: string | undefined;
   readonly dialect: OpenAIChatDialect | undefined;
+  readonly stage: CheckSettings['stage'];
 }
 
 const NO_LEAD: readonly unknown[] = [];
@@ -95,6 +96,7 @@ function carry(transcript: SendableTranscript, analysis: unknown, length: number
     lead: extension.lead ?? NO_LEAD,
     model: settings.model,
     dialect: settings.dialect,
+    stage: settings.stage,
   });
 }
 
@@ -245,6 +247,15 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
     dialect: own(options, 'dialect'),
   };
   refuseBadSettings(settings);
+  return extendWith(transcript, tail, settings) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+}
+
+/** `extendTranscript` with its settings read. */
+function extendWith(
+  transcript: SendableTranscript,
+  tail: readonly unknown[],
+  settings: CheckSettings,
+): TranscriptReport<TranscriptFormat> {
   if (objectPrototypeIsClean()) {
     // The check's first pass (JSON data, no other format's structure, the frozen copy the rules
     // read), over the tail only: the prefix passed it when it was checked.
@@ -252,17 +263,40 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
     if (scan.refused === undefined) {
       const copy = scan.copy ?? (frozenCopy(tail) as readonly unknown[]);
       const carried = CARRIED.get(transcript);
-      const fits = carried !== undefined && carried.model === settings.model && carried.dialect === settings.dialect;
+      const fits =
+        carried !== undefined &&
+        carried.model === settings.model &&
+        carried.dialect === settings.dialect &&
+        carried.stage === settings.stage;
       const report =
         (fits ? tailCheck(transcript, carried, copy, settings) : undefined) ?? rulesCheck(transcript, copy, settings);
-      if (report !== undefined) return report as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+      if (report !== undefined) return report;
     }
   }
-  return fullCheck([...transcript.messages, ...tail], settings) as TranscriptReport<
-    F,
-    TranscriptMessage<F>,
-    'sendable'
-  >;
+  return fullCheck([...transcript.messages, ...tail], settings);
+}
+
+/** The model and stage an internal check or extension runs for (`checkExtendable`, `extendChecked`). */
+export interface ExtendSettings {
+  readonly model?: string | undefined;
+  readonly stage?: CheckSettings['stage'];
+}
+
+/**
+ * `extendTranscript` for a checked history of `format`, checked for `settings` (a model, the
+ * AI SDK's prompt stage). Internal (the AI SDK middleware).
+ */
+export function extendChecked<F extends TranscriptFormat>(
+  transcript: SendableTranscript<F>,
+  tail: readonly unknown[],
+  settings: ExtendSettings = {},
+): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
+  return extendWith(transcript, tail, {
+    format: transcript.format,
+    expect: 'sendable',
+    model: settings.model,
+    ...(settings.stage === undefined ? {} : { stage: settings.stage }),
+  }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
 }
 
 /**
@@ -272,6 +306,12 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
 export function checkExtendable<F extends TranscriptFormat>(
   messages: readonly unknown[],
   format: F,
+  settings: ExtendSettings = {},
 ): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
-  return fullCheck(messages, { format, expect: 'sendable' }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+  return fullCheck(messages, {
+    format,
+    expect: 'sendable',
+    model: settings.model,
+    ...(settings.stage === undefined ? {} : { stage: settings.stage }),
+  }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
 }

@@ -194,16 +194,19 @@ const APPROVAL_KEY = '\u0000approval:';
  * them), which a tail's own check counts the same. What reads the history's end: an approval
  * response in the final message settles its call, and no longer does once a tail follows it (the
  * result the SDK wrote back is then required): such a history is checked whole with its tail. In
- * the prompt the SDK hands its model (`stage: 'prompt'`) a response may stand without its request,
- * which a tail's own check cannot tell from one whose request is in the history: checked whole.
+ * the prompt the SDK hands its model (`stage: 'prompt'`) a response may stand without its request
+ * (the SDK removes the requests), which a tail's own check cannot tell from one whose request is
+ * in the history: a tail with approval responses after a history with requests is checked whole
+ * (the state carried: whether the history holds a request).
  */
-export function aisdkExtendable(analysis: unknown, context: CheckContext): Extension | undefined {
-  if (context.stage === 'prompt') return undefined;
+export function aisdkExtendable(analysis: unknown, context: CheckContext, before: unknown): Extension | undefined {
   const { read } = analysis as { readonly read: AISDKRead };
+  const requests = before === true || read.requests.length > 0;
+  if (context.stage === 'prompt' && before === true && read.responses.length > 0) return undefined;
   const last = read.roles.length - 1;
   for (const response of read.responses) if (response.message === last) return undefined;
-  if (read.requests.length === 0) return { calls: read.calls };
+  if (read.requests.length === 0) return { calls: read.calls, state: requests };
   const calls: ExtendedCall[] = [...read.calls];
   for (const request of read.requests) calls.push({ key: APPROVAL_KEY + request.key, message: request.message });
-  return { calls };
+  return { calls, state: requests };
 }
