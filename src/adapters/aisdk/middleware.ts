@@ -127,14 +127,15 @@ function sameData(a: unknown, b: unknown, depth: number): boolean {
   if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
   const x = a as Readonly<Record<string, unknown>>;
   const y = b as Readonly<Record<string, unknown>>;
+  // `for...in` allocates no key list; a key both inherit (a polluted prototype) compares equal.
   let fields = 0;
-  for (const key of Object.keys(x)) {
+  for (const key in x) {
     const value = x[key];
     if (value === undefined) continue;
     fields++;
-    if (!Object.hasOwn(y, key) || !sameData(value, y[key], depth - 1)) return false;
+    if (!sameData(value, y[key], depth - 1)) return false;
   }
-  for (const key of Object.keys(y)) if (y[key] !== undefined) fields--;
+  for (const key in y) if (y[key] !== undefined) fields--;
   return fields === 0;
 }
 
