@@ -134,7 +134,9 @@ function tailCheck(
   }
   if (extension === undefined) return undefined;
   const { ids, length } = carried;
-  const { calls } = extension;
+  // The calls of the messages standing for the history's end are not the tail's.
+  const calls =
+    carried.lead.length === 0 ? extension.calls : extension.calls.filter((call) => call.message >= carried.lead.length);
   for (const call of calls) {
     const at = ids.get(call.key);
     if (at !== undefined && at < length) return undefined;
@@ -183,9 +185,10 @@ function rulesCheck(
  * snapshot), without reading the history's messages again where it can:
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
- * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses`, `gemini`
- *   and `aisdk`, whose rules pair calls and results by id or position or read one message, the rules
- *   run over the tail only (for `gemini`, after one content of the history's last role), in
+ * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses`, `gemini`,
+ *   `aisdk` and `mistral`, whose rules pair calls and results by id or position or read one message
+ *   or its predecessor, the rules run over the tail only (for `gemini` and `mistral`, after a
+ *   message or two standing for the history's last), in
  *   time proportional to it, when the history was itself minted by `extendTranscript` (its check
  *   carries the call ids seen, and what the format's rules read across the boundary), the tail's
  *   own check accepts it and repeats none of them (and, for `anthropic`, the history leaves no
@@ -194,8 +197,7 @@ function rulesCheck(
  *   content leaves its role out; for `aisdk`, no approval id repeats and the history's final
  *   message settles no call by an approval response); the new
  *   transcript then shares the history's frozen messages (its list is made when first read);
- * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
- *   (reasoning items, thought signatures, a turn's roles), the rules run over the whole history.
+ * - otherwise, and for `bedrock-converse` and `langchain`, the rules run over the whole history.
  * An input error in the tail is worded by the full check. Values the check kept as they are
  * rather than copying (a `Date`, an object written through its `toJSON`) are not read again.
  *
