@@ -59,7 +59,16 @@ function said(report: TranscriptReport<TranscriptFormat>) {
 }
 
 /** The formats whose drivers extend a checked history by its tail read alone. */
-const EXTENDABLE = ['openai-chat', 'chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk', 'mistral'] as const;
+const EXTENDABLE = [
+  'openai-chat',
+  'chat',
+  'anthropic',
+  'openai-responses',
+  'gemini',
+  'aisdk',
+  'mistral',
+  'langchain',
+] as const;
 
 /** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
 const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>
@@ -157,6 +166,7 @@ describe('extendTranscript', () => {
   it.each([
     ['gemini', { ids: true }],
     ['openai-responses', { bare: true }],
+    ['langchain', { bare: true }],
   ] as const)(
     '%s %o: generated loops and their single mutations, split at every index, give the full check’s report',
     (format, options) => {
