@@ -14,7 +14,7 @@
 // - `answer`: the loop's `answer` at that step (its checks, the typestate steps, the handler):
 //   a fresh loop's first step (not measured), then 8 steps in a row from step k, the caller
 //   appending each step's messages.
-// Formats: openai-chat and anthropic (with their tool loops), openai-responses, gemini and aisdk
+// Formats: openai-chat and anthropic (with their tool loops), openai-responses, gemini, aisdk and mistral
 // (`checks` and `total` only).
 // - `guard`: the AI SDK middleware `transcriptGuard` on the prompt of step k (the SDK's
 //   `LanguageModelV4Prompt`, built anew each step as the SDK does), the guard having passed the
@@ -36,7 +36,7 @@ const { values } = parseArgs({
 const ROUNDS = Number(values.rounds ?? 5);
 const STEPS = (values.steps ?? '10,1000').split(',').map(Number);
 const LONGEST = Math.max(...STEPS);
-const FORMATS = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk'];
+const FORMATS = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk', 'mistral'];
 /** The formats with a tool loop (`answer` rows). */
 const LOOPS = ['openai-chat', 'anthropic'];
 /** The AI SDK middleware's rows: a pseudo-format. */
@@ -134,6 +134,15 @@ STEP.aisdk = (s) => {
   return {
     messages: [{ role: 'assistant', content: [call] }, result('snow in Oslo')],
     placeholder: [{ role: 'assistant', content: [call] }, result('mutation_pending: not answered yet')],
+  };
+};
+STEP.mistral = (s) => {
+  const id = `call${String(s).padStart(5, '0')}`;
+  const call = { id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
+  const assistant = { role: 'assistant', content: null, tool_calls: [call] };
+  return {
+    messages: [assistant, { role: 'tool', tool_call_id: id, content: 'snow in Oslo' }],
+    placeholder: [assistant, { role: 'tool', tool_call_id: id, content: 'mutation_pending: not answered yet' }],
   };
 };
 /** The first message of each format's history. */
