@@ -14,7 +14,11 @@
 // - `answer`: the loop's `answer` at that step (its checks, the typestate steps, the handler):
 //   a fresh loop's first step (not measured), then 8 steps in a row from step k, the caller
 //   appending each step's messages.
-// Formats: openai-chat (whose checks extend) and anthropic (checked whole in this build too).
+// Formats: openai-chat and anthropic (with their tool loops), openai-responses, gemini, aisdk and mistral
+// (`checks` and `total` only).
+// - `guard`: the AI SDK middleware `transcriptGuard` on the prompt of step k (the SDK's
+//   `LanguageModelV4Prompt`, built anew each step as the SDK does), the guard having passed the
+//   prompt of step k - 1 (not measured).
 // Each sample starts after a full collection when run with --expose-gc (so a row does not pay
 // for the garbage of the row before it). Build first: it measures dist/.
 //
@@ -32,7 +36,13 @@ const { values } = parseArgs({
 const ROUNDS = Number(values.rounds ?? 5);
 const STEPS = (values.steps ?? '10,1000').split(',').map(Number);
 const LONGEST = Math.max(...STEPS);
-const FORMATS = ['openai-chat', 'anthropic'];
+const FORMATS = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk', 'mistral'];
+/** The formats with a tool loop (`answer` rows). */
+const LOOPS = ['openai-chat', 'anthropic'];
+/** The AI SDK middleware's rows: a pseudo-format. */
+const GUARD = 'aisdk-guard';
+/** A guard sample's runs (each primed with the step before, unmeasured). */
+const GUARD_RUNS = 50;
 /** CPU microseconds a sample should last at least (a sample repeats its work to reach it). */
 const SAMPLE_US = 10000;
 /** The steps in a row an `answer` sample measures (steps k to k + ANSWERED - 1). */
@@ -45,11 +55,12 @@ const cpu = () => {
 
 async function build(root) {
   const at = (path) => pathToFileURL(resolve(root, 'dist', 'esm', path)).href;
-  const [core, transcripts, chat, anthropic] = await Promise.all([
+  const [core, transcripts, chat, anthropic, aisdk] = await Promise.all([
     import(at('index.js')),
     import(at('transcripts/index.js')),
     import(at('adapters/openai-chat.js')),
     import(at('adapters/anthropic.js')),
+    import(at('adapters/aisdk.js')),
   ]);
   class Tools extends core.defineTools({
     get_weather: { input: v.object({ city: v.string() }), output: v.string() },
@@ -58,6 +69,7 @@ async function build(root) {
   const loops = { 'openai-chat': chat, anthropic };
   return {
     transcripts,
+    guard: aisdk.transcriptGuard,
     extends: typeof transcripts.extendTranscript === 'function',
     loop: (format) => loops[format].toolLoop({ tools: Tools, handlers }),
   };
@@ -92,9 +104,80 @@ const STEP = {
   },
 };
 
+STEP['openai-responses'] = (s) => {
+  const call = { type: 'function_call', call_id: `call_${s}`, name: 'get_weather', arguments: '{"city":"Oslo"}' };
+  const output = (text) => ({ type: 'function_call_output', call_id: call.call_id, output: text });
+  return {
+    messages: [call, output('snow in Oslo')],
+    placeholder: [call, output('mutation_pending: not answered yet')],
+  };
+};
+STEP.gemini = (s) => {
+  const model = {
+    role: 'model',
+    parts: [{ functionCall: { id: `call_${s}`, name: 'get_weather', args: { city: 'Oslo' } } }],
+  };
+  const user = (text) => ({
+    role: 'user',
+    parts: [{ functionResponse: { id: `call_${s}`, name: 'get_weather', response: { text } } }],
+  });
+  return { messages: [model, user('snow in Oslo')], placeholder: [model, user('mutation_pending: not answered yet')] };
+};
+STEP.aisdk = (s) => {
+  const call = { type: 'tool-call', toolCallId: `call_${s}`, toolName: 'get_weather', input: { city: 'Oslo' } };
+  const result = (value) => ({
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId: `call_${s}`, toolName: 'get_weather', output: { type: 'text', value } },
+    ],
+  });
+  return {
+    messages: [{ role: 'assistant', content: [call] }, result('snow in Oslo')],
+    placeholder: [{ role: 'assistant', content: [call] }, result('mutation_pending: not answered yet')],
+  };
+};
+STEP.mistral = (s) => {
+  const id = `call${String(s).padStart(5, '0')}`;
+  const call = { id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } };
+  const assistant = { role: 'assistant', content: null, tool_calls: [call] };
+  return {
+    messages: [assistant, { role: 'tool', tool_call_id: id, content: 'snow in Oslo' }],
+    placeholder: [assistant, { role: 'tool', tool_call_id: id, content: 'mutation_pending: not answered yet' }],
+  };
+};
+/** The first message of each format's history. */
+const QUESTION = {
+  gemini: { role: 'user', parts: [{ text: 'Weather in Oslo, step by step?' }] },
+};
+
+/** The SDK's prompt of step `steps` (LanguageModelV4Prompt), new objects each call as the SDK builds them. */
+function promptOf(steps) {
+  const prompt = [
+    { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo, step by step?' }], providerOptions: undefined },
+  ];
+  for (let s = 0; s < steps; s++) {
+    const call = { type: 'tool-call', toolCallId: `call_${s}`, toolName: 'get_weather', input: { city: 'Oslo' } };
+    prompt.push({ role: 'assistant', content: [{ ...call, providerExecuted: undefined, providerOptions: undefined }] });
+    prompt.push({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: call.toolCallId,
+          toolName: 'get_weather',
+          output: { type: 'text', value: 'snow in Oslo' },
+          providerOptions: undefined,
+        },
+      ],
+      providerOptions: undefined,
+    });
+  }
+  return prompt;
+}
+
 /** The history after `steps` steps (the user's question first). */
 function historyOf(format, steps) {
-  const history = [{ role: 'user', content: 'Weather in Oslo, step by step?' }];
+  const history = [QUESTION[format] ?? { role: 'user', content: 'Weather in Oslo, step by step?' }];
   for (let s = 0; s < steps; s++) history.push(...STEP[format](s).messages);
   return history;
 }
@@ -155,23 +238,24 @@ for (const [name, b] of builds) {
       });
       // The loop: a fresh one, whose first step (not measured) leaves it the history it ended
       // with; then ANSWERED steps in a row, each appending its messages, measured.
-      rows.push({
-        name,
-        format,
-        what: 'answer',
-        k,
-        us: [],
-        sample: async () => {
-          const loop = b.loop(format);
-          const before = history.slice(0, -2);
-          const first = await loop.answer(before, STEP[format](k - 1).reply);
-          const grown = [...before, ...first.messages];
-          const start = cpu();
-          for (let s = k; s < k + ANSWERED; s++)
-            grown.push(...(await loop.answer(grown, STEP[format](s).reply)).messages);
-          return (cpu() - start) / ANSWERED;
-        },
-      });
+      if (LOOPS.includes(format))
+        rows.push({
+          name,
+          format,
+          what: 'answer',
+          k,
+          us: [],
+          sample: async () => {
+            const loop = b.loop(format);
+            const before = history.slice(0, -2);
+            const first = await loop.answer(before, STEP[format](k - 1).reply);
+            const grown = [...before, ...first.messages];
+            const start = cpu();
+            for (let s = k; s < k + ANSWERED; s++)
+              grown.push(...(await loop.answer(grown, STEP[format](s).reply)).messages);
+            return (cpu() - start) / ANSWERED;
+          },
+        });
     }
     // Every step of a LONGEST-step conversation: one run per sample.
     rows.push({
@@ -191,6 +275,42 @@ for (const [name, b] of builds) {
       once: true,
     });
   }
+
+  // The middleware at step k: a guard that passed step k - 1's prompt (not measured).
+  for (const k of STEPS) {
+    rows.push({
+      name,
+      format: GUARD,
+      what: 'checks',
+      k,
+      us: [],
+      sample: async () => {
+        let used = 0;
+        for (let r = 0; r < GUARD_RUNS; r++) {
+          const guard = b.guard();
+          await guard.transformParams({ type: 'generate', params: { prompt: promptOf(k - 1) } });
+          const params = { prompt: promptOf(k) };
+          const start = cpu();
+          await guard.transformParams({ type: 'generate', params });
+          used += cpu() - start;
+        }
+        return used / GUARD_RUNS;
+      },
+    });
+  }
+  rows.push({
+    name,
+    format: GUARD,
+    what: 'total',
+    k: LONGEST,
+    us: [],
+    once: true,
+    run: async () => {
+      const guard = b.guard();
+      for (let s = 1; s <= LONGEST; s++)
+        await guard.transformParams({ type: 'generate', params: { prompt: promptOf(s) } });
+    },
+  });
 }
 
 // Warm-up: every row once.
@@ -215,7 +335,7 @@ console.log(
   `CPU per step (checks, answer) and per ${LONGEST}-step conversation (total); medians of ${ROUNDS} interleaved rounds`,
 );
 console.log('format        measure   step    this        baseline    this/baseline   this step/first step');
-for (const format of FORMATS) {
+for (const format of [...FORMATS, GUARD]) {
   for (const what of ['checks', 'answer', 'total']) {
     const ks = what === 'total' ? [LONGEST] : STEPS;
     for (const k of ks) {
@@ -226,6 +346,7 @@ for (const format of FORMATS) {
       const first = rows.find((r) => r.name === 'this' && r.format === format && r.what === what && r.k === ks[0]);
       const mine = m('this');
       const base = m('baseline');
+      if (mine === undefined) continue;
       console.log(
         [
           format.padEnd(13),

@@ -14,7 +14,7 @@ import {
   type TranscriptReport,
   UncheckedTranscriptError,
 } from './index.ts';
-import type { OpenAIChatMessage } from './internal.ts';
+import { checkExtendable, extendChecked, type OpenAIChatMessage } from './internal.ts';
 
 const suite = join(import.meta.dirname, '../../conformance/transcripts');
 
@@ -58,6 +58,18 @@ function said(report: TranscriptReport<TranscriptFormat>) {
   };
 }
 
+/** The formats whose drivers extend a checked history by its tail read alone. */
+const EXTENDABLE = [
+  'openai-chat',
+  'chat',
+  'anthropic',
+  'openai-responses',
+  'gemini',
+  'aisdk',
+  'mistral',
+  'langchain',
+] as const;
+
 /** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
 const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptions) =>
   (format === 'openai-chat' && options.dialect === undefined) || format === 'chat';
@@ -100,7 +112,10 @@ function holdsAtEverySplit(format: TranscriptFormat, input: readonly unknown[], 
     if (next.result !== 'accepted') continue;
     // The new transcript holds the prefix's frozen messages themselves.
     expect(next.transcript.messages.slice(0, k).every((m, i) => m === transcript.messages[i])).toBe(true);
-    if (k > 0 && reads.length === 1 && reads[0] === tail.length) tailOnly++;
+    // Gemini's and Mistral's checks read a message or two standing for the history's last before the tail.
+    const lead = format === 'gemini' ? 1 : format === 'mistral' ? 2 : 0;
+    const read = reads.length === 1 ? (reads[0] as number) : -1;
+    if (k > 0 && read >= tail.length && read <= tail.length + lead) tailOnly++;
   }
   return { prefixes, tailOnly };
 }
@@ -111,10 +126,10 @@ describe('extendTranscript', () => {
     expect(prefixes).toBeGreaterThan(0);
   });
 
-  it('openai-chat and chat read an accepted tail alone after every accepted prefix; anthropic after most', () => {
+  it('openai-chat and chat read an accepted tail alone after every accepted prefix; the other extendable formats after most', () => {
     const counts = new Map<TranscriptFormat, { accepted: number; tailOnly: number }>();
     for (const c of CASES) {
-      if (!full(c) || !['openai-chat', 'chat', 'anthropic'].includes(c.format) || c.options.dialect !== undefined)
+      if (!full(c) || !(EXTENDABLE as readonly string[]).includes(c.format) || c.options.dialect !== undefined)
         continue;
       const { prefixes, tailOnly } = holdsAtEverySplit(c.format, c.input, c.options);
       const count = counts.get(c.format) ?? { accepted: 0, tailOnly: 0 };
@@ -122,14 +137,14 @@ describe('extendTranscript', () => {
       if (alwaysTailOnly(c.format, c.options)) expect(tailOnly, c.name).toBe(prefixes - 1);
     }
     expect(new Set(CASES.map((c) => c.format)).size).toBe(9);
-    for (const format of ['openai-chat', 'chat', 'anthropic'] as const) {
+    for (const format of EXTENDABLE) {
       const count = counts.get(format);
       expect(count?.accepted).toBeGreaterThan(10);
       expect(count?.tailOnly).toBeGreaterThan((count?.accepted ?? 0) / 2);
     }
   });
 
-  it.each(['openai-chat', 'chat', 'anthropic', 'mistral'] as const)(
+  it.each(EXTENDABLE)(
     '%s: generated loops and their single mutations, split at every index, give the full check’s report',
     (format) => {
       fc.assert(
@@ -147,6 +162,151 @@ describe('extendTranscript', () => {
       );
     },
   );
+
+  it.each([
+    ['gemini', { ids: true }],
+    ['openai-responses', { bare: true }],
+    ['langchain', { bare: true }],
+  ] as const)(
+    '%s %o: generated loops and their single mutations, split at every index, give the full check’s report',
+    (format, options) => {
+      fc.assert(
+        fc.property(
+          loopArbitrary().chain((steps) =>
+            fc
+              .option(fc.constantFrom(...mutationsOf(steps)), { nil: undefined })
+              .map((mutation) => ({ steps, mutation })),
+          ),
+          ({ steps, mutation }) => {
+            holdsAtEverySplit(
+              format,
+              render(format, mutation === undefined ? steps : mutate(steps, mutation), options),
+              {},
+            );
+          },
+        ),
+        { numRuns: 40, seed: 12 },
+      );
+    },
+  );
+
+  it('gemini: a call turn after the history’s model content, and responses split over the boundary, give the full check’s report', () => {
+    const call = (id: string) => ({ functionCall: { id, name: 'get_weather', args: {} } });
+    const response = (id: string) => ({ functionResponse: { id, name: 'get_weather', response: { text: 'Snow' } } });
+    const user = { role: 'user', parts: [{ text: 'Oslo?' }] };
+    const cases: { history: unknown[]; tail: unknown[]; rule?: string }[] = [
+      {
+        history: [user, { role: 'model', parts: [{ text: 'Let me look.' }] }],
+        tail: [
+          { role: 'model', parts: [call('a')] },
+          { role: 'user', parts: [response('a')] },
+        ],
+        rule: 'gemini.function_call_turn_misplaced',
+      },
+      {
+        history: [
+          user,
+          { role: 'model', parts: [call('a'), call('b')] },
+          { role: 'user', parts: [response('a')] },
+        ].slice(0, 1),
+        tail: [
+          { role: 'model', parts: [call('a')] },
+          { role: 'user', parts: [response('a')] },
+        ],
+      },
+      {
+        history: [user, { role: 'model', parts: [call('a')] }, { role: 'user', parts: [response('a')] }],
+        tail: [{ role: 'user', parts: [response('a')] }],
+        rule: 'gemini.duplicate_function_response',
+      },
+    ];
+    for (const { history, tail, rule } of cases) {
+      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'gemini' }));
+      expect(whole.failures.map((f) => f.rule)).toEqual(rule === undefined ? [] : [rule]);
+      const first = checkTranscriptJson(history, { format: 'gemini' });
+      expect(first.result).toBe('accepted');
+      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
+      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
+    }
+  });
+
+  it('aisdk in the prompt stage (the middleware’s check): every split of every transcript gives the full check’s report', () => {
+    let tailOnly = 0;
+    for (const c of CASES.filter((c) => c.format === 'aisdk')) {
+      const full = said(checkExtendable(c.input, 'aisdk', { stage: 'prompt' }));
+      for (let k = 0; k <= c.input.length; k++) {
+        const prefix = checkExtendable(c.input.slice(0, k), 'aisdk', { stage: 'prompt' });
+        if (prefix.result !== 'accepted') continue;
+        const tail = c.input.slice(k);
+        expect(said(extendChecked(prefix.transcript, tail, { stage: 'prompt' })), c.name).toEqual(full);
+        const base = extendChecked(prefix.transcript, [], { stage: 'prompt' });
+        const transcript = (base as { transcript: SendableTranscript<'aisdk'> }).transcript;
+        let next = base;
+        const reads = ruleReads('aisdk', () => {
+          next = extendChecked(transcript, tail, { stage: 'prompt' });
+        });
+        expect(said(next), c.name).toEqual(full);
+        if (k > 0 && reads.length === 1 && reads[0] === tail.length) tailOnly++;
+      }
+    }
+    expect(tailOnly).toBeGreaterThan(20);
+  });
+
+  it('openai-responses: what its rules read across the boundary (reasoning, item ids, outputs by key) gives the full check’s report', () => {
+    const call = (n: number, id?: string) => ({
+      type: 'function_call',
+      call_id: `call_${n}`,
+      name: 'get_weather',
+      arguments: '{}',
+      ...(id === undefined ? {} : { id }),
+    });
+    const output = (n: number) => ({ type: 'function_call_output', call_id: `call_${n}`, output: 'Snow' });
+    const reasoning = (id: string) => ({ type: 'reasoning', id, summary: [], encrypted_content: 'e' });
+    const user = { role: 'user', content: 'Oslo?' };
+    const cases: { history: unknown[]; tail: unknown[]; rule?: string }[] = [
+      // The reasoning rule runs over the tail's call because the history reasons.
+      {
+        history: [user, reasoning('rs_1'), call(1, 'fc_1'), output(1)],
+        tail: [call(2, 'fc_2'), output(2)],
+        rule: 'openai-responses.function_call_without_reasoning',
+      },
+      // ... and over the history's call because the tail reasons.
+      {
+        history: [user, call(1, 'fc_1'), output(1)],
+        tail: [reasoning('rs_2'), call(2, 'fc_2'), output(2)],
+        rule: 'openai-responses.function_call_without_reasoning',
+      },
+      // A tail's call reads its reasoning back into the history.
+      {
+        history: [user, reasoning('rs_1'), { role: 'assistant', content: 'Checking.' }],
+        tail: [call(2, 'fc_2'), output(2)],
+      },
+      // Item ids are unique over the whole input.
+      {
+        history: [user, reasoning('rs_1'), call(1, 'fc_1'), output(1)],
+        tail: [reasoning('rs_1'), call(2, 'fc_2'), output(2)],
+        rule: 'openai-responses.duplicate_item_id',
+      },
+      // An item reference waives orphans on either side of the boundary; an output pairs by key across it.
+      { history: [{ type: 'item_reference', id: 'msg_1' }, user], tail: [output(7)] },
+      {
+        history: [{ type: 'item_reference', id: 'msg_1' }, call(1), output(1)],
+        tail: [output(1)],
+        rule: 'openai-responses.duplicate_function_call_output',
+      },
+      { history: [user, output(3)].slice(0, 1), tail: [{ type: 'item_reference', id: 'msg_1' }, output(3)] },
+    ];
+    for (const { history, tail, rule } of cases) {
+      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'openai-responses' }));
+      expect(whole.failures.map((f) => f.rule)).toEqual(rule === undefined ? [] : [rule]);
+      const first = checkTranscriptJson(history, { format: 'openai-responses' });
+      expect(first.result).toBe('accepted');
+      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
+      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
+    }
+  });
 
   it('a tail repeating a call id of the history is checked whole, with the history’s paths', () => {
     const call: OpenAIChatMessage = {

@@ -14,7 +14,7 @@ import { own } from '../internal/own-field.ts';
 import { checkInput, contextOf, refuseBadSettings, type TranscriptReport } from './check.ts';
 import type { CheckOutcome, CheckSettings } from './core/context.ts';
 import type { OpenAIChatDialect } from './core/dialects.ts';
-import type { ExtendedCall, FormatDriver } from './core/driver.ts';
+import type { ExtendedCall, Extension, FormatDriver } from './core/driver.ts';
 import { scanMessages } from './core/scan.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import type { TranscriptMessage } from './messages.ts';
@@ -55,9 +55,16 @@ export interface ExtendTranscriptOptions {
 interface Carried {
   readonly ids: Map<string, number>;
   readonly length: number;
+  /** The format's boundary state after this history (`Extension.state`). */
+  readonly state: unknown;
+  /** The messages the next tail's check reads before it (`Extension.lead`). */
+  readonly lead: readonly unknown[];
   readonly model: string | undefined;
   readonly dialect: OpenAIChatDialect | undefined;
+  readonly stage: CheckSettings['stage'];
 }
+
+const NO_LEAD: readonly unknown[] = [];
 
 /** What each extendable transcript carries, by transcript (only those minted here). */
 const CARRIED = new WeakMap<object, Carried>();
@@ -78,11 +85,19 @@ function record(ids: Map<string, number>, calls: readonly ExtendedCall[], base: 
 
 /** Carries the calls of an accepted history's check (`analysis`) for its extension, when the format allows it. */
 function carry(transcript: SendableTranscript, analysis: unknown, length: number, settings: CheckSettings): void {
-  const calls = extendableOf(settings.format)?.(analysis, contextOf(undefined, settings));
-  if (calls === undefined) return;
+  const extension = extendableOf(settings.format)?.(analysis, contextOf(undefined, settings), undefined);
+  if (extension === undefined) return;
   const ids = new Map<string, number>();
-  record(ids, calls, 0);
-  CARRIED.set(transcript, { ids, length, model: settings.model, dialect: settings.dialect });
+  record(ids, extension.calls, 0);
+  CARRIED.set(transcript, {
+    ids,
+    length,
+    state: extension.state,
+    lead: extension.lead ?? NO_LEAD,
+    model: settings.model,
+    dialect: settings.dialect,
+    stage: settings.stage,
+  });
 }
 
 /** The full check of `messages`, carrying its calls for the next extension when the format allows it. */
@@ -108,23 +123,32 @@ function tailCheck(
 ): TranscriptReport<TranscriptFormat> | undefined {
   const { format } = settings;
   const context = contextOf(undefined, settings);
-  let calls: readonly ExtendedCall[] | undefined;
+  let extension: Extension | undefined;
   try {
-    const outcome = FORMAT_DRIVERS[format].check(copy, context, []);
+    const { lead } = carried;
+    const outcome = FORMAT_DRIVERS[format].check(lead.length === 0 ? copy : [...lead, ...copy], context, []);
     if (outcome.failures.length > 0) return undefined;
-    calls = extendableOf(format)?.(outcome.analysis, context);
+    extension = extendableOf(format)?.(outcome.analysis, context, carried.state);
   } catch {
     return undefined;
   }
-  if (calls === undefined) return undefined;
+  if (extension === undefined) return undefined;
   const { ids, length } = carried;
+  // The calls of the messages standing for the history's end are not the tail's.
+  const calls =
+    carried.lead.length === 0 ? extension.calls : extension.calls.filter((call) => call.message >= carried.lead.length);
   for (const call of calls) {
     const at = ids.get(call.key);
     if (at !== undefined && at < length) return undefined;
   }
-  record(ids, calls, length);
+  record(ids, calls, length - carried.lead.length);
   const extended = mintExtended(format, transcript, copy);
-  CARRIED.set(extended, { ...carried, length: length + copy.length });
+  CARRIED.set(extended, {
+    ...carried,
+    length: length + copy.length,
+    state: extension.state,
+    lead: extension.lead ?? NO_LEAD,
+  });
   return { result: 'accepted', format, failures: [], openToolCalls: [], transcript: extended };
 }
 
@@ -161,15 +185,19 @@ function rulesCheck(
  * snapshot), without reading the history's messages again where it can:
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
- * - for `openai-chat` (without a dialect), `chat` and `anthropic`, whose rules pair calls and
- *   results by id within a turn or read one message, the rules run over the tail only, in time
- *   proportional to it, when the history was itself minted by `extendTranscript` (its check
- *   carries the call ids seen), the tail's own check accepts it and repeats none of them (and,
- *   for `anthropic`, the history leaves no server call open and does not end in an empty
- *   assistant message); the new transcript then shares the history's frozen messages (its list
- *   is made when first read);
- * - otherwise, and for the other formats, whose rules read a turn's state across the boundary
- *   (reasoning items, thought signatures, a turn's roles), the rules run over the whole history.
+ * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses`, `gemini`,
+ *   `aisdk`, `mistral` and `langchain`, whose rules pair calls and results by id or position or read one message
+ *   or its predecessor, the rules run over the tail only (for `gemini` and `mistral`, after a
+ *   message or two standing for the history's last), in
+ *   time proportional to it, when the history was itself minted by `extendTranscript` (its check
+ *   carries the call ids seen, and what the format's rules read across the boundary), the tail's
+ *   own check accepts it and repeats none of them (and, for `anthropic`, the history leaves no
+ *   server call open and does not end in an empty assistant message; for `openai-responses`,
+ *   no item id repeats and the reasoning rule runs on both sides or on neither; for `gemini`, no
+ *   content leaves its role out; for `aisdk`, no approval id repeats and the history's final
+ *   message settles no call by an approval response); the new
+ *   transcript then shares the history's frozen messages (its list is made when first read);
+ * - otherwise, and for `bedrock-converse`, the rules run over the whole history.
  * An input error in the tail is worded by the full check. Values the check kept as they are
  * rather than copying (a `Date`, an object written through its `toJSON`) are not read again.
  *
@@ -221,6 +249,15 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
     dialect: own(options, 'dialect'),
   };
   refuseBadSettings(settings);
+  return extendWith(transcript, tail, settings) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+}
+
+/** `extendTranscript` with its settings read. */
+function extendWith(
+  transcript: SendableTranscript,
+  tail: readonly unknown[],
+  settings: CheckSettings,
+): TranscriptReport<TranscriptFormat> {
   if (objectPrototypeIsClean()) {
     // The check's first pass (JSON data, no other format's structure, the frozen copy the rules
     // read), over the tail only: the prefix passed it when it was checked.
@@ -228,17 +265,40 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
     if (scan.refused === undefined) {
       const copy = scan.copy ?? (frozenCopy(tail) as readonly unknown[]);
       const carried = CARRIED.get(transcript);
-      const fits = carried !== undefined && carried.model === settings.model && carried.dialect === settings.dialect;
+      const fits =
+        carried !== undefined &&
+        carried.model === settings.model &&
+        carried.dialect === settings.dialect &&
+        carried.stage === settings.stage;
       const report =
         (fits ? tailCheck(transcript, carried, copy, settings) : undefined) ?? rulesCheck(transcript, copy, settings);
-      if (report !== undefined) return report as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+      if (report !== undefined) return report;
     }
   }
-  return fullCheck([...transcript.messages, ...tail], settings) as TranscriptReport<
-    F,
-    TranscriptMessage<F>,
-    'sendable'
-  >;
+  return fullCheck([...transcript.messages, ...tail], settings);
+}
+
+/** The model and stage an internal check or extension runs for (`checkExtendable`, `extendChecked`). */
+export interface ExtendSettings {
+  readonly model?: string | undefined;
+  readonly stage?: CheckSettings['stage'];
+}
+
+/**
+ * `extendTranscript` for a checked history of `format`, checked for `settings` (a model, the
+ * AI SDK's prompt stage). Internal (the AI SDK middleware).
+ */
+export function extendChecked<F extends TranscriptFormat>(
+  transcript: SendableTranscript<F>,
+  tail: readonly unknown[],
+  settings: ExtendSettings = {},
+): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
+  return extendWith(transcript, tail, {
+    format: transcript.format,
+    expect: 'sendable',
+    model: settings.model,
+    ...(settings.stage === undefined ? {} : { stage: settings.stage }),
+  }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
 }
 
 /**
@@ -248,6 +308,12 @@ export function extendTranscript<F extends TranscriptFormat, M extends Transcrip
 export function checkExtendable<F extends TranscriptFormat>(
   messages: readonly unknown[],
   format: F,
+  settings: ExtendSettings = {},
 ): TranscriptReport<F, TranscriptMessage<F>, 'sendable'> {
-  return fullCheck(messages, { format, expect: 'sendable' }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
+  return fullCheck(messages, {
+    format,
+    expect: 'sendable',
+    model: settings.model,
+    ...(settings.stage === undefined ? {} : { stage: settings.stage }),
+  }) as TranscriptReport<F, TranscriptMessage<F>, 'sendable'>;
 }

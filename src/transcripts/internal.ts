@@ -5,7 +5,7 @@
  * @module
  */
 export { runCheck } from './check.ts';
-export { checkExtendable } from './extend.ts';
+export { checkExtendable, extendChecked, type ExtendSettings } from './extend.ts';
 export { runRepair } from './repair.ts';
 // One writer of a tool result per format (what repair and conversion write; the adapters' answers).
 export { toolResult as aisdkToolResult } from './aisdk/convert.ts';

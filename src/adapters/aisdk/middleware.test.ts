@@ -8,6 +8,7 @@ import {
   SYNTHESIZED_RESULT_MARK,
   TranscriptInputError,
 } from '../../transcripts/index.ts';
+import { FORMAT_DRIVERS } from '../../transcripts/formats.ts';
 import { TranscriptRejectedError, transcriptGuard } from './index.ts';
 
 const call = (id: string, providerExecuted?: boolean) => ({
@@ -423,5 +424,61 @@ describe('transcriptGuard input', () => {
     await expect(guard.transformParams({ type: 'stream', params: text })).rejects.toThrow(
       new TypeError('params.prompt: expected an array of messages (LanguageModelV4Prompt), got string'),
     );
+  });
+});
+
+describe('transcriptGuard across the steps of a loop', () => {
+  /** The prompt of step `n` as the SDK hands it: built anew (new objects, the same data) each step. */
+  const promptOf = (n: number) => {
+    const prompt: unknown[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }], providerOptions: undefined },
+    ];
+    for (let k = 1; k < n; k++) {
+      prompt.push({ role: 'assistant', content: [{ ...call(`call_${k}`), providerOptions: undefined }] });
+      prompt.push({ role: 'tool', content: [result(`call_${k}`)] });
+    }
+    return prompt;
+  };
+  const guard = (prompt: unknown[], middleware = transcriptGuard()) =>
+    // biome-ignore lint/plugin: the SDK's prompt type, for a prompt written as data
+    middleware.transformParams({ type: 'generate', params: { prompt } as never });
+  /** The lengths of the lists the aisdk rules read while `run` runs. */
+  async function ruleReads(run: () => Promise<unknown>): Promise<number[]> {
+    const spy = vi.spyOn(FORMAT_DRIVERS.aisdk, 'check');
+    try {
+      await run().catch(() => undefined);
+      return spy.mock.calls.map((c) => c[0].length);
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('reads only the new messages of a prompt that extends the last one, and the whole of one that does not', async () => {
+    const middleware = transcriptGuard();
+    expect(await ruleReads(() => guard(promptOf(3), middleware))).toEqual([5]);
+    expect(await ruleReads(() => guard(promptOf(4), middleware))).toEqual([2]);
+    expect(await ruleReads(() => guard(promptOf(6), middleware))).toEqual([4]);
+    // An earlier message changed (another answer): the prompt is checked whole.
+    const changed = promptOf(7);
+    (changed[2] as { content: { output: unknown }[] }).content[0] = {
+      ...result('call_1'),
+      output: { type: 'text', value: 'Rain' },
+    };
+    expect(await ruleReads(() => guard(changed, middleware))).toEqual([13]);
+  });
+
+  it('gives each step the report a guard of its own gives the whole prompt', async () => {
+    const middleware = transcriptGuard();
+    for (const n of [2, 3, 5]) await guard(promptOf(n), middleware);
+    // A tail answering a call of the history a second time; a prefix with its result gone.
+    const repeated = [...promptOf(5), { role: 'tool', content: [result('call_2')] }];
+    const trimmed = promptOf(5).filter((_, i) => i !== 2);
+    for (const prompt of [repeated, trimmed]) {
+      const alone = await rejection(guard(prompt));
+      const extended = await rejection(guard(prompt, middleware));
+      expect(extended.failures).toEqual(alone.failures);
+      expect(extended.failures.length).toBeGreaterThan(0);
+    }
+    expect(await guard(promptOf(6), middleware)).toEqual({ prompt: promptOf(6) });
   });
 });

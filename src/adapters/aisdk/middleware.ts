@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { TranscriptFailure, TranscriptRepair } from '../../transcripts/index.ts';
-import { type AISDKMessage, runCheck, runRepair } from '../../transcripts/internal.ts';
+import type { SendableTranscript, TranscriptFailure, TranscriptRepair } from '../../transcripts/index.ts';
+import { type AISDKMessage, checkExtendable, extendChecked, runRepair } from '../../transcripts/internal.ts';
 import { TranscriptRejectedError } from './errors.ts';
 
 /** What `transcriptGuard` does with a prompt the check rejects. */
@@ -92,6 +92,84 @@ function readOptions(options: unknown): Required<Pick<TranscriptGuardOptions, 'o
   return onRepair === undefined ? { onReject } : { onReject, onRepair };
 }
 
+/** How many accepted prompts a guard keeps to extend (a guard a few loops share at once). */
+const RECENT_PROMPTS = 4;
+
+/** How deep the prefix comparison reads (a message, its parts, their fields, an output's value...). */
+const MAX_COMPARED_DEPTH = 64;
+
+/** An accepted prompt: its checked transcript (the check's frozen copy) and the model it was checked for. */
+interface CheckedPrompt {
+  readonly transcript: SendableTranscript<'aisdk'>;
+  readonly model: string | undefined;
+}
+
+/** Whether `value` is a plain object (an object literal's prototype, or none). */
+function isPlain(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Whether `a` (a prompt's value) holds the data of `b` (the check's frozen copy of an earlier
+ * prompt's): the same primitives, arrays and plain objects (a field set to `undefined` is one left
+ * out, as the SDK writes them); any other object only itself. The frozen copy cannot change, so
+ * equal data is data the check has read.
+ */
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth === 0) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i], depth - 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isPlain(a) || !isPlain(b)) return false;
+  const x = a as Readonly<Record<string, unknown>>;
+  const y = b as Readonly<Record<string, unknown>>;
+  // `for...in` allocates no key list; a key both inherit (a polluted prototype) compares equal.
+  let fields = 0;
+  for (const key in x) {
+    const value = x[key];
+    if (value === undefined) continue;
+    fields++;
+    if (!sameData(value, y[key], depth - 1)) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) fields--;
+  return fields === 0;
+}
+
+/**
+ * The check of a prompt: the extension of an earlier accepted prompt of this guard when the new
+ * one starts with its messages (the same data, compared with the frozen copy the check read: the
+ * SDK builds each step's prompt anew from the same messages, so the objects differ but the data
+ * is the same), else the whole prompt. The comparison reads the prefix once without the rules
+ * or a copy; the rules read the new messages only where the format allows it (`extendTranscript`).
+ */
+function checkPrompt(recent: CheckedPrompt[], prompt: readonly unknown[], model: string | undefined) {
+  for (let r = 0; r < recent.length; r++) {
+    const head = recent[r] as CheckedPrompt;
+    if (head.model !== model) continue;
+    const messages = head.transcript.messages;
+    if (messages.length === 0 || messages.length > prompt.length) continue;
+    let same = true;
+    for (let i = 0; i < messages.length && same; i++) same = sameData(prompt[i], messages[i], MAX_COMPARED_DEPTH);
+    if (!same) continue;
+    const report = extendChecked(head.transcript, prompt.slice(messages.length), { model, stage: 'prompt' });
+    if (report.result === 'accepted') {
+      recent.splice(r, 1);
+      recent.unshift({ transcript: report.transcript, model });
+    }
+    return report;
+  }
+  const report = checkExtendable(prompt, 'aisdk', { model, stage: 'prompt' });
+  if (report.result === 'accepted') {
+    recent.unshift({ transcript: report.transcript, model });
+    if (recent.length > RECENT_PROMPTS) recent.pop();
+  }
+  return report;
+}
+
 /** Repairs a rejected prompt (checked as a prompt), or throws. */
 function repaired(
   prompt: readonly unknown[],
@@ -128,7 +206,12 @@ function repaired(
  * catches what a middleware earlier in the list (history trimming, compaction) or a direct
  * `doGenerate` / `doStream` caller hands the model.
  *
- * Cost: one read of the prompt per call (docs/BENCHMARKS.md, "AI SDK middleware").
+ * Cost: a step of a tool loop whose prompt starts with the guard's last accepted prompt (the same
+ * data: the SDK builds each step's prompt anew) is checked as that prompt's extension
+ * (`extendTranscript`): the prefix is compared with the check's frozen copy of it, without the
+ * rules, which read only the new messages; any other prompt is checked whole (and copied, for
+ * the next step). A guard keeps its last 4 accepted prompts, so a few loops can share it
+ * (docs/BENCHMARKS.md, "AI SDK middleware").
  *
  * @param options - `onReject` (`'throw'` by default, or `'repair'`) and `onRepair`.
  * @returns The middleware, for `wrapLanguageModel({ model, middleware })`.
@@ -154,6 +237,7 @@ function repaired(
  */
 export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGuardMiddleware {
   const { onReject, onRepair } = readOptions(options);
+  const recent: CheckedPrompt[] = [];
   return {
     specificationVersion: 'v4',
     transformParams: async ({ type, params, model: called }) => {
@@ -164,8 +248,7 @@ export function transcriptGuard(options?: TranscriptGuardOptions): TranscriptGua
         );
       const id = called?.modelId;
       const model = typeof id === 'string' && id !== '' ? id : undefined;
-      // The prompt goes on as it is (no one else holds it): no snapshot for a SendableTranscript.
-      const report = runCheck(prompt, { format: 'aisdk', expect: 'sendable', stage: 'prompt', model, snapshot: false });
+      const report = checkPrompt(recent, prompt, model);
       if (report.result === 'accepted') return params;
       if (report.result === 'invalid') throw report.error;
       const failures = report.failures as readonly TranscriptFailure<'aisdk'>[];

@@ -14,6 +14,7 @@
  */
 import { CallTable, type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import type { ExtendedCall, Extension } from '../core/driver.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { FailureSink } from '../core/report.ts';
 import { type AISDKRead, type ApprovalSite, issueAt, partAt, readAISDK, type ResponseSite } from './read.ts';
@@ -178,4 +179,34 @@ function checkApprovals(
         response.slot,
       );
     }
+}
+
+/** Keys of approval ids among the carried keys: apart from call ids (a clash only sends a tail to the full check). */
+const APPROVAL_KEY = '\u0000approval:';
+
+/**
+ * The keys of a checked `ModelMessage[]` history for its extension by a tail read alone
+ * (`FormatDriver.extendable`), or `undefined` when a tail's own check does not decide the whole
+ * history. Calls and results pair by id over the whole history (a tail's result for a history's
+ * call is an orphan in the tail's own check), and approval requests by approval id: the keys are
+ * the call ids and the approval ids of the requests (the first request of an id is the one a
+ * response answers). A call and its result share a segment (the user and system messages before
+ * them), which a tail's own check counts the same. What reads the history's end: an approval
+ * response in the final message settles its call, and no longer does once a tail follows it (the
+ * result the SDK wrote back is then required): such a history is checked whole with its tail. In
+ * the prompt the SDK hands its model (`stage: 'prompt'`) a response may stand without its request
+ * (the SDK removes the requests), which a tail's own check cannot tell from one whose request is
+ * in the history: a tail with approval responses after a history with requests is checked whole
+ * (the state carried: whether the history holds a request).
+ */
+export function aisdkExtendable(analysis: unknown, context: CheckContext, before: unknown): Extension | undefined {
+  const { read } = analysis as { readonly read: AISDKRead };
+  const requests = before === true || read.requests.length > 0;
+  if (context.stage === 'prompt' && before === true && read.responses.length > 0) return undefined;
+  const last = read.roles.length - 1;
+  for (const response of read.responses) if (response.message === last) return undefined;
+  if (read.requests.length === 0) return { calls: read.calls, state: requests };
+  const calls: ExtendedCall[] = [...read.calls];
+  for (const request of read.requests) calls.push({ key: APPROVAL_KEY + request.key, message: request.message });
+  return { calls, state: requests };
 }

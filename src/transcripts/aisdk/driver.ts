@@ -8,7 +8,7 @@ import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
 import { readAISDKTurns } from './evidence.ts';
-import { checkAISDK } from './check.ts';
+import { aisdkExtendable, checkAISDK } from './check.ts';
 import { aisdkToChat, chatToAISDK } from './convert.ts';
 import { repairAISDK } from './repair.ts';
 import { AISDK_RULES, type AISDKRule } from './rules.ts';
@@ -24,5 +24,6 @@ export const AISDK_DRIVER = {
   fromChat: chatToAISDK,
   turns: readAISDKTurns,
   toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
+  extendable: aisdkExtendable,
   stopReasons: STOP_REASON_TABLE['aisdk'],
 } as const satisfies FormatDriver<'aisdk', AISDKRule>;

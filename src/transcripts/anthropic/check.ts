@@ -11,6 +11,7 @@
  */
 import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import type { Extension } from '../core/driver.ts';
 import { isJsonObject, type JsonObject } from '../core/input.ts';
 import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
@@ -327,11 +328,11 @@ function checkFinalThinking(
  * of one role are one turn across the boundary too, yet only a turn's results are placed in it,
  * and those the tail's own check places.
  */
-export function anthropicExtendable(analysis: unknown, context: CheckContext): readonly CallSite[] | undefined {
+export function anthropicExtendable(analysis: unknown, context: CheckContext): Extension | undefined {
   if (context.body !== undefined) return undefined;
   const { read } = analysis as AnthropicAnalysis;
   const last = read.roles.length - 1;
   if (last >= 0 && read.roles[last] === 'assistant' && read.emptyMessages.includes(last)) return undefined;
   for (const call of read.calls) if (call.server && !call.answered) return undefined;
-  return read.calls;
+  return { calls: read.calls };
 }

@@ -31,6 +31,6 @@ export const CHAT_DRIVER = {
   },
   turns: (messages) => toolRunTurns(messages, readChat(messages)),
   toolCallIds: lengthGrammar(MAX_TOOL_CALL_ID, 'call_'),
-  extendable: toolRunCalls,
+  extendable: (analysis) => ({ calls: toolRunCalls(analysis) }),
   stopReasons: STOP_REASON_TABLE['chat'],
 } as const satisfies FormatDriver<'chat', ChatRule>;

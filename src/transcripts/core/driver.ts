@@ -22,6 +22,24 @@ export type Converter = (messages: readonly unknown[]) => { messages: unknown[];
 /** A call as a check read it: its pairing key and its message's index. */
 export type ExtendedCall = Pick<CallSite, 'key' | 'message'>;
 
+/**
+ * What a check carries for its extension (`FormatDriver.extendable`): the keys a tail may not
+ * repeat (call ids, and for some formats the item ids or result keys the rules pair across the
+ * whole history), each with its message index, and the format's boundary state after the
+ * messages checked (what its rules read across the boundary: `undefined` for formats with none).
+ */
+export interface Extension {
+  readonly calls: readonly ExtendedCall[];
+  readonly state?: unknown;
+  /**
+   * Messages standing for the history's end (a message of its last role, for rules that read a
+   * message's predecessor): the next tail's check reads them before the tail, and the tail is
+   * accepted only when that check has no failure. The indexes of the next extension's `calls`
+   * count them. Absent: none.
+   */
+  readonly lead?: readonly unknown[];
+}
+
 /** One format's driver (`R`: its rule ids, the keys of its `<format>/rules.ts`). */
 export interface FormatDriver<F extends TranscriptFormat, R extends RuleId = RuleId> {
   readonly format: F;
@@ -48,11 +66,14 @@ export interface FormatDriver<F extends TranscriptFormat, R extends RuleId = Rul
   readonly toolCallIdsFor?: (dialect: OpenAIChatDialect | undefined) => ToolCallIdGrammar;
   /**
    * Whether a checked history of this format can be extended by its tail alone (see
-   * `extend.ts`), and how: the calls the check's `analysis` read (their pairing keys and
-   * message indexes), for the ids a tail may not repeat; `undefined` when this check cannot be
-   * extended (a rule that reads across the boundary, such as a dialect's). Absent: never.
+   * `extend.ts`), and how: the keys the check's `analysis` read (pairing keys and message
+   * indexes), for the ids a tail may not repeat, and the boundary state after it. `before` is
+   * the state the history's check left (`undefined` for a check from the first message): for a
+   * tail, the driver answers whether the tail's own accepted check decides the whole history
+   * given that state. `undefined` when it does not (a rule that reads across the boundary, such
+   * as a dialect's): the whole history is checked. Absent: never.
    */
-  readonly extendable?: (analysis: unknown, context: CheckContext) => readonly ExtendedCall[] | undefined;
+  readonly extendable?: (analysis: unknown, context: CheckContext, before: unknown) => Extension | undefined;
   /** The format's stop reasons (the join check's table, `STOP_REASON_TABLE`, which the typestate layer reads below this one). */
   readonly stopReasons: (typeof STOP_REASON_TABLE)[F];
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import type { Extension } from '../core/driver.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import { type GeminiPairing, pairGemini, VERDICT } from './pairing.ts';
 import { CONTENT, type GeminiCallSite, type GeminiRead, type GeminiResponseSite, readGemini, SHAPE } from './read.ts';
@@ -115,4 +116,34 @@ function checkResponses(read: GeminiRead, pairing: GeminiPairing, sink: FailureS
 function fail(sink: FailureSink, rule: GeminiRule, r: GeminiResponseSite): void {
   const named = r.id ?? r.name;
   sink.fail(rule, named === undefined ? [] : [named], partAt(r.content, r.slot), r.content, r.slot);
+}
+
+/** The contents standing for a history's last content, by its role (text only: no rule fails them). */
+const LEAD_USER: readonly unknown[] = Object.freeze([
+  Object.freeze({ role: 'user', parts: Object.freeze([Object.freeze({ text: '.' })]) }),
+]);
+const LEAD_MODEL: readonly unknown[] = Object.freeze([
+  Object.freeze({ role: 'model', parts: Object.freeze([Object.freeze({ text: '.' })]) }),
+]);
+
+/**
+ * What a checked Gemini history carries for its extension by a tail read alone
+ * (`FormatDriver.extendable`), or `undefined` when a tail's own check does not decide the whole
+ * history: a content without its role (the rule counts the whole conversation's contents).
+ * Pairing is positional: a response answers a call of its own content, of the content before it,
+ * or of the call turn its run of user contents follows; a tail response whose call stands in the
+ * history pairs with nothing in the tail's check (an orphan or misplaced: checked whole), and
+ * one that pairs in the tail pairs the same in the whole history (an accepted history leaves no
+ * call unanswered, and claims no later call by id). A call turn must follow a user content: the
+ * tail's check reads a text content of the history's last role before the tail (`lead`). The
+ * thought-signature rule reads the calls after the last user turn: a tail's calls are after it
+ * in both checks, and a history's calls leave the current turn when a tail brings a user turn,
+ * which only waives the rule. No key is carried: Gemini has no rule over repeated call ids.
+ */
+export function geminiExtendable(analysis: unknown): Extension | undefined {
+  const { read } = analysis as { readonly read: GeminiRead };
+  if (read.roleless.length > 0) return undefined;
+  const n = read.flags.length;
+  if (n === 0) return { calls: [] };
+  return { calls: [], lead: ((read.flags[n - 1] as number) & CONTENT.model) !== 0 ? LEAD_MODEL : LEAD_USER };
 }

@@ -8,7 +8,7 @@ import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
 import { readGeminiTurns } from './evidence.ts';
-import { checkGemini } from './check.ts';
+import { checkGemini, geminiExtendable } from './check.ts';
 import { chatToGemini, geminiToChat } from './convert.ts';
 import { repairGemini } from './repair.ts';
 import { GEMINI_RULES, type GeminiRule } from './rules.ts';
@@ -24,5 +24,6 @@ export const GEMINI_DRIVER = {
   fromChat: chatToGemini,
   turns: readGeminiTurns,
   toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
+  extendable: geminiExtendable,
   stopReasons: STOP_REASON_TABLE['gemini'],
 } as const satisfies FormatDriver<'gemini', GeminiRule>;

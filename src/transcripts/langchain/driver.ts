@@ -8,6 +8,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
+import { toolRunCalls } from '../core/tool-runs.ts';
 import { checkLangChain } from './check.ts';
 import { chatToLangChain, langChainToChat } from './convert.ts';
 import { langChainTurns } from './evidence.ts';
@@ -27,5 +28,7 @@ export const LANGCHAIN_DRIVER = {
   // LangChain checks no grammar of its own (ToolCall.id: any string); the check asks for a
   // non-empty one (langchain.tool_call_id_missing).
   toolCallIds: lengthGrammar(Number.POSITIVE_INFINITY, 'call_'),
+  // Its rules are the tool-run rules and per-message ones, as openai-chat's: no boundary state.
+  extendable: (analysis) => ({ calls: toolRunCalls(analysis) }),
   stopReasons: STOP_REASON_TABLE['langchain'],
 } as const satisfies FormatDriver<'langchain', LangChainRule>;

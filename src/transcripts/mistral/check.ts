@@ -9,6 +9,7 @@
  */
 import type { CallSite } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import type { Extension } from '../core/driver.ts';
 import { digestChars, type ToolCallIdGrammar } from '../core/ids.ts';
 import { contentParts, invalid, isJsonObject, type JsonObject } from '../core/input.ts';
 import { isToolName } from '../core/names.ts';
@@ -57,6 +58,8 @@ export const MISTRAL_TOOL_CALL_IDS: ToolCallIdGrammar = {
 export interface MistralRead extends ToolRunRead<MistralRule> {
   /** The index of the last message when it is an assistant message without `prefix: true` and without tool calls; -1 otherwise. */
   readonly closingAssistant: number;
+  /** The last message's role (`undefined` for no message). */
+  readonly lastRole: 'system' | 'user' | 'assistant' | 'tool' | undefined;
 }
 
 const fail = locate<Rule>;
@@ -158,7 +161,14 @@ export function readMistral(messages: readonly unknown[]): MistralRead {
     }
     previous = role;
   }
-  return { lastOwner: owner, calls, toolMessages, shape, closingAssistant };
+  return {
+    lastOwner: owner,
+    calls,
+    toolMessages,
+    shape,
+    closingAssistant,
+    lastRole: previous as MistralRead['lastRole'],
+  };
 }
 
 /** The Mistral rules, as the tool-run rules name them. */
@@ -194,4 +204,38 @@ export function checkMistral(messages: readonly unknown[], context: CheckContext
     });
   }
   return checkToolRuns(read, MISTRAL_TOOL_RUNS, context, mistralCallAt);
+}
+
+/** The id of the call standing for a history that ends with a tool message (9 letters, as the grammar takes). */
+const LEAD_CALL_ID = 'leadCall0';
+
+/** The messages standing for a history's last message, by its role (none of them fails a rule). */
+const LEADS: Readonly<Record<NonNullable<MistralRead['lastRole']>, readonly unknown[]>> = {
+  system: [{ role: 'system', content: '.' }],
+  user: [{ role: 'user', content: '.' }],
+  assistant: [{ role: 'assistant', content: '.', prefix: true }],
+  tool: [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: LEAD_CALL_ID, type: 'function', function: { name: 'lead', arguments: '{}' } }],
+    },
+    { role: 'tool', tool_call_id: LEAD_CALL_ID, content: '.' },
+  ],
+};
+
+/**
+ * What a checked Mistral history carries for its extension by a tail read alone
+ * (`FormatDriver.extendable`): its calls (the tool-run rules pair by id within a run, as
+ * `openai-chat`'s do: `toolRunCalls`), and messages standing for its last message, which the
+ * tail's check reads first: the role-order rules (`user_after_tool`, `tool_after_user`,
+ * `system_message_misplaced`) read a message's predecessor. A history ending with a tool message
+ * is stood for by a call and its answer, so a tail tool message is paired in neither (as in the
+ * whole history, where the history's calls are all answered); one ending with an assistant
+ * message (a prefix, the only one an accepted history ends with) by a prefix, which a tail makes
+ * `prefix_not_last` in both checks.
+ */
+export function mistralExtendable(analysis: unknown): Extension {
+  const read = analysis as MistralRead;
+  return read.lastRole === undefined ? { calls: read.calls } : { calls: read.calls, lead: LEADS[read.lastRole] };
 }

@@ -8,7 +8,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { toolRunTurns } from '../core/turns.ts';
-import { checkMistral, MISTRAL_TOOL_CALL_IDS, readMistral } from './check.ts';
+import { checkMistral, MISTRAL_TOOL_CALL_IDS, mistralExtendable, readMistral } from './check.ts';
 import { chatToMistral, mistralToChat } from './convert.ts';
 import { repairMistral } from './repair.ts';
 import { MISTRAL_RULES, type MistralRule } from './rules.ts';
@@ -24,5 +24,6 @@ export const MISTRAL_DRIVER = {
   fromChat: chatToMistral,
   turns: (messages) => toolRunTurns(messages, readMistral(messages)),
   toolCallIds: MISTRAL_TOOL_CALL_IDS,
+  extendable: mistralExtendable,
   stopReasons: STOP_REASON_TABLE.mistral,
 } as const satisfies FormatDriver<'mistral', MistralRule>;

@@ -30,6 +30,6 @@ export const OPENAI_CHAT_DRIVER = {
   toolCallIds: OPENAI_CHAT_IDS,
   toolCallIdsFor: dialectToolCallIds(OPENAI_CHAT_IDS),
   // A dialect's rules read across messages (the reasoning of a turn): its checks are not extended.
-  extendable: (analysis, context) => (context.dialect === undefined ? toolRunCalls(analysis) : undefined),
+  extendable: (analysis, context) => (context.dialect === undefined ? { calls: toolRunCalls(analysis) } : undefined),
   stopReasons: STOP_REASON_TABLE['openai-chat'],
 } as const satisfies FormatDriver<'openai-chat', OpenAIChatRule>;

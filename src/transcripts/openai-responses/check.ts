@@ -14,6 +14,7 @@
  */
 import { type CallSite, CallTable } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import type { ExtendedCall, Extension } from '../core/driver.ts';
 import { contentParts, invalid, type JsonObject } from '../core/input.ts';
 import { FailureSink, type OpenToolCall } from '../core/report.ts';
 import { RESPONSES_CALL_ITEM_TYPES, RESPONSES_OUTPUT_ITEM_TYPES } from '../core/kinds.ts';
@@ -65,6 +66,8 @@ export interface ResponsesRead {
   readonly reasoning: readonly number[];
   /** Some item refers to an item held by the server. */
   readonly references: boolean;
+  /** The item ids, each with the index of the first item carrying it. */
+  readonly itemIds: ReadonlyMap<string, number>;
 }
 
 const at = (i: number) => `input[${i}]`;
@@ -111,7 +114,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
   const approvals: { item: number; key: string | undefined }[] = [];
   const reasoning: number[] = [];
   let approvalRequests: Set<string> | undefined;
-  const ids = new Set<string>();
+  const ids = new Map<string, number>();
   let references = false;
   let seq = 0;
   const issue = (rule: OpenAIResponsesRule, item: number, ids: readonly string[], field: string) =>
@@ -236,8 +239,8 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
       issue('openai-responses.item_id_invalid', i, typeof ownId === 'string' && ownId !== '' ? [ownId] : [], 'id');
       continue;
     }
-    const size = ids.size;
-    if (ids.add(ownId).size === size) duplicateIds.push({ item: i, id: ownId });
+    if (ids.has(ownId)) duplicateIds.push({ item: i, id: ownId });
+    else ids.set(ownId, i);
   }
   return {
     kinds,
@@ -250,6 +253,7 @@ export function readResponses(items: readonly unknown[]): ResponsesRead {
     approvals,
     reasoning,
     references,
+    itemIds: ids,
   };
 }
 
@@ -398,4 +402,55 @@ function checkCallReasoning(
     if (j >= 0 && kinds[j] === ITEM.reasoning) continue;
     sink.fail('openai-responses.function_call_without_reasoning', [call.key], `${at(call.message)}.id`, call.message);
   }
+}
+
+/** The boundary state of a Responses history for its extension (`responsesExtendable`). */
+interface ResponsesBoundary {
+  /** The history holds a reasoning item (the reasoning rule runs over every call). */
+  readonly reasoning: boolean;
+  /** The history holds a client call. */
+  readonly calls: boolean;
+}
+
+/** Keys of item ids among the carried keys: apart from call ids (a clash only sends a tail to the full check). */
+const ITEM_ID_KEY = '\u0000item:';
+
+/**
+ * The keys of a checked Responses input for its extension by a tail read alone
+ * (`FormatDriver.extendable`), or `undefined` when a tail's own check does not decide the whole
+ * input. Without a request body (an extension has none) the store rules do not run. What
+ * is left reads across the boundary by key, or through the reasoning rule:
+ * - calls and outputs pair by `call_id` over the whole input, and item ids are unique over it:
+ *   the keys returned are the calls' and outputs' `call_id`s and the item ids, and a tail
+ *   repeating one of the history's is checked whole (a tail's output for a history's call is
+ *   an orphan in its own check, unless an item reference waives orphans: then its key sends it
+ *   whole). An item reference in the history waives orphans of the tail: its own check, which
+ *   does not see it, reports them, and the tail is checked whole;
+ * - an accepted history does not end in a reasoning item (it needs the item after it), and
+ *   an approval response in the tail for a request of the history is an orphan in its own check;
+ * - `function_call_without_reasoning` runs when the model reasons (named, or a reasoning item
+ *   anywhere): when the history holds reasoning and the tail none, or the tail reasoning and
+ *   the history calls, for a model not named a reasoning one, the rule runs over calls the
+ *   other part's check did not run it on: the tail is checked whole. When it runs in both, a
+ *   tail's call reads back only over the tail's model items, and one whose reasoning stands in
+ *   the history fails the tail's own check (checked whole).
+ */
+export function responsesExtendable(analysis: unknown, context: CheckContext, before: unknown): Extension | undefined {
+  if (context.body !== undefined) return undefined;
+  const { read } = analysis as ResponsesAnalysis;
+  const prior = before as ResponsesBoundary | undefined;
+  const reasoning = read.reasoning.length > 0;
+  if (prior !== undefined && !isReasoningModel(context.model)) {
+    if (prior.reasoning && !reasoning && read.calls.length > 0) return undefined;
+    if (!prior.reasoning && reasoning && prior.calls) return undefined;
+  }
+  const calls: ExtendedCall[] = [...read.calls];
+  for (const output of read.outputs)
+    if (output.key !== undefined) calls.push({ key: output.key, message: output.item });
+  for (const [id, item] of read.itemIds) calls.push({ key: ITEM_ID_KEY + id, message: item });
+  const state: ResponsesBoundary = {
+    reasoning: reasoning || prior?.reasoning === true,
+    calls: read.calls.length > 0 || prior?.calls === true,
+  };
+  return { calls, state };
 }

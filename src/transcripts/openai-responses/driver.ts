@@ -9,7 +9,7 @@ import type { FormatDriver } from '../core/driver.ts';
 import { lengthGrammar } from '../core/ids.ts';
 import { MAX_CALL_ID_LENGTH, type OpenAIResponsesRule } from './rules.ts';
 import { readResponsesTurns } from './evidence.ts';
-import { checkResponses } from './check.ts';
+import { checkResponses, responsesExtendable } from './check.ts';
 import { chatToResponses, responsesToChat } from './convert.ts';
 import { repairResponses } from './repair.ts';
 import { OPENAI_RESPONSES_RULES } from './rules.ts';
@@ -25,5 +25,6 @@ export const OPENAI_RESPONSES_DRIVER = {
   fromChat: chatToResponses,
   turns: readResponsesTurns,
   toolCallIds: lengthGrammar(MAX_CALL_ID_LENGTH, 'call_'),
+  extendable: responsesExtendable,
   stopReasons: STOP_REASON_TABLE['openai-responses'],
 } as const satisfies FormatDriver<'openai-responses', OpenAIResponsesRule>;
