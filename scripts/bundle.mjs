@@ -65,6 +65,13 @@ await build({
   splitting: true,
   packages: 'external',
 });
+// The bundled part of valibot keeps its license beside the chunks that carry it (MIT: the
+// notice goes with every copy of a substantial portion).
+const valibotPackage = JSON.parse(readFileSync(join(root, 'node_modules/valibot/package.json'), 'utf8'));
+writeFileSync(
+  join(dist, 'esm', 'THIRD-PARTY-LICENSES.md'),
+  `# Third-party code in dist/esm\n\nThe evidence decoder's chunk carries parts of valibot ${valibotPackage.version} (https://valibot.dev), under its license:\n\n${readFileSync(join(root, 'node_modules/valibot/LICENSE.md'), 'utf8')}`,
+);
 
 const bin = join(dist, 'cli', 'turngate.js');
 mkdirSync(join(dist, 'cli'), { recursive: true });
