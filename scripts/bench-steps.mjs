@@ -14,7 +14,8 @@
 // - `answer`: the loop's `answer` at that step (its checks, the typestate steps, the handler):
 //   a fresh loop's first step (not measured), then 8 steps in a row from step k, the caller
 //   appending each step's messages.
-// Formats: openai-chat and anthropic (with their tool loops), openai-responses, gemini, aisdk and mistral
+// Formats: openai-chat and anthropic (with their tool loops), openai-responses, gemini, aisdk, mistral and
+// bedrock-converse
 // (`checks` and `total` only).
 // - `guard`: the AI SDK middleware `transcriptGuard` on the prompt of step k (the SDK's
 //   `LanguageModelV4Prompt`, built anew each step as the SDK does), the guard having passed the
@@ -36,7 +37,7 @@ const { values } = parseArgs({
 const ROUNDS = Number(values.rounds ?? 5);
 const STEPS = (values.steps ?? '10,1000').split(',').map(Number);
 const LONGEST = Math.max(...STEPS);
-const FORMATS = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk', 'mistral'];
+const FORMATS = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'aisdk', 'mistral', 'bedrock-converse'];
 /** The formats with a tool loop (`answer` rows). */
 const LOOPS = ['openai-chat', 'anthropic'];
 /** The AI SDK middleware's rows: a pseudo-format. */
@@ -145,9 +146,24 @@ STEP.mistral = (s) => {
     placeholder: [assistant, { role: 'tool', tool_call_id: id, content: 'mutation_pending: not answered yet' }],
   };
 };
+STEP['bedrock-converse'] = (s) => {
+  const assistant = {
+    role: 'assistant',
+    content: [{ toolUse: { toolUseId: `tooluse_${s}`, name: 'get_weather', input: { city: 'Oslo' } } }],
+  };
+  const user = (text) => ({
+    role: 'user',
+    content: [{ toolResult: { toolUseId: `tooluse_${s}`, content: [{ text }], status: 'success' } }],
+  });
+  return {
+    messages: [assistant, user('snow in Oslo')],
+    placeholder: [assistant, user('mutation_pending: not answered yet')],
+  };
+};
 /** The first message of each format's history. */
 const QUESTION = {
   gemini: { role: 'user', parts: [{ text: 'Weather in Oslo, step by step?' }] },
+  'bedrock-converse': { role: 'user', content: [{ text: 'Weather in Oslo, step by step?' }] },
 };
 
 /** The SDK's prompt of step `steps` (LanguageModelV4Prompt), new objects each call as the SDK builds them. */

@@ -68,6 +68,7 @@ const EXTENDABLE = [
   'aisdk',
   'mistral',
   'langchain',
+  'bedrock-converse',
 ] as const;
 
 /** Whether the format extends every accepted history by a tail accepted alone (anthropic: not after an open server call or an empty last assistant message). */
@@ -112,8 +113,8 @@ function holdsAtEverySplit(format: TranscriptFormat, input: readonly unknown[], 
     if (next.result !== 'accepted') continue;
     // The new transcript holds the prefix's frozen messages themselves.
     expect(next.transcript.messages.slice(0, k).every((m, i) => m === transcript.messages[i])).toBe(true);
-    // Gemini's and Mistral's checks read a message or two standing for the history's last before the tail.
-    const lead = format === 'gemini' ? 1 : format === 'mistral' ? 2 : 0;
+    // Gemini's, Mistral's and Bedrock's checks read a message or two standing for the history's last before the tail.
+    const lead = format === 'gemini' ? 1 : format === 'mistral' || format === 'bedrock-converse' ? 2 : 0;
     const read = reads.length === 1 ? (reads[0] as number) : -1;
     if (k > 0 && read >= tail.length && read <= tail.length + lead) tailOnly++;
   }
@@ -228,6 +229,71 @@ describe('extendTranscript', () => {
       const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
       const transcript = (base as { transcript: SendableTranscript }).transcript;
       expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
+    }
+  });
+
+  it('bedrock-converse: roles and results over the boundary give the full check’s report, an accepted tail read alone', () => {
+    const text = (role: string, t: string) => ({ role, content: [{ text: t }] });
+    const call = (id: string) => ({
+      role: 'assistant',
+      content: [{ toolUse: { toolUseId: id, name: 'get_weather', input: {} } }],
+    });
+    const result = (id: string) => ({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: id, content: [{ text: 'Snow' }] } }],
+    });
+    const user = text('user', 'Oslo?');
+    const cases: { history: unknown[]; tail: unknown[]; rules: string[]; tailOnly: boolean }[] = [
+      // The tail's first message of the history's last role.
+      {
+        history: [user, text('assistant', 'Let me look.')],
+        tail: [text('assistant', 'Snow.')],
+        rules: ['bedrock-converse.roles_not_alternating'],
+        tailOnly: false,
+      },
+      { history: [user], tail: [user], rules: ['bedrock-converse.roles_not_alternating'], tailOnly: false },
+      // A tail result for a call the history answered: a duplicate in the whole history.
+      {
+        history: [user, call('a'), result('a'), text('assistant', 'Snow.')],
+        tail: [result('a')],
+        rules: ['bedrock-converse.duplicate_tool_result'],
+        tailOnly: false,
+      },
+      // A tail repeating a call id of the history.
+      {
+        history: [user, call('a'), result('a')],
+        tail: [call('a'), result('a')],
+        rules: [],
+        tailOnly: false,
+      },
+      // An empty history: the tail's first message is the conversation's first.
+      {
+        history: [],
+        tail: [text('assistant', 'Hi.'), user],
+        rules: ['bedrock-converse.first_message_not_user'],
+        tailOnly: false,
+      },
+      { history: [user], tail: [call('a'), result('a'), text('assistant', 'Snow.')], rules: [], tailOnly: true },
+      {
+        history: [user, call('a'), result('a')],
+        tail: [call('b'), result('b'), text('assistant', 'Snow.'), user],
+        rules: [],
+        tailOnly: true,
+      },
+    ];
+    for (const { history, tail, rules, tailOnly } of cases) {
+      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'bedrock-converse' }));
+      expect(whole.failures.map((f) => f.rule)).toEqual(rules);
+      const first = checkTranscriptJson(history, { format: 'bedrock-converse' });
+      expect(first.result).toBe('accepted');
+      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
+      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      let next = base;
+      const reads = ruleReads('bedrock-converse', () => {
+        next = extendTranscript(transcript, tail as never[]);
+      });
+      expect(said(next)).toEqual(whole);
+      expect(reads.length === 1 && (reads[0] as number) <= tail.length + 2).toBe(tailOnly);
     }
   });
 

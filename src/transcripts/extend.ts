@@ -186,9 +186,9 @@ function rulesCheck(
  * - the check's first pass (JSON data, no other format's structure, the frozen copy) runs over
  *   the tail only: the history's messages are the frozen copy that pass made;
  * - for `openai-chat` (without a dialect), `chat`, `anthropic`, `openai-responses`, `gemini`,
- *   `aisdk`, `mistral` and `langchain`, whose rules pair calls and results by id or position or read one message
- *   or its predecessor, the rules run over the tail only (for `gemini` and `mistral`, after a
- *   message or two standing for the history's last), in
+ *   `aisdk`, `mistral`, `langchain` and `bedrock-converse`, whose rules pair calls and results by
+ *   id or position or read one message or its predecessor, the rules run over the tail only (for
+ *   `gemini`, `mistral` and `bedrock-converse`, after a message or two standing for the history's last), in
  *   time proportional to it, when the history was itself minted by `extendTranscript` (its check
  *   carries the call ids seen, and what the format's rules read across the boundary), the tail's
  *   own check accepts it and repeats none of them (and, for `anthropic`, the history leaves no
@@ -197,7 +197,7 @@ function rulesCheck(
  *   content leaves its role out; for `aisdk`, no approval id repeats and the history's final
  *   message settles no call by an approval response); the new
  *   transcript then shares the history's frozen messages (its list is made when first read);
- * - otherwise, and for `bedrock-converse`, the rules run over the whole history.
+ * - otherwise the rules run over the whole history.
  * An input error in the tail is worded by the full check. Values the check kept as they are
  * rather than copying (a `Date`, an object written through its `toJSON`) are not read again.
  *

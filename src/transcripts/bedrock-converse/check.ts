@@ -8,6 +8,7 @@
  */
 import { type CallSite, reportUnanswered } from '../core/calls.ts';
 import type { CheckContext, CheckOutcome } from '../core/context.ts';
+import type { Extension } from '../core/driver.ts';
 import { isJsonObject } from '../core/input.ts';
 import { isWordId } from '../core/names.ts';
 import { FailureSink } from '../core/report.ts';
@@ -160,4 +161,35 @@ function checkRequest(read: BedrockRead, context: CheckContext, sink: FailureSin
   if ((f & MESSAGE.call) === 0 || (f & MESSAGE.reasoningFirst) !== 0) return;
   const ids = read.calls.filter((c) => c.message === first && !c.server).map((c) => c.key);
   sink.fail('bedrock-converse.reasoning_block_missing', ids, blockAt(first, 0), first, 0);
+}
+
+/** The messages standing for a history's last message, by its role (text only: no rule fails them). */
+const LEAD_USER: readonly unknown[] = Object.freeze([
+  Object.freeze({ role: 'user', content: Object.freeze([Object.freeze({ text: '.' })]) }),
+]);
+const LEAD_ASSISTANT: readonly unknown[] = Object.freeze([
+  ...LEAD_USER,
+  Object.freeze({ role: 'assistant', content: Object.freeze([Object.freeze({ text: '.' })]) }),
+]);
+
+/**
+ * What a checked Bedrock Converse history carries for its extension by a tail read alone
+ * (`FormatDriver.extendable`), or `undefined` when a tail's own check does not decide the whole
+ * history: a check of a request body (`tool_config_missing` reads the first tool block of the
+ * whole conversation, `reasoning_block_missing` the current tool use loop, which may start in
+ * the history). The calls are every `toolUse` id (a tail may not repeat one). The role rules
+ * (`first_message_not_user`, `roles_not_alternating`) read a message's predecessor: the tail's
+ * check reads a text message of the history's last role first (after a user message when that
+ * role is the assistant's, so the lead itself starts with the user); none for an empty history,
+ * whose tail's first message is the conversation's first. Results pair with the calls of the
+ * assistant message right before them, else by id: an accepted history leaves no call
+ * unanswered, so a tail result whose call stands in the history is an orphan in the tail's check
+ * (checked whole), and one whose call stands in the tail pairs the same in both checks.
+ */
+export function bedrockExtendable(analysis: unknown, context: CheckContext): Extension | undefined {
+  if (context.body !== undefined) return undefined;
+  const { read } = analysis as BedrockAnalysis;
+  const { flags, calls } = read;
+  if (flags.length === 0) return { calls };
+  return { calls, lead: ((flags[flags.length - 1] as number) & MESSAGE.assistant) !== 0 ? LEAD_ASSISTANT : LEAD_USER };
 }

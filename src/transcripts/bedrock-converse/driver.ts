@@ -8,7 +8,7 @@
 import { STOP_REASON_TABLE } from '../../check/index.ts';
 import type { FormatDriver } from '../core/driver.ts';
 import { digestChars, type IdSeed } from '../core/ids.ts';
-import { checkBedrock } from './check.ts';
+import { bedrockExtendable, checkBedrock } from './check.ts';
 import { bedrockToChat, chatToBedrock } from './convert.ts';
 import { readBedrockTurns } from './evidence.ts';
 import { isWordId } from '../core/names.ts';
@@ -25,6 +25,7 @@ export const BEDROCK_CONVERSE_DRIVER = {
   toChat: bedrockToChat,
   fromChat: chatToBedrock,
   turns: readBedrockTurns,
+  extendable: bedrockExtendable,
   toolCallIds: {
     description: '1 to 64 letters, digits, _ and - (^[a-zA-Z0-9_-]{1,64}$)',
     accepts: (id: string) => isWordId(id, 64),
