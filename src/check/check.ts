@@ -281,9 +281,9 @@ export function joinCheck(input: unknown): JoinCheckResult {
 /**
  * Decodes and checks an input that is own data already (the boundary snapshot, or the parser's
  * output); the report is shielded too, so a reader of it cannot be misled by a polluted
- * prototype either.
+ * prototype either. Internal: the typestate's checks call it on the snapshot they took.
  */
-function checkOwnData(input: unknown): JoinCheckResult {
+export function checkOwnData(input: unknown): JoinCheckResult {
   const decoded = decodeOwnData(input);
   if (!decoded.ok) return decoded;
   const extended = decodeExtendedOwnData(input);
@@ -328,8 +328,18 @@ export interface JoinRowsReport {
  */
 export function checkJoinRows(input: unknown, carried: CarriedRows = {}): Result<JoinRowsReport, EvidenceInputError> {
   const own = ownJoinCheckInput(input);
-  if (!own.ok) return own;
-  const decoded = decodeOwnData(own.value);
+  return own.ok ? checkJoinRowsOwnData(own.value, carried) : own;
+}
+
+/**
+ * {@link checkJoinRows} for an input that is own data already (a boundary snapshot the caller
+ * took, whose copy the join check's own snapshot would only repeat). Internal.
+ */
+export function checkJoinRowsOwnData(
+  input: unknown,
+  carried: CarriedRows = {},
+): Result<JoinRowsReport, EvidenceInputError> {
+  const decoded = decodeOwnData(input);
   if (!decoded.ok) return decoded;
   try {
     const join = shielded(normalizeJoin(decoded.value.evidence, carried));

@@ -5,4 +5,4 @@
  * @module
  */
 export { checkMutationGate } from './mutation-gate.ts';
-export { checkJoinRows, type JoinRowsReport } from './check.ts';
+export { checkJoinRows, checkJoinRowsOwnData, checkOwnData, type JoinRowsReport } from './check.ts';

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { joinCheck } from '../check/index.ts';
-import { checkJoinRows, type JoinRowsReport } from '../check/internal.ts';
+import { checkJoinRowsOwnData, checkOwnData, type JoinRowsReport } from '../check/internal.ts';
 import type { CarriedRows } from '../normalize/internal.ts';
 import type { JoinCheckReport } from '../check/index.ts';
 import type { JoinCheckInputWire } from '../evidence/index.ts';
@@ -66,7 +65,8 @@ export function parseOwnData<TSchema extends v.GenericSchema>(
 export function check(input: JoinCheckInputWire): Result<JoinCheckReport> {
   const snapshot = snapshotOwnData(input);
   if (!snapshot.ok) return notData(firstFailure(snapshot));
-  const outcome = joinCheck(snapshot.value);
+  // The snapshot is own data: the join check's own boundary copy of it would be the same copy again.
+  const outcome = checkOwnData(snapshot.value);
   return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
 }
 
@@ -79,7 +79,7 @@ export function check(input: JoinCheckInputWire): Result<JoinCheckReport> {
 export function checkStage(input: JoinCheckInputWire, carried: CarriedRows = {}): Result<JoinRowsReport> {
   const snapshot = snapshotOwnData(input);
   if (!snapshot.ok) return notData(firstFailure(snapshot));
-  const outcome = checkJoinRows(snapshot.value, carried);
+  const outcome = checkJoinRowsOwnData(snapshot.value, carried);
   return outcome.ok ? outcome : fail('tool.schema_invalid', outcome.failures.map((error) => error.message).join(' '));
 }
 
