@@ -25,6 +25,7 @@ import { toolLoop } from '../dist/esm/adapters/anthropic.js';
 import { PostgresSessionStore } from '../dist/esm/chat/postgres.js';
 import { durableToolLoop } from '../dist/esm/durable.js';
 import { dbosEngine } from '../dist/esm/durable/dbos.js';
+import { anthropicReply } from '../test/fixtures/anthropic-reply.mjs';
 import { median } from './bench/stats.mjs';
 import { dropStoreTables } from './pg-tables.mjs';
 
@@ -48,22 +49,13 @@ class Tools extends defineTools({
 const handlers = { get_weather: async ({ city }) => `snow in ${city}`, send_email: async () => ({ sent: true }) };
 const input = [{ role: 'user', content: 'Weather in Oslo, and email it to ada@example.com' }];
 /** The scripted model: the same replies for both sides. */
-const model = async (_history, turn) => ({
-  id: `msg_${turn}`,
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-4-6',
-  stop_reason: turn === 1 ? 'tool_use' : 'end_turn',
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-  content:
-    turn === 1
-      ? [
-          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
-          { type: 'tool_use', id: 'toolu_2', name: 'send_email', input: { to: 'ada@example.com' } },
-        ]
-      : [{ type: 'text', text: 'Sent.' }],
-});
+const model = async (_history, turn) =>
+  turn === 1
+    ? anthropicReply('msg_1', [
+        ['toolu_1', 'get_weather', { city: 'Oslo' }],
+        ['toolu_2', 'send_email', { to: 'ada@example.com' }],
+      ])
+    : anthropicReply(`msg_${turn}`, [], { stop: 'end_turn', content: [{ type: 'text', text: 'Sent.' }] });
 
 let sessions = 0;
 async function plain() {
