@@ -114,7 +114,7 @@ export function notRun(
   if (aborted && code === 'mutation_not_performed') {
     return {
       ...result,
-      error: ownError('aborted', `not run: the step was aborted before ${result.toolName} started; it can be retried`),
+      error: ownError('aborted', abortedText(result.toolName)),
     };
   }
   if (!isPendingMutation(result)) return result;
@@ -125,13 +125,14 @@ export function notRun(
   };
 }
 
+/** The text a call is answered with when the step was aborted before it started. */
+function abortedText(toolName: string): string {
+  return `not run: the step was aborted before ${toolName} started; it can be retried`;
+}
+
 /** The error a read handler is answered with when the step was aborted before it started. */
 function abortedRead(toolName: string): { errorCode: string; retryable: boolean; message: string } {
-  return {
-    errorCode: 'aborted',
-    retryable: true,
-    message: `not run: the step was aborted before ${toolName} started; it can be retried`,
-  };
+  return { errorCode: 'aborted', retryable: true, message: abortedText(toolName) };
 }
 
 /** The handlers the builder runs: each user handler given its step context, and the signal honoured. */
