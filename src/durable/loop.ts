@@ -12,7 +12,14 @@ import * as v from 'valibot';
 import type { JsonValue } from '../canonical/index.ts';
 import type { EffectLedger, ToolDefinitionsOf } from '../typestate/index.ts';
 import type { TranscriptFailure } from '../transcripts/index.ts';
-import type { ApprovalAnswer, LoopStep, ToolLoop, WaitingState } from '../adapters/internal.ts';
+import {
+  refusal,
+  refusalText,
+  type ApprovalAnswer,
+  type LoopStep,
+  type ToolLoop,
+  type WaitingState,
+} from '../adapters/internal.ts';
 import type { DurableEngine } from './engine.ts';
 
 /** The topic a workflow receives its approval decisions on (`sendApprovals` sends to it). */
@@ -303,11 +310,10 @@ export async function durableToolLoop<
     const sent = history;
     const reply = await engine.step(`turngate.model.${turn}`, async () => {
       const report = loop.check(sent);
-      if (report.result !== 'accepted') {
-        const failures = report.result === 'rejected' ? [...report.failures] : [];
-        const why = failures.map((f) => `${f.at} ${f.rule}`).join('; ');
+      const failures = refusal(report);
+      if (failures !== undefined) {
         throw new DurableLoopError(
-          `durableToolLoop: turn ${turn}: the history is not one the provider accepts; nothing was sent: ${why || (report.result === 'invalid' ? report.error.message : '')}`,
+          `durableToolLoop: turn ${turn}: the history is not one the provider accepts; nothing was sent: ${refusalText(report)}`,
           failures,
         );
       }
