@@ -137,6 +137,9 @@ describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
 });
 
 describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcripts/")', () => {
+  /** A path under src/transcripts/. */
+  const at = (path: string) => join(transcripts, path);
+
   it('finds no import the folder rules do not allow', () => {
     const found: string[] = [];
     let imports = 0;
@@ -153,7 +156,6 @@ describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcr
   });
 
   it('refuses core/ importing a format folder or the registry', () => {
-    const at = (path: string) => join(transcripts, path);
     expect(folderViolation(at('core/markers.ts'), '../anthropic/kinds.ts')).toBe(
       'core/ imports the format folder anthropic/',
     );
@@ -165,7 +167,6 @@ describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcr
   });
 
   it("refuses a format folder importing a sibling, the hub past its face or the layer's root, and allows core/, the face and itself", () => {
-    const at = (path: string) => join(transcripts, path);
     expect(folderViolation(at('mistral/repair.ts'), '../openai-chat/repair.ts')).toBe(
       'mistral/ imports the format folder openai-chat/',
     );
