@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { transcriptsFolderViolation } from './transcripts-folders.mjs';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const args = process.argv.slice(2);
@@ -90,25 +91,16 @@ const circles = components(graph)
   .filter((component) => component.length > 1)
   .sort((a, b) => b.length - a.length);
 
-// The folder rules of src/transcripts: core/ imports no format folder; a format folder imports
-// only core/, the ChatMessage hub's face (chat/index.ts) and itself.
-const folderOf = (file) => {
-  const parts = name(file).split('/');
-  return parts.length > 1 ? parts[0] : undefined;
-};
+// The folder rules of src/transcripts (scripts/transcripts-folders.mjs), applied to the folder's
+// own imports.
 const coreToFormat = [];
 const sibling = [];
 const toRoot = [];
+const byKind = { 'core-to-format': coreToFormat, 'between-formats': sibling, 'to-root': toRoot };
 for (const [file, targets] of graph) {
-  const from = folderOf(file);
-  if (from === undefined) continue;
   for (const target of targets) {
-    const to = folderOf(target);
-    if (to === from || to === 'core') continue;
-    const edge = `${name(file)} -> ${name(target)}`;
-    if (to === undefined) toRoot.push(edge);
-    else if (from === 'core') coreToFormat.push(edge);
-    else if (name(target) !== 'chat/index.ts') sibling.push(edge);
+    const wrong = transcriptsFolderViolation(name(file), name(target));
+    if (wrong !== undefined) byKind[wrong.kind].push(`${name(file)} -> ${name(target)}`);
   }
 }
 

@@ -6,8 +6,9 @@
  * ledger. The other entry points: `turngate/types` (the type-level machinery, the type queries and
  * the shapes the verbs take and return), `turngate/approvals`, `turngate/transcripts` and
  * `turngate/formats` (the providers' wire types), `turngate/chat`, `turngate/adapters` and one
- * entry per SDK, `turngate/mcp`, `turngate/tusk`, `turngate/outcome`, and the spec implementers'
- * entries `turngate/canonical`, `turngate/evidence`, `turngate/normalize`, `turngate/join-check`.
+ * entry per SDK, `turngate/mcp`, `turngate/durable` (with its DBOS binding `turngate/durable/dbos`),
+ * `turngate/tusk`, `turngate/outcome`, and the spec implementers' entries `turngate/canonical`,
+ * `turngate/evidence`, `turngate/normalize`, `turngate/join-check`.
  *
  * @module
  */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../examples/agent-loop.ts';
 
@@ -103,8 +104,6 @@ describe('examples/harness-loop.ts', () => {
     expect([final.state, final.sessionId, final.startedAt]).toEqual(['stopped', left.sessionId, left.startedAt]);
   });
 });
-
-import { spawnSync } from 'node:child_process';
 
 describe('scripts/example-tool-loop.mjs (npm run example:tool-loop)', () => {
   it('answers the recorded Gemini replies: the read at once, the mutation once the turn closed and once only, a history the check accepts', () => {

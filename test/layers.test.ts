@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { transcriptsFolderViolation } from '../scripts/transcripts-folders.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const src = join(root, 'src');
@@ -59,32 +60,15 @@ function violation(map: Map<string, number>, file: string, specifier: string): s
 }
 
 const transcripts = join(src, 'transcripts');
-/** The ChatMessage hub's face: the one file of `chat/` the other format folders import. */
-const HUB_FACE = 'chat/index.ts';
-
 /**
- * What is wrong with one import of a file of `src/transcripts/` under the layer's folder rules, or
- * undefined when they allow it. Imports leaving the layer are the layer map's business.
+ * What is wrong with one import of a file of `src/transcripts/` under the layer's folder rules
+ * (scripts/transcripts-folders.mjs), or undefined when they allow it. Imports leaving the layer
+ * are the layer map's business.
  */
 function folderViolation(file: string, specifier: string): string | undefined {
   const target = resolve(dirname(file), specifier);
   if (!target.startsWith(`${transcripts}/`)) return undefined;
-  const from = relative(transcripts, file).split('/');
-  const to = relative(transcripts, target).split('/');
-  if (from.length === 1) return undefined; // a file of the layer's root: the registry and the layer's functions
-  const fromFolder = from[0] as string;
-  const toFolder = to.length > 1 ? to[0] : undefined;
-  if (toFolder === fromFolder) return undefined;
-  if (fromFolder === 'core') {
-    return toFolder === undefined
-      ? `core/ imports ${to.join('/')}, a file of the layer's root`
-      : `core/ imports the format folder ${toFolder}/`;
-  }
-  if (toFolder === 'core') return undefined;
-  if (to.join('/') === HUB_FACE) return undefined;
-  if (toFolder === undefined) return `${fromFolder}/ imports ${to.join('/')}, a file of the layer's root`;
-  if (toFolder === 'chat') return `${fromFolder}/ imports ${to.join('/')}, not the hub's face ${HUB_FACE}`;
-  return `${fromFolder}/ imports the format folder ${toFolder}/`;
+  return transcriptsFolderViolation(relative(transcripts, file), relative(transcripts, target))?.message;
 }
 
 describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
@@ -137,6 +121,9 @@ describe('the layers of src/ (docs/ARCHITECTURE.md)', () => {
 });
 
 describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcripts/")', () => {
+  /** A path under src/transcripts/. */
+  const at = (path: string) => join(transcripts, path);
+
   it('finds no import the folder rules do not allow', () => {
     const found: string[] = [];
     let imports = 0;
@@ -153,7 +140,6 @@ describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcr
   });
 
   it('refuses core/ importing a format folder or the registry', () => {
-    const at = (path: string) => join(transcripts, path);
     expect(folderViolation(at('core/markers.ts'), '../anthropic/kinds.ts')).toBe(
       'core/ imports the format folder anthropic/',
     );
@@ -165,7 +151,6 @@ describe('the folders of src/transcripts/ (docs/ARCHITECTURE.md, "Inside transcr
   });
 
   it("refuses a format folder importing a sibling, the hub past its face or the layer's root, and allows core/, the face and itself", () => {
-    const at = (path: string) => join(transcripts, path);
     expect(folderViolation(at('mistral/repair.ts'), '../openai-chat/repair.ts')).toBe(
       'mistral/ imports the format folder openai-chat/',
     );
