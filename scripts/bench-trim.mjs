@@ -8,6 +8,7 @@
 // keeps the last 40 messages, so it checks from its target back to the first cut point that
 // passes; cutPoints checks every user turn (quadratic in the history: its size is capped).
 import { parseArgs } from 'node:util';
+import { median } from './bench/stats.mjs';
 
 const { values } = parseArgs({ options: { repeats: { type: 'string' }, sizes: { type: 'string' } } });
 const REPEATS = Number(values.repeats ?? 7);
@@ -41,7 +42,6 @@ function cpu(run) {
   return (used.user + used.system) / 1000;
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const format = 'openai-chat';
 
 for (const size of SIZES) {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loopArbitrary, mutate, mutationsOf, render } from '../../test/transcript-loops.ts';
+import { loopArbitrary, mutate, mutationsOf, render, type Step } from '../../test/transcript-loops.ts';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../check/stop-reasons.ts';
 import { FORMAT_DRIVERS } from './formats.ts';
 import {
@@ -100,6 +100,17 @@ describe('convertTranscript over every pair of formats', () => {
 });
 
 /** Ids in no format's grammar but chat's: too long, with characters Anthropic refuses, ... */
+/** The loop's steps with every tool call id, in its calls and its results, given by `id`. */
+function withCallIds(steps: readonly Step[], id: (given: string) => string): Step[] {
+  return steps.map((step) =>
+    step.kind === 'assistant'
+      ? { ...step, calls: step.calls.map((call) => ({ ...call, id: id(call.id) })) }
+      : step.kind === 'results'
+        ? { ...step, ids: step.ids.map(id) }
+        : step,
+  );
+}
+
 const awkwardId = fc
   .tuple(fc.constantFrom('call:', 'fc.', 'functions.get:', 'x y ', ''), fc.string({ minLength: 1, maxLength: 60 }))
   .map(([prefix, rest]) => `${prefix}${rest}`)
@@ -119,13 +130,7 @@ describe('tool call ids across formats', () => {
             if (!renamed.has(id)) renamed.set(id, `${names[renamed.size % names.length]}#${renamed.size}`);
             return renamed.get(id) as string;
           };
-          const withIds = steps.map((step) =>
-            step.kind === 'assistant'
-              ? { ...step, calls: step.calls.map((call) => ({ ...call, id: rename(call.id) })) }
-              : step.kind === 'results'
-                ? { ...step, ids: step.ids.map(rename) }
-                : step,
-          );
+          const withIds = withCallIds(steps, rename);
           const source = render('chat', withIds);
           const before = convertTranscriptJson(source, { from: 'chat', to: from });
           if (!before.ok) throw before.failures[0];
@@ -414,13 +419,7 @@ describe('every renamed id is in toolCallIds', () => {
             }
             return given.get(id) as string;
           };
-          const withIds = steps.map((step) =>
-            step.kind === 'assistant'
-              ? { ...step, calls: step.calls.map((call) => ({ ...call, id: idOf(call.id) })) }
-              : step.kind === 'results'
-                ? { ...step, ids: step.ids.map(idOf) }
-                : step,
-          );
+          const withIds = withCallIds(steps, idOf);
           const source = render(from, withIds, { ids: true, bare: true });
           expect(checkTranscriptJson(source, { format: from }).result).toBe('accepted');
           const converted = convertTranscriptJson(source, { from, to });

@@ -76,6 +76,21 @@ const alwaysTailOnly = (format: TranscriptFormat, options: ExtendTranscriptOptio
   (format === 'openai-chat' && options.dialect === undefined) || format === 'chat';
 
 /** Runs `extend` and returns the lengths of the lists the format's rules read meanwhile. */
+/** The full check's report of `history` then `tail`, once its failures are asserted to be those of `rules`. */
+function wholeReport(format: TranscriptFormat, history: readonly unknown[], tail: readonly unknown[], rules: string[]) {
+  const whole = said(checkTranscriptJson([...history, ...tail], { format }));
+  expect(whole.failures.map((f) => f.rule)).toEqual(rules);
+  return whole;
+}
+
+/** `history` checked (asserted accepted) and extended by nothing: the report, and its transcript to extend. */
+function acceptedBase(format: TranscriptFormat, history: readonly unknown[]) {
+  const first = checkTranscriptJson(history, { format });
+  expect(first.result).toBe('accepted');
+  const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
+  return { base, transcript: (base as { transcript: SendableTranscript }).transcript };
+}
+
 function ruleReads(format: TranscriptFormat, extend: () => void): number[] {
   const spy = vi.spyOn(FORMAT_DRIVERS[format], 'check');
   try {
@@ -222,12 +237,8 @@ describe('extendTranscript', () => {
       },
     ];
     for (const { history, tail, rule } of cases) {
-      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'gemini' }));
-      expect(whole.failures.map((f) => f.rule)).toEqual(rule === undefined ? [] : [rule]);
-      const first = checkTranscriptJson(history, { format: 'gemini' });
-      expect(first.result).toBe('accepted');
-      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
-      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      const whole = wholeReport('gemini', history, tail, rule === undefined ? [] : [rule]);
+      const { transcript } = acceptedBase('gemini', history);
       expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
     }
   });
@@ -282,12 +293,8 @@ describe('extendTranscript', () => {
       },
     ];
     for (const { history, tail, rules, tailOnly } of cases) {
-      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'bedrock-converse' }));
-      expect(whole.failures.map((f) => f.rule)).toEqual(rules);
-      const first = checkTranscriptJson(history, { format: 'bedrock-converse' });
-      expect(first.result).toBe('accepted');
-      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
-      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      const whole = wholeReport('bedrock-converse', history, tail, rules);
+      const { base, transcript } = acceptedBase('bedrock-converse', history);
       let next = base;
       const reads = ruleReads('bedrock-converse', () => {
         next = extendTranscript(transcript, tail as never[]);
@@ -364,12 +371,8 @@ describe('extendTranscript', () => {
       { history: [user, output(3)].slice(0, 1), tail: [{ type: 'item_reference', id: 'msg_1' }, output(3)] },
     ];
     for (const { history, tail, rule } of cases) {
-      const whole = said(checkTranscriptJson([...history, ...tail], { format: 'openai-responses' }));
-      expect(whole.failures.map((f) => f.rule)).toEqual(rule === undefined ? [] : [rule]);
-      const first = checkTranscriptJson(history, { format: 'openai-responses' });
-      expect(first.result).toBe('accepted');
-      const base = extendTranscript((first as { transcript: SendableTranscript }).transcript, []);
-      const transcript = (base as { transcript: SendableTranscript }).transcript;
+      const whole = wholeReport('openai-responses', history, tail, rule === undefined ? [] : [rule]);
+      const { transcript } = acceptedBase('openai-responses', history);
       expect(said(extendTranscript(transcript, tail as never[]))).toEqual(whole);
     }
   });

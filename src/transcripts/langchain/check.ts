@@ -72,7 +72,7 @@ export function langChainCallAt(messages: readonly unknown[], message: number, s
   const m = messages[message] as JsonObject;
   const form = formOf(m);
   const { raw } = callList(fieldsOf(m));
-  return `${at(message)}${FIELDS_AT[form]}${raw ? '.additional_kwargs' : ''}.tool_calls[${slot}]`;
+  return `${listAt(message, form, raw)}[${slot}]`;
 }
 
 const fail = locate<Rule>;
