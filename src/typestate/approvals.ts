@@ -215,6 +215,12 @@ export type ApprovedClaim =
   | { readonly claimed: false; readonly record: EffectRecord }
   | { readonly claimed: false; readonly refused: ApprovalFailure };
 
+/** The detail of a denial: who declined and why (`declined by <approver>: <reason>`). */
+function declined(decision: ApprovalDecision | undefined): string {
+  const { decidedBy = '', reason = '' } = decision ?? {};
+  return `declined by ${decidedBy}: ${reason}`;
+}
+
 /**
  * Whether an approval record lets the effect of `entry` start now. Pure: every ledger's begin
  * goes through it. Internal, exported for the token check.
@@ -240,8 +246,7 @@ export function approvalVerdict(
       'approval.policy_changed',
       `the approval was asked under policy ${record.policyVersion}, the active policy is ${check.policyVersion}: ask again`,
     );
-  if (record.decision?.verdict === 'deny')
-    return failure('approval.denied', `declined by ${record.decision.decidedBy}: ${record.decision.reason}`);
+  if (record.decision?.verdict === 'deny') return failure('approval.denied', declined(record.decision));
   if (check.now >= record.expiresAt) return failure('approval.expired', 'the approval expired');
   if (record.decision === undefined) return failure('approval.pending', 'waiting for approval');
   return undefined;
@@ -282,8 +287,7 @@ export async function beginApproved(
   let approval: ApprovalRecord | undefined;
   if ((check.approval ?? 'required') === 'not_required') {
     if (read?.ok && read.value.state === 'denied') {
-      const { decidedBy = '', reason = '' } = read.value.decision ?? {};
-      return refused('approval.denied', entry.key, `declined by ${decidedBy}: ${reason}`, read.value);
+      return refused('approval.denied', entry.key, declined(read.value.decision), read.value);
     }
   } else {
     if (read === undefined) return refused('approval.missing', entry.key, `no approval was asked under ${entry.key}`);
