@@ -32,6 +32,8 @@ conflict.category;
 
 declare const inUse: SignalIdInUse;
 expectType<'harness_signal_subscription_failed'>(inUse.code);
+// @ts-expect-error -- "Property 'category' does not exist on type 'SignalIdInUse'"
+inUse.category;
 
 const unavailable = new SessionStoreUnavailable('busy', 'the database is busy');
 expectType<StoreUnavailableReason>(unavailable.code);

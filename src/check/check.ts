@@ -279,6 +279,18 @@ export function joinCheck(input: unknown): JoinCheckResult {
 }
 
 /**
+ * A bad input found while normalizing, as the join check answers it: an {@link EvidenceInputError}
+ * as it is, a {@link JsonInputError} (a payload built in code) as one on `evidence`; anything else
+ * is rethrown.
+ */
+function inputRefusal(error: unknown): { readonly ok: false; readonly failures: [EvidenceInputError] } {
+  if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
+  if (error instanceof JsonInputError)
+    return { ok: false, failures: [new EvidenceInputError('evidence', error.message)] };
+  throw error;
+}
+
+/**
  * Decodes and checks an input that is own data already (the boundary snapshot, or the parser's
  * output); the report is shielded too, so a reader of it cannot be misled by a polluted
  * prototype either. Internal: the typestate's checks call it on the snapshot they took.
@@ -291,10 +303,7 @@ export function checkOwnData(input: unknown): JoinCheckResult {
   try {
     return { ok: true, value: shielded(checkDecoded(decoded.value, extended.value)) };
   } catch (error) {
-    if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
-    if (error instanceof JsonInputError)
-      return { ok: false, failures: [new EvidenceInputError('evidence', error.message)] };
-    throw error;
+    return inputRefusal(error);
   }
 }
 
@@ -356,10 +365,7 @@ export function checkJoinRowsOwnData(
       },
     };
   } catch (error) {
-    if (error instanceof EvidenceInputError) return { ok: false, failures: [error] };
-    if (error instanceof JsonInputError)
-      return { ok: false, failures: [new EvidenceInputError('evidence', error.message)] };
-    throw error;
+    return inputRefusal(error);
   }
 }
 

@@ -154,6 +154,13 @@ export function approvalPolicy<TRegistry, const TRules extends object>(
   return Object.freeze({ version, rules: Object.freeze(own) as TRules });
 }
 
+/** The policy's rule of one tool, read from the rules' own fields only (undefined: no rule). */
+function ruleOf(policy: ApprovalPolicy<unknown, unknown>, toolName: string): unknown {
+  return Object.hasOwn(policy.rules as object, toolName)
+    ? (policy.rules as Record<string, unknown>)[toolName]
+    : undefined;
+}
+
 /**
  * What the policy answers for one call. A tool without a rule is `not_required`; `'always'` is
  * `required`; a function's answer is taken when it is one of the three, and a function that
@@ -180,9 +187,7 @@ export function evaluateApproval(
   input: unknown,
   context: ApprovalContext,
 ): ApprovalVerdict {
-  const rule: unknown = Object.hasOwn(policy.rules as object, toolName)
-    ? (policy.rules as Record<string, unknown>)[toolName]
-    : undefined;
+  const rule = ruleOf(policy, toolName);
   if (rule === undefined) return 'not_required';
   if (typeof rule !== 'function') return 'required';
   let verdict: unknown;
@@ -348,9 +353,7 @@ export function expectClearance<TTools, TRules, TName extends MutationToolName<T
   const data = clearance as unknown as ClearanceData<string, 'approved' | 'not_required'>;
   if (data.toolName !== toolName)
     throw new TypestateError('not_bound', 'MutationReady', `this clearance is of ${data.toolName}, not of ${toolName}`);
-  const rule: unknown = Object.hasOwn(policy.rules as object, toolName)
-    ? (policy.rules as Record<string, unknown>)[toolName]
-    : undefined;
+  const rule = ruleOf(policy, toolName);
   if (rule === 'always' && data.kind !== 'approved')
     throw new TypestateError(
       'not_bound',

@@ -30,7 +30,7 @@ import {
 } from './approval-records.ts';
 import type { Result } from '../failures/index.ts';
 import { type EffectClaim, type EffectEntry, type EffectLedger, type EffectRecord, readClaim } from './ledger.ts';
-import type { ToolErrorEnvelope } from './results.ts';
+import { ownError, type ToolErrorCode, type ToolErrorEnvelope } from './results.ts';
 
 /**
  * The approval record of `key` in `ledger`: `undefined` when there is none, `approval.missing`
@@ -215,6 +215,12 @@ export type ApprovedClaim =
   | { readonly claimed: false; readonly record: EffectRecord }
   | { readonly claimed: false; readonly refused: ApprovalFailure };
 
+/** The detail of a denial: who declined and why (`declined by <approver>: <reason>`). */
+function declined(decision: ApprovalDecision | undefined): string {
+  const { decidedBy = '', reason = '' } = decision ?? {};
+  return `declined by ${decidedBy}: ${reason}`;
+}
+
 /**
  * Whether an approval record lets the effect of `entry` start now. Pure: every ledger's begin
  * goes through it. Internal, exported for the token check.
@@ -240,8 +246,7 @@ export function approvalVerdict(
       'approval.policy_changed',
       `the approval was asked under policy ${record.policyVersion}, the active policy is ${check.policyVersion}: ask again`,
     );
-  if (record.decision?.verdict === 'deny')
-    return failure('approval.denied', `declined by ${record.decision.decidedBy}: ${record.decision.reason}`);
+  if (record.decision?.verdict === 'deny') return failure('approval.denied', declined(record.decision));
   if (check.now >= record.expiresAt) return failure('approval.expired', 'the approval expired');
   if (record.decision === undefined) return failure('approval.pending', 'waiting for approval');
   return undefined;
@@ -282,8 +287,7 @@ export async function beginApproved(
   let approval: ApprovalRecord | undefined;
   if ((check.approval ?? 'required') === 'not_required') {
     if (read?.ok && read.value.state === 'denied') {
-      const { decidedBy = '', reason = '' } = read.value.decision ?? {};
-      return refused('approval.denied', entry.key, `declined by ${decidedBy}: ${reason}`, read.value);
+      return refused('approval.denied', entry.key, declined(read.value.decision), read.value);
     }
   } else {
     if (read === undefined) return refused('approval.missing', entry.key, `no approval was asked under ${entry.key}`);
@@ -321,15 +325,22 @@ function refused(
   return { claimed: false, refused: fail(failureClass, key, detail, record).failures[0] };
 }
 
-const NOT_RUN: Readonly<Record<ApprovalFailure['class'], string>> = {
-  'approval.missing': 'no approval is recorded for this call; ask for approval',
-  'approval.pending': 'waiting for approval',
-  'approval.denied': '',
-  'approval.intent_mismatch': 'the approval is of another call, input or tool definition; ask for approval again',
-  'approval.policy_changed': 'the approval policy changed since this call was approved; ask for approval again',
-  'approval.expired': 'the approval expired',
-  'approval.decision_conflict': 'its decisions conflict',
-  'approval.token_invalid': 'the approval token does not verify',
+// Per class: its error code (TOOL_ERROR_CODES) and why the call did not run (a denial's detail says it itself).
+const NOT_RUN: Readonly<Record<ApprovalFailure['class'], { readonly code: ToolErrorCode; readonly why: string }>> = {
+  'approval.missing': { code: 'approval_missing', why: 'no approval is recorded for this call; ask for approval' },
+  'approval.pending': { code: 'approval_pending', why: 'waiting for approval' },
+  'approval.denied': { code: 'approval_denied', why: '' },
+  'approval.intent_mismatch': {
+    code: 'approval_intent_mismatch',
+    why: 'the approval is of another call, input or tool definition; ask for approval again',
+  },
+  'approval.policy_changed': {
+    code: 'approval_policy_changed',
+    why: 'the approval policy changed since this call was approved; ask for approval again',
+  },
+  'approval.expired': { code: 'approval_expired', why: 'the approval expired' },
+  'approval.decision_conflict': { code: 'approval_decision_conflict', why: 'its decisions conflict' },
+  'approval.token_invalid': { code: 'approval_token_invalid', why: 'the approval token does not verify' },
 };
 
 /**
@@ -348,10 +359,6 @@ const NOT_RUN: Readonly<Record<ApprovalFailure['class'], string>> = {
  * ```
  */
 export function approvalAnswer(failure: Pick<ApprovalFailure, 'class' | 'detail'>): ToolErrorEnvelope {
-  const why = failure.class === 'approval.denied' ? failure.detail : NOT_RUN[failure.class];
-  return {
-    errorCode: failure.class.replace('.', '_'),
-    retryable: false,
-    errorMessage: `not run: ${why}`,
-  };
+  const { code, why } = NOT_RUN[failure.class];
+  return ownError(code, `not run: ${failure.class === 'approval.denied' ? failure.detail : why}`);
 }

@@ -166,8 +166,10 @@ function intentOf(
     index = built;
     intentIndexes.set(ready, index);
   }
-  if (typeof target?.toolCallId === 'string') return index.get(`tool_call:${target.toolCallId}`);
-  if (typeof target?.mutationInputRef === 'string') return index.get(`mutation_input:${target.mutationInputRef}`);
+  if (typeof target?.toolCallId === 'string')
+    return index.get(intentKey({ kind: 'tool_call', toolCallId: target.toolCallId }));
+  if (typeof target?.mutationInputRef === 'string')
+    return index.get(intentKey({ kind: 'mutation_input', mutationInputRef: target.mutationInputRef }));
   return undefined;
 }
 

@@ -49,8 +49,12 @@ export type MutationIntent =
       readonly inputDigest: string;
     };
 
-/** The key an intent is spent under. Internal. */
-export function intentKey(intent: MutationIntent): string {
+/** The key an intent is spent under (and found by, from the call id or ref a target names). Internal. */
+export function intentKey(
+  intent:
+    | Pick<Extract<MutationIntent, { kind: 'tool_call' }>, 'kind' | 'toolCallId'>
+    | Pick<Extract<MutationIntent, { kind: 'mutation_input' }>, 'kind' | 'mutationInputRef'>,
+): string {
   return intent.kind === 'tool_call' ? `tool_call:${intent.toolCallId}` : `mutation_input:${intent.mutationInputRef}`;
 }
 
