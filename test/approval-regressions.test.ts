@@ -4,8 +4,8 @@
  * every attack runs its effect 0 or 1 times as due.
  */
 import * as v from 'valibot';
-import { digest } from '../src/canonical/index.ts';
 import { describe, expect, it } from 'vitest';
+import { chatCallKey } from '../src/chat/approvals.ts';
 import { chatApprovals, createChatHarness, END, sequentialGraph } from '../src/chat/index.ts';
 import type { ChatMessage } from '../src/transcripts/index.ts';
 import { defineTools, MemoryEffectLedger } from '../src/index.ts';
@@ -275,8 +275,7 @@ describe('peer approval bugs, as regressions', () => {
   });
 });
 
-/** The key the chat nodes give a `send_email` call to bob in session `s` (a digest of session, call, tool, input). */
+/** The key the chat nodes give a `send_email` call to bob in session `s`. */
 function chatKey(toolCallId: string): string {
-  const inputDigest = digest({ to: 'bob@example.com' });
-  return digest({ kind: 'chat_tool_call', session: 's', toolCallId, toolName: 'send_email', inputDigest });
+  return chatCallKey('s', { id: toolCallId, name: 'send_email', arguments: { to: 'bob@example.com' } });
 }

@@ -100,7 +100,17 @@ function openCalls(state: ChatState, effects: ChatApprovalOptions['effects']): T
 
 const argumentsOf = (call: ToolCall): JsonValue => (call.arguments ?? {}) as JsonValue;
 
-/** The effect entry of a call: keyed by the session, the call id, the tool and the input. */
+/**
+ * The ledger key of a chat tool call: a digest of the session, the call id, the tool and the
+ * digest of its input. The one home of this rule (the nodes and the tests that read the ledger
+ * call it); not exported from `turngate/chat`.
+ */
+export function chatCallKey(session: string, call: ToolCall): string {
+  const inputDigest = digest(argumentsOf(call));
+  return digest({ kind: 'chat_tool_call', session, toolCallId: call.id, toolName: call.name, inputDigest });
+}
+
+/** The effect entry of a call: keyed by {@link chatCallKey}, with the digest of its sibling calls. */
 function entryOf(call: ToolCall, context: NodeContext, state: ChatState): EffectEntry {
   const inputDigest = digest(argumentsOf(call));
   const session = context.sessionId ?? '';
@@ -111,7 +121,7 @@ function entryOf(call: ToolCall, context: NodeContext, state: ChatState): Effect
   // biome-ignore lint/plugin: the tool calls of a ChatMessage the harness checked are JSON data (harness-chat §3.1)
   const callsJson = calls as unknown as JsonValue;
   return {
-    key: digest({ kind: 'chat_tool_call', session, toolCallId: call.id, toolName: call.name, inputDigest }),
+    key: chatCallKey(session, call),
     toolCallId: call.id,
     toolName: call.name,
     inputDigest,
