@@ -72,8 +72,14 @@ export interface ChatApprovalOptions {
  * ```
  */
 export interface ChatDecision {
+  /** `approve` runs the call's effect (once); `deny` answers it "not run: declined by ...". */
   readonly verdict: 'approve' | 'deny';
+  /** Why, recorded with the decision and quoted in a denial's answer; default `''`. */
   readonly reason?: string;
+  /**
+   * Who decided (non-blank), recorded with the decision. A decision without it, or with another
+   * verdict, is not read: the call stays undecided.
+   */
   readonly decidedBy: string;
 }
 
