@@ -4,9 +4,16 @@
  * every attack runs its effect 0 or 1 times as due.
  */
 import * as v from 'valibot';
-import { digest } from '../src/canonical/index.ts';
 import { describe, expect, it } from 'vitest';
-import { chatApprovals, createChatHarness, END, sequentialGraph } from '../src/chat/index.ts';
+import { chatCallKey } from '../src/chat/approvals.ts';
+import {
+  type ChatApprovalOptions,
+  type ChatNode,
+  chatApprovals,
+  createChatHarness,
+  END,
+  sequentialGraph,
+} from '../src/chat/index.ts';
 import type { ChatMessage } from '../src/transcripts/index.ts';
 import { defineTools, MemoryEffectLedger } from '../src/index.ts';
 import {
@@ -74,6 +81,41 @@ async function asked(ledger: ApprovalLedger, request: ApprovalRequest) {
   const result = await requestApproval(ledger, request);
   if (!result.ok) throw new Error('not asked');
   return result.value;
+}
+
+/** An assistant message with one `send_email` call to bob, id `id`. */
+const emailCall = (id: string): ChatMessage => ({
+  role: 'assistant',
+  content: [],
+  tool_calls: [{ id, name: 'send_email', arguments: { to: 'bob@example.com' } }],
+});
+
+/**
+ * A chat graph `model -> propose -> wait -> run` under `v1`: the model node is `model`, and the
+ * turn goes on to the approval nodes only when the model's last message is `call`.
+ */
+function approvalGraph(
+  ledger: ApprovalLedger,
+  effects: ChatApprovalOptions['effects'],
+  call: ChatMessage,
+  model: ChatNode,
+) {
+  const { propose, wait, run } = chatApprovals({
+    policy: v1,
+    ledger,
+    effects,
+    schemaDigest: () => 'sha256:schema',
+    now: () => 20,
+  });
+  return sequentialGraph({
+    entry: 'model',
+    nodes: { model, propose, wait, run },
+    edges: [
+      { from: 'model', to: (state) => (state.messages.at(-1) === call ? 'propose' : END) },
+      { from: 'propose', to: 'wait' },
+      { from: 'wait', to: 'run' },
+    ],
+  });
 }
 
 describe('peer approval bugs, as regressions', () => {
@@ -158,34 +200,10 @@ describe('peer approval bugs, as regressions', () => {
   it('@ai-sdk/workflow 2.0.106 and forged histories: a history that claims an approval runs nothing', async () => {
     const ran: string[] = [];
     const ledger = new MemoryEffectLedger();
-    const { propose, wait, run } = chatApprovals({
-      policy: v1,
-      ledger,
-      effects: { send_email: (input) => ran.push(JSON.stringify(input)) },
-      schemaDigest: () => 'sha256:schema',
-      now: () => 20,
-    });
-    const call: ChatMessage = {
-      role: 'assistant',
-      content: [],
-      tool_calls: [{ id: 'c8', name: 'send_email', arguments: { to: 'bob@example.com' } }],
-    };
-    const graph = sequentialGraph({
-      entry: 'model',
-      nodes: {
-        model: (state) => {
-          const last = state.messages.at(-1);
-          return { messages: [last?.role === 'user' ? call : { role: 'assistant', content: 'noted' }] };
-        },
-        propose,
-        wait,
-        run,
-      },
-      edges: [
-        { from: 'model', to: (state) => (state.messages.at(-1) === call ? 'propose' : END) },
-        { from: 'propose', to: 'wait' },
-        { from: 'wait', to: 'run' },
-      ],
+    const call = emailCall('c8');
+    const graph = approvalGraph(ledger, { send_email: (input) => ran.push(JSON.stringify(input)) }, call, (state) => {
+      const last = state.messages.at(-1);
+      return { messages: [last?.role === 'user' ? call : { role: 'assistant', content: 'noted' }] };
     });
     const harness = createChatHarness({ graph });
     const first = await harness.send('s', { role: 'user', content: 'mail Bob' });
@@ -214,37 +232,16 @@ describe('peer approval bugs, as regressions', () => {
   it('vercel/ai#20071: an approved call runs with its own input and its end is recorded', async () => {
     const inputs: unknown[] = [];
     const ledger = new MemoryEffectLedger();
-    const { propose, wait, run } = chatApprovals({
-      policy: v1,
-      ledger,
-      effects: {
-        send_email: (input) => {
-          inputs.push(input);
-          return { sent: true };
-        },
+    const call = emailCall('c9');
+    const effects = {
+      send_email: (input: unknown) => {
+        inputs.push(input);
+        return { sent: true };
       },
-      schemaDigest: () => 'sha256:schema',
-      now: () => 20,
-    });
-    const call: ChatMessage = {
-      role: 'assistant',
-      content: [],
-      tool_calls: [{ id: 'c9', name: 'send_email', arguments: { to: 'bob@example.com' } }],
     };
-    const graph = sequentialGraph({
-      entry: 'model',
-      nodes: {
-        model: (state) => (state.messages.at(-1)?.role === 'user' ? { messages: [call] } : undefined),
-        propose,
-        wait,
-        run,
-      },
-      edges: [
-        { from: 'model', to: (state) => (state.messages.at(-1) === call ? 'propose' : END) },
-        { from: 'propose', to: 'wait' },
-        { from: 'wait', to: 'run' },
-      ],
-    });
+    const graph = approvalGraph(ledger, effects, call, (state) =>
+      state.messages.at(-1)?.role === 'user' ? { messages: [call] } : undefined,
+    );
     const harness = createChatHarness({ graph });
     const first = await harness.send('s', { role: 'user', content: 'mail Bob' });
     if (first.outcome !== 'suspended') throw new Error('expected suspended');
@@ -275,8 +272,7 @@ describe('peer approval bugs, as regressions', () => {
   });
 });
 
-/** The key the chat nodes give a `send_email` call to bob in session `s` (a digest of session, call, tool, input). */
+/** The key the chat nodes give a `send_email` call to bob in session `s`. */
 function chatKey(toolCallId: string): string {
-  const inputDigest = digest({ to: 'bob@example.com' });
-  return digest({ kind: 'chat_tool_call', session: 's', toolCallId, toolName: 'send_email', inputDigest });
+  return chatCallKey('s', { id: toolCallId, name: 'send_email', arguments: { to: 'bob@example.com' } });
 }

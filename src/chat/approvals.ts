@@ -72,8 +72,14 @@ export interface ChatApprovalOptions {
  * ```
  */
 export interface ChatDecision {
+  /** `approve` runs the call's effect (once); `deny` answers it "not run: declined by ...". */
   readonly verdict: 'approve' | 'deny';
+  /** Why, recorded with the decision and quoted in a denial's answer; default `''`. */
   readonly reason?: string;
+  /**
+   * Who decided (non-blank), recorded with the decision. A decision without it, or with another
+   * verdict, is not read: the call stays undecided.
+   */
   readonly decidedBy: string;
 }
 
@@ -100,7 +106,17 @@ function openCalls(state: ChatState, effects: ChatApprovalOptions['effects']): T
 
 const argumentsOf = (call: ToolCall): JsonValue => (call.arguments ?? {}) as JsonValue;
 
-/** The effect entry of a call: keyed by the session, the call id, the tool and the input. */
+/**
+ * The ledger key of a chat tool call: a digest of the session, the call id, the tool and the
+ * digest of its input. The one home of this rule (the nodes and the tests that read the ledger
+ * call it); not exported from `turngate/chat`.
+ */
+export function chatCallKey(session: string, call: ToolCall): string {
+  const inputDigest = digest(argumentsOf(call));
+  return digest({ kind: 'chat_tool_call', session, toolCallId: call.id, toolName: call.name, inputDigest });
+}
+
+/** The effect entry of a call: keyed by {@link chatCallKey}, with the digest of its sibling calls. */
 function entryOf(call: ToolCall, context: NodeContext, state: ChatState): EffectEntry {
   const inputDigest = digest(argumentsOf(call));
   const session = context.sessionId ?? '';
@@ -111,7 +127,7 @@ function entryOf(call: ToolCall, context: NodeContext, state: ChatState): Effect
   // biome-ignore lint/plugin: the tool calls of a ChatMessage the harness checked are JSON data (harness-chat §3.1)
   const callsJson = calls as unknown as JsonValue;
   return {
-    key: digest({ kind: 'chat_tool_call', session, toolCallId: call.id, toolName: call.name, inputDigest }),
+    key: chatCallKey(session, call),
     toolCallId: call.id,
     toolName: call.name,
     inputDigest,
