@@ -73,4 +73,25 @@ describe('signed approval tokens', () => {
     const forged = await beginApprovedByToken(new MemoryEffectLedger(), entry, { secret, token: 'x.y' }, check);
     expect(!forged.claimed && 'refused' in forged && forged.refused.class).toBe('approval.token_invalid');
   });
+
+  it('refuses to judge an expiry without a time: a check.now that is not a finite number throws, and nothing is claimed', async () => {
+    for (const now of [Number.NaN, undefined, '1000', Number.POSITIVE_INFINITY]) {
+      // biome-ignore lint/plugin: a JavaScript caller's check without a usable time
+      const bad = { ...check, now } as unknown as typeof check;
+      expect(() => verifyApprovalToken(secret, token, entry, bad)).toThrow(
+        /verifyApprovalToken: check\.now: expected milliseconds/,
+      );
+      const ledger = new MemoryEffectLedger();
+      await expect(beginApprovedByToken(ledger, entry, { secret, token }, bad)).rejects.toThrow(
+        /beginApprovedByToken: check\.now/,
+      );
+      expect(ledger.read(entry.key)).toBeUndefined();
+    }
+  });
+
+  it('signs only a well-formed request, naming the field', () => {
+    // biome-ignore lint/plugin: a JavaScript caller's request missing its fields
+    const partial = { key: 'k' } as unknown as typeof request;
+    expect(() => signApprovalToken(secret, partial, approve)).toThrow(/signApprovalToken: request\./);
+  });
 });

@@ -19,7 +19,9 @@ import {
   fail,
   ok,
   plainDecision,
+  plainRequest,
   storedOf,
+  time,
 } from './approval-records.ts';
 import { type ApprovalCheck, type ApprovedClaim, approvalVerdict, claimIn } from './approvals.ts';
 import type { Result } from '../failures/index.ts';
@@ -59,7 +61,7 @@ export function signApprovalToken(
   decision: ApprovalDecision,
 ): string {
   const key = keyOf('signApprovalToken', secret);
-  const stored = storedOf(request);
+  const stored = storedOf(plainRequest('signApprovalToken', request));
   const body: JsonValue = {
     request: JSON.parse(stored.request) as JsonValue,
     requestDigest: stored.requestDigest,
@@ -80,6 +82,7 @@ export function signApprovalToken(
  * @returns The approved record; `approval.token_invalid` (malformed, or the signature does not
  *   verify), `approval.intent_mismatch`, `approval.policy_changed`, `approval.denied`,
  *   `approval.expired`.
+ * @throws TypeError when `check.now` is not a finite number (an expiry compared with `NaN` would pass).
  * @example
  * ```ts
  * import { verifyApprovalToken } from 'turngate/approvals';
@@ -94,6 +97,7 @@ export function verifyApprovalToken(
   entry: Pick<EffectEntry, 'key' | 'toolCallId' | 'toolName' | 'inputDigest'>,
   check: ApprovalCheck,
 ): Result<ApprovalRecord, ApprovalFailure> {
+  time('verifyApprovalToken', 'check.now', check.now);
   const key = keyOf('verifyApprovalToken', secret);
   const invalid = (why: string) => fail('approval.token_invalid', entry.key, `the approval token ${why}`);
   if (typeof token !== 'string') return invalid('is not a string');
@@ -132,6 +136,7 @@ export function verifyApprovalToken(
  * @param token - The token and the application's key.
  * @param check - The active policy version, the tool's schema digest, the time.
  * @returns The claim (with the token's record as `approval`), the effect's record, or the refusal.
+ * @throws TypeError when `check.now` is not a finite number.
  * @example
  * ```ts
  * import { MemoryEffectLedger } from 'turngate';
@@ -147,6 +152,7 @@ export async function beginApprovedByToken(
   token: { readonly secret: string | Uint8Array; readonly token: string },
   check: ApprovalCheck,
 ): Promise<ApprovedClaim> {
+  time('beginApprovedByToken', 'check.now', check.now);
   const existing = await ledger.read(entry.key);
   if (existing !== undefined) return { claimed: false, record: existing };
   const verified = verifyApprovalToken(token.secret, token.token, entry, check);
