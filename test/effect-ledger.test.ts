@@ -38,6 +38,21 @@ describe('the SQLite store’s effect ledger', () => {
     );
   });
 
+  it('keeps the durable ledger contract through the approval ledger too (claimants included)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'turngate-effects-db-'));
+    const stores: SqliteSessionStore[] = [];
+    try {
+      await ledgerContract((options) => {
+        const store = new SqliteSessionStore(join(dir, 'chat.db'));
+        stores.push(store);
+        return store.approvalLedger(options);
+      });
+    } finally {
+      for (const store of stores) store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the in-memory store has one ledger per store object', () => {
     const store = new InMemorySessionStore();
     expect(store.effectLedger()).toBe(store.effectLedger());

@@ -75,7 +75,7 @@ export function sqliteApprovalLedger(
   const decide = step(sql.decide);
   const read = db.prepare<[string], ApprovalRow>(positional(sql.read).text);
   return {
-    begin: (entry) => effects.begin(entry),
+    begin: (entry, claimant) => effects.begin(entry, claimant),
     finish: (key, end) => effects.finish(key, end),
     read: (key) => effects.read(key),
     insertApproval: (s) => insert(s.key, s.requestDigest, s.request),
@@ -128,7 +128,7 @@ export function postgresApprovalLedger(db: PgDb, effects: EffectLedger): Approva
     return (await db.pool.query(db.config(text, values, true))).rowCount === 1;
   };
   return {
-    begin: (entry) => effects.begin(entry),
+    begin: (entry, claimant) => effects.begin(entry, claimant),
     finish: (key, end) => effects.finish(key, end),
     read: (key) => effects.read(key),
     insertApproval: (s) => changed(sql.insert, [s.key, s.requestDigest, s.request]),

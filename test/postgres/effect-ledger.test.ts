@@ -29,6 +29,20 @@ it('keeps the durable ledger contract', async () => {
   }
 });
 
+it('keeps the durable ledger contract through the approval ledger too (claimants included)', async () => {
+  const prefix = prefixOf('effects');
+  const stores: PostgresSessionStore[] = [];
+  try {
+    await ledgerContract((options) => {
+      const store = new PostgresSessionStore(connection, { tablePrefix: prefix, maxConnections: 1 });
+      stores.push(store);
+      return store.approvalLedger(options);
+    });
+  } finally {
+    for (const store of stores) await store.close();
+  }
+});
+
 it('runs once an effect whose claim lost its answer: the retry under the same claimant resumes the claim', async () => {
   const prefix = prefixOf('effects');
   const proxy = await startProxy(connection);
