@@ -246,7 +246,8 @@ export type ToolMethodAlias<TTools, TName extends keyof TTools> = TTools[TName] 
 /**
  * What `defineTools` and `defineContracts` check an object of definitions against, beside its own
  * shape: every alias names one of the definition's canonical methods; one that does not shows
- * `'fetch_uri' & { 'an alias names one of the canonical methods': 'fetch_url' }`. Internal.
+ * `'fetch_uri' & { 'an alias names one of the canonical methods': 'fetch_url' }`. Exported from
+ * `turngate/types` so that declarations can name it; not written by hand.
  */
 export type AliasTargets<TDefinition> = TDefinition extends {
   readonly methods: readonly (infer TMethod extends string)[];
